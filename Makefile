@@ -1,0 +1,37 @@
+# filebridge — see README.md.
+GO        ?= go
+BIN       := bin/filebridge
+PKGS      := ./...
+FUZZTIME  ?= 10s
+TESTFLAGS ?= -count=1 -timeout 12m
+
+.PHONY: all build test lint demo bench fuzz fuzz-short clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/filebridge
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# test: lint, every package's tests (end-to-end tests build the binary
+# themselves), then each fuzz target briefly.
+test: lint build
+	$(GO) test $(TESTFLAGS) $(PKGS)
+	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+
+# fuzz: run every Fuzz* target for FUZZTIME each.
+fuzz:
+	@scripts/fuzz.sh $(FUZZTIME)
+
+demo: build
+	$(BIN) demo
+
+bench: build
+	scripts/bench.sh
+
+clean:
+	rm -rf bin filebridge-demo

@@ -1,0 +1,64 @@
+// Command filebridge bridges file-based legacy systems with a logistics
+// operator's customer-portal REST API. See README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, as documented in the README.
+const (
+	exitOK          = 0
+	exitInvalid     = 1 // the input or the remote side was at fault
+	exitUsage       = 2 // usage or configuration error
+	exitUnreachable = 3 // could not reach a dependency
+)
+
+// exitError carries an exit code out of a command's RunE.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode wraps err so that main exits with code.
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// rootCmd is the top of the command tree; every subcommand registers itself
+// from its own file with an init function calling rootCmd.AddCommand.
+var rootCmd = &cobra.Command{
+	Use:           "filebridge",
+	Short:         "Bridge CSV/XLSX file drops with the logistics customer-portal API",
+	SilenceUsage:  true,
+	SilenceErrors: true,
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := rootCmd.ExecuteContext(ctx)
+	stop()
+	if err == nil {
+		os.Exit(exitOK)
+	}
+	fmt.Fprintln(os.Stderr, "filebridge:", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		os.Exit(ee.code)
+	}
+	// Errors from cobra itself (unknown flag, missing argument) are usage errors.
+	os.Exit(exitUsage)
+}
