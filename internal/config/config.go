@@ -1,0 +1,413 @@
+// Package config reads filebridge's TOML configuration: defaults first, then
+// strict decoding (an unknown key is an error with its line number), then
+// validation with messages that say what is wrong, where, and what to write
+// instead, and finally the resolution of secrets from the environment and
+// files. config.toml.example at the project root documents every key.
+//
+// The field comments below are the reference for each key; the TOML key is
+// in the struct tag.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+	_ "time/tzdata" // time zones without the system database (Windows, scratch images)
+
+	"filebridge/internal/model"
+)
+
+// Config is a whole configuration file.
+type Config struct {
+	// File is the absolute path of the file Load read ("" after Parse).
+	File string `toml:"-"`
+	// Dir is the folder relative paths were resolved against.
+	Dir string `toml:"-"`
+
+	Journal  Journal            `toml:"journal"`
+	Server   Server             `toml:"server"`
+	Log      Log                `toml:"log"`
+	Portals  map[string]*Portal `toml:"portals"`
+	Inboxes  []Inbox            `toml:"inboxes"`
+	Outboxes []Outbox           `toml:"outboxes"`
+}
+
+// Journal is the durable state database.
+type Journal struct {
+	// Path of the SQLite file, relative to the config file's folder unless
+	// absolute. Default "var/filebridge.db".
+	Path string `toml:"path"`
+}
+
+// Server is the HTTP listener for /metrics and /healthz.
+type Server struct {
+	// Listen is host:port; "" turns the server off. Default "127.0.0.1:9464".
+	Listen string `toml:"listen"`
+}
+
+// Log sets up log/slog.
+type Log struct {
+	// Level is debug, info, warn or error. Default "info".
+	Level string `toml:"level"`
+	// Format is "json" or "text". Default "json".
+	Format string `toml:"format"`
+}
+
+// SlogLevel is Level as a slog.Level (validated by Parse).
+func (l Log) SlogLevel() slog.Level {
+	lvl, _ := parseLevel(l.Level)
+	return lvl
+}
+
+// Portal is one tenant of the customer-portal API.
+type Portal struct {
+	// Name is the portal's key in [portals.NAME].
+	Name string `toml:"-"`
+	// Edition is "A" (v1.2.0) or "B" (v1.1.0). Required.
+	Edition model.Edition `toml:"edition"`
+	// BaseURL is the absolute http(s) URL of the API, including "/api".
+	// Required. A trailing "/" is dropped.
+	BaseURL string `toml:"base_url"`
+	// Company is the caller's company id, given by the operator. Required.
+	Company int `toml:"company"`
+	// TokenEnv names the environment variable holding the bearer token.
+	TokenEnv string `toml:"token_env"`
+	// TokenFile is a file holding the token (surrounding blanks dropped).
+	// Exactly one of TokenEnv and TokenFile is required.
+	TokenFile string `toml:"token_file"`
+	// Token is the resolved bearer token.
+	Token Secret `toml:"-"`
+	// Concurrency bounds simultaneous requests. Default 8, 1..64.
+	Concurrency int `toml:"concurrency"`
+	// Timeout is the limit of one request. Default "30s".
+	Timeout Duration `toml:"timeout"`
+	// MaxRetries is the number of retries of a transient failure before the
+	// work is left for a later round. Default 8, 0..100.
+	MaxRetries int `toml:"max_retries"`
+	// RetryMaxWait caps the backoff between retries (and a Retry-After).
+	// Default "2m".
+	RetryMaxWait Duration `toml:"retry_max_wait"`
+	// ItemsPerPage is the page size of list calls. Default 1000, 1..10000.
+	ItemsPerPage int `toml:"items_per_page"`
+	// ShipmentStatusFilter is the query parameter that filters Edition A
+	// orders by fulfillment status. Default "status.code".
+	ShipmentStatusFilter string `toml:"shipment_status_filter"`
+	// Paths overrides resource paths; keys are names from Resources, values
+	// start with "/" and are relative to BaseURL.
+	Paths map[string]string `toml:"paths"`
+}
+
+// Resources are the API resources whose path a portal may override. The
+// default path of each is "/" + its name.
+var Resources = []string{
+	"connections", "variants", "variant_packagings", "warehouse_clients",
+	"carriers", "carrier_services", "purchase_orders", "sales_orders",
+	"fulfillments", "shipping_units", "shipping_unit_events", "stocks",
+	"stock_movements",
+}
+
+// Path is the path of a resource relative to BaseURL: the override from
+// [portals.NAME.paths], else "/" + resource.
+func (p *Portal) Path(resource string) string {
+	if v, ok := p.Paths[resource]; ok {
+		return v
+	}
+	return "/" + resource
+}
+
+// SFTP holds the connection settings of an SFTP folder; all are refused on
+// a local folder.
+type SFTP struct {
+	// PasswordEnv names the environment variable holding the password.
+	PasswordEnv string `toml:"password_env"`
+	// PasswordFile is a file holding the password. At most one of the two.
+	PasswordFile string `toml:"password_file"`
+	// PrivateKeyFile is an OpenSSH/PEM private key. A password, a key or
+	// both are required.
+	PrivateKeyFile string `toml:"private_key_file"`
+	// PrivateKeyPassphraseEnv names the variable holding the key's
+	// passphrase, for an encrypted key.
+	PrivateKeyPassphraseEnv string `toml:"private_key_passphrase_env"`
+	// KnownHosts is an OpenSSH known_hosts file the server's key must be in.
+	KnownHosts string `toml:"known_hosts"`
+	// HostKeyFingerprint pins the server's key: "SHA256:..." as printed by
+	// ssh-keygen -lf; several may be separated by commas (key rotation).
+	// One of KnownHosts and HostKeyFingerprint is required for sftp.
+	HostKeyFingerprint string `toml:"host_key_fingerprint"`
+
+	// HostKeyFingerprints is HostKeyFingerprint split and trimmed.
+	HostKeyFingerprints []string `toml:"-"`
+	// Password, PrivateKey (PEM text) and PrivateKeyPassphrase are resolved.
+	Password             Secret `toml:"-"`
+	PrivateKey           Secret `toml:"-"`
+	PrivateKeyPassphrase Secret `toml:"-"`
+}
+
+// Inbox is a folder filebridge watches for files to submit.
+type Inbox struct {
+	// Name identifies the inbox (unique) in logs, metrics and the CLI.
+	Name string `toml:"name"`
+	// Portal is the key of the portal files are submitted to.
+	Portal string `toml:"portal"`
+	// URL is "file:///dir", a plain path (relative to the config file's
+	// folder) or "sftp://user@host[:port]/dir".
+	URL string `toml:"url"`
+	// Folder is URL parsed.
+	Folder FolderURL `toml:"-"`
+
+	SFTP
+
+	// Poll is the interval of full listings: default "15s" on SFTP, "60s"
+	// (the rescan behind file-system events) on a local folder.
+	Poll Duration `toml:"poll"`
+	// Settle is how long size and mtime must stay unchanged. Default "5s".
+	Settle Duration `toml:"settle"`
+	// ProcessingDir, ProcessedDir and ErrorDir are subfolders of the inbox.
+	// Defaults "processing", "processed", "error".
+	ProcessingDir string `toml:"processing_dir"`
+	ProcessedDir  string `toml:"processed_dir"`
+	ErrorDir      string `toml:"error_dir"`
+	// MaxFileSize refuses larger files before reading. Default 100 MiB.
+	MaxFileSize ByteSize `toml:"max_file_size"`
+	// OperationTimeout bounds one folder operation. Default "30s".
+	OperationTimeout Duration `toml:"operation_timeout"`
+	// RetryBackoff is the first wait before retrying a file that failed for
+	// a transient reason; it doubles up to RetryBackoffMax. Defaults "30s"
+	// and "15m".
+	RetryBackoff    Duration `toml:"retry_backoff"`
+	RetryBackoffMax Duration `toml:"retry_backoff_max"`
+
+	// Routes give file types and reading options by file name; the first
+	// whose Match fits wins.
+	Routes []Route `toml:"routes"`
+}
+
+// Route says how to read the files whose base name matches a glob.
+type Route struct {
+	// Match is a path.Match glob on the file's base name, case-insensitive.
+	Match string `toml:"match"`
+	// Type is a document type of the portal's edition (canonical name after
+	// Parse), or "" to detect it from the header row.
+	Type string `toml:"type"`
+	// DocType is Type looked up (zero when Type is "").
+	DocType model.DocType `toml:"-"`
+	// Policy is "reject" (default: any error, nothing submitted) or
+	// "partial" (valid documents submitted).
+	Policy string `toml:"policy"`
+	// Format is "csv", "xlsx" or "" (by extension).
+	Format string `toml:"format"`
+	// Delimiter is "," ";" "\t" "|" or "" (detected); "tab" reads as "\t".
+	Delimiter string `toml:"delimiter"`
+	// Charset is "utf-8" (default), "windows-1252" or "iso-8859-1".
+	Charset string `toml:"charset"`
+	// Decimal is the decimal separator, "." (default) or ",".
+	Decimal string `toml:"decimal"`
+	// DateLayout is an extra Go time layout for dates, e.g. "02.01.2006".
+	DateLayout string `toml:"date_layout"`
+	// Timezone is the IANA zone of dates without an offset. Default "UTC".
+	Timezone string `toml:"timezone"`
+	// Location is Timezone loaded.
+	Location *time.Location `toml:"-"`
+	// Sheet is the XLSX sheet to read; default the first.
+	Sheet string `toml:"sheet"`
+	// Header says whether the first row names the columns. Default true;
+	// false reads columns by position, named by Positions.
+	Header bool `toml:"header"`
+	// Positions names the columns in order when Header is false; "" skips
+	// a column.
+	Positions []string `toml:"positions"`
+	// DoneMarker waits for NAME.done or NAME.ok before reading NAME.
+	DoneMarker bool `toml:"done_marker"`
+	// Columns maps a foreign header to one of our column names.
+	Columns map[string]string `toml:"columns"`
+	// Defaults are constants for columns the file lacks.
+	Defaults map[string]Constant `toml:"defaults"`
+}
+
+// Constants returns Defaults as plain strings.
+func (r *Route) Constants() map[string]string {
+	m := make(map[string]string, len(r.Defaults))
+	for k, v := range r.Defaults {
+		m[k] = string(v)
+	}
+	return m
+}
+
+// Matches reports whether the route's glob fits the base name of filename,
+// ignoring case.
+func (r *Route) Matches(filename string) bool {
+	base := path.Base(filepath.ToSlash(filename))
+	ok, err := path.Match(strings.ToLower(r.Match), strings.ToLower(base))
+	return err == nil && ok
+}
+
+// Outbox is a folder scheduled exports are written to.
+type Outbox struct {
+	// Name identifies the outbox (unique).
+	Name string `toml:"name"`
+	// Portal is the key of the portal the exports read from.
+	Portal string `toml:"portal"`
+	// URL: as for inboxes.
+	URL    string    `toml:"url"`
+	Folder FolderURL `toml:"-"`
+
+	SFTP
+
+	// OperationTimeout bounds one folder operation. Default "30s".
+	OperationTimeout Duration `toml:"operation_timeout"`
+
+	Exports []Export `toml:"exports"`
+}
+
+// Export is one scheduled export into an outbox.
+type Export struct {
+	// Type is an export the portal's edition offers (see model.ExportTypes).
+	Type model.ExportType `toml:"type"`
+	// Schedule is a 5-field cron expression (or @daily, @hourly...) in
+	// Timezone. Required.
+	Schedule string `toml:"schedule"`
+	// Timezone is the IANA zone of the schedule and of the date values
+	// written. Default "UTC".
+	Timezone string         `toml:"timezone"`
+	Location *time.Location `toml:"-"`
+	// Format is "csv" or "xlsx"; default from Filename's extension, else csv.
+	Format string `toml:"format"`
+	// Filename is a template with {date} {time} {datetime} {seq} {type}
+	// {outbox}. Default "<TYPE>_{datetime}.<format>", e.g.
+	// "STOCK_{datetime}.csv".
+	Filename string `toml:"filename"`
+	// Dir is a subfolder of the outbox. Default "" (the outbox itself).
+	Dir string `toml:"dir"`
+	// Delimiter of CSV files: "," (default) ";" "\t" "|"; "tab" reads "\t".
+	Delimiter string `toml:"delimiter"`
+	// Charset is "utf-8" (default), "windows-1252" or "iso-8859-1".
+	Charset string `toml:"charset"`
+	// BOM starts a UTF-8 CSV with a byte order mark.
+	BOM bool `toml:"bom"`
+	// CRLF ends CSV lines with \r\n instead of \n.
+	CRLF bool `toml:"crlf"`
+	// WriteEmpty writes a header-only file when there are no rows.
+	WriteEmpty bool `toml:"write_empty"`
+	// Decimal separator of numbers, "." (default) or ",".
+	Decimal string `toml:"decimal"`
+	// DateLayout is the Go layout of dates written; default RFC 3339.
+	DateLayout string `toml:"date_layout"`
+
+	// RunsSeveralTimesADay is computed from Schedule.
+	RunsSeveralTimesADay bool `toml:"-"`
+}
+
+// Load reads, decodes, fills defaults, validates the config file at path and
+// resolves its secrets. Relative paths in it are taken from its folder.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("locating config %s: %w", path, err)
+	}
+	c, err := Parse(data, filepath.Dir(abs))
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	c.File = abs
+	return c, nil
+}
+
+// Parse is Load from bytes; dir is the folder relative paths are resolved
+// against ("" is the working directory). Secrets are read from the process
+// environment.
+func Parse(data []byte, dir string) (*Config, error) {
+	c, err := Decode(data, dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.ResolveSecrets(nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Decode is Parse without the secrets: decode, defaults, validation. Tools
+// that only check a file's shape use it, then ResolveSecrets.
+func Decode(data []byte, dir string) (*Config, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("locating %s: %w", dir, err)
+	}
+	c := New()
+	c.Dir = abs
+	present, err := decodeStrict(data, c)
+	if err != nil {
+		return nil, err
+	}
+	c.provision(present)
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// PortalNames returns the portal keys in sorted order.
+func (c *Config) PortalNames() []string {
+	names := make([]string, 0, len(c.Portals))
+	for n := range c.Portals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Portal returns the named portal, or nil.
+func (c *Config) Portal(name string) *Portal { return c.Portals[name] }
+
+// Inbox returns the named inbox, or nil.
+func (c *Config) Inbox(name string) *Inbox {
+	for i := range c.Inboxes {
+		if c.Inboxes[i].Name == name {
+			return &c.Inboxes[i]
+		}
+	}
+	return nil
+}
+
+// Outbox returns the named outbox, or nil.
+func (c *Config) Outbox(name string) *Outbox {
+	for i := range c.Outboxes {
+		if c.Outboxes[i].Name == name {
+			return &c.Outboxes[i]
+		}
+	}
+	return nil
+}
+
+// Route returns the first route of the named inbox whose glob matches the
+// base name of filename (case-insensitive), or nil when the inbox does not
+// exist or no route matches.
+func (c *Config) Route(inbox, filename string) *Route {
+	in := c.Inbox(inbox)
+	if in == nil {
+		return nil
+	}
+	return in.Route(filename)
+}
+
+// Route returns the inbox's first route matching filename, or nil.
+func (in *Inbox) Route(filename string) *Route {
+	for i := range in.Routes {
+		if in.Routes[i].Matches(filename) {
+			return &in.Routes[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package config
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Defaults of every key that has one. config.toml.example repeats them for
+// users; a test keeps the two in step.
+const (
+	DefaultJournalPath          = "var/filebridge.db"
+	DefaultListen               = "127.0.0.1:9464"
+	DefaultLogLevel             = "info"
+	DefaultLogFormat            = "json"
+	DefaultConcurrency          = 8
+	DefaultTimeout              = 30 * time.Second
+	DefaultMaxRetries           = 8
+	DefaultRetryMaxWait         = 2 * time.Minute
+	DefaultItemsPerPage         = 1000
+	DefaultShipmentStatusFilter = "status.code"
+	DefaultSFTPPoll             = 15 * time.Second
+	DefaultLocalPoll            = 60 * time.Second
+	DefaultSettle               = 5 * time.Second
+	DefaultProcessingDir        = "processing"
+	DefaultProcessedDir         = "processed"
+	DefaultErrorDir             = "error"
+	DefaultMaxFileSize          = ByteSize(100 << 20)
+	DefaultOperationTimeout     = 30 * time.Second
+	DefaultRetryBackoff         = 30 * time.Second
+	DefaultRetryBackoffMax      = 15 * time.Minute
+	DefaultPolicy               = PolicyReject
+	DefaultCharset              = "utf-8"
+	DefaultDecimal              = "."
+	DefaultTimezone             = "UTC"
+	DefaultExportDelimiter      = ","
+)
+
+// Route policies.
+const (
+	PolicyReject  = "reject"
+	PolicyPartial = "partial"
+)
+
+// File formats.
+const (
+	FormatCSV  = "csv"
+	FormatXLSX = "xlsx"
+)
+
+// New returns a Config holding the top-level defaults, the state before a
+// file is decoded into it.
+func New() *Config {
+	return &Config{
+		Journal: Journal{Path: DefaultJournalPath},
+		Server:  Server{Listen: DefaultListen},
+		Log:     Log{Level: DefaultLogLevel, Format: DefaultLogFormat},
+	}
+}
+
+// provision fills the defaults of the keys a file left out, below the top
+// level (tables created by the decoder start from zero values), and makes
+// relative file paths absolute against the config's folder.
+func (c *Config) provision(p presence) {
+	c.Journal.Path = c.abs(c.Journal.Path)
+	portals := p.table("portals")
+	for name, pt := range c.Portals {
+		if pt == nil {
+			continue
+		}
+		pt.Name = name
+		pt.provision(portals.table(name))
+		pt.TokenFile = c.abs(pt.TokenFile)
+	}
+	for i := range c.Inboxes {
+		in := &c.Inboxes[i]
+		ip := p.elem("inboxes", i)
+		in.provision(ip)
+		in.SFTP.absPaths(c)
+		for j := range in.Routes {
+			in.Routes[j].provision(ip.elem("routes", j))
+		}
+	}
+	for i := range c.Outboxes {
+		out := &c.Outboxes[i]
+		op := p.elem("outboxes", i)
+		setDur(&out.OperationTimeout, op, "operation_timeout", DefaultOperationTimeout)
+		out.SFTP.absPaths(c)
+		for j := range out.Exports {
+			out.Exports[j].provision()
+		}
+	}
+}
+
+func (pt *Portal) provision(p presence) {
+	setInt(&pt.Concurrency, p, "concurrency", DefaultConcurrency)
+	setDur(&pt.Timeout, p, "timeout", DefaultTimeout)
+	setInt(&pt.MaxRetries, p, "max_retries", DefaultMaxRetries)
+	setDur(&pt.RetryMaxWait, p, "retry_max_wait", DefaultRetryMaxWait)
+	setInt(&pt.ItemsPerPage, p, "items_per_page", DefaultItemsPerPage)
+	setStr(&pt.ShipmentStatusFilter, DefaultShipmentStatusFilter)
+	pt.BaseURL = strings.TrimRight(strings.TrimSpace(pt.BaseURL), "/")
+}
+
+func (in *Inbox) provision(p presence) {
+	poll := DefaultLocalPoll
+	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.URL)), SchemeSFTP+":") {
+		poll = DefaultSFTPPoll
+	}
+	setDur(&in.Poll, p, "poll", poll)
+	setDur(&in.Settle, p, "settle", DefaultSettle)
+	setStr(&in.ProcessingDir, DefaultProcessingDir)
+	setStr(&in.ProcessedDir, DefaultProcessedDir)
+	setStr(&in.ErrorDir, DefaultErrorDir)
+	if !p.has("max_file_size") {
+		in.MaxFileSize = DefaultMaxFileSize
+	}
+	setDur(&in.OperationTimeout, p, "operation_timeout", DefaultOperationTimeout)
+	setDur(&in.RetryBackoff, p, "retry_backoff", DefaultRetryBackoff)
+	setDur(&in.RetryBackoffMax, p, "retry_backoff_max", DefaultRetryBackoffMax)
+}
+
+func (r *Route) provision(p presence) {
+	setStr(&r.Policy, DefaultPolicy)
+	setStr(&r.Charset, DefaultCharset)
+	setStr(&r.Decimal, DefaultDecimal)
+	setStr(&r.Timezone, DefaultTimezone)
+	if !p.has("header") {
+		r.Header = true
+	}
+}
+
+// provision fills the defaults that do not depend on other keys; format and
+// filename are settled by validation, once the type is known.
+func (e *Export) provision() {
+	setStr(&e.Timezone, DefaultTimezone)
+	setStr(&e.Delimiter, DefaultExportDelimiter)
+	setStr(&e.Charset, DefaultCharset)
+	setStr(&e.Decimal, DefaultDecimal)
+}
+
+func (s *SFTP) absPaths(c *Config) {
+	s.PasswordFile = c.abs(s.PasswordFile)
+	s.PrivateKeyFile = c.abs(s.PrivateKeyFile)
+	s.KnownHosts = c.abs(s.KnownHosts)
+}
+
+// abs resolves a relative path against the config's folder; "" stays "".
+func (c *Config) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.Dir, p)
+}
+
+func setStr(v *string, def string) {
+	*v = strings.TrimSpace(*v)
+	if *v == "" {
+		*v = def
+	}
+}
+
+func setInt(v *int, p presence, key string, def int) {
+	if !p.has(key) {
+		*v = def
+	}
+}
+
+func setDur(v *Duration, p presence, key string, def time.Duration) {
+	if !p.has(key) {
+		v.Duration = def
+	}
+}

@@ -1,0 +1,195 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"filebridge/internal/model"
+)
+
+// validateInbox checks an inbox and its routes.
+func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
+	edition := c.portalEdition(p, where, in.Portal)
+	f, err := c.parseFolderURL(in.URL)
+	if err != nil {
+		p.add(where, "%v", err)
+	} else {
+		in.Folder = f
+	}
+	checkSFTP(p, where, in.Folder, &in.SFTP)
+	if in.Poll.Duration <= 0 {
+		p.add(where, "poll must be more than 0s (e.g. \"15s\")")
+	}
+	if in.OperationTimeout.Duration <= 0 {
+		p.add(where, "operation_timeout must be more than 0s (default %s)", DefaultOperationTimeout)
+	}
+	if in.RetryBackoff.Duration <= 0 {
+		p.add(where, "retry_backoff must be more than 0s (default %s)", DefaultRetryBackoff)
+	} else if in.RetryBackoffMax.Duration < in.RetryBackoff.Duration {
+		p.add(where, "retry_backoff_max (%s) must not be less than retry_backoff (%s)", in.RetryBackoffMax, in.RetryBackoff)
+	}
+	if in.MaxFileSize <= 0 {
+		p.add(where, "max_file_size must be more than 0 (e.g. \"100MB\")")
+	}
+	dirs := map[string]string{}
+	for _, d := range []struct{ key, val string }{
+		{"processing_dir", in.ProcessingDir}, {"processed_dir", in.ProcessedDir}, {"error_dir", in.ErrorDir},
+	} {
+		if err := checkSubdir(d.val, "inbox"); err != nil {
+			p.add(where, "%s: %v", d.key, err)
+			continue
+		}
+		if other, dup := dirs[d.val]; dup {
+			p.add(where, "%s and %s are both %q: give each its own folder", other, d.key, d.val)
+		}
+		dirs[d.val] = d.key
+	}
+	if len(in.Routes) == 0 {
+		// An inbox without routes reads every file with the defaults, its
+		// type taken from the header row.
+		in.Routes = []Route{{Match: "*"}}
+		in.Routes[0].provision(nil)
+	}
+	for j := range in.Routes {
+		validateRoute(p, fmt.Sprintf("%s: routes[%d]", where, j), edition, &in.Routes[j])
+	}
+}
+
+// portalEdition checks a portal reference and returns the portal's edition
+// ("" when it cannot be known, which skips the edition-dependent checks).
+func (c *Config) portalEdition(p *problems, where, name string) model.Edition {
+	if name == "" {
+		p.add(where, "portal is required: name one of the [portals.NAME] tables (%s)", strings.Join(c.PortalNames(), ", "))
+		return ""
+	}
+	pt := c.Portals[name]
+	if pt == nil {
+		p.add(where, "portal %q is not defined: add [portals.%s] or use one of: %s", name, name, strings.Join(c.PortalNames(), ", "))
+		return ""
+	}
+	if e, err := model.ParseEdition(string(pt.Edition)); err == nil {
+		return e
+	}
+	return ""
+}
+
+func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
+	r.Match = strings.TrimSpace(r.Match)
+	switch {
+	case r.Match == "":
+		p.add(where, "match is required: a glob on the file name such as \"SKU_*.csv\"")
+	case strings.ContainsAny(r.Match, `/\`):
+		p.add(where, "match %q: the glob applies to the file name only, without folders", r.Match)
+	default:
+		if _, err := path.Match(r.Match, ""); err != nil {
+			p.add(where, "match %q is not a valid glob (use * ? [abc]; close every \"[\")", r.Match)
+		}
+	}
+	if r.Type != "" && edition != "" {
+		dt, err := model.LookupDocType(edition, r.Type)
+		if err != nil {
+			p.add(where, "type: %v", err)
+		} else {
+			r.Type, r.DocType = dt.Name, dt
+		}
+	}
+	r.Policy = strings.ToLower(r.Policy)
+	if r.Policy != PolicyReject && r.Policy != PolicyPartial {
+		p.add(where, "policy %q: use %q or %q", r.Policy, PolicyReject, PolicyPartial)
+	}
+	r.Format = strings.ToLower(strings.TrimSpace(r.Format))
+	if r.Format != "" && r.Format != FormatCSV && r.Format != FormatXLSX {
+		p.add(where, "format %q: use \"csv\", \"xlsx\", or leave it out to go by the file extension", r.Format)
+	}
+	if r.Sheet != "" && r.Format == FormatCSV {
+		p.add(where, "sheet is set but format is \"csv\": sheets exist only in xlsx files")
+	}
+	if d, err := normDelimiter(r.Delimiter, true); err != nil {
+		p.add(where, "%v", err)
+	} else {
+		r.Delimiter = d
+	}
+	if cs, err := normCharset(r.Charset); err != nil {
+		p.add(where, "%v", err)
+	} else {
+		r.Charset = cs
+	}
+	if r.Decimal != "." && r.Decimal != "," {
+		p.add(where, "decimal %q: use \".\" or \",\"", r.Decimal)
+	}
+	if err := checkLayout(r.DateLayout); err != nil {
+		p.add(where, "%v", err)
+	}
+	if loc, err := loadZone(r.Timezone); err != nil {
+		p.add(where, "%v", err)
+	} else {
+		r.Location = loc
+	}
+	switch {
+	case r.Header && len(r.Positions) > 0:
+		p.add(where, "positions is used only with header = false: set header = false to read columns by position, or map foreign headers in [inboxes.routes.columns]")
+	case !r.Header && len(r.Positions) == 0:
+		p.add(where, "header = false needs positions: the column names in file order, e.g. positions = [\"sku\", \"name\", \"ean\"]")
+	case !r.Header && r.Type == "":
+		p.add(where, "header = false needs a type: without a header row the document type cannot be detected")
+	}
+	for _, k := range sortedKeys(r.Columns) {
+		v := r.Columns[k]
+		if strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
+			p.add(where, "columns: %q = %q: both the foreign header and our column name are needed", k, v)
+		}
+	}
+	for k := range r.Defaults {
+		if strings.TrimSpace(k) == "" {
+			p.add(where, "defaults: a constant needs a column name")
+		}
+	}
+}
+
+// normDelimiter accepts "," ";" "|" and tab (written "\t" or "tab"); ""
+// means detect, when detect is allowed.
+func normDelimiter(d string, detect bool) (string, error) {
+	switch strings.ToLower(d) {
+	case ",", ";", "|":
+		return d, nil
+	case "\t", "tab", `\t`:
+		return "\t", nil
+	case "":
+		if detect {
+			return "", nil
+		}
+	}
+	return "", fmt.Errorf("delimiter %q: use \",\", \";\", \"|\" or \"tab\"", d)
+}
+
+// checkLayout checks that a date layout uses Go's reference date, the usual
+// mistake being "dd.mm.yyyy".
+func checkLayout(l string) error {
+	if l == "" {
+		return nil
+	}
+	// Any time other than the reference one shows whether l has elements.
+	probe := time.Date(2027, 11, 23, 17, 48, 39, 0, time.UTC)
+	s := probe.Format(l)
+	if s == l {
+		return fmt.Errorf("date_layout %q is not a Go layout: write the date 2006-01-02 15:04:05 the way the file does, e.g. \"02.01.2006\" for 31.12.2026", l)
+	}
+	if _, err := time.Parse(l, s); err != nil {
+		return fmt.Errorf("date_layout %q cannot read back the dates it writes: %v", l, err)
+	}
+	return nil
+}
+
+// loadZone loads an IANA time zone ("" is UTC).
+func loadZone(name string) (*time.Location, error) {
+	if name == "" || name == "UTC" {
+		return time.UTC, nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil || strings.EqualFold(name, "local") {
+		return nil, fmt.Errorf("timezone %q is not an IANA time zone: use a name such as \"Europe/Paris\" or \"UTC\"", name)
+	}
+	return loc, nil
+}

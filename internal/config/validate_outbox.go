@@ -1,0 +1,231 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"filebridge/internal/model"
+)
+
+// Placeholders of export file name templates.
+var Placeholders = []string{"{date}", "{time}", "{datetime}", "{seq}", "{type}", "{outbox}"}
+
+// validateOutbox checks an outbox and its exports.
+func (c *Config) validateOutbox(p *problems, where string, out *Outbox) {
+	edition := c.portalEdition(p, where, out.Portal)
+	f, err := c.parseFolderURL(out.URL)
+	if err != nil {
+		p.add(where, "%v", err)
+	} else {
+		out.Folder = f
+	}
+	checkSFTP(p, where, out.Folder, &out.SFTP)
+	if out.OperationTimeout.Duration <= 0 {
+		p.add(where, "operation_timeout must be more than 0s (default %s)", DefaultOperationTimeout)
+	}
+	if len(out.Exports) == 0 {
+		p.add(where, "no export: add at least one [[outboxes.exports]] with type and schedule")
+	}
+	targets := map[string]int{}
+	for j := range out.Exports {
+		e := &out.Exports[j]
+		ew := fmt.Sprintf("%s: exports[%d]", where, j)
+		if e.Type != "" {
+			ew += fmt.Sprintf(" (%s)", e.Type)
+		}
+		validateExport(p, ew, edition, e)
+		if e.Filename == "" || strings.Contains(e.Filename, "{type}") {
+			continue
+		}
+		target := path.Join(e.Dir, e.Filename)
+		if k, dup := targets[target]; dup {
+			p.add(ew, "writes %q like exports[%d]: put {type} in filename or give each its own dir", target, k)
+		} else {
+			targets[target] = j
+		}
+	}
+}
+
+func validateExport(p *problems, where string, edition model.Edition, e *Export) {
+	switch {
+	case e.Type == "":
+		p.add(where, "type is required: one of receipts, shipments, stock, movements, tracking, items (as the edition offers)")
+	case edition != "":
+		t, err := model.ParseExportType(edition, string(e.Type))
+		if err != nil {
+			p.add(where, "%v", err)
+		} else {
+			e.Type = t
+		}
+	}
+	loc, err := loadZone(e.Timezone)
+	if err != nil {
+		p.add(where, "%v", err)
+		loc = time.UTC
+	} else {
+		e.Location = loc
+	}
+	sched, err := parseSchedule(e.Schedule)
+	if err != nil {
+		p.add(where, "%v", err)
+	} else if several, err := severalADay(sched, loc); err != nil {
+		p.add(where, "schedule %q: %v", e.Schedule, err)
+	} else {
+		e.RunsSeveralTimesADay = several
+	}
+	e.Format = strings.ToLower(strings.TrimSpace(e.Format))
+	ext := strings.ToLower(path.Ext(e.Filename))
+	if e.Format == "" {
+		e.Format = FormatCSV
+		if ext == ".xlsx" {
+			e.Format = FormatXLSX
+		}
+	}
+	if e.Format != FormatCSV && e.Format != FormatXLSX {
+		p.add(where, "format %q: use \"csv\" or \"xlsx\"", e.Format)
+	}
+	if e.Filename == "" && e.Type != "" {
+		e.Filename = strings.ToUpper(string(e.Type)) + "_{datetime}." + e.Format
+	}
+	if err := checkFilename(e.Filename, e.Format, e.RunsSeveralTimesADay); err != nil {
+		p.add(where, "%v", err)
+	}
+	if e.Dir != "" {
+		if err := checkSubdir(e.Dir, "outbox"); err != nil {
+			p.add(where, "dir: %v", err)
+		}
+	}
+	if d, err := normDelimiter(e.Delimiter, false); err != nil {
+		p.add(where, "%v", err)
+	} else {
+		e.Delimiter = d
+	}
+	if cs, err := normCharset(e.Charset); err != nil {
+		p.add(where, "%v", err)
+	} else {
+		e.Charset = cs
+		if e.BOM && cs != CharsetUTF8 {
+			p.add(where, "bom = true needs charset = \"utf-8\" (a byte order mark is a UTF-8 thing)")
+		}
+	}
+	if e.Decimal != "." && e.Decimal != "," {
+		p.add(where, "decimal %q: use \".\" or \",\"", e.Decimal)
+	} else if e.Decimal == e.Delimiter && e.Format == FormatCSV {
+		p.add(where, "decimal and delimiter are both %q: choose another delimiter, e.g. \";\"", e.Decimal)
+	}
+	if err := checkLayout(e.DateLayout); err != nil {
+		p.add(where, "%v", err)
+	}
+}
+
+// ParseSchedule parses a cron schedule the way the outbox runs it: five
+// fields (minute hour day-of-month month day-of-week) or a descriptor such
+// as "@daily", evaluated in the time zone of the times given to Next.
+func ParseSchedule(spec string) (cron.Schedule, error) { return parseSchedule(spec) }
+
+func parseSchedule(spec string) (cron.Schedule, error) {
+	s := strings.TrimSpace(spec)
+	if s == "" {
+		return nil, fmt.Errorf("schedule is required: a cron expression such as \"0 2 * * *\" (every day at 02:00)")
+	}
+	up := strings.ToUpper(s)
+	if strings.HasPrefix(up, "TZ=") || strings.HasPrefix(up, "CRON_TZ=") {
+		return nil, fmt.Errorf("schedule %q: remove the TZ= prefix and set timezone = \"...\" on the export instead", spec)
+	}
+	sched, err := cron.ParseStandard(s)
+	if err != nil {
+		return nil, fmt.Errorf("schedule %q is not a cron expression (%v): use five fields, minute hour day-of-month month day-of-week, e.g. \"0 2 * * *\" or \"*/15 * * * *\"", spec, err)
+	}
+	return sched, nil
+}
+
+// severalADay reports whether a schedule can fire twice on one calendar day
+// in loc, by walking its activations over a year (a schedule that fires
+// twice on some day does so within any year). A schedule that never fires is
+// an error.
+func severalADay(s cron.Schedule, loc *time.Location) (bool, error) {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, loc).Add(-time.Second)
+	end := start.AddDate(1, 0, 1)
+	t := s.Next(start)
+	if t.IsZero() {
+		return false, fmt.Errorf("never fires (is the day of month valid for the month?)")
+	}
+	for i := 0; i < 1000 && t.Before(end); i++ {
+		n := s.Next(t)
+		if n.IsZero() {
+			break
+		}
+		tl, nl := t.In(loc), n.In(loc)
+		ty, tm, td := tl.Date()
+		ny, nm, nd := nl.Date()
+		// The same wall-clock time twice is the hour repeated when daylight
+		// saving time ends, not a second run of a daily schedule.
+		sameClock := tl.Hour() == nl.Hour() && tl.Minute() == nl.Minute()
+		if ty == ny && tm == nm && td == nd && !sameClock {
+			return true, nil
+		}
+		t = n
+	}
+	return false, nil
+}
+
+// checkFilename checks an export file name template.
+func checkFilename(name, format string, severalADay bool) error {
+	if name == "" {
+		return nil // reported with the type
+	}
+	if strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("filename %q: a file name only; put folders in dir", name)
+	}
+	rest, used := name, map[string]bool{}
+	for {
+		i := strings.IndexAny(rest, "{}")
+		if i < 0 {
+			break
+		}
+		if rest[i] == '}' {
+			return fmt.Errorf("filename %q: \"}\" without \"{\"", name)
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return fmt.Errorf("filename %q: \"{\" without \"}\"", name)
+		}
+		ph := rest[i : i+j+1]
+		if !isPlaceholder(ph) {
+			return fmt.Errorf("filename %q: unknown placeholder %s: use %s", name, ph, strings.Join(Placeholders, " "))
+		}
+		used[ph] = true
+		rest = rest[i+j+1:]
+	}
+	ext := strings.ToLower(path.Ext(name))
+	if (ext == ".csv" && format == FormatXLSX) || (ext == ".xlsx" && format == FormatCSV) {
+		return fmt.Errorf("filename %q ends in %s but format is %q: make them agree", name, ext, format)
+	}
+	if severalADay && !used["{time}"] && !used["{datetime}"] && !used["{seq}"] {
+		return fmt.Errorf("filename %q would be the same for two runs on one day (the schedule runs more than once a day): add {time}, {datetime} or {seq}", name)
+	}
+	return nil
+}
+
+func isPlaceholder(s string) bool {
+	for _, p := range Placeholders {
+		if p == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

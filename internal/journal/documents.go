@@ -1,0 +1,294 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Result is the outcome of one document of a file.
+type Result string
+
+const (
+	ResultPending  Result = "pending"  // not attempted yet
+	ResultSending  Result = "sending"  // an attempt started; its outcome is unknown
+	ResultCreated  Result = "created"  // created by filebridge
+	ResultExists   Result = "exists"   // already in the portal and equal
+	ResultInvalid  Result = "invalid"  // rejected by validation or the API; never retried
+	ResultConflict Result = "conflict" // the key exists in the portal with different content
+	ResultFailed   Result = "failed"   // gave up after retries
+	ResultSkipped  Result = "skipped"  // not submitted (reject policy, or a dependency failed)
+)
+
+// Valid reports whether r is one of the known results.
+func (r Result) Valid() bool {
+	switch r {
+	case ResultPending, ResultSending, ResultCreated, ResultExists, ResultInvalid,
+		ResultConflict, ResultFailed, ResultSkipped:
+		return true
+	}
+	return false
+}
+
+// OK reports whether the document is in the portal (created or exists).
+func (r Result) OK() bool { return r == ResultCreated || r == ResultExists }
+
+// Final reports whether no further attempt will be made for the document.
+func (r Result) Final() bool { return r != ResultPending && r != ResultSending }
+
+// Document is one document of a file: an order, a SKU, a supplier...
+type Document struct {
+	FileID    int64
+	Key       string // e.g. order number or SKU code, unique within the file
+	Rows      string // source rows, e.g. "2-4"
+	Result    Result
+	PortalID  string
+	Message   string
+	Attempts  int
+	UpdatedAt time.Time // set by the journal on every change
+}
+
+const documentColumns = `file_id, key, src_rows, result, portal_id, message, attempts, updated_at`
+
+func scanDocument(sc scanner) (Document, error) {
+	var doc Document
+	var updated string
+	if err := sc.Scan(&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
+		&doc.Attempts, &updated); err != nil {
+		return Document{}, err
+	}
+	var err error
+	doc.UpdatedAt, err = parseTime(updated)
+	return doc, err
+}
+
+func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]Document, error) {
+	rows, err := d.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Document
+	for rows.Next() {
+		doc, err := scanDocument(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, doc)
+	}
+	return out, rows.Err()
+}
+
+// AddDocuments records the documents of a file in one transaction. It is
+// idempotent: a document whose (file, key) is already recorded is kept
+// untouched, so a resumed file keeps its results and attempts. A document
+// without a result is pending; FileID of the elements is ignored.
+func (d *DB) AddDocuments(ctx context.Context, fileID int64, docs []Document) error {
+	for _, doc := range docs {
+		if doc.Key == "" {
+			return fmt.Errorf("adding documents of file %d: a document on rows %q has no key", fileID, doc.Rows)
+		}
+		if doc.Result != "" && !doc.Result.Valid() {
+			return fmt.Errorf("adding document %s of file %d: unknown result %q", doc.Key, fileID, doc.Result)
+		}
+	}
+	now := formatTime(d.now())
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO documents
+			(file_id, key, src_rows, result, portal_id, message, attempts, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (file_id, key) DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, doc := range docs {
+			r := doc.Result
+			if r == "" {
+				r = ResultPending
+			}
+			if _, err := stmt.ExecContext(ctx, fileID, doc.Key, doc.Rows, r, doc.PortalID, doc.Message,
+				doc.Attempts, now); err != nil {
+				return fmt.Errorf("document %s: %w", doc.Key, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("adding %d documents of file %d: %w", len(docs), fileID, err)
+	}
+	return nil
+}
+
+// Documents lists a file's documents in the order they were added.
+func (d *DB) Documents(ctx context.Context, fileID int64) ([]Document, error) {
+	docs, err := d.queryDocuments(ctx, `SELECT `+documentColumns+` FROM documents
+		WHERE file_id = ? ORDER BY id`, fileID)
+	if err != nil {
+		return nil, fmt.Errorf("listing documents of file %d: %w", fileID, err)
+	}
+	return docs, nil
+}
+
+// Document returns one document of a file, or ErrNotFound.
+func (d *DB) Document(ctx context.Context, fileID int64, key string) (Document, error) {
+	doc, err := scanDocument(d.r.QueryRowContext(ctx, `SELECT `+documentColumns+` FROM documents
+		WHERE file_id = ? AND key = ?`, fileID, key))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return Document{}, fmt.Errorf("reading document %s of file %d: %w", key, fileID, err)
+	}
+	return doc, nil
+}
+
+// StartAttempt marks the document as being sent (ResultSending) and counts
+// the attempt. Call it, and let it return, before the request goes out: a
+// document found "sending" after a restart may or may not exist in the
+// portal and must be looked up by its key before it is sent again.
+func (d *DB) StartAttempt(ctx context.Context, fileID int64, key string) error {
+	res, err := d.w.ExecContext(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
+		updated_at = ? WHERE file_id = ? AND key = ?`, formatTime(d.now()), fileID, key)
+	if err == nil {
+		err = affectedOne(res)
+	}
+	if err != nil {
+		return fmt.Errorf("starting an attempt for document %s of file %d: %w", key, fileID, err)
+	}
+	return nil
+}
+
+// SetResult records the outcome of a document.
+func (d *DB) SetResult(ctx context.Context, fileID int64, key string, r Result, portalID, msg string) error {
+	if !r.Valid() {
+		return fmt.Errorf("recording the result of document %s of file %d: unknown result %q", key, fileID, r)
+	}
+	res, err := d.w.ExecContext(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
+		updated_at = ? WHERE file_id = ? AND key = ?`, r, portalID, msg, formatTime(d.now()), fileID, key)
+	if err == nil {
+		err = affectedOne(res)
+	}
+	if err != nil {
+		return fmt.Errorf("recording the result of document %s of file %d: %w", key, fileID, err)
+	}
+	return nil
+}
+
+// SetResults records the Result, PortalID and Message of many documents of
+// a file in one transaction (e.g. marking every document skipped or invalid).
+// An unknown key fails the whole call with ErrNotFound.
+func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) error {
+	for _, doc := range docs {
+		if !doc.Result.Valid() {
+			return fmt.Errorf("recording results of file %d: document %s has unknown result %q", fileID, doc.Key, doc.Result)
+		}
+	}
+	now := formatTime(d.now())
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
+			updated_at = ? WHERE file_id = ? AND key = ?`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, doc := range docs {
+			res, err := stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)
+			if err == nil {
+				err = affectedOne(res)
+			}
+			if err != nil {
+				return fmt.Errorf("document %s: %w", doc.Key, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("recording results of %d documents of file %d: %w", len(docs), fileID, err)
+	}
+	return nil
+}
+
+// DocumentCounts counts a file's documents per result.
+func (d *DB) DocumentCounts(ctx context.Context, fileID int64) (map[Result]int, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT result, count(*) FROM documents
+		WHERE file_id = ? GROUP BY result`, fileID)
+	if err != nil {
+		return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
+	}
+	defer rows.Close()
+	out := map[Result]int{}
+	for rows.Next() {
+		var r Result
+		var n int
+		if err := rows.Scan(&r, &n); err != nil {
+			return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
+		}
+		out[r] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
+	}
+	return out, nil
+}
+
+// CreatedKeys finds, among the keys, those that a file of the inbox with
+// the document type put in the portal (result created or exists). For each
+// key found it returns the most recent such document, whose PortalID is the
+// id to reference. An empty inbox or docType matches any.
+//
+// It lets a file reference a code created by another file, and a resumed
+// file skip documents that another file already created.
+func (d *DB) CreatedKeys(ctx context.Context, inbox, docType string, keys []string) (map[string]Document, error) {
+	out := make(map[string]Document, len(keys))
+	const chunk = 500 // stay well under SQLite's bound-parameter limit
+	for start := 0; start < len(keys); start += chunk {
+		part := keys[start:min(start+chunk, len(keys))]
+		args := []any{inbox, inbox, docType, docType}
+		for _, k := range part {
+			args = append(args, k)
+		}
+		docs, err := d.queryDocuments(ctx, `SELECT `+prefixed("d.", documentColumns)+`
+			FROM documents d JOIN files f ON f.id = d.file_id
+			WHERE (? = '' OR f.inbox = ?) AND (? = '' OR f.doc_type = ?)
+			AND d.result IN ('created', 'exists')
+			AND d.key IN (?`+strings.Repeat(", ?", len(part)-1)+`)
+			ORDER BY d.updated_at, d.id`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("looking up created %s documents of inbox %q: %w", docType, inbox, err)
+		}
+		for _, doc := range docs {
+			out[doc.Key] = doc // ordered oldest first: the most recent wins
+		}
+	}
+	return out, nil
+}
+
+// FindCreated is CreatedKeys for one key.
+func (d *DB) FindCreated(ctx context.Context, inbox, docType, key string) (Document, bool, error) {
+	m, err := d.CreatedKeys(ctx, inbox, docType, []string{key})
+	if err != nil {
+		return Document{}, false, err
+	}
+	doc, ok := m[key]
+	return doc, ok, nil
+}
+
+// prefixed qualifies each column of a comma-separated list.
+func prefixed(prefix, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}

@@ -1,0 +1,200 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Cursor is how far an export has read: the greatest updatedAt (or
+// createdAt) seen, and the keys already exported at exactly that instant.
+// The API's "after" filter is inclusive, so the next poll asks from At and
+// drops the rows whose key is in Keys: nothing is skipped or repeated.
+type Cursor struct {
+	Outbox    string
+	Export    string
+	At        time.Time
+	Keys      []string
+	UpdatedAt time.Time // set by the journal when saved
+}
+
+func scanCursor(sc scanner) (Cursor, error) {
+	var c Cursor
+	var at, keys, updated string
+	if err := sc.Scan(&c.Outbox, &c.Export, &at, &keys, &updated); err != nil {
+		return Cursor{}, err
+	}
+	var err error
+	if c.At, err = parseTime(at); err != nil {
+		return Cursor{}, err
+	}
+	if c.UpdatedAt, err = parseTime(updated); err != nil {
+		return Cursor{}, err
+	}
+	if err := json.Unmarshal([]byte(keys), &c.Keys); err != nil {
+		return Cursor{}, fmt.Errorf("reading stored cursor keys: %w", err)
+	}
+	if len(c.Keys) == 0 {
+		c.Keys = nil
+	}
+	return c, nil
+}
+
+// Cursor returns the export's cursor; the bool is false before the first
+// save.
+func (d *DB) Cursor(ctx context.Context, outbox, export string) (Cursor, bool, error) {
+	c, err := scanCursor(d.r.QueryRowContext(ctx, `SELECT outbox, export, at, keys, updated_at
+		FROM cursors WHERE outbox = ? AND export = ?`, outbox, export))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Cursor{}, false, nil
+	}
+	if err != nil {
+		return Cursor{}, false, fmt.Errorf("reading the cursor of export %s/%s: %w", outbox, export, err)
+	}
+	return c, true, nil
+}
+
+// Cursors lists the cursors of an outbox (empty: of every outbox), for
+// `status`.
+func (d *DB) Cursors(ctx context.Context, outbox string) ([]Cursor, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT outbox, export, at, keys, updated_at FROM cursors
+		WHERE (? = '' OR outbox = ?) ORDER BY outbox, export`, outbox, outbox)
+	if err != nil {
+		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
+	}
+	defer rows.Close()
+	var out []Cursor
+	for rows.Next() {
+		c, err := scanCursor(rows)
+		if err != nil {
+			return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
+	}
+	return out, nil
+}
+
+// SaveCursor stores the export's cursor, replacing the previous one. Call
+// it only once the export file is durably in place.
+func (d *DB) SaveCursor(ctx context.Context, c Cursor) error {
+	if c.Outbox == "" || c.Export == "" {
+		return fmt.Errorf("saving cursor %q/%q: outbox and export are required", c.Outbox, c.Export)
+	}
+	keys := c.Keys
+	if keys == nil {
+		keys = []string{}
+	}
+	b, err := json.Marshal(keys)
+	if err != nil {
+		return fmt.Errorf("saving the cursor of export %s/%s: %w", c.Outbox, c.Export, err)
+	}
+	_, err = d.w.ExecContext(ctx, `INSERT INTO cursors (outbox, export, at, keys, updated_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (outbox, export) DO UPDATE
+		SET at = excluded.at, keys = excluded.keys, updated_at = excluded.updated_at`,
+		c.Outbox, c.Export, formatTime(c.At), string(b), formatTime(d.now()))
+	if err != nil {
+		return fmt.Errorf("saving the cursor of export %s/%s: %w", c.Outbox, c.Export, err)
+	}
+	return nil
+}
+
+// NextSequence returns the export's next sequence number, starting at 1,
+// for {seq} in file names. Numbers are durable and strictly increasing; one
+// taken by a run that then failed is not reused.
+func (d *DB) NextSequence(ctx context.Context, outbox, export string) (int64, error) {
+	var n int64
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `INSERT INTO sequences (outbox, export, value) VALUES (?, ?, 1)
+			ON CONFLICT (outbox, export) DO UPDATE SET value = value + 1
+			RETURNING value`, outbox, export).Scan(&n)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("taking the next sequence number of export %s/%s: %w", outbox, export, err)
+	}
+	return n, nil
+}
+
+// ExportRun is one run of an export.
+type ExportRun struct {
+	ID         int64
+	Outbox     string
+	Export     string
+	StartedAt  time.Time
+	FinishedAt time.Time // zero while running, or when the process died during the run
+	Rows       int
+	FileName   string // the file written, empty when none was
+	Error      string // empty on success
+}
+
+// Running reports whether the run has not been finished (it may also have
+// been interrupted by a crash).
+func (r ExportRun) Running() bool { return r.FinishedAt.IsZero() }
+
+// StartRun records the start of an export run and returns its id.
+func (d *DB) StartRun(ctx context.Context, outbox, export string) (int64, error) {
+	res, err := d.w.ExecContext(ctx, `INSERT INTO export_runs (outbox, export, started_at) VALUES (?, ?, ?)`,
+		outbox, export, formatTime(d.now()))
+	if err != nil {
+		return 0, fmt.Errorf("recording the start of export %s/%s: %w", outbox, export, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("recording the start of export %s/%s: %w", outbox, export, err)
+	}
+	return id, nil
+}
+
+// FinishRun records the end of run r.ID: its Rows, FileName and Error, and
+// FinishedAt (now when zero). Outbox, Export and StartedAt are not changed.
+func (d *DB) FinishRun(ctx context.Context, r ExportRun) error {
+	if r.FinishedAt.IsZero() {
+		r.FinishedAt = d.now()
+	}
+	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET finished_at = ?, row_count = ?, file_name = ?,
+		error = ? WHERE id = ?`, formatTime(r.FinishedAt), r.Rows, r.FileName, r.Error, r.ID)
+	if err == nil {
+		err = affectedOne(res)
+	}
+	if err != nil {
+		return fmt.Errorf("recording the end of export run %d: %w", r.ID, err)
+	}
+	return nil
+}
+
+// RecentRuns lists the most recent runs, newest first, at most limit
+// (limit <= 0: all). An empty outbox or export matches any.
+func (d *DB) RecentRuns(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT id, outbox, export, started_at, finished_at, row_count,
+		file_name, error FROM export_runs WHERE (? = '' OR outbox = ?) AND (? = '' OR export = ?)
+		ORDER BY id DESC LIMIT ?`, outbox, outbox, export, export, limitArg(limit))
+	if err != nil {
+		return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
+	}
+	defer rows.Close()
+	var out []ExportRun
+	for rows.Next() {
+		var r ExportRun
+		var started, finished string
+		if err := rows.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName,
+			&r.Error); err != nil {
+			return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
+		}
+		if r.StartedAt, err = parseTime(started); err != nil {
+			return nil, err
+		}
+		if r.FinishedAt, err = parseTime(finished); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,247 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// FileState is where an inbound file is in its lifecycle.
+type FileState string
+
+const (
+	// FileClaimed: moved into processing/ and recorded; nothing submitted yet.
+	FileClaimed FileState = "claimed"
+	// FileSubmitting: documents are being submitted.
+	FileSubmitting FileState = "submitting"
+	// FileDone: every document settled; the file went to processed/.
+	FileDone FileState = "done"
+	// FileFailed: the file went to error/.
+	FileFailed FileState = "failed"
+	// FileDuplicate: the same content was already processed; nothing submitted.
+	FileDuplicate FileState = "duplicate"
+)
+
+// Valid reports whether s is one of the known states.
+func (s FileState) Valid() bool {
+	switch s {
+	case FileClaimed, FileSubmitting, FileDone, FileFailed, FileDuplicate:
+		return true
+	}
+	return false
+}
+
+// Open reports whether a file in state s still needs work after a restart.
+func (s FileState) Open() bool { return s == FileClaimed || s == FileSubmitting }
+
+// File is one claimed inbound file.
+type File struct {
+	ID         int64
+	Inbox      string // inbox name from the config
+	Name       string // original file name
+	Path       string // current path inside the inbox folder, e.g. processing/NAME
+	Size       int64
+	SHA256     string // hex
+	DocType    string // canonical document type, e.g. "sales_orders"
+	State      FileState
+	Rows       int // data rows read
+	DocsTotal  int
+	DocsOK     int // created or already existing
+	DocsFailed int
+	ReportPath string
+	FinalPath  string // path in processed/ or error/
+	Message    string // why it failed, for the operator
+	ClaimedAt  time.Time
+	UpdatedAt  time.Time // set by the journal on every change
+}
+
+const fileColumns = `id, inbox, name, path, size, sha256, doc_type, state, row_count,
+	docs_total, docs_ok, docs_failed, report_path, final_path, message, claimed_at, updated_at`
+
+func scanFile(sc scanner) (File, error) {
+	var f File
+	var claimed, updated string
+	err := sc.Scan(&f.ID, &f.Inbox, &f.Name, &f.Path, &f.Size, &f.SHA256, &f.DocType, &f.State, &f.Rows,
+		&f.DocsTotal, &f.DocsOK, &f.DocsFailed, &f.ReportPath, &f.FinalPath, &f.Message, &claimed, &updated)
+	if err != nil {
+		return File{}, err
+	}
+	if f.ClaimedAt, err = parseTime(claimed); err != nil {
+		return File{}, err
+	}
+	if f.UpdatedAt, err = parseTime(updated); err != nil {
+		return File{}, err
+	}
+	return f, nil
+}
+
+func (d *DB) queryFiles(ctx context.Context, query string, args ...any) ([]File, error) {
+	rows, err := d.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []File
+	for rows.Next() {
+		f, err := scanFile(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// ClaimFile records a newly claimed file and returns its id. The state is
+// FileClaimed unless f.State says otherwise; ClaimedAt defaults to now.
+// f.ID and f.UpdatedAt are ignored.
+func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
+	if f.Inbox == "" || f.Name == "" {
+		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox and name are required", f.Name, f.Inbox)
+	}
+	if f.State == "" {
+		f.State = FileClaimed
+	}
+	if !f.State.Valid() {
+		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	}
+	now := d.now()
+	if f.ClaimedAt.IsZero() {
+		f.ClaimedAt = now
+	}
+	res, err := d.w.ExecContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
+		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, claimed_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
+		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message,
+		formatTime(f.ClaimedAt), formatTime(now))
+	if err != nil {
+		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
+	}
+	return id, nil
+}
+
+// File returns the file with the id, or ErrNotFound.
+func (d *DB) File(ctx context.Context, id int64) (File, error) {
+	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return File{}, fmt.Errorf("reading file %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("reading file %d: %w", id, err)
+	}
+	return f, nil
+}
+
+// OpenFiles lists the inbox's files still claimed or submitting, oldest
+// first: after a crash these are resumed. An empty inbox lists every inbox.
+func (d *DB) OpenFiles(ctx context.Context, inbox string) ([]File, error) {
+	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files
+		WHERE state IN ('claimed', 'submitting') AND (? = '' OR inbox = ?) ORDER BY id`, inbox, inbox)
+	if err != nil {
+		return nil, fmt.Errorf("listing open files of inbox %q: %w", inbox, err)
+	}
+	return fs, nil
+}
+
+// ProcessedHash finds the most recent file of the inbox with this content
+// that ended FileDone. The bool is false when there is none.
+func (d *DB) ProcessedHash(ctx context.Context, inbox, sha256 string) (File, bool, error) {
+	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files
+		WHERE inbox = ? AND sha256 = ? AND state = 'done' ORDER BY id DESC LIMIT 1`, inbox, sha256))
+	if errors.Is(err, sql.ErrNoRows) {
+		return File{}, false, nil
+	}
+	if err != nil {
+		return File{}, false, fmt.Errorf("looking up content %s in inbox %q: %w", sha256, inbox, err)
+	}
+	return f, true, nil
+}
+
+// UpdateFile stores f's path, size, hash, document type, state, counts,
+// report and final paths and message; Inbox, Name and ClaimedAt never
+// change. UpdatedAt is set to now. It returns ErrNotFound for an unknown id.
+func (d *DB) UpdateFile(ctx context.Context, f File) error {
+	if !f.State.Valid() {
+		return fmt.Errorf("updating file %d: unknown file state %q", f.ID, f.State)
+	}
+	res, err := d.w.ExecContext(ctx, `UPDATE files SET path = ?, size = ?, sha256 = ?, doc_type = ?,
+		state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
+		final_path = ?, message = ?, updated_at = ? WHERE id = ?`,
+		f.Path, f.Size, f.SHA256, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,
+		f.ReportPath, f.FinalPath, f.Message, formatTime(d.now()), f.ID)
+	if err == nil {
+		err = affectedOne(res)
+	}
+	if err != nil {
+		return fmt.Errorf("updating file %d (%s): %w", f.ID, f.Name, err)
+	}
+	return nil
+}
+
+// RecentFiles lists the inbox's most recently claimed files, newest first,
+// at most limit of them (limit <= 0: all). An empty inbox lists every inbox.
+func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, error) {
+	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files
+		WHERE (? = '' OR inbox = ?) ORDER BY id DESC LIMIT ?`, inbox, inbox, limitArg(limit))
+	if err != nil {
+		return nil, fmt.Errorf("listing recent files of inbox %q: %w", inbox, err)
+	}
+	return fs, nil
+}
+
+// FileStates counts the inbox's files per state (empty inbox: every inbox),
+// for `status` and metrics.
+func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT state, count(*) FROM files
+		WHERE (? = '' OR inbox = ?) GROUP BY state`, inbox, inbox)
+	if err != nil {
+		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
+	}
+	defer rows.Close()
+	out := map[FileState]int{}
+	for rows.Next() {
+		var s FileState
+		var n int
+		if err := rows.Scan(&s, &n); err != nil {
+			return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
+		}
+		out[s] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
+	}
+	return out, nil
+}
+
+// Prune deletes files that are no longer open and were last updated before
+// the cutoff, with their documents, and export runs finished before it.
+// Cursors and sequences are kept. Pruned files no longer count for
+// ProcessedHash. It returns the number of files deleted.
+func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
+	var n int64
+	cutoff := formatTime(before)
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM files
+			WHERE state NOT IN ('claimed', 'submitting') AND updated_at < ?`, cutoff)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM export_runs
+			WHERE finished_at != '' AND finished_at < ?`, cutoff)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("pruning journal entries before %s: %w", cutoff, err)
+	}
+	return n, nil
+}

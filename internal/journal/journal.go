@@ -1,0 +1,189 @@
+// Package journal owns filebridge's durable state: one SQLite file holding
+// the inbound files with their hash, state and counts, one row per document
+// of a file with its result and portal id, and the export cursors, sequence
+// numbers and runs of the outboxes. Everything `status` and the reports show
+// is read from here.
+//
+// The database runs in WAL mode with synchronous=FULL, so a call that
+// returned nil has its change on disk. Writes go through a single connection
+// (one writer per process, transactions begun IMMEDIATE); reads use a small
+// separate pool of read-only connections and never wait for the writer.
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+// busyTimeout is how long a connection waits for a lock held by another
+// process (for example `filebridge status` while the daemon runs).
+const busyTimeout = 10 * time.Second
+
+// maxReaders bounds the read-only connection pool.
+const maxReaders = 4
+
+// ErrNotFound is returned when a file, document or run does not exist.
+var ErrNotFound = errors.New("not found in the journal")
+
+// ErrSchemaTooNew is returned by Open when the database was written by a
+// newer filebridge than this one.
+var ErrSchemaTooNew = errors.New("journal schema is newer than this filebridge")
+
+// DB is an open journal. It is safe for concurrent use.
+type DB struct {
+	path string
+	w    *sql.DB // the single writer connection
+	r    *sql.DB // read-only connections
+	now  func() time.Time
+}
+
+// Open opens the journal at path, creating the file and its parent directory
+// when missing, and migrates its schema to the current version. A database
+// whose schema is newer than this code knows is refused with ErrSchemaTooNew.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("opening journal: no state file path configured: set the state path in the config")
+	}
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("opening journal %s: the path must not contain '?': choose another state file path", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening journal %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o750); err != nil {
+		return nil, fmt.Errorf("creating the journal's directory: %w", err)
+	}
+
+	w, err := sql.Open("sqlite", dsn(abs, false))
+	if err != nil {
+		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	d := &DB{path: abs, w: w, now: func() time.Time { return time.Now().UTC() }}
+
+	if err := w.PingContext(ctx); err != nil {
+		_ = w.Close()
+		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
+	}
+	if err := migrate(ctx, w, migrations); err != nil {
+		_ = w.Close()
+		return nil, fmt.Errorf("migrating journal %s: %w", abs, err)
+	}
+
+	r, err := sql.Open("sqlite", dsn(abs, true))
+	if err != nil {
+		_ = w.Close()
+		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
+	}
+	r.SetMaxOpenConns(maxReaders)
+	r.SetMaxIdleConns(maxReaders)
+	if err := r.PingContext(ctx); err != nil {
+		_ = r.Close()
+		_ = w.Close()
+		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
+	}
+	d.r = r
+	return d, nil
+}
+
+// dsn builds the modernc.org/sqlite data source name: a plain path followed
+// by _pragma parameters, which the driver runs on every new connection.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(FULL)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		// Writers take the write lock when the transaction begins, so the
+		// busy timeout applies instead of a deferred upgrade failing at
+		// once with SQLITE_BUSY.
+		q.Set("_txlock", "immediate")
+	}
+	return path + "?" + q.Encode()
+}
+
+// Path is the absolute path of the database file.
+func (d *DB) Path() string { return d.path }
+
+// Close closes the journal. The last connection to close checkpoints the
+// write-ahead log into the database file.
+func (d *DB) Close() error {
+	var errs []error
+	if d.r != nil {
+		errs = append(errs, d.r.Close())
+	}
+	errs = append(errs, d.w.Close())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("closing journal %s: %w", d.path, err)
+	}
+	return nil
+}
+
+// write runs fn in one write transaction and commits it.
+func (d *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := d.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// timeLayout is RFC 3339 with a fixed nine-digit fraction, so that stored
+// UTC times sort as text and round-trip to the nanosecond.
+const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading stored time %q: %w", s, err)
+	}
+	return t.UTC(), nil
+}
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+// affectedOne reports ErrNotFound when an update touched no row.
+func affectedOne(res sql.Result) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// limitArg turns a non-positive limit into SQLite's "no limit".
+func limitArg(limit int) int {
+	if limit <= 0 {
+		return -1
+	}
+	return limit
+}

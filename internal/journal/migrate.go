@@ -1,0 +1,133 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migration is one step of the schema. The schema version (PRAGMA
+// user_version) counts the steps applied; step i takes version i to i+1.
+// Steps are only ever appended: a released step never changes.
+type migration struct {
+	name string
+	sql  string
+}
+
+// migrations is the schema, oldest step first.
+var migrations = []migration{
+	{name: "initial schema", sql: `
+CREATE TABLE files (
+	id          INTEGER PRIMARY KEY,
+	inbox       TEXT    NOT NULL,
+	name        TEXT    NOT NULL,
+	path        TEXT    NOT NULL DEFAULT '',
+	size        INTEGER NOT NULL DEFAULT 0,
+	sha256      TEXT    NOT NULL DEFAULT '',
+	doc_type    TEXT    NOT NULL DEFAULT '',
+	state       TEXT    NOT NULL CHECK (state IN ('claimed', 'submitting', 'done', 'failed', 'duplicate')),
+	row_count   INTEGER NOT NULL DEFAULT 0,
+	docs_total  INTEGER NOT NULL DEFAULT 0,
+	docs_ok     INTEGER NOT NULL DEFAULT 0,
+	docs_failed INTEGER NOT NULL DEFAULT 0,
+	report_path TEXT    NOT NULL DEFAULT '',
+	final_path  TEXT    NOT NULL DEFAULT '',
+	message     TEXT    NOT NULL DEFAULT '',
+	claimed_at  TEXT    NOT NULL,
+	updated_at  TEXT    NOT NULL
+);
+CREATE INDEX files_inbox_state ON files (inbox, state);
+CREATE INDEX files_inbox_sha256 ON files (inbox, sha256);
+
+CREATE TABLE documents (
+	id         INTEGER PRIMARY KEY,
+	file_id    INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+	key        TEXT    NOT NULL,
+	src_rows   TEXT    NOT NULL DEFAULT '',
+	result     TEXT    NOT NULL CHECK (result IN ('pending', 'sending', 'created', 'exists', 'invalid', 'conflict', 'failed', 'skipped')),
+	portal_id  TEXT    NOT NULL DEFAULT '',
+	message    TEXT    NOT NULL DEFAULT '',
+	attempts   INTEGER NOT NULL DEFAULT 0,
+	updated_at TEXT    NOT NULL,
+	UNIQUE (file_id, key)
+);
+CREATE INDEX documents_key ON documents (key, result);
+
+CREATE TABLE cursors (
+	outbox     TEXT NOT NULL,
+	export     TEXT NOT NULL,
+	at         TEXT NOT NULL,
+	keys       TEXT NOT NULL DEFAULT '[]',
+	updated_at TEXT NOT NULL,
+	PRIMARY KEY (outbox, export)
+);
+
+CREATE TABLE sequences (
+	outbox TEXT    NOT NULL,
+	export TEXT    NOT NULL,
+	value  INTEGER NOT NULL,
+	PRIMARY KEY (outbox, export)
+);
+
+CREATE TABLE export_runs (
+	id          INTEGER PRIMARY KEY,
+	outbox      TEXT    NOT NULL,
+	export      TEXT    NOT NULL,
+	started_at  TEXT    NOT NULL,
+	finished_at TEXT    NOT NULL DEFAULT '',
+	row_count   INTEGER NOT NULL DEFAULT 0,
+	file_name   TEXT    NOT NULL DEFAULT '',
+	error       TEXT    NOT NULL DEFAULT ''
+);
+CREATE INDEX export_runs_export ON export_runs (outbox, export, id);
+`},
+}
+
+// SchemaVersion is the schema version this code writes.
+func SchemaVersion() int { return len(migrations) }
+
+// migrate applies the missing steps, each in its own transaction together
+// with the new user_version. The version is read inside the (IMMEDIATE)
+// transaction, so two processes opening a new file at once do not both
+// apply a step.
+func migrate(ctx context.Context, db *sql.DB, steps []migration) error {
+	for {
+		done, err := migrateStep(ctx, db, steps)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func migrateStep(ctx context.Context, db *sql.DB, steps []migration) (done bool, err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("beginning migration: %w", err)
+	}
+	defer func() {
+		if err != nil || done {
+			_ = tx.Rollback()
+		}
+	}()
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return false, fmt.Errorf("reading schema version: %w", err)
+	}
+	switch {
+	case v > len(steps):
+		return false, fmt.Errorf("%w: the file has schema version %d, this filebridge knows up to %d: upgrade filebridge or point it at another state file", ErrSchemaTooNew, v, len(steps))
+	case v == len(steps):
+		return true, nil
+	}
+	step := steps[v]
+	if _, err := tx.ExecContext(ctx, step.sql); err != nil {
+		return false, fmt.Errorf("applying schema step %d (%s): %w", v+1, step.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		return false, fmt.Errorf("setting schema version %d: %w", v+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("committing schema step %d (%s): %w", v+1, step.name, err)
+	}
+	return false, nil
+}
