@@ -1,0 +1,152 @@
+package portalsim
+
+import (
+	"fmt"
+
+	"filebridge/internal/model"
+	"filebridge/internal/portal"
+)
+
+// Creates run under the write lock: validation, uniqueness and insertion
+// are one step, so of two concurrent creates of one key exactly one wins.
+
+// createConnection creates a supplier (A) or connection (B).
+func (s *Sim) createConnection(m map[string]any) (doc, vset) {
+	o := s.input(m)
+	o.checkCompany()
+	c := s.readConnection(o, false)
+	if c.Code != "" && s.tables[portal.Connections].byKey[c.Code] != nil {
+		o.v.add("code", msgUsed, codeUnique)
+	}
+	if len(*o.v) > 0 {
+		return nil, *o.v
+	}
+	s.insertConnection(c)
+	return c, nil
+}
+
+// readConnection reads a connection's fields with the edition's partner
+// rules; an embedded consignee (address) needs model.AddressRequired and
+// defaults to relationship Marketplace.
+func (s *Sim) readConnection(o in, address bool) *connection {
+	f := func(name string) model.Field { return s.fieldOf(model.KindPartner, name) }
+	c := &connection{Company: s.opts.Company}
+	c.Code = o.str("code", f("code"))
+	c.Name = o.str("name", f("name"))
+	rel := required(f("relationship"))
+	if address && !o.has("relationship") {
+		c.Relationship = "Marketplace"
+	} else {
+		c.Relationship = o.str("relationship", rel)
+	}
+	if !s.isB() {
+		return c
+	}
+	c.CountryCode = o.str("countryCode", f("countryCode"))
+	c.State = o.str("state", f("state"))
+	c.City = o.str("city", f("city"))
+	c.Zipcode = o.flex("zipcode", f("zipcode")).s
+	c.Street1 = o.str("streetAddress", f("streetAddress"))
+	c.Street2 = o.str("streetAddress2", f("streetAddress2"))
+	c.Street3 = o.str("streetAddress3", f("streetAddress3"))
+	c.Email = o.str("email", f("email"))
+	c.ContactName = o.str("contactName", f("contactName"))
+	c.Phone = o.str("phone", f("phone"))
+	if address {
+		got := map[string]string{"name": c.Name, "streetAddress": c.Street1, "zipcode": c.Zipcode, "city": c.City, "countryCode": c.CountryCode}
+		for _, name := range model.AddressRequired {
+			if got[name] == "" && !hasViolation(o, name) {
+				o.v.add(o.path(name), msgBlank, codeNotBlank)
+			}
+		}
+	}
+	return c
+}
+
+func hasViolation(o in, name string) bool {
+	for _, v := range *o.v {
+		if v.path == o.path(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// insertConnection stores a connection, numbering it when it has no code.
+func (s *Sim) insertConnection(c *connection) {
+	t := s.tables[portal.Connections]
+	if c.Code == "" {
+		c.Code = fmt.Sprintf("CN%06d", t.next)
+	}
+	s.clock.created(&c.base)
+	t.insert(c, c.Code)
+}
+
+// createVariant creates a SKU (A) or variant (B) and its stock row.
+func (s *Sim) createVariant(m map[string]any) (doc, vset) {
+	f := func(name string) model.Field { return s.fieldOf(model.KindItem, name) }
+	o := s.input(m)
+	o.checkCompany()
+	v := &variant{Company: s.opts.Company}
+	v.SKU = o.str("sku", f("sku"))
+	v.Name = o.str("name", f("name"))
+	v.Description1 = o.str("description1", f("description1"))
+	v.EAN = o.str("ean", f("ean"))
+	v.Length = o.num("length", f("length"))
+	v.Width = o.num("width", f("width"))
+	v.Height = o.num("height", f("height"))
+	v.GrossWeight = o.num("grossWeight", f("grossWeight"))
+	if !s.isB() {
+		v.EANBox = o.str("eanBox", f("eanBox"))
+		v.QuantityPerBox = o.num("quantityPerBox", f("quantityPerBox"))
+		v.GrossWeightBox = o.num("grossWeightBox", f("grossWeightBox"))
+		v.BuyPrice = o.num("buyPrice", f("buyPrice"))
+		v.SupplierID = o.ref("supplier", f("supplierCode").Required, portal.Connections)
+		if v.QuantityPerBox.Float64() > 1 && v.EANBox == "" && !hasViolation(o, "eanBox") {
+			o.v.add("eanBox", "This value should not be blank when quantityPerBox is above 1.", codeNotBlank)
+		}
+	}
+	if v.SKU != "" && s.tables[portal.Variants].byKey[v.SKU] != nil {
+		o.v.add("sku", msgUsed, codeUnique)
+	}
+	if len(*o.v) > 0 {
+		return nil, *o.v
+	}
+	s.clock.created(&v.base)
+	s.tables[portal.Variants].insert(v, v.SKU)
+	s.newStock(v)
+	return v, nil
+}
+
+// createPackaging creates a variant packaging (B).
+func (s *Sim) createPackaging(m map[string]any) (doc, vset) {
+	f := func(name string) model.Field { return s.fieldOf(model.KindPackaging, name) }
+	o := s.input(m)
+	p := &packaging{}
+	p.VariantID = o.ref("variant", f("sku").Required, portal.Variants)
+	p.Code = o.str("code", f("code"))
+	p.EAN = o.str("ean", f("ean"))
+	p.Quantity = o.integer("quantity", f("quantity"))
+	p.Length = o.num("length", f("length"))
+	p.Width = o.num("width", f("width"))
+	p.Height = o.num("height", f("height"))
+	p.GrossWeight = o.num("grossWeight", f("grossWeight"))
+	p.NetWeight = o.num("netWeight", f("netWeight"))
+	p.Level = o.str("level", f("level"))
+	p.Type = o.str("type", f("type"))
+	p.SupplierID = o.ref("supplier", false, portal.Connections)
+	key := packagingKey(p.VariantID, p.Code)
+	if p.VariantID > 0 && p.Code != "" && s.tables[portal.VariantPackagings].byKey[key] != nil {
+		o.v.add("code", msgUsed, codeUnique)
+	}
+	if len(*o.v) > 0 {
+		return nil, *o.v
+	}
+	s.clock.created(&p.base)
+	s.tables[portal.VariantPackagings].insert(p, key)
+	return p, nil
+}
+
+func packagingKey(variantID int64, code string) string {
+	return itoa(variantID) + "/" + code
+}
