@@ -1,0 +1,173 @@
+// Package folder owns the one interface filebridge uses to reach a directory
+// of files, whether it is local or on an SFTP server: list, stat, open,
+// create atomically, rename without overwriting, replace, remove and mkdir -p.
+//
+// Every name passed to a Folder is a slash-separated path relative to the
+// folder root ("" or "." is the root itself). Names are checked before any
+// I/O: absolute paths, ".." components, backslashes, NUL and other control
+// characters are refused with an error matching fs.ErrInvalid. Errors are
+// normalised so that errors.Is(err, fs.ErrNotExist) and errors.Is(err,
+// fs.ErrExist) read the same for both backends.
+//
+// pkg/sftp calls take no context: on SFTP, a call that outlives its
+// deadline or whose context is cancelled closes the connection, and the
+// next operation reconnects.
+//
+// The conformance suite in package foldertest pins down the shared
+// behaviour; package sftptest provides SFTP servers for tests.
+package folder
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Entry describes one file or directory of a Folder.
+type Entry struct {
+	// Name is the final element of the entry's path (no slash).
+	Name    string
+	Size    int64
+	ModTime time.Time
+	IsDir   bool
+}
+
+// Folder is a directory tree reached through a local path or SFTP. All
+// methods are safe for concurrent use. Names are relative to the root.
+type Folder interface {
+	// List returns the direct children of dir sorted by name. Children whose
+	// names are unsafe (separators, "..", control characters) and, on SFTP,
+	// symbolic links are left out and logged as warnings.
+	List(ctx context.Context, dir string) ([]Entry, error)
+	// Stat describes name.
+	Stat(ctx context.Context, name string) (Entry, error)
+	// Open opens name for reading. The caller closes the reader.
+	Open(ctx context.Context, name string) (io.ReadCloser, error)
+	// CreateAtomic calls write with a writer on a temporary file in the same
+	// directory ("."+base+".<random>.part"), makes it durable and renames it
+	// to name without overwriting: it fails with fs.ErrExist if name exists.
+	// A reader never sees a partial file under name. The temporary file is
+	// removed on any failure, including an error returned by write.
+	CreateAtomic(ctx context.Context, name string, write func(io.Writer) error) error
+	// Rename moves from to to and never overwrites: fs.ErrExist when to
+	// exists (the target is left unchanged).
+	Rename(ctx context.Context, from, to string) error
+	// Replace moves from to to, replacing to if it exists.
+	Replace(ctx context.Context, from, to string) error
+	// Remove removes a file or an empty directory.
+	Remove(ctx context.Context, name string) error
+	// MkdirAll creates dir and any missing parents; existing ones are fine.
+	MkdirAll(ctx context.Context, dir string) error
+	// String returns the folder URL for logs; it never holds a secret.
+	String() string
+	// Close releases the folder (closes the SFTP connection).
+	Close() error
+}
+
+// Options configure Open. Only URL is used for a local folder.
+type Options struct {
+	// URL is "file:///abs/path", a plain local path, or
+	// "sftp://user@host:port/abs/path" ("sftp://user@host/~/dir" for a path
+	// relative to the login directory). A password in the URL is refused.
+	URL string
+
+	// Password is used for password and keyboard-interactive logins.
+	Password string
+	// PrivateKey is a PEM or OpenSSH private key for public-key login.
+	PrivateKey []byte
+	// PrivateKeyPassphrase decrypts PrivateKey when it is encrypted.
+	PrivateKeyPassphrase string
+
+	// KnownHostsFile is an OpenSSH known_hosts file holding the server key.
+	KnownHostsFile string
+	// HostKeyFingerprint pins the server key by its SHA-256 fingerprint
+	// ("SHA256:..." as printed by ssh-keygen -lf); several may be given
+	// separated by commas. At least one of KnownHostsFile and
+	// HostKeyFingerprint is required: there is no insecure default.
+	HostKeyFingerprint string
+
+	// Timeout bounds every remote operation (each read or write call of a
+	// transfer separately) and the connection set-up; default 30s. When it
+	// expires the connection is closed and the next operation reconnects.
+	Timeout time.Duration
+	// KeepAlive is the interval of keepalive@openssh.com requests; default
+	// 15s. A keepalive that fails closes the connection.
+	KeepAlive time.Duration
+
+	// Logger receives warnings and connection events; default slog.Default().
+	Logger *slog.Logger
+}
+
+// Defaults for Options.
+const (
+	DefaultTimeout   = 30 * time.Second
+	DefaultKeepAlive = 15 * time.Second
+)
+
+// Open opens the folder named by opts.URL. A local root must be an absolute
+// or relative path; it is not created (use MkdirAll(ctx, ".") to create it).
+// An SFTP folder connects (and verifies the host key) before returning.
+func Open(ctx context.Context, opts Options) (Folder, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.KeepAlive <= 0 {
+		opts.KeepAlive = DefaultKeepAlive
+	}
+	raw := strings.TrimSpace(opts.URL)
+	if raw == "" {
+		return nil, errors.New("opening folder: empty URL; give a path, file:///path or sftp://user@host:port/path")
+	}
+	if !strings.Contains(raw, "://") {
+		return openLocal(raw, opts)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("opening folder: parsing URL: %w", err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "file":
+		if u.Host != "" && u.Host != "localhost" {
+			return nil, fmt.Errorf("opening folder %s: file URLs must not name a host; write file:///abs/path", raw)
+		}
+		if u.Path == "" {
+			return nil, fmt.Errorf("opening folder %s: no path; write file:///abs/path", raw)
+		}
+		return openLocal(filepath.FromSlash(u.Path), opts)
+	case "sftp":
+		return openSFTP(ctx, u, opts)
+	default:
+		return nil, fmt.Errorf("opening folder %s: unsupported scheme %q; use a path, file:// or sftp://", redactURL(u), u.Scheme)
+	}
+}
+
+// redactURL renders u without its password.
+func redactURL(u *url.URL) string {
+	c := *u
+	if c.User != nil {
+		c.User = url.User(c.User.Username())
+	}
+	return c.String()
+}
+
+// tempName returns the temporary name used by CreateAtomic for base.
+func tempName(base string) string {
+	return "." + base + "." + randomSuffix() + ".part"
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,351 @@
+package folder
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// localFolder is a Folder on a local directory. Every access goes through
+// an os.Root, so symbolic links are followed only while they stay inside
+// the root; a link pointing outside is refused.
+type localFolder struct {
+	dir string // absolute path of the root
+	log *slog.Logger
+
+	mu   sync.Mutex
+	root *os.Root // opened lazily: the root may be created by MkdirAll(".")
+}
+
+var _ Folder = (*localFolder)(nil)
+
+// writeBufferSize is the buffer between CreateAtomic's writer and the file.
+const writeBufferSize = 64 << 10
+
+func openLocal(p string, opts Options) (*localFolder, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, fmt.Errorf("opening local folder %s: %w", p, err)
+	}
+	f := &localFolder{dir: abs, log: opts.Logger.With("folder", "file://"+filepath.ToSlash(abs))}
+	if _, err := f.getRoot(); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return f, nil
+}
+
+// getRoot returns the open root, opening it on first use.
+func (f *localFolder) getRoot() (*os.Root, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.root != nil {
+		return f.root, nil
+	}
+	r, err := os.OpenRoot(f.dir)
+	if err != nil {
+		return nil, fmt.Errorf("opening local folder %s: %w", f.dir, err)
+	}
+	f.root = r
+	return r, nil
+}
+
+// prepare checks ctx, cleans name and returns the root.
+func (f *localFolder) prepare(ctx context.Context, name string) (*os.Root, string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	clean, err := cleanName(name)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := f.getRoot()
+	if err != nil {
+		return nil, "", err
+	}
+	return r, clean, nil
+}
+
+func (f *localFolder) String() string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(f.dir)}).String()
+}
+
+func (f *localFolder) List(ctx context.Context, dir string) ([]Entry, error) {
+	r, clean, err := f.prepare(ctx, dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s on %s: %w", dir, f, err)
+	}
+	d, err := r.Open(clean)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s on %s: %w", clean, f, err)
+	}
+	defer d.Close()
+	des, err := d.ReadDir(-1)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s on %s: %w", clean, f, err)
+	}
+	out := make([]Entry, 0, len(des))
+	for _, de := range des {
+		name := de.Name()
+		if reason := validEntryName(name); reason != "" {
+			f.log.Warn("skipping entry with an unsafe name; rename it", "dir", clean, "name", name, "reason", reason)
+			continue
+		}
+		full := path.Join(clean, name)
+		var info fs.FileInfo
+		if de.Type()&fs.ModeSymlink != 0 {
+			// Follow the link only inside the root.
+			info, err = r.Stat(full)
+			if err != nil {
+				f.log.Warn("skipping symbolic link that is broken or leads outside the folder", "name", full, "error", err)
+				continue
+			}
+		} else {
+			info, err = de.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // removed since ReadDir
+			}
+			if err != nil {
+				return nil, fmt.Errorf("listing %s on %s: %w", clean, f, err)
+			}
+		}
+		out = append(out, entryFromInfo(name, info))
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+func entryFromInfo(name string, info fs.FileInfo) Entry {
+	e := Entry{Name: name, ModTime: info.ModTime(), IsDir: info.IsDir()}
+	if !e.IsDir {
+		e.Size = info.Size()
+	}
+	return e
+}
+
+func (f *localFolder) Stat(ctx context.Context, name string) (Entry, error) {
+	r, clean, err := f.prepare(ctx, name)
+	if err != nil {
+		return Entry{}, fmt.Errorf("statting %s on %s: %w", name, f, err)
+	}
+	info, err := r.Stat(clean)
+	if err != nil {
+		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, err)
+	}
+	return entryFromInfo(path.Base(clean), info), nil
+}
+
+func (f *localFolder) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	r, clean, err := f.prepare(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
+	}
+	fh, err := r.Open(clean)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, err)
+	}
+	return fh, nil
+}
+
+func (f *localFolder) CreateAtomic(ctx context.Context, name string, write func(io.Writer) error) (err error) {
+	r, clean, err := f.prepare(ctx, name)
+	if err != nil {
+		return fmt.Errorf("creating %s on %s: %w", name, f, err)
+	}
+	dir, base := splitName(clean)
+	if clean == "." {
+		return fmt.Errorf("creating the folder root on %s: %w", f, badName(name, "not a file name"))
+	}
+	tmp := path.Join(dir, tempName(base))
+	fh, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return fmt.Errorf("creating %s on %s: %w", tmp, f, err)
+	}
+	closed := false
+	defer func() {
+		if err == nil {
+			return
+		}
+		if !closed {
+			_ = fh.Close()
+		}
+		if rerr := r.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			f.log.Warn("could not remove temporary file; remove it by hand", "name", tmp, "error", rerr)
+		}
+	}()
+	bw := bufio.NewWriterSize(fh, writeBufferSize)
+	if err := write(bw); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", clean, f, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", clean, f, err)
+	}
+	if err := fh.Sync(); err != nil {
+		return fmt.Errorf("syncing %s on %s: %w", tmp, f, err)
+	}
+	closed = true
+	if err := fh.Close(); err != nil {
+		return fmt.Errorf("closing %s on %s: %w", tmp, f, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("creating %s on %s: %w", clean, f, err)
+	}
+	if err := renameNoReplace(r, tmp, clean); err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", tmp, clean, f, err)
+	}
+	f.syncDir(r, dir)
+	return nil
+}
+
+// syncDir makes a rename in dir durable. Failures are only logged: the
+// file is already in place and some file systems refuse to sync a directory.
+func (f *localFolder) syncDir(r *os.Root, dir string) {
+	d, err := r.Open(dir)
+	if err == nil {
+		err = d.Sync()
+		_ = d.Close()
+	}
+	if err != nil {
+		f.log.Debug("syncing directory failed", "dir", dir, "error", err)
+	}
+}
+
+func (f *localFolder) Rename(ctx context.Context, from, to string) error {
+	r, cfrom, cto, err := f.prepare2(ctx, from, to)
+	if err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", from, to, f, err)
+	}
+	if err := renameNoReplace(r, cfrom, cto); err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", cfrom, cto, f, err)
+	}
+	return nil
+}
+
+func (f *localFolder) Replace(ctx context.Context, from, to string) error {
+	r, cfrom, cto, err := f.prepare2(ctx, from, to)
+	if err != nil {
+		return fmt.Errorf("replacing %s with %s on %s: %w", to, from, f, err)
+	}
+	if err := r.Rename(cfrom, cto); err != nil {
+		return fmt.Errorf("replacing %s with %s on %s: %w", cto, cfrom, f, err)
+	}
+	return nil
+}
+
+func (f *localFolder) prepare2(ctx context.Context, from, to string) (*os.Root, string, string, error) {
+	r, cfrom, err := f.prepare(ctx, from)
+	if err != nil {
+		return nil, "", "", err
+	}
+	cto, err := cleanName(to)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if cfrom == "." || cto == "." {
+		return nil, "", "", badName(".", "the folder root cannot be moved")
+	}
+	return r, cfrom, cto, nil
+}
+
+func (f *localFolder) Remove(ctx context.Context, name string) error {
+	r, clean, err := f.prepare(ctx, name)
+	if err != nil {
+		return fmt.Errorf("removing %s on %s: %w", name, f, err)
+	}
+	if err := r.Remove(clean); err != nil {
+		return fmt.Errorf("removing %s on %s: %w", clean, f, err)
+	}
+	return nil
+}
+
+func (f *localFolder) MkdirAll(ctx context.Context, dir string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("creating directory %s on %s: %w", dir, f, err)
+	}
+	clean, err := cleanName(dir)
+	if err != nil {
+		return fmt.Errorf("creating directory %s on %s: %w", dir, f, err)
+	}
+	if _, err := os.Stat(f.dir); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(f.dir, 0o777); err != nil {
+			return fmt.Errorf("creating folder root %s: %w", f.dir, err)
+		}
+	}
+	r, err := f.getRoot()
+	if err != nil {
+		return err
+	}
+	if err := r.MkdirAll(clean, 0o777); err != nil {
+		return fmt.Errorf("creating directory %s on %s: %w", clean, f, err)
+	}
+	return nil
+}
+
+func (f *localFolder) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.root == nil {
+		return nil
+	}
+	err := f.root.Close()
+	f.root = nil
+	if err != nil {
+		return fmt.Errorf("closing %s: %w", f, err)
+	}
+	return nil
+}
+
+// renameat2 is renameat2NoReplace; tests replace it to exercise the fallback.
+var renameat2 = renameat2NoReplace
+
+// renameNoReplace renames from to to inside r and fails with an error
+// matching fs.ErrExist when to exists. It uses renameat2(RENAME_NOREPLACE)
+// on directory handles opened through the root and falls back to
+// link+unlink on file systems that do not support it.
+func renameNoReplace(r *os.Root, from, to string) error {
+	fromDir, fromBase := splitName(from)
+	toDir, toBase := splitName(to)
+	fd, err := r.Open(fromDir)
+	if err != nil {
+		return err
+	}
+	defer fd.Close()
+	td := fd
+	if toDir != fromDir {
+		td, err = r.Open(toDir)
+		if err != nil {
+			return err
+		}
+		defer td.Close()
+	}
+	err = renameat2(fd, fromBase, td, toBase)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, errors.ErrUnsupported) && !errors.Is(err, syscall.EINVAL) {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	// Fallback: a hard link fails when the target exists, then unlink the source.
+	if err := r.Link(from, to); err != nil {
+		if !errors.Is(err, syscall.EPERM) {
+			return err
+		}
+		// Directories cannot be hard-linked: check then rename (racy, last resort).
+		if _, serr := r.Lstat(to); serr == nil {
+			return &os.LinkError{Op: "rename", Old: from, New: to, Err: fs.ErrExist}
+		}
+		return r.Rename(from, to)
+	}
+	return r.Remove(from)
+}

@@ -1,0 +1,149 @@
+package folder_test
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"filebridge/internal/folder"
+	"filebridge/internal/folder/foldertest"
+)
+
+func openLocal(t *testing.T, dir string) folder.Folder {
+	t.Helper()
+	f, err := folder.Open(t.Context(), folder.Options{URL: dir, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", dir, err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+func TestLocalConformance(t *testing.T) {
+	foldertest.RunConformance(t, func(t *testing.T) folder.Folder {
+		return openLocal(t, t.TempDir())
+	})
+}
+
+func TestLocalFileURL(t *testing.T) {
+	dir := t.TempDir()
+	f := openLocal(t, "file://"+filepath.ToSlash(dir))
+	if got, want := f.String(), "file://"+filepath.ToSlash(dir); got != want {
+		t.Errorf("String: got %q, want %q", got, want)
+	}
+	foldertest.Write(t, t.Context(), f, "a.csv", "x")
+	if _, err := os.Stat(filepath.Join(dir, "a.csv")); err != nil {
+		t.Errorf("file not written to %s: %v", dir, err)
+	}
+}
+
+func TestOpenRefusesBadURLs(t *testing.T) {
+	tests := []struct {
+		name, url, want string
+	}{
+		{"empty", "", "empty URL"},
+		{"unknown scheme", "ftp://host/x", "unsupported scheme"},
+		{"file with host", "file://host/x", "must not name a host"},
+		{"password in URL", "sftp://u:hunter2@127.0.0.1:1/x", "holds a password"},
+		{"no user", "sftp://127.0.0.1:1/x", "no user name"},
+		{"no host key check", "sftp://u@127.0.0.1:1/x", "no insecure default"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := folder.Open(t.Context(), folder.Options{URL: tc.url, Password: "pw"})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error containing %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error leaks the password: %v", err)
+			}
+		})
+	}
+}
+
+func TestLocalMissingRoot(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "later", "inbox")
+	f := openLocal(t, dir)
+	if _, err := f.Stat(t.Context(), "."); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Stat of a missing root: got %v, want not exist", err)
+	}
+	if err := f.MkdirAll(t.Context(), "processing"); err != nil {
+		t.Fatalf("MkdirAll: %v", err)
+	}
+	if got := foldertest.Names(t, t.Context(), f, "."); !slices.Equal(got, []string{"processing"}) {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestLocalSymlinksStayInside(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.csv"), []byte("abc"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		"escape":     outside,
+		"escape.csv": filepath.Join(outside, "secret"),
+		"rel-escape": "../" + filepath.Base(outside) + "/secret",
+		"inside.csv": "a.csv",
+		"dangling":   "nothing-here",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := openLocal(t, dir)
+	ctx := t.Context()
+	es, err := f.List(ctx, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name)
+		if e.Name == "inside.csv" && e.Size != 3 {
+			t.Errorf("inside.csv: got size %d, want the target's 3", e.Size)
+		}
+	}
+	if want := []string{"a.csv", "inside.csv"}; !slices.Equal(names, want) {
+		t.Errorf("List: got %q, want %q", names, want)
+	}
+	for _, name := range []string{"escape.csv", "escape/secret", "rel-escape"} {
+		if _, err := f.Open(ctx, name); err == nil {
+			t.Errorf("Open(%s) followed a link out of the root", name)
+		}
+		if _, err := f.Stat(ctx, name); err == nil {
+			t.Errorf("Stat(%s) followed a link out of the root", name)
+		}
+	}
+	if err := f.CreateAtomic(ctx, "escape/new", func(w io.Writer) error { return nil }); err == nil {
+		t.Errorf("CreateAtomic wrote through a link out of the root")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "new")); err == nil {
+		t.Errorf("file created outside the root")
+	}
+	if got := foldertest.Read(t, ctx, f, "inside.csv"); got != "abc" {
+		t.Errorf("inside link: got %q", got)
+	}
+}
+
+func TestLocalListSkipsUnsafeNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"ok.csv", "new\nline.csv", "back\\slash.csv", "bell\a"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := openLocal(t, dir)
+	if got := foldertest.Names(t, t.Context(), f, "."); !slices.Equal(got, []string{"ok.csv"}) {
+		t.Errorf("got %q, want only ok.csv", got)
+	}
+}

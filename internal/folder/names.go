@@ -1,0 +1,163 @@
+package folder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// ErrInvalidName is returned (wrapped, together with fs.ErrInvalid) for a
+// name that is absolute, climbs out of the root or holds unsafe characters.
+var ErrInvalidName = errors.New("invalid file name")
+
+// cleanName checks a relative slash-separated name and returns it in the
+// form "." (root) or "a/b/c". Empty components and "." components are
+// accepted and dropped; "..", leading "/", backslash, NUL and other control
+// characters are refused.
+func cleanName(name string) (string, error) {
+	if name == "" || name == "." {
+		return ".", nil
+	}
+	if strings.HasPrefix(name, "/") {
+		return "", badName(name, "absolute paths are not allowed; names are relative to the folder root")
+	}
+	var parts []string
+	for _, p := range strings.Split(name, "/") {
+		switch p {
+		case "", ".":
+			continue
+		case "..":
+			return "", badName(name, `".." is not allowed`)
+		}
+		if reason := unsafeChars(p); reason != "" {
+			return "", badName(name, reason)
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return ".", nil
+	}
+	return strings.Join(parts, "/"), nil
+}
+
+// validEntryName reports why a name read from a directory listing is unsafe,
+// or "" when it is fine.
+func validEntryName(name string) string {
+	switch name {
+	case "", ".", "..":
+		return "reserved name"
+	}
+	if strings.Contains(name, "/") {
+		return "contains a slash"
+	}
+	return unsafeChars(name)
+}
+
+func unsafeChars(s string) string {
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			return "contains a backslash"
+		case r == 0:
+			return "contains a NUL character"
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return "contains a control character"
+		}
+	}
+	return ""
+}
+
+func badName(name, reason string) error {
+	return fmt.Errorf("%w %q: %s: %w", ErrInvalidName, name, reason, fs.ErrInvalid)
+}
+
+// splitName splits a cleaned name into its directory ("." for the root) and
+// its final element.
+func splitName(clean string) (dir, base string) {
+	dir, base = path.Split(clean)
+	if dir == "" {
+		return ".", base
+	}
+	return strings.TrimSuffix(dir, "/"), base
+}
+
+// maxUnique bounds the suffixes UniqueName tries.
+const maxUnique = 10000
+
+// UniqueName returns a name in dir for base that does not exist yet: base
+// itself, else base with ".1", ".2", ... inserted before the extension
+// ("ORDERS.csv", "ORDERS.1.csv", "ORDERS.2.csv"; "README", "README.1").
+// The result is the relative path joined with dir. Another writer may take
+// the name before it is used, so callers rename with Folder.Rename (which
+// never overwrites) and retry on fs.ErrExist, as RenameUnique does.
+func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error) {
+	cdir, err := cleanName(dir)
+	if err != nil {
+		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, err)
+	}
+	if reason := validEntryName(base); reason != "" {
+		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, badName(base, reason))
+	}
+	entries, err := f.List(ctx, cdir)
+	if err != nil {
+		return "", fmt.Errorf("choosing a unique name for %s in %s: %w", base, cdir, err)
+	}
+	taken := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		taken[e.Name] = true
+	}
+	stem, ext := splitExt(base)
+	for i := 0; i < maxUnique; i++ {
+		cand := base
+		if i > 0 {
+			cand = stem + "." + strconv.Itoa(i) + ext
+		}
+		if taken[cand] {
+			continue
+		}
+		// The listing hides links and unsafe names: confirm with Stat.
+		full := path.Join(cdir, cand)
+		_, err := f.Stat(ctx, full)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return full, nil
+		case err != nil && !errors.Is(err, fs.ErrPermission):
+			return "", fmt.Errorf("choosing a unique name for %s in %s: %w", base, cdir, err)
+		}
+	}
+	return "", fmt.Errorf("choosing a unique name for %s in %s: %d names taken, clean the folder up: %w",
+		base, cdir, maxUnique, fs.ErrExist)
+}
+
+// RenameUnique moves from into dir under base, or under the first free
+// suffixed name (see UniqueName) when base is taken. It never overwrites
+// and returns the name used.
+func RenameUnique(ctx context.Context, f Folder, from, dir, base string) (string, error) {
+	for attempt := 0; ; attempt++ {
+		to, err := UniqueName(ctx, f, dir, base)
+		if err != nil {
+			return "", err
+		}
+		err = f.Rename(ctx, from, to)
+		if err == nil {
+			return to, nil
+		}
+		if !errors.Is(err, fs.ErrExist) || attempt >= 10 {
+			return "", err
+		}
+	}
+}
+
+// splitExt splits "ORDERS.csv" into "ORDERS" and ".csv". A leading dot is
+// part of the stem (".env" has no extension).
+func splitExt(base string) (stem, ext string) {
+	i := strings.LastIndexByte(base, '.')
+	if i <= 0 {
+		return base, ""
+	}
+	return base[:i], base[i:]
+}

@@ -1,0 +1,454 @@
+package folder
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+)
+
+// sftpFolder is a Folder in a directory of an SFTP server. It holds one
+// SSH connection, redialled lazily when it drops.
+type sftpFolder struct {
+	addr    string // host:port
+	root    string // absolute, or relative to the login directory
+	display string // URL without secrets
+	opts    Options
+	sshCfg  *ssh.ClientConfig
+	log     *slog.Logger
+
+	// noPosixRename makes Replace use its fallback (tests).
+	noPosixRename bool
+
+	mu       sync.Mutex
+	conn     *sftpConn
+	dialing  chan struct{} // non-nil while a dial runs; closed when it ends
+	dialErr  error         // last dial failure
+	nextDial time.Time     // no new dial before this after a failure
+	backoff  time.Duration
+	closed   bool
+}
+
+var _ Folder = (*sftpFolder)(nil)
+
+func openSFTP(ctx context.Context, u *url.URL, opts Options) (*sftpFolder, error) {
+	if _, hasPw := u.User.Password(); hasPw {
+		return nil, fmt.Errorf("opening folder %s: the URL holds a password; remove it and give the password through the configuration's secret (environment variable or file)", redactURL(u))
+	}
+	user := u.User.Username()
+	if user == "" {
+		return nil, fmt.Errorf("opening folder %s: no user name; write sftp://user@host:port/path", redactURL(u))
+	}
+	host, port := u.Hostname(), u.Port()
+	if host == "" {
+		return nil, fmt.Errorf("opening folder %s: no host; write sftp://user@host:port/path", redactURL(u))
+	}
+	if port == "" {
+		port = "22"
+	}
+	root := u.Path
+	switch {
+	case root == "" || root == "/~":
+		root = "."
+	case strings.HasPrefix(root, "/~/"):
+		root = path.Clean(strings.TrimPrefix(root, "/~/"))
+	default:
+		root = path.Clean(root)
+	}
+	addr := net.JoinHostPort(host, port)
+	display := (&url.URL{Scheme: "sftp", User: url.User(user), Host: addr, Path: u.Path}).String()
+	cfg, err := sshClientConfig(user, addr, opts)
+	if err != nil {
+		return nil, fmt.Errorf("opening folder %s: %w", display, err)
+	}
+	f := &sftpFolder{
+		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg,
+		log: opts.Logger.With("folder", display),
+	}
+	if _, err := f.connect(ctx); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *sftpFolder) String() string { return f.display }
+
+// remote cleans name and returns its path on the server.
+func (f *sftpFolder) remote(name string) (clean, full string, err error) {
+	clean, err = cleanName(name)
+	if err != nil {
+		return "", "", err
+	}
+	return clean, path.Join(f.root, clean), nil
+}
+
+func (f *sftpFolder) List(ctx context.Context, dir string) ([]Entry, error) {
+	clean, full, err := f.remote(dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing %s on %s: %w", dir, f, err)
+	}
+	var infos []os.FileInfo
+	err = f.run(ctx, true, func(ctx context.Context, c *sftpConn) error {
+		infos, err = c.sftp.ReadDirContext(ctx, full)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing %s on %s: %w", clean, f, sftpError(err))
+	}
+	out := make([]Entry, 0, len(infos))
+	for _, fi := range infos {
+		name := fi.Name()
+		if name == "." || name == ".." {
+			continue
+		}
+		if reason := validEntryName(name); reason != "" {
+			f.log.Warn("skipping entry with an unsafe name; rename it on the server", "dir", clean, "name", name, "reason", reason)
+			continue
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			f.log.Warn("skipping symbolic link: links are not followed on SFTP folders", "name", path.Join(clean, name))
+			continue
+		}
+		out = append(out, entryFromInfo(name, fi))
+	}
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+// errSymlink is returned for a symbolic link, which SFTP folders never follow.
+var errSymlink = fmt.Errorf("symbolic links are not followed on SFTP folders: %w", fs.ErrPermission)
+
+// lstat describes full; a symbolic link is an error, except for the root.
+func (f *sftpFolder) lstat(c *sftpConn, clean, full string) (os.FileInfo, error) {
+	if clean == "." {
+		return c.sftp.Stat(full)
+	}
+	fi, err := c.sftp.Lstat(full)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, errSymlink
+	}
+	return fi, err
+}
+
+func (f *sftpFolder) Stat(ctx context.Context, name string) (Entry, error) {
+	clean, full, err := f.remote(name)
+	if err != nil {
+		return Entry{}, fmt.Errorf("statting %s on %s: %w", name, f, err)
+	}
+	var fi os.FileInfo
+	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
+		fi, err = f.lstat(c, clean, full)
+		return err
+	})
+	if err != nil {
+		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, sftpError(err))
+	}
+	return entryFromInfo(path.Base(clean), fi), nil
+}
+
+// Open opens name for reading. The reader stays bound to ctx: every read
+// gets the per-operation timeout, and ending ctx aborts it.
+func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	clean, full, err := f.remote(name)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
+	}
+	var r *sftpReader
+	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
+		fi, err := f.lstat(c, clean, full)
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			return fmt.Errorf("%s is a directory: %w", clean, fs.ErrInvalid)
+		}
+		fh, err := c.sftp.Open(full)
+		if err != nil {
+			return err
+		}
+		r = &sftpReader{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, sftpError(err))
+	}
+	return r, nil
+}
+
+// sftpReader reads a remote file, each call under the operation timeout.
+type sftpReader struct {
+	ctx     context.Context
+	timeout time.Duration
+	c       *sftpConn
+	fh      *sftp.File
+}
+
+func (r *sftpReader) Read(p []byte) (n int, err error) {
+	ctx, cancel := context.WithTimeout(r.ctx, r.timeout)
+	defer cancel()
+	err = r.c.guard(ctx, func() error {
+		n, err = r.fh.Read(p)
+		return err
+	})
+	return n, err
+}
+
+func (r *sftpReader) Close() error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), r.timeout)
+	defer cancel()
+	return r.c.guard(ctx, r.fh.Close)
+}
+
+// sftpWriter writes a remote file, each call under the operation timeout.
+type sftpWriter struct {
+	ctx     context.Context
+	timeout time.Duration
+	c       *sftpConn
+	fh      *sftp.File
+}
+
+func (w *sftpWriter) Write(p []byte) (n int, err error) {
+	ctx, cancel := context.WithTimeout(w.ctx, w.timeout)
+	defer cancel()
+	err = w.c.guard(ctx, func() error {
+		n, err = w.fh.Write(p)
+		return err
+	})
+	return n, err
+}
+
+// call runs one step of a multi-step operation on c under the timeout.
+func (f *sftpFolder) call(ctx context.Context, c *sftpConn, fn func() error) error {
+	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	defer cancel()
+	err := c.guard(ctx, fn)
+	if err != nil && isConnError(err) {
+		c.kill()
+	}
+	return err
+}
+
+func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(io.Writer) error) (err error) {
+	clean, full, err := f.remote(name)
+	if err != nil {
+		return fmt.Errorf("creating %s on %s: %w", name, f, err)
+	}
+	if clean == "." {
+		return fmt.Errorf("creating the folder root on %s: %w", f, badName(name, "not a file name"))
+	}
+	dir, base := splitName(clean)
+	tmpClean := path.Join(dir, tempName(base))
+	tmp := path.Join(f.root, tmpClean)
+
+	cctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	c, err := f.connect(cctx)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("creating %s on %s: %w", clean, f, err)
+	}
+	var fh *sftp.File
+	err = f.call(ctx, c, func() (err error) {
+		fh, err = c.sftp.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("creating %s on %s: %w", tmpClean, f, sftpError(err))
+	}
+	open := true
+	defer func() {
+		if err == nil {
+			return
+		}
+		if open {
+			_ = f.call(context.WithoutCancel(ctx), c, fh.Close)
+		}
+		rctx := context.WithoutCancel(ctx)
+		if rerr := f.run(rctx, false, func(_ context.Context, c *sftpConn) error { return c.sftp.Remove(tmp) }); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			f.log.Warn("could not remove temporary file; remove it by hand", "name", tmpClean, "error", rerr)
+		}
+	}()
+
+	bw := bufio.NewWriterSize(&sftpWriter{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}, writeBufferSize)
+	if err := write(bw); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", clean, f, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", clean, f, sftpError(err))
+	}
+	if c.fsync {
+		if err := f.call(ctx, c, fh.Sync); err != nil {
+			return fmt.Errorf("syncing %s on %s: %w", tmpClean, f, sftpError(err))
+		}
+	}
+	open = false
+	if err := f.call(ctx, c, fh.Close); err != nil {
+		return fmt.Errorf("closing %s on %s: %w", tmpClean, f, sftpError(err))
+	}
+	if err := f.call(ctx, c, func() error { return f.renameNoReplace(c, tmp, full) }); err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", tmpClean, clean, f, sftpError(err))
+	}
+	return nil
+}
+
+// renameNoReplace uses the plain SFTP rename, which fails when the target
+// exists; servers report that as a generic failure, so the target is
+// checked to return fs.ErrExist.
+func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
+	err := c.sftp.Rename(from, to)
+	if err == nil || errors.Is(err, fs.ErrNotExist) || isConnError(err) {
+		return err
+	}
+	if _, serr := c.sftp.Lstat(to); serr == nil {
+		return fmt.Errorf("%s already exists: %w", to, fs.ErrExist)
+	}
+	return err
+}
+
+func (f *sftpFolder) prepare2(from, to string) (cfrom, ffrom, cto, fto string, err error) {
+	if cfrom, ffrom, err = f.remote(from); err != nil {
+		return
+	}
+	if cto, fto, err = f.remote(to); err != nil {
+		return
+	}
+	if cfrom == "." || cto == "." {
+		err = badName(".", "the folder root cannot be moved")
+	}
+	return
+}
+
+func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
+	cfrom, ffrom, cto, fto, err := f.prepare2(from, to)
+	if err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", from, to, f, err)
+	}
+	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
+		return f.renameNoReplace(c, ffrom, fto)
+	})
+	if err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", cfrom, cto, f, sftpError(err))
+	}
+	return nil
+}
+
+// Replace uses posix-rename@openssh.com when the server has it. Otherwise
+// it moves the old target aside, renames, then removes the old target (and
+// puts it back if the rename fails); readers may then briefly see no file.
+func (f *sftpFolder) Replace(ctx context.Context, from, to string) error {
+	cfrom, ffrom, cto, fto, err := f.prepare2(from, to)
+	if err != nil {
+		return fmt.Errorf("replacing %s with %s on %s: %w", to, from, f, err)
+	}
+	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
+		if c.posixRename && !f.noPosixRename {
+			return c.sftp.PosixRename(ffrom, fto)
+		}
+		return f.replaceFallback(c, ffrom, fto)
+	})
+	if err != nil {
+		return fmt.Errorf("replacing %s with %s on %s: %w", cto, cfrom, f, sftpError(err))
+	}
+	return nil
+}
+
+func (f *sftpFolder) replaceFallback(c *sftpConn, from, to string) error {
+	if _, err := c.sftp.Lstat(from); err != nil {
+		return err
+	}
+	if _, err := c.sftp.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+		return f.renameNoReplace(c, from, to)
+	} else if err != nil {
+		return err
+	}
+	dir, base := path.Split(to)
+	aside := path.Join(dir, "."+base+"."+randomSuffix()+".old")
+	if err := c.sftp.Rename(to, aside); err != nil {
+		return fmt.Errorf("moving the old %s aside: %w", to, err)
+	}
+	if err := c.sftp.Rename(from, to); err != nil {
+		if rerr := c.sftp.Rename(aside, to); rerr != nil {
+			f.log.Error("could not put the old file back; restore it by hand", "from", aside, "to", to, "error", rerr)
+		}
+		return err
+	}
+	if err := c.sftp.Remove(aside); err != nil {
+		f.log.Warn("could not remove the replaced file; remove it by hand", "name", aside, "error", err)
+	}
+	return nil
+}
+
+func (f *sftpFolder) Remove(ctx context.Context, name string) error {
+	clean, full, err := f.remote(name)
+	if err != nil {
+		return fmt.Errorf("removing %s on %s: %w", name, f, err)
+	}
+	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
+		return c.sftp.Remove(full)
+	})
+	if err != nil {
+		return fmt.Errorf("removing %s on %s: %w", clean, f, sftpError(err))
+	}
+	return nil
+}
+
+func (f *sftpFolder) MkdirAll(ctx context.Context, dir string) error {
+	clean, full, err := f.remote(dir)
+	if err != nil {
+		return fmt.Errorf("creating directory %s on %s: %w", dir, f, err)
+	}
+	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
+		return c.sftp.MkdirAll(full)
+	})
+	if err != nil {
+		return fmt.Errorf("creating directory %s on %s: %w", clean, f, sftpError(err))
+	}
+	return nil
+}
+
+// Close closes the connection; the folder cannot be used afterwards.
+func (f *sftpFolder) Close() error {
+	f.mu.Lock()
+	f.closed = true
+	c := f.conn
+	f.conn = nil
+	f.mu.Unlock()
+	if c != nil {
+		c.kill()
+	}
+	return nil
+}
+
+// SFTP status codes beyond SFTPv3 that some servers send.
+const (
+	fxNoSuchPath        = 10
+	fxFileAlreadyExists = 11
+)
+
+// sftpError maps SFTP status codes to fs errors where pkg/sftp does not.
+func sftpError(err error) error {
+	var se *sftp.StatusError
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code {
+	case fxNoSuchPath:
+		return fmt.Errorf("%w: %w", err, fs.ErrNotExist)
+	case fxFileAlreadyExists:
+		return fmt.Errorf("%w: %w", err, fs.ErrExist)
+	}
+	return err
+}

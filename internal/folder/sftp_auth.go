@@ -1,0 +1,218 @@
+package folder
+
+import (
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// Host key errors, wrapped by the error a refused connection returns.
+var (
+	// ErrHostKeyUnknown: known_hosts has no key for the server.
+	ErrHostKeyUnknown = errors.New("SSH host key is unknown")
+	// ErrHostKeyMismatch: the server key differs from the known or pinned one.
+	ErrHostKeyMismatch = errors.New("SSH host key does not match")
+)
+
+// sshClientConfig builds the SSH client configuration: the login methods
+// from opts and the host key check for hostport ("host:port").
+func sshClientConfig(user, hostport string, opts Options) (*ssh.ClientConfig, error) {
+	auth, err := authMethods(opts)
+	if err != nil {
+		return nil, err
+	}
+	hk, err := newHostKeyChecker(hostport, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ssh.ClientConfig{
+		User:              user,
+		Auth:              auth,
+		HostKeyCallback:   hk.check,
+		HostKeyAlgorithms: hk.algorithms,
+		Timeout:           opts.Timeout,
+	}, nil
+}
+
+// authMethods returns public-key login first, then password and
+// keyboard-interactive (answered with the password).
+func authMethods(opts Options) ([]ssh.AuthMethod, error) {
+	var methods []ssh.AuthMethod
+	if len(opts.PrivateKey) > 0 {
+		var signer ssh.Signer
+		var err error
+		if opts.PrivateKeyPassphrase != "" {
+			signer, err = ssh.ParsePrivateKeyWithPassphrase(opts.PrivateKey, []byte(opts.PrivateKeyPassphrase))
+		} else {
+			signer, err = ssh.ParsePrivateKey(opts.PrivateKey)
+		}
+		var missing *ssh.PassphraseMissingError
+		switch {
+		case errors.As(err, &missing):
+			return nil, errors.New("reading the SFTP private key: the key is encrypted; give its passphrase")
+		case err != nil:
+			// The parser's message never includes key material.
+			return nil, fmt.Errorf("reading the SFTP private key: %w", err)
+		}
+		methods = append(methods, ssh.PublicKeys(signer))
+	}
+	if opts.Password != "" {
+		pw := opts.Password
+		methods = append(methods,
+			ssh.Password(pw),
+			ssh.KeyboardInteractive(func(_, _ string, questions []string, _ []bool) ([]string, error) {
+				answers := make([]string, len(questions))
+				for i := range answers {
+					answers[i] = pw
+				}
+				return answers, nil
+			}))
+	}
+	if len(methods) == 0 {
+		return nil, errors.New("no SFTP login method: give a password or a private key")
+	}
+	return methods, nil
+}
+
+// hostKeyChecker verifies a server key against a known_hosts file and/or
+// pinned SHA-256 fingerprints. Either one accepting the key is enough.
+type hostKeyChecker struct {
+	hostport   string
+	khFile     string
+	known      ssh.HostKeyCallback
+	pins       []string
+	algorithms []string // host key algorithms of the known keys, for the handshake
+}
+
+func newHostKeyChecker(hostport string, opts Options) (*hostKeyChecker, error) {
+	c := &hostKeyChecker{hostport: hostport, khFile: opts.KnownHostsFile}
+	for _, p := range strings.Split(opts.HostKeyFingerprint, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if !strings.HasPrefix(p, "SHA256:") {
+			return nil, fmt.Errorf("host key fingerprint %q: expected the SHA256:... form printed by ssh-keygen -lf", p)
+		}
+		c.pins = append(c.pins, strings.TrimRight(p, "="))
+	}
+	if opts.KnownHostsFile == "" && len(c.pins) == 0 {
+		return nil, fmt.Errorf("no way to verify the SSH host key of %s: set a known_hosts file or a host key fingerprint (there is no insecure default)", hostport)
+	}
+	if opts.KnownHostsFile != "" {
+		cb, err := knownhosts.New(opts.KnownHostsFile)
+		if err != nil {
+			return nil, fmt.Errorf("reading known_hosts: %w", err)
+		}
+		c.known = cb
+		c.algorithms = knownAlgorithms(cb, hostport)
+	}
+	if len(c.algorithms) == 0 || len(c.pins) > 0 {
+		// No known key, or a pinned key whose type a fingerprint does not
+		// tell: ask for the key types in OpenSSH's order of preference, so
+		// the key offered is the one ssh-keyscan and ssh-keygen -lf show first.
+		for _, a := range preferredHostKeyAlgorithms {
+			if !slices.Contains(c.algorithms, a) {
+				c.algorithms = append(c.algorithms, a)
+			}
+		}
+	}
+	return c, nil
+}
+
+// preferredHostKeyAlgorithms follows OpenSSH's client default order.
+var preferredHostKeyAlgorithms = []string{
+	ssh.KeyAlgoED25519,
+	ssh.KeyAlgoECDSA256, ssh.KeyAlgoECDSA384, ssh.KeyAlgoECDSA521,
+	ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256,
+}
+
+// knownAlgorithms asks the known_hosts callback which keys it holds for
+// hostport (by checking a key that cannot be there) and returns the host
+// key algorithms that verify them, so a server that has several keys
+// offers one that is known. It returns nil when the host is unknown.
+func knownAlgorithms(cb ssh.HostKeyCallback, hostport string) []string {
+	probe, err := ssh.NewPublicKey(ed25519.PublicKey(make([]byte, ed25519.PublicKeySize)))
+	if err != nil {
+		return nil
+	}
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return nil
+	}
+	p, _ := strconv.Atoi(port)
+	remote := &net.TCPAddr{IP: net.ParseIP(host), Port: p}
+	if remote.IP == nil {
+		remote.IP = net.IPv4zero
+	}
+	var ke *knownhosts.KeyError
+	if err := cb(hostport, remote, probe); !errors.As(err, &ke) {
+		return nil
+	}
+	var algos []string
+	seen := map[string]bool{}
+	add := func(a ...string) {
+		for _, s := range a {
+			if !seen[s] {
+				seen[s] = true
+				algos = append(algos, s)
+			}
+		}
+	}
+	for _, k := range ke.Want {
+		switch t := k.Key.Type(); t {
+		case ssh.KeyAlgoRSA:
+			add(ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSA)
+		default:
+			add(t)
+		}
+	}
+	return algos
+}
+
+func (c *hostKeyChecker) check(hostname string, remote net.Addr, key ssh.PublicKey) error {
+	fp := ssh.FingerprintSHA256(key)
+	for _, p := range c.pins {
+		if p == fp {
+			return nil
+		}
+	}
+	if c.known == nil {
+		return fmt.Errorf("%w: %s presented the %s key %s, but the pinned fingerprint is %s; "+
+			"if the server key was changed on purpose, update the fingerprint, otherwise this may be an attack",
+			ErrHostKeyMismatch, c.hostport, key.Type(), fp, strings.Join(c.pins, ", "))
+	}
+	err := c.known(hostname, remote, key)
+	if err == nil {
+		return nil
+	}
+	var ke *knownhosts.KeyError
+	var re *knownhosts.RevokedError
+	switch {
+	case errors.As(err, &re):
+		return fmt.Errorf("%w: %s presented the %s key %s, which %s:%d marks as revoked",
+			ErrHostKeyMismatch, c.hostport, key.Type(), fp, re.Revoked.Filename, re.Revoked.Line)
+	case errors.As(err, &ke) && len(ke.Want) == 0:
+		return fmt.Errorf("%w: %s presented the %s key %s, which is not in %s; "+
+			"check that fingerprint with the server's administrator, then add the key "+
+			"(for example: ssh-keyscan -p PORT HOST >> %s)",
+			ErrHostKeyUnknown, c.hostport, key.Type(), fp, c.khFile, c.khFile)
+	case errors.As(err, &ke):
+		var want []string
+		for _, k := range ke.Want {
+			want = append(want, fmt.Sprintf("%s %s (%s:%d)", k.Key.Type(), ssh.FingerprintSHA256(k.Key), k.Filename, k.Line))
+		}
+		return fmt.Errorf("%w: %s presented the %s key %s, but known_hosts expects %s; "+
+			"this may be an attack: if the server key was changed on purpose, replace its line in %s",
+			ErrHostKeyMismatch, c.hostport, key.Type(), fp, strings.Join(want, ", "), c.khFile)
+	default:
+		return fmt.Errorf("checking the host key of %s: %w", c.hostport, err)
+	}
+}

@@ -1,0 +1,390 @@
+package folder_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+
+	"filebridge/internal/folder"
+	"filebridge/internal/folder/foldertest"
+	"filebridge/internal/folder/sftptest"
+)
+
+// openSFTP opens opts with the test logger and closes it at the end.
+func openSFTP(t *testing.T, opts folder.Options) folder.Folder {
+	t.Helper()
+	opts.Logger = testLogger(t)
+	f, err := folder.Open(t.Context(), opts)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", opts.URL, err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+// memFolder returns a folder on "/data" of a fresh in-memory server.
+func memFolder(t *testing.T, srv *sftptest.Server) folder.Folder {
+	t.Helper()
+	f := openSFTP(t, srv.Options("/data"))
+	if err := f.MkdirAll(t.Context(), "."); err != nil {
+		t.Fatalf("creating the root: %v", err)
+	}
+	return f
+}
+
+func TestSFTPMemConformance(t *testing.T) {
+	foldertest.RunConformance(t, func(t *testing.T) folder.Folder {
+		return memFolder(t, sftptest.NewServer(t))
+	})
+}
+
+func TestSFTPReplaceFallback(t *testing.T) {
+	ctx := t.Context()
+	f := memFolder(t, sftptest.NewServer(t))
+	folder.DisablePosixRename(f)
+	foldertest.Write(t, ctx, f, "new", "fresh")
+	foldertest.Write(t, ctx, f, "cur", "stale")
+	if err := f.Replace(ctx, "new", "cur"); err != nil {
+		t.Fatalf("Replace: %v", err)
+	}
+	if got := foldertest.Read(t, ctx, f, "cur"); got != "fresh" {
+		t.Errorf("got %q, want fresh", got)
+	}
+	if got := foldertest.Names(t, ctx, f, "."); !slices.Equal(got, []string{"cur"}) {
+		t.Errorf("got %q, want only cur (nothing left aside)", got)
+	}
+	if err := f.Replace(ctx, "missing", "cur"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Replace from missing: got %v", err)
+	}
+	if got := foldertest.Read(t, ctx, f, "cur"); got != "fresh" {
+		t.Errorf("failed replace changed the target: got %q", got)
+	}
+}
+
+func TestSFTPListSkipsLinksAndUnsafeNames(t *testing.T) {
+	ctx := t.Context()
+	srv := sftptest.NewServer(t)
+	f := memFolder(t, srv)
+	foldertest.Write(t, ctx, f, "a.csv", "abc")
+	raw := srv.Client(t)
+	for _, n := range []string{"/data/new\nline.csv", "/data/back\\slash.csv"} {
+		fh, err := raw.Create(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh.Close()
+	}
+	if err := raw.Symlink("/data/a.csv", "/data/link.csv"); err != nil {
+		t.Fatal(err)
+	}
+	if got := foldertest.Names(t, ctx, f, "."); !slices.Equal(got, []string{"a.csv"}) {
+		t.Errorf("List: got %q, want only a.csv", got)
+	}
+	if _, err := f.Stat(ctx, "link.csv"); !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Stat of a link: got %v, want a permission error", err)
+	}
+	if _, err := f.Open(ctx, "link.csv"); !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("Open of a link: got %v, want a permission error", err)
+	}
+}
+
+func TestSFTPHostKeyVerification(t *testing.T) {
+	ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecSigner, err := ssh.NewSignerFromKey(ecKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := sftptest.NewServerConfig(t, sftptest.Config{ExtraHostKeys: []ssh.Signer{ecSigner}})
+	other, err := ssh.NewSignerFromKey(mustECKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	khFile := func(lines ...string) string {
+		p := filepath.Join(t.TempDir(), "known_hosts")
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hostLine := func(k ssh.PublicKey) string {
+		return knownhosts.Line([]string{knownhosts.Normalize(srv.Addr)}, k)
+	}
+	otherHostLine := knownhosts.Line([]string{"[127.0.0.1]:1"}, ecSigner.PublicKey())
+
+	tests := []struct {
+		name        string
+		knownHosts  string
+		fingerprint string
+		wantErr     error
+		wantInMsg   []string
+	}{
+		{name: "known_hosts ed25519", knownHosts: srv.KnownHostsFile},
+		// The server prefers one key type: each known key alone must work,
+		// which needs HostKeyAlgorithms from known_hosts.
+		{name: "known_hosts ecdsa only", knownHosts: khFile(hostLine(ecSigner.PublicKey()))},
+		{name: "known_hosts with both", knownHosts: khFile(hostLine(ecSigner.PublicKey()), srv.KnownHostsLine)},
+		{name: "pinned fingerprint", fingerprint: srv.Fingerprint},
+		{name: "one of several pins", fingerprint: ssh.FingerprintSHA256(other.PublicKey()) + ", " + srv.Fingerprint},
+		{
+			name: "wrong fingerprint", fingerprint: ssh.FingerprintSHA256(other.PublicKey()),
+			wantErr:   folder.ErrHostKeyMismatch,
+			wantInMsg: []string{srv.Addr, srv.Fingerprint, ssh.FingerprintSHA256(other.PublicKey())},
+		},
+		{
+			name: "host not in known_hosts", knownHosts: khFile(otherHostLine),
+			wantErr:   folder.ErrHostKeyUnknown,
+			wantInMsg: []string{srv.Addr, srv.Fingerprint, "known_hosts", "ssh-keyscan"},
+		},
+		{
+			name: "empty known_hosts", knownHosts: khFile("# nothing"),
+			wantErr:   folder.ErrHostKeyUnknown,
+			wantInMsg: []string{srv.Fingerprint},
+		},
+		{
+			name: "changed key", knownHosts: khFile(hostLine(other.PublicKey())),
+			wantErr:   folder.ErrHostKeyMismatch,
+			wantInMsg: []string{srv.Addr, ssh.FingerprintSHA256(other.PublicKey()), "attack"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := folder.Options{
+				URL: srv.URL("/"), Password: srv.Password,
+				KnownHostsFile: tc.knownHosts, HostKeyFingerprint: tc.fingerprint,
+				Timeout: 5 * time.Second, Logger: testLogger(t),
+			}
+			f, err := folder.Open(t.Context(), opts)
+			if tc.wantErr == nil {
+				if err != nil {
+					t.Fatalf("Open: %v", err)
+				}
+				f.Close()
+				return
+			}
+			if err == nil {
+				f.Close()
+				t.Fatalf("Open: connected, want %v", tc.wantErr)
+			}
+			if !errors.Is(err, tc.wantErr) {
+				t.Errorf("got %v, want %v", err, tc.wantErr)
+			}
+			for _, s := range tc.wantInMsg {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("message %q does not mention %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func mustECKey(t *testing.T) *ecdsa.PrivateKey {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestSFTPLogins(t *testing.T) {
+	pwSrv := sftptest.NewServer(t)
+	kbdSrv := sftptest.NewServerConfig(t, sftptest.Config{KeyboardInteractiveOnly: true})
+	keySrv := sftptest.NewServerConfig(t, sftptest.Config{NoPassword: true})
+	tests := []struct {
+		name    string
+		srv     *sftptest.Server
+		pw      string
+		key     bool
+		wantErr bool
+	}{
+		{name: "password", srv: pwSrv, pw: pwSrv.Password},
+		{name: "keyboard-interactive", srv: kbdSrv, pw: kbdSrv.Password},
+		{name: "private key", srv: keySrv, key: true},
+		{name: "key and password, key wins", srv: keySrv, key: true, pw: "wrong"},
+		{name: "wrong password", srv: pwSrv, pw: "wrong-password-xyz", wantErr: true},
+		{name: "password on key-only server", srv: keySrv, pw: keySrv.Password, wantErr: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.srv.Options("/")
+			opts.Password = tc.pw
+			if tc.key {
+				opts.PrivateKey = tc.srv.ClientKey
+			}
+			opts.Logger = testLogger(t)
+			f, err := folder.Open(t.Context(), opts)
+			if !tc.wantErr {
+				if err != nil {
+					t.Fatalf("Open: %v", err)
+				}
+				defer f.Close()
+				if _, err := f.Stat(t.Context(), "."); err != nil {
+					t.Errorf("Stat: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				f.Close()
+				t.Fatal("logged in, want an error")
+			}
+			if !strings.Contains(err.Error(), "logging in") {
+				t.Errorf("message %q does not say the login failed", err)
+			}
+			if tc.pw != "" && strings.Contains(err.Error(), tc.pw) {
+				t.Errorf("message leaks the password: %v", err)
+			}
+		})
+	}
+	t.Run("encrypted key without passphrase", func(t *testing.T) {
+		block, err := ssh.MarshalPrivateKeyWithPassphrase(mustECKey(t), "", []byte("pass"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := keySrv.Options("/")
+		opts.PrivateKey = pem.EncodeToMemory(block)
+		if _, err := folder.Open(t.Context(), opts); err == nil || !strings.Contains(err.Error(), "passphrase") {
+			t.Errorf("got %v, want an error asking for the passphrase", err)
+		}
+	})
+}
+
+func TestSFTPReconnectsAfterDrop(t *testing.T) {
+	ctx := t.Context()
+	srv := sftptest.NewServer(t)
+	f := memFolder(t, srv)
+	foldertest.Write(t, ctx, f, "a.csv", strings.Repeat("x", 1<<20))
+
+	// Killed between operations: the next one redials.
+	if n := srv.KillConnections(); n != 1 {
+		t.Fatalf("killed %d connections, want 1", n)
+	}
+	if _, err := f.Stat(ctx, "a.csv"); err != nil {
+		t.Fatalf("Stat after the drop: %v", err)
+	}
+
+	// Killed in the middle of a read: the read fails, the next call works.
+	r, err := f.Open(ctx, "a.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(r, make([]byte, 1000)); err != nil {
+		t.Fatal(err)
+	}
+	srv.KillConnections()
+	if _, err := io.ReadAll(r); err == nil {
+		t.Errorf("reading through a dropped connection: no error")
+	}
+	r.Close()
+	foldertest.Write(t, ctx, f, "b.csv", "after")
+	if got := foldertest.Read(t, ctx, f, "b.csv"); got != "after" {
+		t.Errorf("got %q", got)
+	}
+
+	// Concurrent callers after a drop share one reconnection.
+	srv.KillConnections()
+	before := srv.Accepted()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := f.List(ctx, "."); err != nil {
+				t.Errorf("List after drop: %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := srv.Accepted() - before; got != 1 {
+		t.Errorf("%d new connections, want 1 shared by all callers", got)
+	}
+}
+
+func TestSFTPBacksOffWhenServerIsGone(t *testing.T) {
+	ctx := t.Context()
+	srv := sftptest.NewServer(t)
+	f := memFolder(t, srv)
+	srv.Close()
+	_, err := f.Stat(ctx, ".")
+	if err == nil {
+		t.Fatal("Stat on a stopped server: no error")
+	}
+	_, err = f.Stat(ctx, ".")
+	if err == nil || !strings.Contains(err.Error(), "next attempt in") {
+		t.Errorf("second Stat: got %v, want a fast failure during the backoff", err)
+	}
+}
+
+// blockingLister blocks Stat and List requests for paths containing
+// "block" until release is closed.
+type blockingLister struct {
+	sftp.FileLister
+	release chan struct{}
+}
+
+func (b blockingLister) Filelist(r *sftp.Request) (sftp.ListerAt, error) {
+	if strings.Contains(r.Filepath, "block") {
+		select {
+		case <-b.release:
+		case <-r.Context().Done():
+		}
+	}
+	return b.FileLister.Filelist(r)
+}
+
+func TestSFTPOperationDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := sftptest.NewServerConfig(t, sftptest.Config{
+		Handlers: func(h sftp.Handlers) sftp.Handlers {
+			h.FileList = blockingLister{FileLister: h.FileList, release: release}
+			return h
+		},
+	})
+	t.Cleanup(func() { close(release) })
+	opts := srv.Options("/")
+	opts.Timeout = time.Second // generous enough for the dial on a busy machine
+	f := openSFTP(t, opts)
+	ctx := t.Context()
+
+	_, err := f.Stat(ctx, "block")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Stat on a hanging server: got %v, want a deadline error", err)
+	}
+	if !strings.Contains(err.Error(), "in time") {
+		t.Errorf("message %q does not explain the timeout", err)
+	}
+	// The folder reconnects and works for requests that do not hang.
+	if _, err := f.Stat(ctx, "."); err != nil {
+		t.Errorf("Stat after the timeout: %v", err)
+	}
+}
+
+func TestSFTPKeepAlive(t *testing.T) {
+	srv := sftptest.NewServer(t)
+	opts := srv.Options("/")
+	opts.KeepAlive = 20 * time.Millisecond
+	f := openSFTP(t, opts)
+	time.Sleep(150 * time.Millisecond) // several keepalives answered
+	before := srv.Accepted()
+	if _, err := f.Stat(t.Context(), "."); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Accepted() != before {
+		t.Errorf("keepalives dropped the connection")
+	}
+}

@@ -1,0 +1,96 @@
+// Package sftptest runs SFTP servers for tests: an in-process server over
+// pkg/sftp's strict in-memory backend (NewServer) and a real OpenSSH sshd
+// on a loopback port (StartSSHD). Both listen on 127.0.0.1 only, use
+// throwaway keys and stop when the test ends.
+package sftptest
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// keyPair is a throwaway ed25519 key.
+type keyPair struct {
+	signer ssh.Signer
+	pem    []byte // OpenSSH private key file content
+}
+
+func newKeyPair(t testing.TB) keyPair {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatalf("generating key: %v", err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatalf("wrapping key: %v", err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatalf("encoding key: %v", err)
+	}
+	return keyPair{signer: signer, pem: pem.EncodeToMemory(block)}
+}
+
+// hostKeyInfo is what a client needs to trust a server key.
+type hostKeyInfo struct {
+	// KnownHostsLine is the known_hosts line for the server's host key.
+	KnownHostsLine string
+	// KnownHostsFile is a known_hosts file holding only KnownHostsLine.
+	KnownHostsFile string
+	// Fingerprint is the SHA-256 fingerprint of the host key ("SHA256:...").
+	Fingerprint string
+}
+
+func newHostKeyInfo(t testing.TB, addr string, key ssh.PublicKey) hostKeyInfo {
+	t.Helper()
+	line := knownhosts.Line([]string{knownhosts.Normalize(addr)}, key)
+	file := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(file, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatalf("writing known_hosts: %v", err)
+	}
+	return hostKeyInfo{KnownHostsLine: line, KnownHostsFile: file, Fingerprint: ssh.FingerprintSHA256(key)}
+}
+
+// rawClient opens a plain pkg/sftp client, closed when the test ends, for
+// setting up what a Folder refuses to create (links, odd names).
+func rawClient(t testing.TB, addr, user string, auth ssh.AuthMethod, hostKey ssh.PublicKey) *sftp.Client {
+	t.Helper()
+	conn, err := ssh.Dial("tcp", addr, &ssh.ClientConfig{
+		User:            user,
+		Auth:            []ssh.AuthMethod{auth},
+		HostKeyCallback: ssh.FixedHostKey(hostKey),
+	})
+	if err != nil {
+		t.Fatalf("dialling %s: %v", addr, err)
+	}
+	c, err := sftp.NewClient(conn)
+	if err != nil {
+		_ = conn.Close()
+		t.Fatalf("starting SFTP on %s: %v", addr, err)
+	}
+	t.Cleanup(func() {
+		_ = c.Close()
+		_ = conn.Close()
+	})
+	return c
+}
+
+// splitAddr returns the host and port of a listener address.
+func splitAddr(t testing.TB, addr string) (string, string) {
+	t.Helper()
+	h, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatalf("splitting %s: %v", addr, err)
+	}
+	return h, p
+}

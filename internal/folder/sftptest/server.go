@@ -1,0 +1,228 @@
+package sftptest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+
+	"filebridge/internal/folder"
+)
+
+// Config changes how NewServerConfig's server behaves.
+type Config struct {
+	// Handlers, when set, wraps the in-memory handlers, for example to
+	// block or fail some requests.
+	Handlers func(sftp.Handlers) sftp.Handlers
+	// ExtraHostKeys are offered besides the generated ed25519 host key.
+	ExtraHostKeys []ssh.Signer
+	// NoPassword refuses password and keyboard-interactive logins.
+	NoPassword bool
+	// KeyboardInteractiveOnly accepts the password only through the
+	// keyboard-interactive method, as some appliances do.
+	KeyboardInteractiveOnly bool
+}
+
+// Server is an in-process SSH server whose sftp subsystem is
+// sftp.NewRequestServer over sftp.InMemHandler(): a strict backend where a
+// plain rename onto an existing file fails, as on OpenSSH. Its files live
+// in memory, shared by all connections, and start with just "/".
+type Server struct {
+	hostKeyInfo
+
+	// Addr is "127.0.0.1:port".
+	Addr string
+	// User and Password log in; ClientKey (an OpenSSH private key) too.
+	User, Password string
+	ClientKey      []byte
+	// HostKey is the server's public host key.
+	HostKey ssh.PublicKey
+
+	handlers   sftp.Handlers
+	clientAuth ssh.Signer
+	ln         net.Listener
+
+	mu        sync.Mutex
+	conns     map[net.Conn]struct{}
+	accepted  int
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+// NewServer starts a server with password and key logins; it stops when
+// the test ends.
+func NewServer(t testing.TB) *Server { return NewServerConfig(t, Config{}) }
+
+// NewServerConfig starts a server configured by cfg.
+func NewServerConfig(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	host := newKeyPair(t)
+	client := newKeyPair(t)
+	s := &Server{
+		User: "filebridge", Password: "s3cret-test-password",
+		ClientKey: client.pem, HostKey: host.signer.PublicKey(),
+		handlers: sftp.InMemHandler(), clientAuth: client.signer,
+		conns: map[net.Conn]struct{}{},
+	}
+	if cfg.Handlers != nil {
+		s.handlers = cfg.Handlers(s.handlers)
+	}
+	scfg := &ssh.ServerConfig{
+		PublicKeyCallback: func(c ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			if c.User() == s.User && bytes.Equal(key.Marshal(), client.signer.PublicKey().Marshal()) {
+				return nil, nil
+			}
+			return nil, errors.New("key refused")
+		},
+	}
+	if !cfg.NoPassword {
+		if !cfg.KeyboardInteractiveOnly {
+			scfg.PasswordCallback = func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
+				if c.User() == s.User && string(pw) == s.Password {
+					return nil, nil
+				}
+				return nil, errors.New("password refused")
+			}
+		}
+		scfg.KeyboardInteractiveCallback = func(c ssh.ConnMetadata, ch ssh.KeyboardInteractiveChallenge) (*ssh.Permissions, error) {
+			ans, err := ch(c.User(), "", []string{"Password: "}, []bool{false})
+			if err == nil && len(ans) == 1 && c.User() == s.User && ans[0] == s.Password {
+				return nil, nil
+			}
+			return nil, errors.New("password refused")
+		}
+	}
+	scfg.AddHostKey(host.signer)
+	for _, k := range cfg.ExtraHostKeys {
+		scfg.AddHostKey(k)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening: %v", err)
+	}
+	s.ln = ln
+	s.Addr = ln.Addr().String()
+	s.hostKeyInfo = newHostKeyInfo(t, s.Addr, s.HostKey)
+	s.wg.Add(1)
+	go s.accept(scfg)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL returns the folder URL of dir, an absolute path on the server.
+func (s *Server) URL(dir string) string {
+	return fmt.Sprintf("sftp://%s@%s%s", s.User, s.Addr, dir)
+}
+
+// Options returns folder options for dir with password login, the
+// known_hosts file and a 10s operation timeout.
+func (s *Server) Options(dir string) folder.Options {
+	return folder.Options{
+		URL: s.URL(dir), Password: s.Password,
+		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
+	}
+}
+
+// Client returns a raw pkg/sftp client logged in with the client key.
+func (s *Server) Client(t testing.TB) *sftp.Client {
+	return rawClient(t, s.Addr, s.User, ssh.PublicKeys(s.clientAuth), s.HostKey)
+}
+
+// KillConnections closes every open client connection abruptly (files
+// are kept) and returns how many there were.
+func (s *Server) KillConnections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.conns)
+	for c := range s.conns {
+		_ = c.Close()
+	}
+	return n
+}
+
+// Accepted returns how many TCP connections the server has accepted.
+func (s *Server) Accepted() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.accepted
+}
+
+// Close stops listening and closes every connection. It is called when
+// the test ends; calling it earlier simulates a server going away.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		_ = s.ln.Close()
+		s.KillConnections()
+		s.wg.Wait()
+	})
+}
+
+func (s *Server) accept(cfg *ssh.ServerConfig) {
+	defer s.wg.Done()
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		s.conns[nc] = struct{}{}
+		s.accepted++
+		s.mu.Unlock()
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.serveConn(nc, cfg)
+			s.mu.Lock()
+			delete(s.conns, nc)
+			s.mu.Unlock()
+		}()
+	}
+}
+
+func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
+	defer nc.Close()
+	sc, chans, reqs, err := ssh.NewServerConn(nc, cfg)
+	if err != nil {
+		return
+	}
+	defer sc.Close()
+	go ssh.DiscardRequests(reqs) // answers keepalive@openssh.com with a failure, as OpenSSH does
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for nch := range chans {
+		if nch.ChannelType() != "session" {
+			_ = nch.Reject(ssh.UnknownChannelType, "only sessions")
+			continue
+		}
+		ch, creqs, err := nch.Accept()
+		if err != nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer ch.Close()
+			for req := range creqs {
+				ok := req.Type == "subsystem" && len(req.Payload) > 4 && string(req.Payload[4:]) == "sftp"
+				_ = req.Reply(ok, nil)
+				if ok {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						rs := sftp.NewRequestServer(ch, s.handlers)
+						_ = rs.Serve()
+						_ = rs.Close()
+						_ = ch.Close()
+					}()
+				}
+			}
+		}()
+	}
+}

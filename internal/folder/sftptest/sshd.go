@@ -1,0 +1,212 @@
+package sftptest
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pkg/sftp"
+	"golang.org/x/crypto/ssh"
+
+	"filebridge/internal/folder"
+)
+
+// SSHDPath is the OpenSSH daemon StartSSHD runs.
+const SSHDPath = "/usr/sbin/sshd"
+
+// SSHD is a real OpenSSH sshd on a loopback port, with key login only and
+// the internal-sftp subsystem.
+type SSHD struct {
+	hostKeyInfo
+
+	// Addr is "127.0.0.1:port".
+	Addr string
+	// User is the current user; ClientKey (an OpenSSH private key) logs in.
+	User      string
+	ClientKey []byte
+	// HostKey is the server's public host key.
+	HostKey ssh.PublicKey
+	// Root is the absolute directory the tests use as folder root.
+	Root string
+
+	clientAuth ssh.Signer
+	cmd        *exec.Cmd
+	exited     chan struct{}
+	stderr     *lockedBuffer
+}
+
+// StartSSHD starts sshd for a folder rooted at rootDir (an absolute local
+// path, which is also the path on the server) and stops it when the test
+// ends. Without sshd the test is skipped, or fails when $CI is set: CI must
+// run these tests.
+func StartSSHD(t testing.TB, rootDir string) *SSHD {
+	t.Helper()
+	if _, err := os.Stat(SSHDPath); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("OpenSSH sshd not found at %s and CI is set: install openssh-server", SSHDPath)
+		}
+		t.Skipf("SKIPPING OpenSSH tests: sshd not found at %s (install openssh-server to run them)", SSHDPath)
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Fatalf("looking up the current user: %v", err)
+	}
+	// sshd refuses to start without its privilege separation directory.
+	_ = os.MkdirAll("/run/sshd", 0o755)
+
+	dir := t.TempDir()
+	host := newKeyPair(t)
+	client := newKeyPair(t)
+	hostKeyFile := filepath.Join(dir, "ssh_host_ed25519_key")
+	authKeys := filepath.Join(dir, "authorized_keys")
+	mustWrite(t, hostKeyFile, host.pem, 0o600)
+	mustWrite(t, authKeys, ssh.MarshalAuthorizedKey(client.signer.PublicKey()), 0o600)
+
+	s := &SSHD{
+		User: u.Username, ClientKey: client.pem, HostKey: host.signer.PublicKey(),
+		Root: rootDir, clientAuth: client.signer,
+	}
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		if lastErr = s.start(t, dir, hostKeyFile, authKeys); lastErr == nil {
+			s.hostKeyInfo = newHostKeyInfo(t, s.Addr, s.HostKey)
+			return s
+		}
+	}
+	t.Fatalf("starting sshd: %v", lastErr)
+	return nil
+}
+
+func (s *SSHD) start(t testing.TB, dir, hostKeyFile, authKeys string) error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	cfgFile := filepath.Join(dir, "sshd_config")
+	cfg := fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s
+AuthorizedKeysFile %s
+PermitRootLogin yes
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+Subsystem sftp internal-sftp
+PidFile %s
+UseDNS no
+MaxStartups 100:30:200
+MaxSessions 100
+LogLevel ERROR
+`, port, hostKeyFile, authKeys, filepath.Join(dir, "sshd.pid"))
+	mustWrite(t, cfgFile, []byte(cfg), 0o600)
+
+	s.stderr = &lockedBuffer{}
+	s.cmd = exec.Command(SSHDPath, "-D", "-e", "-f", cfgFile)
+	s.cmd.Stdout = s.stderr
+	s.cmd.Stderr = s.stderr
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := s.cmd.Start(); err != nil {
+		return fmt.Errorf("running %s: %w", SSHDPath, err)
+	}
+	s.exited = make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		select {
+		case <-s.exited:
+			return fmt.Errorf("sshd exited at start: %s", s.stderr.String())
+		default:
+		}
+		c, err := net.DialTimeout("tcp", s.Addr, time.Second)
+		if err == nil {
+			_ = c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			s.stop()
+			return fmt.Errorf("sshd did not answer on %s within 10s: %s", s.Addr, s.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Cleanup(func() {
+		s.stop()
+		if t.Failed() {
+			t.Logf("sshd output:\n%s", s.stderr.String())
+		}
+	})
+	return nil
+}
+
+// stop kills sshd's process group and waits for it.
+func (s *SSHD) stop() {
+	if s.cmd.Process != nil {
+		_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	}
+	<-s.exited
+}
+
+// URL returns the folder URL of dir, an absolute path on the server.
+func (s *SSHD) URL(dir string) string {
+	return fmt.Sprintf("sftp://%s@%s%s", s.User, s.Addr, dir)
+}
+
+// Options returns folder options for dir with key login, the known_hosts
+// file and a 10s operation timeout.
+func (s *SSHD) Options(dir string) folder.Options {
+	return folder.Options{
+		URL: s.URL(dir), PrivateKey: s.ClientKey,
+		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
+	}
+}
+
+// Client returns a raw pkg/sftp client logged in with the client key.
+func (s *SSHD) Client(t testing.TB) *sftp.Client {
+	return rawClient(t, s.Addr, s.User, ssh.PublicKeys(s.clientAuth), s.HostKey)
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func mustWrite(t testing.TB, name string, data []byte, perm os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(name, data, perm); err != nil {
+		t.Fatalf("writing %s: %v", name, err)
+	}
+}
+
+// lockedBuffer collects sshd's output from its goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
