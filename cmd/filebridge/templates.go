@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/model"
+	"filebridge/internal/templates"
+)
+
+func init() { rootCmd.AddCommand(newTemplatesCmd()) }
+
+// newTemplatesCmd builds `filebridge templates`: write the blank CSV and
+// XLSX files of every document type.
+func newTemplatesCmd() *cobra.Command {
+	var edition, out string
+	cmd := &cobra.Command{
+		Use:   "templates",
+		Short: "Write a CSV and an XLSX template for every document type",
+		Long: `Write, for each inbound document type, a CSV template (header row and one example row) and an
+XLSX template (a "data" sheet to fill in, with code and EAN columns formatted as text, and a
+"columns" sheet describing every column: required, type, limits, example).
+
+With --edition the files go into --out; without it, both editions go into OUT/A and OUT/B.`,
+		Example: `  filebridge templates --edition A --out ./templates
+  filebridge templates --out ./templates`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return withCode(exitUsage, fmt.Errorf("--out is required: the folder to write the templates into"))
+			}
+			targets := map[model.Edition]string{}
+			if edition != "" {
+				e, err := model.ParseEdition(edition)
+				if err != nil {
+					return withCode(exitUsage, fmt.Errorf("--edition: %w", err))
+				}
+				targets[e] = out
+			} else {
+				for _, e := range model.Editions {
+					targets[e] = filepath.Join(out, string(e))
+				}
+			}
+			for _, e := range model.Editions {
+				dir, ok := targets[e]
+				if !ok {
+					continue
+				}
+				paths, err := templates.Write(dir, e)
+				if err != nil {
+					return fmt.Errorf("writing edition %s templates: %w", e, err)
+				}
+				for _, p := range paths {
+					fmt.Fprintln(cmd.OutOrStdout(), p)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&edition, "edition", "", "API edition, A or B (default: both, into OUT/A and OUT/B)")
+	cmd.Flags().StringVar(&out, "out", "", "folder to write the templates into (required)")
+	return cmd
+}

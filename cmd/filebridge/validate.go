@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/config"
+	"filebridge/internal/formats"
+	"filebridge/internal/model"
+)
+
+func init() { rootCmd.AddCommand(newValidateCmd()) }
+
+// validateFlags are the options of `filebridge validate`.
+type validateFlags struct {
+	edition, docType     string
+	configFile, inbox    string
+	format               string
+	delimiter, charset   string
+	decimalComma         bool
+	dateLayout, timezone string
+	sheet                string
+}
+
+// newValidateCmd builds `filebridge validate`: decode and validate files
+// exactly as the daemon would, without submitting anything.
+func newValidateCmd() *cobra.Command {
+	var fl validateFlags
+	cmd := &cobra.Command{
+		Use:   "validate [flags] FILE...",
+		Short: "Check CSV/XLSX files against the API's rules without submitting anything",
+		Long: `Read each file as the daemon would and report every problem: file, line (or sheet and
+cell), column, value and what to fix. Nothing is sent to the portal.
+
+The document type comes from --type, else from the route of --inbox whose match fits the
+file name (with the route's reading options), else from the header row. Flags given on the
+command line override the route's options.
+
+Exit status: 0 when every file is valid (warnings allowed), 1 when a file has errors or
+cannot be read, 2 on a usage or configuration error.`,
+		Example: `  filebridge validate --edition A SKU_2026.csv
+  filebridge validate --config config.toml --inbox erp ORDERS_0316.xlsx
+  filebridge validate --edition A --type skus --delimiter ';' --charset windows-1252 --decimal-comma ARTIKEL.csv
+  filebridge validate --edition B --format json PURCHASE_ORDERS.csv`,
+		Args:          cobra.MinimumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runValidate(cmd, fl, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.edition, "edition", "", "API edition, A or B (default: the edition of --inbox's portal)")
+	f.StringVar(&fl.docType, "type", "", "document type, e.g. skus, orders, purchase_orders (default: from the route, else the header row)")
+	f.StringVar(&fl.configFile, "config", "", "configuration file, to read files with the options of an inbox's routes")
+	f.StringVar(&fl.inbox, "inbox", "", "inbox of --config whose routes apply")
+	f.StringVar(&fl.format, "format", "table", "output: table or json")
+	f.StringVar(&fl.delimiter, "delimiter", "", `CSV delimiter: "," ";" "|" or "tab" (default: detected)`)
+	f.StringVar(&fl.charset, "charset", "", "CSV charset: utf-8, windows-1252 or iso-8859-1 (default utf-8)")
+	f.BoolVar(&fl.decimalComma, "decimal-comma", false, `numbers use a decimal comma ("12,5")`)
+	f.StringVar(&fl.dateLayout, "date-layout", "", `extra Go layout of dates, e.g. "02.01.2006"`)
+	f.StringVar(&fl.timezone, "timezone", "", "IANA zone of dates without an offset (default UTC)")
+	f.StringVar(&fl.sheet, "sheet", "", "XLSX sheet to read (default: the first)")
+	return cmd
+}
+
+// fileSetup says how to read one file.
+type fileSetup struct {
+	opts formats.Options
+	// route is the matching route's glob, "" without one.
+	route string
+}
+
+// setup resolves the flags into a function giving each file's options.
+type setup struct {
+	edition model.Edition
+	inbox   *config.Inbox
+	flags   validateFlags
+	changed func(string) bool
+	loc     *time.Location
+	delim   rune
+}
+
+func runValidate(cmd *cobra.Command, fl validateFlags, args []string) error {
+	if fl.format != "table" && fl.format != "json" {
+		return withCode(exitUsage, fmt.Errorf("--format %q: use table or json", fl.format))
+	}
+	s, err := newSetup(fl, cmd.Flags().Changed)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	reports := make([]fileReport, 0, len(args))
+	for _, path := range args {
+		if err := cmd.Context().Err(); err != nil {
+			return err
+		}
+		reports = append(reports, validateFile(cmd.Context(), path, s.forFile(path), newProgress(cmd.ErrOrStderr())))
+	}
+	out := cmd.OutOrStdout()
+	if fl.format == "json" {
+		err = writeJSON(out, reports)
+	} else {
+		err = writeTable(out, reports)
+	}
+	if err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	bad := 0
+	for _, r := range reports {
+		if !r.ok() {
+			bad++
+		}
+	}
+	if bad > 0 {
+		return withCode(exitInvalid, fmt.Errorf("%d of %d %s invalid", bad, len(reports), plural(len(reports), "file", "files")))
+	}
+	return nil
+}
+
+// newSetup checks the flags, loads the configuration when asked, and fixes
+// the edition.
+func newSetup(fl validateFlags, changed func(string) bool) (*setup, error) {
+	s := &setup{flags: fl, changed: changed}
+	if (fl.configFile == "") != (fl.inbox == "") {
+		return nil, errors.New("--config and --inbox go together: give both to use an inbox's routes, or neither")
+	}
+	if fl.edition != "" {
+		e, err := model.ParseEdition(fl.edition)
+		if err != nil {
+			return nil, fmt.Errorf("--edition: %w", err)
+		}
+		s.edition = e
+	}
+	if fl.configFile != "" {
+		in, e, err := loadInbox(fl.configFile, fl.inbox)
+		if err != nil {
+			return nil, err
+		}
+		if s.edition != "" && s.edition != e {
+			return nil, fmt.Errorf("--edition %s contradicts inbox %q, whose portal is edition %s: drop --edition", s.edition, fl.inbox, e)
+		}
+		s.inbox, s.edition = in, e
+	}
+	if s.edition == "" {
+		return nil, errors.New("the API edition is unknown: give --edition A or B, or --config and --inbox")
+	}
+	if fl.docType != "" {
+		if _, err := model.LookupDocType(s.edition, fl.docType); err != nil {
+			return nil, fmt.Errorf("--type: %w", err)
+		}
+	}
+	if fl.delimiter != "" {
+		d, err := parseDelimiter(fl.delimiter)
+		if err != nil {
+			return nil, err
+		}
+		s.delim = d
+	}
+	switch strings.ToLower(fl.charset) {
+	case "", "utf-8", "utf8", "windows-1252", "cp1252", "iso-8859-1", "latin1":
+	default:
+		return nil, fmt.Errorf("--charset %q: use utf-8, windows-1252 or iso-8859-1", fl.charset)
+	}
+	if fl.timezone != "" {
+		loc, err := time.LoadLocation(fl.timezone)
+		if err != nil {
+			return nil, fmt.Errorf("--timezone %q is not an IANA time zone (e.g. Europe/Paris): %w", fl.timezone, err)
+		}
+		s.loc = loc
+	}
+	return s, nil
+}
+
+// loadInbox reads the configuration (without resolving secrets: validating
+// needs no token) and returns the named inbox with its portal's edition.
+func loadInbox(file, name string) (*config.Inbox, model.Edition, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, "", fmt.Errorf("reading config: %w", err)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, "", fmt.Errorf("locating config %s: %w", file, err)
+	}
+	cfg, err := config.Decode(data, filepath.Dir(abs))
+	if err != nil {
+		return nil, "", fmt.Errorf("config %s: %w", file, err)
+	}
+	in := cfg.Inbox(name)
+	if in == nil {
+		names := make([]string, 0, len(cfg.Inboxes))
+		for _, i := range cfg.Inboxes {
+			names = append(names, i.Name)
+		}
+		return nil, "", fmt.Errorf("--inbox %q is not in %s: use one of %s", name, file, strings.Join(names, ", "))
+	}
+	return in, cfg.Portal(in.Portal).Edition, nil
+}
+
+func parseDelimiter(s string) (rune, error) {
+	switch strings.ToLower(s) {
+	case ",", ";", "|":
+		return rune(s[0]), nil
+	case "tab", "\t", `\t`:
+		return '\t', nil
+	}
+	return 0, fmt.Errorf(`--delimiter %q: use "," ";" "|" or "tab"`, s)
+}
+
+// forFile returns the options of one file: its route's (when an inbox is
+// given and a route matches), then the command-line flags over them.
+func (s *setup) forFile(path string) fileSetup {
+	fs := fileSetup{opts: formats.Options{Edition: s.edition}}
+	o := &fs.opts
+	if s.inbox != nil {
+		if r := s.inbox.Route(filepath.Base(path)); r != nil {
+			fs.route = r.Match
+			routeOptions(o, r)
+			o.MaxSize = int64(s.inbox.MaxFileSize)
+		}
+	}
+	fl := s.flags
+	if fl.docType != "" {
+		o.Type = fl.docType
+	}
+	if s.delim != 0 {
+		o.Delimiter = s.delim
+	}
+	if fl.charset != "" {
+		o.Charset = strings.ToLower(fl.charset)
+	}
+	if s.changed("decimal-comma") {
+		o.DecimalComma = fl.decimalComma
+	}
+	if fl.dateLayout != "" {
+		o.DateLayout = fl.dateLayout
+	}
+	if s.loc != nil {
+		o.Location = s.loc
+	}
+	if fl.sheet != "" {
+		o.Sheet = fl.sheet
+	}
+	return fs
+}
+
+// routeOptions maps an inbox route onto the reading options.
+func routeOptions(o *formats.Options, r *config.Route) {
+	o.Type = r.Type
+	o.Format = r.Format
+	if r.Delimiter != "" {
+		o.Delimiter = []rune(r.Delimiter)[0]
+	}
+	o.Charset = r.Charset
+	o.DecimalComma = r.Decimal == ","
+	o.DateLayout = r.DateLayout
+	o.Location = r.Location
+	o.Sheet = r.Sheet
+	o.NoHeader = !r.Header
+	o.Positions = r.Positions
+	o.Columns = r.Columns
+	o.Defaults = r.Constants()
+}
+
+// validateFile decodes one file and collects its issues.
+func validateFile(ctx context.Context, path string, fs fileSetup, pr *progress) fileReport {
+	rep := fileReport{Path: path, Name: filepath.Base(path), Route: fs.route}
+	f, err := os.Open(path)
+	if err != nil {
+		rep.Err = fmt.Errorf("opening file: %w", err)
+		return rep
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		rep.Err = fmt.Errorf("reading file: %w", err)
+		return rep
+	}
+	if st.IsDir() {
+		rep.Err = errors.New("this is a folder, not a file")
+		return rep
+	}
+	r := pr.track(rep.Name, f, st.Size())
+	sum, err := formats.Decode(ctx, r, st.Size(), rep.Name, fs.opts, func(d formats.Doc) error {
+		rep.Issues = append(rep.Issues, d.Issues...)
+		return nil
+	})
+	pr.done()
+	rep.Summary = sum
+	if err != nil {
+		rep.Err = err
+	}
+	rep.Issues = append(append([]formats.Issue(nil), sum.FileIssues...), rep.Issues...)
+	sortIssues(rep.Issues)
+	return rep
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

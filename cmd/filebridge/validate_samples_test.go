@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"filebridge/internal/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the samples' NAME.errors.golden files")
+
+const (
+	samplesDir    = "../../samples"
+	samplesConfig = "../../samples/samples.toml"
+)
+
+// sampleInbox is the inbox of samples/samples.toml for an edition.
+func sampleInbox(e model.Edition) string { return "samples-" + strings.ToLower(string(e)) }
+
+// runValidateCmd runs `filebridge validate args...` in process and returns
+// its standard output and the exit code main would use.
+func runValidateCmd(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := newValidateCmd()
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(context.Background())
+	code := exitOK
+	if err != nil {
+		code = exitUsage
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+	}
+	return out.String(), code
+}
+
+func sampleFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	for _, pattern := range []string{"*.csv", "*.xlsx"} {
+		m, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no samples in %s", dir)
+	}
+	return files
+}
+
+// TestGoodSamples validates every good sample, through the routes of
+// samples.toml and through header detection: no error, no warning.
+func TestGoodSamples(t *testing.T) {
+	for _, e := range model.Editions {
+		for _, path := range sampleFiles(t, filepath.Join(samplesDir, string(e), "good")) {
+			name := filepath.Base(path)
+			for _, how := range []struct {
+				label string
+				args  []string
+			}{
+				{"route", []string{"--config", samplesConfig, "--inbox", sampleInbox(e)}},
+				{"header", []string{"--edition", string(e)}},
+			} {
+				t.Run(string(e)+"/"+name+"/"+how.label, func(t *testing.T) {
+					out, code := runValidateCmd(t, append(how.args, path)...)
+					if code != exitOK {
+						t.Fatalf("exit code %d, output:\n%s", code, out)
+					}
+					lines := strings.Split(strings.TrimSpace(out), "\n")
+					if len(lines) != 1 || !strings.HasSuffix(lines[0], " 0 invalid") {
+						t.Errorf("want one verdict line without issues, got:\n%s", out)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestBadSamples validates every bad sample with the routes of samples.toml
+// and compares the table with NAME.errors.golden (-update rewrites them).
+func TestBadSamples(t *testing.T) {
+	for _, e := range model.Editions {
+		dir := filepath.Join(samplesDir, string(e), "bad")
+		files := sampleFiles(t, dir)
+		goldens, _ := filepath.Glob(filepath.Join(dir, "*.errors.golden"))
+		if !*update && len(goldens) != len(files) {
+			t.Errorf("%s: %d bad samples but %d golden files", dir, len(files), len(goldens))
+		}
+		for _, path := range files {
+			name := filepath.Base(path)
+			t.Run(string(e)+"/"+name, func(t *testing.T) {
+				out, code := runValidateCmd(t, "--config", samplesConfig, "--inbox", sampleInbox(e), path)
+				if code != exitInvalid {
+					t.Errorf("exit code %d, want %d (a bad sample must be invalid)", code, exitInvalid)
+				}
+				golden := path + ".errors.golden"
+				if *update {
+					if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test ./cmd/filebridge -run TestBadSamples -update)", err)
+				}
+				if out != string(want) {
+					t.Errorf("output differs from %s (-update to accept):\n--- got\n%s--- want\n%s", golden, out, want)
+				}
+			})
+		}
+	}
+}
+
+// TestTemplatesValidate checks that the example row of every template is a
+// valid document.
+func TestTemplatesValidate(t *testing.T) {
+	for _, e := range model.Editions {
+		for _, dt := range model.DocTypes(e) {
+			for _, ext := range []string{".csv", ".xlsx"} {
+				path := filepath.Join("../../templates", string(e), dt.Name+ext)
+				t.Run(string(e)+"/"+dt.Name+ext, func(t *testing.T) {
+					out, code := runValidateCmd(t, "--edition", string(e), "--type", dt.Name, path)
+					if code != exitOK || !strings.Contains(out, ": 1 row, 1 document valid, 0 invalid") {
+						t.Errorf("exit code %d, output:\n%s", code, out)
+					}
+					// The header alone tells the type.
+					out, code = runValidateCmd(t, "--edition", string(e), path)
+					if code != exitOK || !strings.Contains(out, "("+dt.Name+")") {
+						t.Errorf("type detection: exit code %d, output:\n%s", code, out)
+					}
+				})
+			}
+		}
+	}
+}

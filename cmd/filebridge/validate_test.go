@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	legacySKUs = "../../samples/A/bad/SKU_LEGACY_20260309.csv"
+	goodSKUs   = "../../samples/A/good/SKU_20260302.csv"
+	badSKUs    = "../../samples/A/bad/SKU_BAD_20260305.csv"
+)
+
+func TestValidateUsage(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(cfg, []byte("[portals.x]\nedition = \"C\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string // in the error, checked through the exit code only
+	}{
+		{"no file", []string{"--edition", "A"}, ""},
+		{"no edition", []string{goodSKUs}, ""},
+		{"unknown edition", []string{"--edition", "C", goodSKUs}, ""},
+		{"unknown type", []string{"--edition", "A", "--type", "variants_packs", goodSKUs}, ""},
+		{"type of the other edition", []string{"--edition", "A", "--type", "packagings", goodSKUs}, ""},
+		{"config without inbox", []string{"--config", samplesConfig, goodSKUs}, ""},
+		{"inbox without config", []string{"--inbox", "samples-a", goodSKUs}, ""},
+		{"unknown inbox", []string{"--config", samplesConfig, "--inbox", "nope", goodSKUs}, ""},
+		{"edition contradicts inbox", []string{"--config", samplesConfig, "--inbox", "samples-a", "--edition", "B", goodSKUs}, ""},
+		{"invalid config", []string{"--config", cfg, "--inbox", "x", goodSKUs}, ""},
+		{"missing config", []string{"--config", "nope.toml", "--inbox", "x", goodSKUs}, ""},
+		{"bad delimiter", []string{"--edition", "A", "--delimiter", ":", goodSKUs}, ""},
+		{"bad charset", []string{"--edition", "A", "--charset", "ebcdic", goodSKUs}, ""},
+		{"bad timezone", []string{"--edition", "A", "--timezone", "Mars/Olympus", goodSKUs}, ""},
+		{"bad output format", []string{"--edition", "A", "--format", "xml", goodSKUs}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, code := runValidateCmd(t, tt.args...); code != exitUsage {
+				t.Errorf("exit code %d, want %d", code, exitUsage)
+			}
+		})
+	}
+}
+
+// TestValidateFlagsOverride reads the Windows-1252 sample with flags instead
+// of its route: the same three errors as with the route.
+func TestValidateFlagsOverride(t *testing.T) {
+	withRoute, code := runValidateCmd(t, "--config", samplesConfig, "--inbox", "samples-a", legacySKUs)
+	if code != exitInvalid {
+		t.Fatalf("with route: exit code %d", code)
+	}
+	withFlags, code := runValidateCmd(t, "--edition", "A", "--type", "skus", "--delimiter", ";",
+		"--charset", "windows-1252", "--decimal-comma", legacySKUs)
+	if code != exitInvalid {
+		t.Fatalf("with flags: exit code %d", code)
+	}
+	if withFlags != withRoute {
+		t.Errorf("flags and route disagree:\n--- flags\n%s--- route\n%s", withFlags, withRoute)
+	}
+	// Without the decimal comma every measure is an error.
+	noComma, _ := runValidateCmd(t, "--edition", "A", "--type", "skus", "--charset", "windows-1252", legacySKUs)
+	if !strings.Contains(noComma, "5 invalid") {
+		t.Errorf("without --decimal-comma, want every row invalid:\n%s", noComma)
+	}
+	// A route option can be switched off from the command line.
+	off, _ := runValidateCmd(t, "--config", samplesConfig, "--inbox", "samples-a", "--decimal-comma=false", legacySKUs)
+	if !strings.Contains(off, "5 invalid") {
+		t.Errorf("--decimal-comma=false over the route, want every row invalid:\n%s", off)
+	}
+}
+
+func TestValidateSeveralFiles(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "SKU_MISSING.csv")
+	out, code := runValidateCmd(t, "--edition", "A", goodSKUs, badSKUs, missing)
+	if code != exitInvalid {
+		t.Errorf("exit code %d, want %d", code, exitInvalid)
+	}
+	for _, want := range []string{
+		"SKU_20260302.csv (skus): 21 rows, 21 documents valid, 0 invalid\n",
+		"SKU_BAD_20260305.csv (skus): 12 rows, 1 document valid, 11 invalid\n",
+		"SKU_MISSING.csv: cannot be read: opening file:",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestValidateWarningsOnly(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "SUPPLIERS_X.csv")
+	data := "code,name,relationship,vatNumber\nSUP-A,Alpha AB,Manufacturer,SE1\n"
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runValidateCmd(t, "--edition", "A", p)
+	if code != exitOK {
+		t.Errorf("exit code %d: warnings alone must not fail", code)
+	}
+	if !strings.Contains(out, "warning: column \"vatNumber\"") || !strings.Contains(out, "1 document valid, 0 invalid; 1 warning") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestValidateJSON(t *testing.T) {
+	out, code := runValidateCmd(t, "--format", "json", "--config", samplesConfig, "--inbox", "samples-a",
+		goodSKUs, "../../samples/A/bad/RECEPTIONS_BAD_20260312.xlsx")
+	if code != exitInvalid {
+		t.Errorf("exit code %d", code)
+	}
+	var got struct {
+		Valid bool
+		Files []struct {
+			File, Type, Route string
+			Valid             bool
+			Rows, Documents   int
+			InvalidDocs       int `json:"invalid_documents"`
+			Issues            []struct {
+				Row                          int
+				Sheet, Cell, Column, Message string
+				Value                        string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if got.Valid || len(got.Files) != 2 {
+		t.Fatalf("got %+v", got)
+	}
+	good, bad := got.Files[0], got.Files[1]
+	if !good.Valid || good.Type != "skus" || good.Route != "SKU_*" || good.Rows != 21 || len(good.Issues) != 0 {
+		t.Errorf("good file: %+v", good)
+	}
+	if bad.Valid || bad.InvalidDocs != 2 || len(bad.Issues) != 4 {
+		t.Fatalf("bad file: %+v", bad)
+	}
+	first := bad.Issues[0]
+	if first.Sheet != "Wareneingang" || first.Cell != "K3" || first.Column != "item.ean" || first.Value != "7.35012E+12" {
+		t.Errorf("first issue: %+v", first)
+	}
+}
+
+// TestValidateBinaryExitCodes runs the built binary: 0 valid, 1 invalid,
+// 2 usage.
+func TestValidateBinaryExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "filebridge")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building: %v\n%s", err, out)
+	}
+	tests := []struct {
+		name       string
+		args       []string
+		code       int
+		stdout     string
+		stderrPart string
+	}{
+		{"valid", []string{"validate", "--edition", "A", goodSKUs}, 0, "SKU_20260302.csv (skus): 21 rows, 21 documents valid, 0 invalid\n", ""},
+		{"invalid", []string{"validate", "--config", samplesConfig, "--inbox", "samples-a", legacySKUs}, 1, "", "filebridge: 1 of 1 file invalid"},
+		{"usage", []string{"validate", goodSKUs}, 2, "", "--edition A or B"},
+		{"unknown flag", []string{"validate", "--nope", goodSKUs}, 2, "", "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tt.args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.code, stderr.String())
+			}
+			if tt.stdout != "" && stdout.String() != tt.stdout {
+				t.Errorf("stdout = %q, want %q", stdout.String(), tt.stdout)
+			}
+			if !strings.Contains(stderr.String(), tt.stderrPart) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr.String(), tt.stderrPart)
+			}
+			// stderr is not a terminal here: no progress indicator.
+			if strings.Contains(stderr.String(), "\r") {
+				t.Errorf("progress written to a non-terminal stderr: %q", stderr.String())
+			}
+		})
+	}
+}

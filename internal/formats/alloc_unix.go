@@ -1,0 +1,36 @@
+//go:build unix
+
+package formats
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// allocBytes maps n zeroed bytes outside the Go heap (falling back to the
+// heap when mapping fails). Only pointer-free data may live there.
+func allocBytes(n int) []byte {
+	b, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		return make([]byte, n)
+	}
+	return b
+}
+
+// freeBytes unmaps memory from allocBytes (heap fallbacks are left to the GC).
+func freeBytes(b []byte) {
+	if cap(b) > 0 {
+		_ = syscall.Munmap(b[:cap(b)])
+	}
+}
+
+func allocUint64(n int) []uint64 {
+	b := allocBytes(n * 8)
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
+
+func freeUint64(s []uint64) {
+	if cap(s) > 0 {
+		freeBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*8))
+	}
+}

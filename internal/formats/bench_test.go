@@ -1,0 +1,286 @@
+package formats
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+)
+
+var (
+	benchDir     string
+	benchDirOnce sync.Once
+	benchFiles   sync.Map // name -> path
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		_ = os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
+
+// benchFile generates a benchmark input once per test binary.
+func benchFile(b *testing.B, name string, gen func(path string) error) string {
+	b.Helper()
+	benchDirOnce.Do(func() {
+		d, err := os.MkdirTemp("", "filebridge-formats-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchDir = d
+	})
+	if p, ok := benchFiles.Load(name); ok {
+		return p.(string)
+	}
+	p := filepath.Join(benchDir, name)
+	if err := gen(p); err != nil {
+		b.Fatal(err)
+	}
+	benchFiles.Store(name, p)
+	return p
+}
+
+// eanOf makes a valid EAN-13 from a number.
+func eanOf(n int) string {
+	s := fmt.Sprintf("400%09d", n)
+	sum := 0
+	for i, w := len(s)-1, 3; i >= 0; i, w = i-1, 4-w {
+		sum += int(s[i]-'0') * w
+	}
+	return s + strconv.Itoa((10-sum%10)%10)
+}
+
+// skuCells is a valid Edition A SKU row.
+func skuCells(i int) []string {
+	return []string{"SKU" + strconv.Itoa(10000000+i), "Oak chair " + strconv.Itoa(i), eanOf(i), "", "1",
+		"45", "50", "90", "6.5", "7.2", "89.90", "SUP-001"}
+}
+
+var skuBenchHead = []string{"sku", "name", "ean", "eanBox", "quantityPerBox", "length", "width", "height", "grossWeight", "grossWeightBox", "buyPrice", "supplierCode"}
+
+func genSKUCSV(rows int) func(string) error {
+	return func(path string) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		cw := csv.NewWriter(w)
+		_ = cw.Write(skuBenchHead)
+		for i := 0; i < rows; i++ {
+			_ = cw.Write(skuCells(i))
+		}
+		cw.Flush()
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return f.Close()
+	}
+}
+
+// peakRSS runs fn and returns the growth of the peak resident set size in
+// MiB (Linux: VmHWM, reset through /proc/self/clear_refs), or -1.
+func peakRSS(fn func()) float64 {
+	runtime.GC()
+	debug.FreeOSMemory()
+	base := procStatus("VmRSS")
+	if base < 0 || os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) != nil {
+		fn()
+		return -1
+	}
+	fn()
+	return float64(procStatus("VmHWM")-base) / 1024
+}
+
+// procStatus reads a kB value of /proc/self/status.
+func procStatus(key string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, key+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+// reportRows reports rows per second of wall time and CPU nanoseconds per
+// row (steadier on a busy machine; compare the pairs of benchmarks on it).
+func reportRows(b *testing.B, rows int, cpu0 time.Duration) {
+	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+	if c := cpuTime() - cpu0; c > 0 {
+		b.ReportMetric(float64(c.Nanoseconds())/float64(rows), "cpu-ns/row")
+	}
+}
+
+func decodeFile(b *testing.B, path string, opts Options) int {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	sum, err := Decode(context.Background(), f, st.Size(), filepath.Base(path), opts, func(Doc) error { return nil })
+	if err != nil || !sum.Valid() {
+		b.Fatalf("decode: %v, %d invalid, %v", err, sum.InvalidDocs, sum.FileIssues)
+	}
+	return sum.Rows
+}
+
+func benchSKUs(b *testing.B, rows int) {
+	path := benchFile(b, fmt.Sprintf("SKU_%d.csv", rows), genSKUCSV(rows))
+	opts := Options{Edition: A, MaxSize: 1 << 30}
+	var peak float64
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if i == 0 {
+			peak = peakRSS(func() { decodeFile(b, path, opts) })
+			continue
+		}
+		decodeFile(b, path, opts)
+	}
+	reportRows(b, rows*b.N, cpu0)
+	b.ReportMetric(peak, "peak-RSS-MiB")
+}
+
+// BenchmarkValidateSKUs1M decodes and validates a 1M-row Edition A SKU file.
+// Targets: rows/s at least half of BenchmarkRawCSV1M; peak-RSS-MiB <= 80.
+func BenchmarkValidateSKUs1M(b *testing.B) { benchSKUs(b, 1_000_000) }
+
+// BenchmarkValidateSKUs10k is the same on 10k rows: its peak-RSS-MiB shows
+// what does not depend on the number of rows.
+func BenchmarkValidateSKUs10k(b *testing.B) { benchSKUs(b, 10_000) }
+
+// BenchmarkRawCSV1M reads the same file with bare encoding/csv.
+func BenchmarkRawCSV1M(b *testing.B) {
+	path := benchFile(b, "SKU_1000000.csv", genSKUCSV(1_000_000))
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	rows := 0
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := csv.NewReader(f)
+		r.ReuseRecord = true
+		r.FieldsPerRecord = -1
+		for {
+			if _, err := r.Read(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			rows++
+		}
+		f.Close()
+	}
+	reportRows(b, rows, cpu0)
+}
+
+func genSKUXLSX(rows int) func(string) error {
+	return func(path string) error {
+		f := excelize.NewFile()
+		defer f.Close()
+		sw, err := f.NewStreamWriter("Sheet1")
+		if err != nil {
+			return err
+		}
+		row := make([]any, len(skuBenchHead))
+		for i, h := range skuBenchHead {
+			row[i] = h
+		}
+		if err := sw.SetRow("A1", row); err != nil {
+			return err
+		}
+		for i := 0; i < rows; i++ {
+			c := skuCells(i)
+			for j, v := range c {
+				if j >= 4 && j <= 10 {
+					n, _ := strconv.ParseFloat(v, 64)
+					row[j] = n
+				} else {
+					row[j] = v
+				}
+			}
+			cell, _ := excelize.CoordinatesToCellName(1, i+2)
+			if err := sw.SetRow(cell, row); err != nil {
+				return err
+			}
+		}
+		if err := sw.Flush(); err != nil {
+			return err
+		}
+		return f.SaveAs(path)
+	}
+}
+
+// BenchmarkXLSX200k decodes a 200k-row SKU workbook. Target: rows/s at least
+// 0.8 of BenchmarkXLSXBareRows200k, memory flat in rows.
+func BenchmarkXLSX200k(b *testing.B) {
+	path := benchFile(b, "SKU_200000.xlsx", genSKUXLSX(200_000))
+	opts := Options{Edition: A}
+	var peak float64
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if i == 0 {
+			peak = peakRSS(func() { decodeFile(b, path, opts) })
+			continue
+		}
+		decodeFile(b, path, opts)
+	}
+	reportRows(b, 200_000*b.N, cpu0)
+	b.ReportMetric(peak, "peak-RSS-MiB")
+}
+
+// BenchmarkXLSXBareRows200k reads every cell of the same workbook with a bare
+// excelize Rows loop.
+func BenchmarkXLSXBareRows200k(b *testing.B) {
+	path := benchFile(b, "SKU_200000.xlsx", genSKUXLSX(200_000))
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	rows := 0
+	for i := 0; i < b.N; i++ {
+		fh, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, err := excelize.OpenReader(fh, excelize.Options{RawCellValue: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		it, err := f.Rows("Sheet1")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for it.Next() {
+			if _, err := it.Columns(); err != nil {
+				b.Fatal(err)
+			}
+			rows++
+		}
+		_ = it.Close()
+		_ = f.Close()
+		fh.Close()
+	}
+	reportRows(b, rows, cpu0)
+}

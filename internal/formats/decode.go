@@ -1,0 +1,468 @@
+package formats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"filebridge/internal/model"
+)
+
+// decoder holds the state of one Decode call.
+type decoder struct {
+	ctx  context.Context
+	file string
+	opts Options
+	src  rowSource
+	lay  *layout
+	p    parser
+	kind model.Kind
+	fn   func(Doc) error
+	sum  Summary
+
+	setters []setter
+	keyFi   int  // index of the key field
+	skuFi   int  // packaging: the variant's sku
+	relFi   int  // partner: relationship
+	isXLSX  bool // rows come from a workbook
+	boxA    boxPair
+	bound   []int // fields with a setter that the file (or a default) can fill
+	boxItem boxPair
+
+	// The current row.
+	row     int
+	cells   []string
+	vals    []value
+	set     []bool // non-empty (valid or not)
+	bad     []bool // not valid
+	fromDef []bool // value is the route's default
+	issues  []Issue
+
+	keys   *keySet
+	groups *grouper
+	t      target // the documents of the current row (kept here: no allocation per row)
+}
+
+// decode implements Decode.
+func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(Doc) error) (Summary, error) {
+	var sum Summary
+	dt, err := checkOptions(opts)
+	if err != nil {
+		return sum, err
+	}
+	src, err := openSource(ctx, r, size, name, opts)
+	if err != nil {
+		return fileProblemSummary(sum, name, err)
+	}
+	defer src.close()
+
+	var header []string
+	first := true
+	var row0 int
+	var cells0 []string
+	var err0 error
+	if !opts.NoHeader {
+		row, cells, err := readRow(src)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty: it needs a header row and at least one data row"})
+				return sum, nil
+			}
+			var re *rowError
+			if !errors.As(err, &re) {
+				return fileProblemSummary(sum, name, err)
+			}
+			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Message: "header row: " + re.msg})
+		}
+		header = trimmedCopy(cells)
+		sum.Header = header
+	} else {
+		sum.Header = slices.Clone(opts.Positions)
+		row0, cells0, err0 = readRow(src)
+		first = false
+		if errors.Is(err0, io.EOF) {
+			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty"})
+			return sum, nil
+		}
+	}
+	if opts.Type == "" {
+		names := opts.Positions
+		if !opts.NoHeader {
+			names = ourNames(header, opts.Columns)
+		}
+		dt, err = detectType(opts.Edition, names)
+		if err != nil {
+			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: 1, Message: err.Error()})
+			return sum, nil
+		}
+	}
+	sum.Type = dt
+	lay := newLayout(dt, opts.Edition, header, opts, name)
+	sum.FileIssues = append(sum.FileIssues, lay.issues...)
+	_, isXLSX := src.(*xlsxSource)
+	d := &decoder{
+		ctx: ctx, file: name, opts: opts, src: src, lay: lay, kind: dt.Kind, fn: fn, sum: sum,
+		p: parser{
+			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: isXLSX,
+			loc: opts.location(), layout: opts.DateLayout,
+		},
+		setters: make([]setter, len(lay.fields)),
+		keyFi:   lay.fieldIndex(lay.spec.Key),
+		skuFi:   lay.fieldIndex("sku"),
+		relFi:   lay.fieldIndex("relationship"),
+		isXLSX:  isXLSX,
+		vals:    make([]value, len(lay.fields)),
+		set:     make([]bool, len(lay.fields)),
+		bad:     make([]bool, len(lay.fields)),
+		fromDef: make([]bool, len(lay.fields)),
+	}
+	if x, ok := src.(*xlsxSource); ok {
+		d.p.date1904 = x.date1904
+	}
+	for fi, f := range lay.fields {
+		if d.setters[fi] = bind(dt.Kind, f.Name); d.setters[fi] != nil && lay.has(fi) {
+			d.bound = append(d.bound, fi)
+		}
+	}
+	d.boxA, d.boxItem = d.boxPair(""), d.boxPair("item.")
+	if dt.Grouped {
+		d.groups = newGrouper(d)
+	} else {
+		d.keys = newKeySet(size / max(int64(len(strings.Join(header, ","))), 32))
+		defer d.keys.free()
+	}
+
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return d.sum, err
+			}
+		}
+		var row int
+		var cells []string
+		var err error
+		if !first {
+			row, cells, err = row0, cells0, err0
+			first = true
+		} else {
+			row, cells, err = readRow(src)
+		}
+		var re *rowError
+		switch {
+		case err == nil:
+		case errors.Is(err, io.EOF):
+			return d.finish()
+		case errors.As(err, &re):
+		default:
+			var fp *fileProblem
+			if errors.As(err, &fp) {
+				d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: name, Row: fp.row, Sheet: src.sheet(), Message: fp.msg})
+				if _, ferr := d.finish(); ferr != nil {
+					return d.sum, ferr
+				}
+				return d.sum, nil
+			}
+			return d.sum, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if err := d.doRow(row, cells, re); err != nil {
+			return d.sum, err
+		}
+	}
+}
+
+// checkOptions validates the route's options and returns the configured
+// document type (zero when it is to be detected).
+func checkOptions(opts Options) (model.DocType, error) {
+	if _, err := model.ParseEdition(string(opts.Edition)); err != nil {
+		return model.DocType{}, err
+	}
+	if opts.NoHeader && len(opts.Positions) == 0 {
+		return model.DocType{}, errors.New("a file without header row needs the column positions of the route")
+	}
+	if _, err := normCharset(opts.Charset); err != nil {
+		return model.DocType{}, err
+	}
+	if opts.Type == "" {
+		return model.DocType{}, nil
+	}
+	return model.LookupDocType(opts.Edition, opts.Type)
+}
+
+// fileProblemSummary turns a file problem into a file issue, and returns
+// other errors.
+func fileProblemSummary(sum Summary, name string, err error) (Summary, error) {
+	var fp *fileProblem
+	if errors.As(err, &fp) {
+		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: fp.row, Message: fp.msg})
+		return sum, nil
+	}
+	return sum, err
+}
+
+func trimmedCopy(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = strings.TrimSpace(c)
+	}
+	return out
+}
+
+// doRow converts and checks one data row and hands it to the kind's builder.
+func (d *decoder) doRow(row int, cells []string, re *rowError) error {
+	d.sum.Rows++
+	d.row, d.cells = row, cells
+	d.issues = d.issues[:0]
+	if re != nil {
+		d.rowIssue(re.msg)
+	}
+	if w := d.lay.width; w > 0 {
+		if !d.isXLSX && re == nil && (len(cells) < w || len(cells) > w && !isEmptyRow(cells[w:])) {
+			what := "header"
+			if d.opts.NoHeader {
+				what = "route's positions"
+			}
+			d.rowIssue(fmt.Sprintf("row has %d cells, the %s has %d: check the delimiters and quotes on this line", len(cells), what, w))
+		}
+	}
+	lay := d.lay
+	for fi := range lay.fields {
+		s := ""
+		if ci := lay.cellOf[fi]; ci >= 0 && ci < len(cells) {
+			s = cells[ci]
+			if s != "" && (s[0] <= ' ' || s[len(s)-1] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] >= utf8.RuneSelf) {
+				s = strings.TrimSpace(s)
+			}
+		}
+		def := false
+		if s == "" && lay.defs[fi] != "" {
+			s, def = lay.defs[fi], true
+		}
+		d.fromDef[fi] = def
+		d.set[fi] = s != ""
+		d.bad[fi] = false
+		v := &d.vals[fi]
+		if s == "" {
+			if v.s != "" {
+				*v = value{}
+			}
+			continue
+		}
+		if msg := d.p.parseInto(v, &lay.fields[fi], s); msg != "" {
+			d.bad[fi] = true
+			d.fieldIssue(fi, s, msg)
+		}
+	}
+	if d.groups != nil {
+		return d.groups.add()
+	}
+	return d.master()
+}
+
+// ok reports whether field fi has a valid value on the row.
+func (d *decoder) ok(fi int) bool { return fi >= 0 && d.set[fi] && !d.bad[fi] }
+
+// text returns the trimmed text of field fi on the row.
+func (d *decoder) text(fi int) string {
+	if fi < 0 {
+		return ""
+	}
+	return d.vals[fi].s
+}
+
+// issueAt builds an issue on a row for field fi (-1: the whole row).
+func (d *decoder) issueAt(row, fi int, val, msg string, fromDef bool) Issue {
+	is := Issue{File: d.file, Row: row, Sheet: d.src.sheet(), Value: val, Message: msg}
+	if fi >= 0 {
+		is.Column = d.lay.colName[fi]
+		if ci := d.lay.cellOf[fi]; ci >= 0 && !fromDef {
+			is.Cell = d.src.cell(row, ci)
+		} else if fromDef {
+			is.Message += " (value set by the route's defaults)"
+		}
+	}
+	return is
+}
+
+func (d *decoder) fieldIssue(fi int, val, msg string) {
+	d.issues = append(d.issues, d.issueAt(d.row, fi, val, msg, d.fromDef[fi]))
+}
+
+func (d *decoder) rowIssue(msg string) {
+	d.issues = append(d.issues, d.issueAt(d.row, -1, "", msg, false))
+}
+
+// require reports field fi when it is empty on the row (unless the whole
+// column is missing, which the file issues say once).
+func (d *decoder) require(fi int, msg string) {
+	if fi < 0 || d.set[fi] || d.lay.missing[fi] {
+		return
+	}
+	if msg == "" {
+		msg = "is empty: a value is required"
+	}
+	d.fieldIssue(fi, "", msg)
+}
+
+// apply writes every valid value of the given levels into t.
+func (d *decoder) apply(t *target, level model.Level, also model.Level) {
+	for _, fi := range d.bound {
+		if f := &d.lay.fields[fi]; (f.Level == level || f.Level == also) && d.set[fi] && !d.bad[fi] {
+			d.setters[fi](t, &d.vals[fi])
+		}
+	}
+}
+
+// master builds and hands on the document of one master-data row.
+func (d *decoder) master() error {
+	lay := d.lay
+	for fi, f := range lay.fields {
+		if f.Required {
+			d.require(fi, "")
+		}
+	}
+	d.t = target{}
+	t := &d.t
+	doc := Doc{Kind: d.kind, Rows: []int{d.row}}
+	switch d.kind {
+	case model.KindPartner:
+		t.partner = &model.Partner{}
+		doc.Partner = t.partner
+	case model.KindItem:
+		t.item = &model.Item{}
+		doc.Item = t.item
+	case model.KindPackaging:
+		t.pack = &model.Packaging{}
+		doc.Packaging = t.pack
+	}
+	d.apply(t, model.LevelHeader, model.LevelHeader)
+	d.enumDefaults(t)
+	if d.kind == model.KindItem {
+		d.checkEANBox(d.boxA, "")
+	}
+	doc.Key = d.text(d.keyFi)
+	key, what := doc.Key, label(lay.spec.Key)
+	if d.kind == model.KindPackaging {
+		sku := d.text(d.skuFi)
+		key = sku + "\x00" + doc.Key
+		what = fmt.Sprintf("packaging code of SKU %q", sku)
+	}
+	if doc.Key != "" {
+		if first, dup := d.keys.add(key, d.row); dup {
+			d.fieldIssue(d.keyFi, doc.Key, fmt.Sprintf("%s %q already appears %s: each one may appear only once in a file",
+				what, doc.Key, d.where(first)))
+		}
+	}
+	if len(d.issues) > 0 {
+		doc.Issues = slices.Clone(d.issues)
+	}
+	return d.emit(doc)
+}
+
+// where names a row for a message: "on line 5" (CSV) or "on row 5" (XLSX).
+func (d *decoder) where(row int) string {
+	if d.src.sheet() != "" {
+		return fmt.Sprintf("on row %d", row)
+	}
+	return fmt.Sprintf("on line %d", row)
+}
+
+// enumDefaults fills a partner's relationship when the edition allows one
+// value only (suppliers of Edition A are always manufacturers).
+func (d *decoder) enumDefaults(t *target) {
+	if t.partner == nil || t.partner.Relationship != "" {
+		return
+	}
+	if fi := d.relFi; fi >= 0 && !d.set[fi] {
+		if e := d.lay.fields[fi].Enum; len(e) == 1 {
+			t.partner.Relationship = e[0]
+		}
+	}
+}
+
+// boxPair are the field indexes of a quantity per box and its carton EAN.
+type boxPair struct{ qty, ean int }
+
+func (d *decoder) boxPair(prefix string) boxPair {
+	return boxPair{d.lay.fieldIndex(prefix + "quantityPerBox"), d.lay.fieldIndex(prefix + "eanBox")}
+}
+
+// checkEANBox requires the master-carton EAN when a carton holds more than
+// one unit (Edition A).
+func (d *decoder) checkEANBox(b boxPair, context string) {
+	qi, bi := b.qty, b.ean
+	if qi < 0 || bi < 0 || !d.ok(qi) || d.set[bi] || !greaterThanOne(d.vals[qi].d) {
+		return
+	}
+	d.fieldIssue(bi, "", fmt.Sprintf("%sthe EAN of the master carton is required when %s is above 1 (it is %s)", context, d.lay.fields[qi].Name, d.vals[qi].d))
+}
+
+// greaterThanOne compares a canonical decimal with 1.
+func greaterThanOne(x model.Decimal) bool {
+	if x.Sign() <= 0 {
+		return false
+	}
+	ip, frac, _ := strings.Cut(string(x), ".")
+	return ip != "0" && (ip != "1" || frac != "")
+}
+
+// emit hands a document on and counts it.
+func (d *decoder) emit(doc Doc) error {
+	d.sum.Docs++
+	if !doc.Valid() {
+		d.sum.InvalidDocs++
+	}
+	return d.fn(doc)
+}
+
+// finish flushes the grouped documents and closes the summary.
+func (d *decoder) finish() (Summary, error) {
+	if d.groups != nil {
+		if err := d.groups.flush(); err != nil {
+			return d.sum, err
+		}
+	}
+	if d.sum.Rows == 0 && !hasError(d.sum.FileIssues) {
+		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Message: "the file has a header row but no data rows", Warning: true})
+	}
+	return d.sum, nil
+}
+
+// rawRows implements Rows.
+func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string) error) ([]string, error) {
+	if _, err := checkOptions(opts); err != nil {
+		return nil, err
+	}
+	src, err := openSource(ctx, r, size, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	var header []string
+	for n, first := 0, !opts.NoHeader; ; n++ {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return header, err
+			}
+		}
+		row, cells, err := readRow(src)
+		var re *rowError
+		switch {
+		case err == nil, errors.As(err, &re):
+		case errors.Is(err, io.EOF):
+			return header, nil
+		default:
+			return header, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if first {
+			header, first = slices.Clone(cells), false
+			continue
+		}
+		if err := fn(row, cells); err != nil {
+			return header, err
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package formats
+
+import (
+	"encoding/binary"
+	"hash/maphash"
+)
+
+// keySet remembers the keys of a file and the row each first appeared on,
+// for uniqueness checks over millions of rows.
+//
+// It holds no Go pointers: keys are copied into an arena of fixed-size
+// chunks as [row int32][len uint16][bytes], and an open-addressing table
+// of uint64 slots holds (hash<<32 | arena offset+1). On unix the table and
+// chunks are mapped outside the Go heap (see alloc_unix.go), so a large
+// set does not double the garbage collector's heap goal; free releases them.
+type keySet struct {
+	seed   maphash.Seed
+	slots  []uint64
+	count  int
+	chunks [][]byte
+	used   int // bytes used in the last chunk
+	spill  map[string]int32
+}
+
+const (
+	keyChunkBits = 22 // 4 MiB chunks
+	keyChunkSize = 1 << keyChunkBits
+	keyMaxChunks = 1 << (32 - keyChunkBits) // offsets fit 32 bits
+	keyMaxLen    = 1<<16 - 1
+	keyHeader    = 6
+)
+
+// newKeySet makes a set sized for about hint keys (it grows as needed).
+func newKeySet(hint int64) *keySet {
+	n := 1 << 12
+	for int64(n)*3 < hint*8 && n < 1<<26 {
+		n <<= 1
+	}
+	return &keySet{seed: maphash.MakeSeed(), slots: allocUint64(n)}
+}
+
+// add records key on row; when the key was already seen it returns the
+// first row and true.
+func (k *keySet) add(key string, row int) (int, bool) {
+	if len(key) > keyMaxLen || len(k.chunks) == keyMaxChunks && k.used+keyHeader+len(key) > keyChunkSize {
+		return k.addSpill(key, row)
+	}
+	h := maphash.String(k.seed, key)
+	h32 := uint64(uint32(h>>32) | 1) // never 0: a 0 slot is empty
+	mask := uint64(len(k.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := k.slots[i]
+		if s == 0 {
+			off := k.store(key, row)
+			k.slots[i] = h32<<32 | uint64(off+1)
+			k.count++
+			if k.count*4 > len(k.slots)*3 {
+				k.grow()
+			}
+			return 0, false
+		}
+		if s>>32 == h32 {
+			if r, ok := k.match(uint32(s)-1, key); ok {
+				return int(r), true
+			}
+		}
+	}
+}
+
+// store appends a record to the arena and returns its offset.
+func (k *keySet) store(key string, row int) uint32 {
+	need := keyHeader + len(key)
+	if len(k.chunks) == 0 || k.used+need > keyChunkSize {
+		k.chunks = append(k.chunks, allocBytes(keyChunkSize))
+		k.used = 0
+	}
+	c := k.chunks[len(k.chunks)-1]
+	off := uint32((len(k.chunks)-1)<<keyChunkBits | k.used)
+	binary.LittleEndian.PutUint32(c[k.used:], uint32(int32(row)))
+	binary.LittleEndian.PutUint16(c[k.used+4:], uint16(len(key)))
+	copy(c[k.used+keyHeader:], key)
+	k.used += need
+	return off
+}
+
+// match compares the record at off with key.
+func (k *keySet) match(off uint32, key string) (int32, bool) {
+	c := k.chunks[off>>keyChunkBits]
+	p := int(off & (keyChunkSize - 1))
+	n := int(binary.LittleEndian.Uint16(c[p+4:]))
+	if n != len(key) || string(c[p+keyHeader:p+keyHeader+n]) != key {
+		return 0, false
+	}
+	return int32(binary.LittleEndian.Uint32(c[p:])), true
+}
+
+// grow doubles the table.
+func (k *keySet) grow() {
+	old := k.slots
+	k.slots = allocUint64(2 * len(old))
+	mask := uint64(len(k.slots) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		off := uint32(s) - 1
+		c := k.chunks[off>>keyChunkBits]
+		p := int(off & (keyChunkSize - 1))
+		n := int(binary.LittleEndian.Uint16(c[p+4:]))
+		h := maphash.Bytes(k.seed, c[p+keyHeader:p+keyHeader+n])
+		for i := h & mask; ; i = (i + 1) & mask {
+			if k.slots[i] == 0 {
+				k.slots[i] = s
+				break
+			}
+		}
+	}
+	freeUint64(old)
+}
+
+// addSpill handles the odd key too long for the arena.
+func (k *keySet) addSpill(key string, row int) (int, bool) {
+	if k.spill == nil {
+		k.spill = map[string]int32{}
+	}
+	if r, ok := k.spill[key]; ok {
+		return int(r), true
+	}
+	k.spill[string([]byte(key))] = int32(row)
+	return 0, false
+}
+
+// free releases the memory of the set; it must not be used afterwards.
+func (k *keySet) free() {
+	freeUint64(k.slots)
+	for _, c := range k.chunks {
+		freeBytes(c)
+	}
+	k.slots, k.chunks, k.spill = nil, nil, nil
+}

@@ -1,0 +1,127 @@
+package formats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// rowSource yields the rows of one sheet or CSV file.
+type rowSource interface {
+	// next returns the next row and its number (CSV physical line, XLSX row).
+	// cells are only valid until the next call. At the end it returns
+	// io.EOF. A *rowError is a problem of that row only: reading goes on.
+	// A *fileProblem ends the file with one issue; any other error is fatal.
+	next() (row int, cells []string, err error)
+	// cell names the cell of column index col on row ("D7"); "" for CSV.
+	cell(row, col int) string
+	// sheet is the XLSX sheet name; "" for CSV.
+	sheet() string
+	close() error
+}
+
+// rowError is a problem of one row that does not stop reading.
+type rowError struct {
+	row   int
+	cells []string
+	msg   string
+}
+
+func (e *rowError) Error() string { return fmt.Sprintf("line %d: %s", e.row, e.msg) }
+
+// fileProblem is a problem of the whole file that a person fixes (bad
+// encoding, missing sheet...): it becomes one file issue and ends reading.
+type fileProblem struct {
+	row int
+	msg string
+}
+
+func (e *fileProblem) Error() string {
+	if e.row > 0 {
+		return fmt.Sprintf("line %d: %s", e.row, e.msg)
+	}
+	return e.msg
+}
+
+// formatOf returns "csv" or "xlsx" for the options and file name.
+func formatOf(name string, opts Options) (string, error) {
+	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
+	case "csv", "xlsx":
+		return f, nil
+	case "":
+	default:
+		return "", fmt.Errorf("unknown file format %q: use \"csv\" or \"xlsx\"", opts.Format)
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".csv", ".txt", ".tsv":
+		return "csv", nil
+	case ".xlsx", ".xlsm":
+		return "xlsx", nil
+	case ".xls":
+		return "", fmt.Errorf("%s is an old Excel 97-2003 workbook: save it as .xlsx (Excel Workbook) or .csv", name)
+	}
+	return "", fmt.Errorf("cannot tell the format of %s from its extension: name it .csv or .xlsx, or set format on the route", name)
+}
+
+// openSource checks the size and opens the file as rows.
+func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options) (rowSource, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if limit := opts.maxSize(); size > limit {
+		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
+			name, humanBytes(size), humanBytes(limit))
+	}
+	format, err := formatOf(name, opts)
+	if err != nil {
+		return nil, err
+	}
+	if format == "xlsx" {
+		return openXLSX(r, size, name, opts)
+	}
+	return openCSV(r, size, opts)
+}
+
+// humanBytes renders a byte count for people.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// isEmptyRow reports whether every cell is blank.
+func isEmptyRow(cells []string) bool {
+	for _, c := range cells {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// readRow skips empty rows and returns the next one.
+func readRow(src rowSource) (int, []string, error) {
+	for {
+		row, cells, err := src.next()
+		if err != nil {
+			var re *rowError
+			if errors.As(err, &re) {
+				return row, cells, err
+			}
+			return 0, nil, err
+		}
+		if !isEmptyRow(cells) {
+			return row, cells, nil
+		}
+	}
+}

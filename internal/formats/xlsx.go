@@ -1,0 +1,158 @@
+package formats
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// oleMagic starts an OLE compound file: an Excel 97-2003 workbook or an
+// encrypted (password-protected) XLSX workbook.
+var oleMagic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
+
+// encryptionInfo is the UTF-16LE name of the stream of an encrypted OOXML
+// package inside its OLE container.
+var encryptionInfo = utf16le("EncryptionInfo")
+
+func utf16le(s string) []byte {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = append(b, s[i], 0)
+	}
+	return b
+}
+
+// xlsxSource streams the rows of one sheet of a workbook.
+type xlsxSource struct {
+	f        *excelize.File
+	rows     *excelize.Rows
+	name     string
+	row      int
+	date1904 bool
+}
+
+// openXLSX reads the workbook (whole, at most MaxSize bytes) and opens the
+// streaming iterator of its sheet.
+func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSource, err error) {
+	defer recoverWorkbook(name, &err)
+	head := make([]byte, len(oleMagic))
+	if n, _ := r.ReadAt(head, 0); n == len(head) && bytes.Equal(head, oleMagic) {
+		data, err := io.ReadAll(io.NewSectionReader(r, 0, size))
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if bytes.Contains(data, encryptionInfo) {
+			return nil, fmt.Errorf("%s is password-protected: save it without a password (File > Info > Protect Workbook)", name)
+		}
+		return nil, fmt.Errorf("%s is an old Excel 97-2003 workbook (.xls) renamed .xlsx: save it as an Excel Workbook (.xlsx)", name)
+	}
+	limit := opts.unzipSizeLimit()
+	f, err := excelize.OpenReader(io.NewSectionReader(r, 0, size), excelize.Options{
+		UnzipSizeLimit:    limit,
+		UnzipXMLSizeLimit: min(limit, excelize.StreamChunkSize),
+		RawCellValue:      true,
+	})
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	s := &xlsxSource{f: f}
+	if props, err := f.GetWorkbookProps(); err == nil && props.Date1904 != nil {
+		s.date1904 = *props.Date1904
+	}
+	sheets := f.GetSheetList()
+	if len(sheets) == 0 {
+		_ = f.Close()
+		return nil, fmt.Errorf("%s has no worksheet: open it in Excel and save it again", name)
+	}
+	s.name = sheets[0]
+	if opts.Sheet != "" {
+		s.name = ""
+		for _, sh := range sheets {
+			if strings.EqualFold(strings.TrimSpace(sh), strings.TrimSpace(opts.Sheet)) {
+				s.name = sh
+				break
+			}
+		}
+		if s.name == "" {
+			_ = f.Close()
+			return nil, &fileProblem{msg: fmt.Sprintf("the workbook has no sheet %q; its sheets are %s: rename the sheet or change sheet on the route",
+				opts.Sheet, quoteList(sheets))}
+		}
+	}
+	s.rows, err = f.Rows(s.name)
+	if err != nil {
+		_ = f.Close()
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	return s, nil
+}
+
+// xlsxOpenError explains why a workbook cannot be opened.
+func xlsxOpenError(name string, limit int64, err error) error {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "unzip size exceeds"):
+		return fmt.Errorf("%s unpacks to more than %s: it is not a normal spreadsheet (a zip bomb?); remove unused sheets or images, or raise the route's unzip size limit: %w",
+			name, humanBytes(limit), err)
+	case errors.Is(err, excelize.ErrWorkbookPassword), errors.Is(err, excelize.ErrWorkbookFileFormat):
+		return fmt.Errorf("%s is password-protected or not an XLSX workbook: save it without a password as an Excel Workbook (.xlsx): %w", name, err)
+	}
+	return fmt.Errorf("%s is not a readable XLSX workbook (damaged, or not an Excel file): open it in Excel and save it again as .xlsx: %w", name, err)
+}
+
+func (s *xlsxSource) next() (_ int, _ []string, err error) {
+	defer recoverWorkbook(s.name, &err)
+	if !s.rows.Next() {
+		if err := s.rows.Error(); err != nil {
+			return 0, nil, fmt.Errorf("reading sheet %q: %w", s.name, err)
+		}
+		return 0, nil, io.EOF
+	}
+	s.row++
+	cells, err := s.rows.Columns()
+	if err != nil {
+		return 0, nil, fmt.Errorf("reading sheet %q row %d: %w", s.name, s.row, err)
+	}
+	return s.row, cells, nil
+}
+
+func (s *xlsxSource) cell(row, col int) string {
+	c, err := excelize.CoordinatesToCellName(col+1, row)
+	if err != nil {
+		return ""
+	}
+	return c
+}
+
+func (s *xlsxSource) sheet() string { return s.name }
+
+func (s *xlsxSource) close() error {
+	err := s.rows.Close()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// recoverWorkbook turns a panic of the workbook library on a malformed file
+// into an error: a bad file must never stop the daemon.
+func recoverWorkbook(name string, err *error) {
+	if p := recover(); p != nil {
+		*err = fmt.Errorf("%s is not a readable XLSX workbook (damaged, or not an Excel file): open it in Excel and save it again as .xlsx: %v", name, p)
+	}
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}

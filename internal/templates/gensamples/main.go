@@ -1,0 +1,111 @@
+// Command gensamples writes the generated part of the samples/ folder: the
+// good files of both editions (built from one catalogue, so that orders
+// reference SKUs of the SKU file and SKUs suppliers of the supplier file,
+// with EANs whose check digits are computed), the XLSX samples, and the bad
+// files a text editor cannot write (Windows-1252, XLSX cells). The other
+// bad files are written by hand next to them.
+//
+//	go run ./internal/templates/gensamples -out samples
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+func main() {
+	out := flag.String("out", "samples", "samples folder to write into")
+	flag.Parse()
+	files, err := generate()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gensamples:", err)
+		os.Exit(1)
+	}
+	for _, name := range sortedNames(files) {
+		p := filepath.Join(*out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "gensamples:", err)
+			os.Exit(1)
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "gensamples:", err)
+			os.Exit(1)
+		}
+		fmt.Println(p)
+	}
+}
+
+func sortedNames(m map[string][]byte) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// generate returns every generated sample by its slash-separated path
+// relative to the samples folder.
+func generate() (map[string][]byte, error) {
+	files := make(map[string][]byte)
+	for _, g := range []struct {
+		dir string
+		fn  func() (map[string][]byte, error)
+	}{{"A/good", goodA}, {"B/good", goodB}} {
+		m, err := g.fn()
+		if err != nil {
+			return nil, fmt.Errorf("generating %s: %w", g.dir, err)
+		}
+		for name, b := range m {
+			files[g.dir+"/"+name] = b
+		}
+	}
+	legacy, err := legacySKUs().encode(csvStyle{comma: ';', crlf: true, windows1252: true})
+	if err != nil {
+		return nil, fmt.Errorf("generating legacy SKU file: %w", err)
+	}
+	files["A/bad/SKU_LEGACY_20260309.csv"] = legacy
+	if files["A/bad/RECEPTIONS_BAD_20260312.xlsx"], err = receptionsBadXLSX(); err != nil {
+		return nil, fmt.Errorf("generating bad receptions XLSX: %w", err)
+	}
+	if files["B/bad/VARIANTS_BAD_20260312.xlsx"], err = variantsBadXLSX(); err != nil {
+		return nil, fmt.Errorf("generating bad variants XLSX: %w", err)
+	}
+	return files, nil
+}
+
+// legacySKUs is an old ERP's export: Windows-1252, semicolons, decimal
+// commas (its route in samples/samples.toml says so). Three rows are
+// wrong: a typo in an EAN, a carton of 0 units, a carton of 6 without its
+// EAN.
+func legacySKUs() *table {
+	t := newTable(skuHeaderA...)
+	rows := []struct {
+		p     product
+		ean   string // "" = the right one
+		noBox bool
+	}{
+		{p: product{"ETAG-CHENE-80", "Étagère murale chêne 80 cm", "Étagère murale en chêne massif – fixations incluses", "SUP-HOLZWERK", 20077, 1, "82", "24", "4", "3,6", "3,6", "44,90"}},
+		{p: product{"KOMMODE-BUCHE", "Kommode Buche, 3 Schübe", "Kommode aus Buche, Größe 90×45×80 cm", "SUP-HOLZWERK", 20084, 1, "95", "50", "85", "38,5", "38,5", "219,00"}},
+		{p: product{"SPIEGEL-OVAL", "Spiegel oval Ø 60", "Wandspiegel oval, Rahmen Eiche geölt", "SUP-HOLZWERK", 20091, 1, "68", "48", "6", "5,2", "5,2", "49,50"}, ean: "typo"},
+		{p: product{"BOUGIE-FIGUE", "Bougie parfumée figue", "Bougie parfumée à la figue, cire végétale, 45 h", "SUP-LUMIERE", 70032, 0, "9", "9", "11", "0,48", "0,48", "14,90"}},
+		{p: product{"PLAID-MERINOS", "Plaid laine mérinos", "Plaid en laine mérinos, 130×170 cm, « bleu nuit »", "SUP-LINVOSGES", 30086, 6, "40", "32", "12", "0,95", "6,1", "39,00"}, noBox: true},
+	}
+	for _, r := range rows {
+		p := r.p
+		ean, box := p.EAN(), p.EANBox()
+		if r.ean == "typo" {
+			ean = ean[:12] + string('0'+(ean[12]-'0'+3)%10)
+		}
+		if r.noBox {
+			box = ""
+		}
+		t.add("sku", p.SKU, "name", p.Name, "description1", p.Desc, "ean", ean, "eanBox", box,
+			"quantityPerBox", fmt.Sprint(p.PerBox), "length", p.L, "width", p.W, "height", p.H,
+			"grossWeight", p.Weight, "grossWeightBox", p.BoxW, "buyPrice", p.Price, "supplierCode", p.Supplier)
+	}
+	return t
+}

@@ -1,0 +1,284 @@
+package templates
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"filebridge/internal/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the templates/ folder at the repository root")
+
+// repoTemplates is the committed templates folder.
+const repoTemplates = "../../templates"
+
+// TestTemplatesUpToDate regenerates every template and compares it with the
+// committed templates/ folder: CSV byte for byte, XLSX part by part
+// (decompressed), so that a compressor change does not fail the test.
+func TestTemplatesUpToDate(t *testing.T) {
+	for _, e := range model.Editions {
+		t.Run(string(e), func(t *testing.T) {
+			want := filepath.Join(repoTemplates, string(e))
+			if *update {
+				if err := os.RemoveAll(want); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := Write(want, e); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			dir := t.TempDir()
+			paths, err := Write(dir, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, p := range paths {
+				name := filepath.Base(p)
+				names = append(names, name)
+				got := readFile(t, p)
+				committed := readFile(t, filepath.Join(want, name))
+				if strings.HasSuffix(name, ".xlsx") {
+					compareZip(t, name, got, committed)
+				} else if !bytes.Equal(got, committed) {
+					t.Errorf("%s/%s is out of date: run go generate ./internal/templates", e, name)
+				}
+			}
+			entries, err := os.ReadDir(want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, en := range entries {
+				if !slices.Contains(names, en.Name()) {
+					t.Errorf("templates/%s/%s is not a template any more: delete it", e, en.Name())
+				}
+			}
+		})
+	}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go generate ./internal/templates)", err)
+	}
+	return b
+}
+
+func compareZip(t *testing.T, name string, got, want []byte) {
+	t.Helper()
+	g, w := zipParts(t, got), zipParts(t, want)
+	for part, gb := range g {
+		if wb, ok := w[part]; !ok || !bytes.Equal(gb, wb) {
+			t.Errorf("%s: part %s is out of date: run go generate ./internal/templates", name, part)
+		}
+	}
+	for part := range w {
+		if _, ok := g[part]; !ok {
+			t.Errorf("%s: part %s should not be there: run go generate ./internal/templates", name, part)
+		}
+	}
+}
+
+func zipParts(t *testing.T, b []byte) map[string][]byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := make(map[string][]byte)
+	for _, zf := range zr.File {
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[zf.Name] = data
+	}
+	return parts
+}
+
+func TestWriteIsDeterministic(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	pa, err := Write(a, model.EditionB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(b, model.EditionB); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pa {
+		rel, _ := filepath.Rel(a, p)
+		if !bytes.Equal(readFile(t, p), readFile(t, filepath.Join(b, rel))) {
+			t.Errorf("%s differs between two runs", rel)
+		}
+	}
+}
+
+func TestWriteUnknownEdition(t *testing.T) {
+	if _, err := Write(t.TempDir(), model.Edition("C")); err == nil {
+		t.Fatal("want an error for edition C")
+	}
+}
+
+// TestContent checks every template against its spec: the header row is the
+// spec's column list, the example row its examples, the XLSX data sheet
+// keeps code and EAN columns as text and the columns sheet describes every
+// column.
+func TestContent(t *testing.T) {
+	for _, e := range model.Editions {
+		for _, dt := range model.DocTypes(e) {
+			t.Run(string(e)+"/"+dt.Name, func(t *testing.T) {
+				spec, err := Spec(e, dt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var names, examples []string
+				for _, fl := range spec.Fields {
+					names = append(names, fl.Name)
+					examples = append(examples, fl.Example)
+				}
+				data, err := CSV(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.HasPrefix(data, []byte(utf8BOM)) {
+					t.Error("CSV template does not start with a UTF-8 BOM")
+				}
+				rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte(utf8BOM)))).ReadAll()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(rows) != 2 || !slices.Equal(rows[0], names) || !slices.Equal(rows[1], examples) {
+					t.Errorf("CSV rows = %q\nwant header %q and examples %q", rows, names, examples)
+				}
+				checkXLSX(t, spec, dt, names)
+			})
+		}
+	}
+}
+
+func checkXLSX(t *testing.T, spec model.Spec, dt model.DocType, names []string) {
+	t.Helper()
+	data, err := XLSX(spec, dt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := f.GetSheetList(); !slices.Equal(got, []string{DataSheet, ColumnsSheet}) {
+		t.Fatalf("sheets = %q", got)
+	}
+	rows, err := f.GetRows(DataSheet, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || !slices.Equal(rows[0], names) {
+		t.Fatalf("data rows = %q, want header %q and one example", rows, names)
+	}
+	for i, fl := range spec.Fields {
+		cell, _ := excelize.CoordinatesToCellName(i+1, 2)
+		got := ""
+		if i < len(rows[1]) {
+			got = rows[1][i]
+		}
+		if got != fl.Example && !isNumeric(fl.Type) {
+			t.Errorf("%s example = %q, want %q", fl.Name, got, fl.Example)
+		}
+		styleID, err := f.GetCellStyle(DataSheet, cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.GetStyle(styleID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := st.NumFmt == numFmtText; text == isNumeric(fl.Type) {
+			t.Errorf("%s (%s): text format = %v", fl.Name, fl.Type, text)
+		}
+	}
+	desc, err := f.GetRows(ColumnsSheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(desc) != len(names)+1 {
+		t.Fatalf("columns sheet has %d rows, want %d", len(desc), len(names)+1)
+	}
+	for i, row := range desc[1:] {
+		if row[0] != names[i] || row[1] == "" || row[2] == "" {
+			t.Errorf("columns sheet row %d = %q", i+2, row)
+		}
+	}
+}
+
+func TestColumnsRequired(t *testing.T) {
+	tests := []struct {
+		e      model.Edition
+		kind   model.Kind
+		column string
+		want   string
+	}{
+		{model.EditionA, model.KindItem, "sku", "yes"},
+		{model.EditionA, model.KindItem, "eanBox", "conditional: when quantityPerBox is above 1"},
+		{model.EditionA, model.KindItem, "description1", "no"},
+		{model.EditionA, model.KindInbound, "quantity", "yes, on every line"},
+		{model.EditionA, model.KindInbound, "item.ean", "conditional: when the line carries SKU master data (item.* columns)"},
+		{model.EditionA, model.KindOutbound, "serviceType", "conditional: on a service line (a row without sku)"},
+		{model.EditionA, model.KindOutbound, "shipTo.city", "yes: the receiver's address"},
+		{model.EditionB, model.KindOutbound, "shipTo.city", "conditional: when the order embeds a consignee (shipTo.* columns)"},
+		{model.EditionB, model.KindInbound, "warehouseCode", "conditional: warehouseLocation or warehouseCode"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.e)+"/"+tt.column, func(t *testing.T) {
+			spec, _ := model.SpecFor(tt.e, tt.kind)
+			for _, c := range Columns(spec) {
+				if c.Name == tt.column {
+					if c.Required != tt.want {
+						t.Errorf("required = %q, want %q", c.Required, tt.want)
+					}
+					return
+				}
+			}
+			t.Fatalf("no column %s", tt.column)
+		})
+	}
+}
+
+func TestColumnsLimit(t *testing.T) {
+	spec, _ := model.SpecFor(model.EditionA, model.KindItem)
+	want := map[string]string{
+		"sku":            "at most 14 characters",
+		"quantityPerBox": "> 0; decimal point '.'",
+		"ean":            "8, 12, 13 or 14 digits with a valid check digit",
+	}
+	for _, c := range Columns(spec) {
+		if w, ok := want[c.Name]; ok && c.Limit != w {
+			t.Errorf("%s limit = %q, want %q", c.Name, c.Limit, w)
+		}
+	}
+	b, _ := model.SpecFor(model.EditionB, model.KindPackaging)
+	for _, c := range Columns(b) {
+		if c.Name == "level" && c.Limit != "one of PCB, SPCB, UVC" {
+			t.Errorf("level limit = %q", c.Limit)
+		}
+	}
+}

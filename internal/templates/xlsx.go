@@ -1,0 +1,188 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"filebridge/internal/model"
+)
+
+// Sheet names of the XLSX templates.
+const (
+	DataSheet    = "data"
+	ColumnsSheet = "columns"
+)
+
+// fixedTime is the creation and modification time written into every
+// template, so that regenerating gives the same file.
+const fixedTime = "2026-01-01T00:00:00Z"
+
+// numFmtText is Excel's built-in "@" (text) number format: what is typed in
+// such a cell stays as typed (EANs are not turned into 4.00638E+12, zip
+// codes keep their leading zero).
+const numFmtText = 49
+
+// validationRows is how far down the data sheet the drop-down lists of enum
+// columns reach.
+const validationRows = 10000
+
+// XLSX returns the XLSX template of a spec: a "data" sheet with the header
+// row and one example row, every non-numeric column formatted as text, and
+// a "columns" sheet describing each column.
+func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
+	f := excelize.NewFile()
+	defer f.Close()
+	if err := f.SetSheetName("Sheet1", DataSheet); err != nil {
+		return nil, fmt.Errorf("naming data sheet: %w", err)
+	}
+	st, err := newStyles(f)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeData(f, st, spec); err != nil {
+		return nil, fmt.Errorf("writing data sheet: %w", err)
+	}
+	if err := writeColumns(f, st, spec); err != nil {
+		return nil, fmt.Errorf("writing columns sheet: %w", err)
+	}
+	f.SetActiveSheet(0)
+	if err := f.SetDocProps(&excelize.DocProperties{
+		Title:          fmt.Sprintf("filebridge template: Edition %s %s", spec.Edition, dt.Name),
+		Subject:        fmt.Sprintf("customer-portal API v%s", spec.Edition.APIVersion()),
+		Creator:        "filebridge",
+		LastModifiedBy: "filebridge",
+		Description:    "Fill in the data sheet, one row per document (per line for orders); the columns sheet describes each column.",
+		Created:        fixedTime,
+		Modified:       fixedTime,
+	}); err != nil {
+		return nil, fmt.Errorf("setting document properties: %w", err)
+	}
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		return nil, fmt.Errorf("writing XLSX: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+type styles struct {
+	header, headerText, text int
+}
+
+func newStyles(f *excelize.File) (styles, error) {
+	var st styles
+	var err error
+	bold := &excelize.Font{Bold: true}
+	fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}}
+	if st.header, err = f.NewStyle(&excelize.Style{Font: bold, Fill: fill}); err != nil {
+		return st, fmt.Errorf("creating header style: %w", err)
+	}
+	if st.headerText, err = f.NewStyle(&excelize.Style{Font: bold, Fill: fill, NumFmt: numFmtText}); err != nil {
+		return st, fmt.Errorf("creating header style: %w", err)
+	}
+	if st.text, err = f.NewStyle(&excelize.Style{NumFmt: numFmtText}); err != nil {
+		return st, fmt.Errorf("creating text style: %w", err)
+	}
+	return st, nil
+}
+
+// isNumeric reports whether a column holds numbers in the template; every
+// other column (codes, EANs, dates, postal codes) is formatted as text.
+func isNumeric(t model.FieldType) bool { return t == model.TInt || t == model.TDecimal }
+
+func writeData(f *excelize.File, st styles, spec model.Spec) error {
+	for i, fl := range spec.Fields {
+		col, err := excelize.ColumnNumberToName(i + 1)
+		if err != nil {
+			return err
+		}
+		width := float64(max(utf8.RuneCountInString(fl.Name), utf8.RuneCountInString(fl.Example)) + 3)
+		if err := f.SetColWidth(DataSheet, col, col, min(width, 45)); err != nil {
+			return err
+		}
+		headerStyle := st.header
+		if !isNumeric(fl.Type) {
+			headerStyle = st.headerText
+			if err := f.SetColStyle(DataSheet, col, st.text); err != nil {
+				return err
+			}
+		}
+		if err := setStr(f, DataSheet, col, 1, fl.Name, headerStyle); err != nil {
+			return err
+		}
+		if err := writeExample(f, st, fl, col); err != nil {
+			return fmt.Errorf("example of %s: %w", fl.Name, err)
+		}
+		if len(fl.Enum) > 0 {
+			dv := excelize.NewDataValidation(true)
+			dv.SetSqref(fmt.Sprintf("%s2:%s%d", col, col, validationRows))
+			if err := dv.SetDropList(fl.Enum); err != nil {
+				return err
+			}
+			dv.SetError(excelize.DataValidationErrorStyleStop, fl.Name, "Choose one of the listed values.")
+			if err := f.AddDataValidation(DataSheet, dv); err != nil {
+				return err
+			}
+		}
+	}
+	return f.SetPanes(DataSheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+}
+
+// writeExample writes a field's example into row 2: numbers as numbers,
+// everything else as text.
+func writeExample(f *excelize.File, st styles, fl model.Field, col string) error {
+	cell := col + "2"
+	if fl.Example == "" {
+		return nil
+	}
+	if isNumeric(fl.Type) {
+		if n, err := strconv.ParseInt(fl.Example, 10, 64); err == nil {
+			return f.SetCellInt(DataSheet, cell, n)
+		}
+		v, err := strconv.ParseFloat(fl.Example, 64)
+		if err != nil {
+			return fmt.Errorf("example %q is not a number: %w", fl.Example, err)
+		}
+		return f.SetCellFloat(DataSheet, cell, v, -1, 64)
+	}
+	return setStr(f, DataSheet, col, 2, fl.Example, st.text)
+}
+
+func setStr(f *excelize.File, sheet, col string, row int, v string, style int) error {
+	cell := col + strconv.Itoa(row)
+	if err := f.SetCellStr(sheet, cell, v); err != nil {
+		return err
+	}
+	return f.SetCellStyle(sheet, cell, cell, style)
+}
+
+func writeColumns(f *excelize.File, st styles, spec model.Spec) error {
+	if _, err := f.NewSheet(ColumnsSheet); err != nil {
+		return err
+	}
+	header := []string{"column", "required", "type", "limit", "example", "description"}
+	widths := []float64{34, 40, 14, 40, 26, 70}
+	for i, h := range header {
+		col, _ := excelize.ColumnNumberToName(i + 1)
+		if err := f.SetColWidth(ColumnsSheet, col, col, widths[i]); err != nil {
+			return err
+		}
+		if err := f.SetColStyle(ColumnsSheet, col, st.text); err != nil {
+			return err
+		}
+		if err := setStr(f, ColumnsSheet, col, 1, h, st.headerText); err != nil {
+			return err
+		}
+	}
+	for r, c := range Columns(spec) {
+		for i, v := range []string{c.Name, c.Required, c.Type, c.Limit, c.Example, c.Description} {
+			col, _ := excelize.ColumnNumberToName(i + 1)
+			if err := setStr(f, ColumnsSheet, col, r+2, v, st.text); err != nil {
+				return err
+			}
+		}
+	}
+	return f.SetPanes(ColumnsSheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+}
