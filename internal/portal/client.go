@@ -1,0 +1,261 @@
+// Package portal is filebridge's client of the logistics operator's
+// customer-portal REST API, in both editions (A v1.2.0 and B v1.1.0).
+//
+// It owns one table per edition of wire field names (wire_a.go, wire_b.go),
+// hydra paging, bearer authentication, the one function that decides retry
+// versus reject (classify), error decoding, and the code-to-id resolution
+// cache. It speaks model documents and never imports the file formats.
+package portal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"filebridge/internal/model"
+)
+
+// Defaults of Config fields left zero.
+const (
+	DefaultConcurrency          = 8
+	DefaultTimeout              = 30 * time.Second
+	DefaultRetryBaseWait        = 250 * time.Millisecond
+	DefaultRetryMaxWait         = 2 * time.Minute
+	DefaultItemsPerPage         = 1000
+	DefaultShipmentStatusFilter = "status.code"
+)
+
+// Config configures a Client. Zero fields take the defaults above.
+type Config struct {
+	Edition model.Edition
+	// BaseURL is the absolute http(s) URL of the API, including "/api".
+	BaseURL string
+	// Company is the caller's company id on the portal.
+	Company int64
+	// Token is the bearer token. It never appears in logs or errors.
+	Token string
+	// Paths overrides resource paths (resource name -> path starting "/").
+	Paths map[string]string
+	// Concurrency is the number of requests in flight at most.
+	Concurrency int
+	// Timeout bounds one request, response body included.
+	Timeout time.Duration
+	// MaxRetries is the number of times a transient failure is retried
+	// (0: none; the config package supplies its default of 8).
+	MaxRetries int
+	// RetryMaxWait caps one backoff wait and a Retry-After.
+	RetryMaxWait time.Duration
+	// RetryBaseWait is the first backoff step; it doubles per retry.
+	RetryBaseWait time.Duration
+	// ItemsPerPage is the page size of lists, at most 10000.
+	ItemsPerPage int
+	// ShipmentStatusFilter is the Edition A order-list parameter that
+	// filters by fulfillment status ("status.code" or
+	// "fulfillmentStatus.code").
+	ShipmentStatusFilter string
+	// HTTPClient replaces the client's own (which keeps Concurrency idle
+	// connections per host).
+	HTTPClient *http.Client
+	Logger     *slog.Logger
+	UserAgent  string
+}
+
+// Client talks to one portal. It is safe for concurrent use.
+type Client struct {
+	cfg     Config
+	base    *url.URL // without a trailing "/"
+	paths   Paths
+	codec   codec
+	hc      *http.Client
+	ownHC   bool // hc is the client's own: Close releases its connections
+	log     *slog.Logger
+	sem     chan struct{}
+	auth    string // "Bearer " + token
+	ua      string
+	refs    *refCache
+	ignored atomic.Bool // the deployment ignores code[] on variants
+}
+
+// New checks cfg and returns a client. Configuration errors say what is
+// wrong and how to fix it.
+func New(cfg Config) (*Client, error) {
+	var problems []string
+	bad := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
+
+	if cfg.Edition != model.EditionA && cfg.Edition != model.EditionB {
+		bad("edition %q is unknown: use \"A\" (v1.2.0) or \"B\" (v1.1.0)", cfg.Edition)
+	}
+	base, err := url.Parse(strings.TrimSpace(cfg.BaseURL))
+	switch {
+	case cfg.BaseURL == "":
+		bad("base URL is missing: give the API's absolute URL, e.g. \"https://portal.example.com/api\"")
+	case err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "":
+		bad("base URL %q is not an absolute http(s) URL: write it like \"https://portal.example.com/api\"", redactURL(cfg.BaseURL))
+	case base.User != nil:
+		bad("base URL must not carry a user or password: give the token through token_env or token_file")
+	case base.RawQuery != "" || base.Fragment != "":
+		bad("base URL %q must not carry a query or a fragment", redactURL(cfg.BaseURL))
+	}
+	if strings.TrimSpace(cfg.Token) == "" {
+		bad("token is missing: set the portal's token_env or token_file")
+	} else if strings.ContainsAny(cfg.Token, "\r\n") {
+		bad("token holds a line break: check the token file")
+	}
+	if cfg.Company <= 0 {
+		bad("company must be the positive id the operator gave you, not %d", cfg.Company)
+	}
+	var paths Paths
+	if cfg.Edition == model.EditionA || cfg.Edition == model.EditionB {
+		if paths, err = NewPaths(cfg.Edition, cfg.Paths); err != nil {
+			bad("%v", err)
+		}
+	}
+	if cfg.Concurrency < 0 {
+		bad("concurrency must be at least 1, not %d", cfg.Concurrency)
+	}
+	if cfg.ItemsPerPage < 0 || cfg.ItemsPerPage > model.MaxItemsPerPage {
+		bad("items per page must be between 1 and %d, not %d", model.MaxItemsPerPage, cfg.ItemsPerPage)
+	}
+	if cfg.Timeout < 0 || cfg.RetryMaxWait < 0 || cfg.RetryBaseWait < 0 || cfg.MaxRetries < 0 {
+		bad("timeout, retry waits and max retries must not be negative")
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("configuring portal client: %s", strings.Join(problems, "; "))
+	}
+
+	if cfg.Concurrency == 0 {
+		cfg.Concurrency = DefaultConcurrency
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.RetryBaseWait == 0 {
+		cfg.RetryBaseWait = DefaultRetryBaseWait
+	}
+	if cfg.RetryMaxWait == 0 {
+		cfg.RetryMaxWait = DefaultRetryMaxWait
+	}
+	if cfg.RetryBaseWait > cfg.RetryMaxWait {
+		cfg.RetryBaseWait = cfg.RetryMaxWait
+	}
+	if cfg.ItemsPerPage == 0 {
+		cfg.ItemsPerPage = DefaultItemsPerPage
+	}
+	if cfg.ShipmentStatusFilter == "" {
+		cfg.ShipmentStatusFilter = DefaultShipmentStatusFilter
+	}
+	base.Path = strings.TrimRight(base.Path, "/")
+	base.RawPath = ""
+
+	c := &Client{
+		cfg:   cfg,
+		base:  base,
+		paths: paths,
+		hc:    cfg.HTTPClient,
+		log:   cfg.Logger,
+		sem:   make(chan struct{}, cfg.Concurrency),
+		auth:  "Bearer " + strings.TrimSpace(cfg.Token),
+		ua:    cfg.UserAgent,
+		refs:  newRefCache(),
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.ua == "" {
+		c.ua = "filebridge"
+	}
+	if cfg.Edition == model.EditionA {
+		c.codec = wireA{}
+	} else {
+		c.codec = wireB{}
+	}
+	if c.hc == nil {
+		c.hc, c.ownHC = &http.Client{Transport: newTransport(cfg.Concurrency)}, true
+	}
+	return c, nil
+}
+
+// newTransport is the default transport: enough idle connections per host
+// for every request in flight to reuse one.
+func newTransport(concurrency int) *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	idle := max(concurrency, 2)
+	t.MaxIdleConnsPerHost = idle
+	t.MaxIdleConns = max(t.MaxIdleConns, idle)
+	t.IdleConnTimeout = 90 * time.Second
+	return t
+}
+
+// Edition returns the client's API edition.
+func (c *Client) Edition() model.Edition { return c.cfg.Edition }
+
+// Company returns the caller's company id.
+func (c *Client) Company() int64 { return c.cfg.Company }
+
+// Path returns the path of a resource relative to the base URL.
+func (c *Client) Path(r Resource) string { return c.paths[r] }
+
+// Close releases idle connections of the client's own transport (not of
+// a Config.HTTPClient).
+func (c *Client) Close() {
+	if c.ownHC {
+		c.hc.CloseIdleConnections()
+	}
+}
+
+// IRI returns the IRI of a document: the base URL's path, the resource's
+// path and the id ("/api/variants/12").
+func (c *Client) IRI(r Resource, id int64) string {
+	return c.base.Path + c.paths[r] + "/" + strconv.FormatInt(id, 10)
+}
+
+// url returns the absolute URL of a resource path with a query.
+func (c *Client) url(path string, q url.Values) string {
+	u := c.base.String() + path
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
+}
+
+// serves returns an Invalid error when the edition has no such resource.
+func (c *Client) serves(r Resource, what string) error {
+	if Serves(c.cfg.Edition, r) {
+		return nil
+	}
+	return &Error{Class: Invalid, Message: fmt.Sprintf("%s exist only in Edition B; this portal is Edition %s", what, c.cfg.Edition)}
+}
+
+// redactURL drops a user and password from a URL for messages.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		if err != nil {
+			return "(unparsable)"
+		}
+		return s
+	}
+	u.User = nil
+	return u.String()
+}
+
+// errCanceled wraps the caller's context error.
+func canceled(ctx context.Context, doing string) error {
+	return fmt.Errorf("%s: %w", doing, context.Cause(ctx))
+}
+
+var _ error = (*Error)(nil)
+
+// asError returns err as *Error when it is one.
+func asError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

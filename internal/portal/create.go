@@ -1,0 +1,421 @@
+package portal
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"filebridge/internal/model"
+)
+
+// Outcome is the result of a create.
+type Outcome struct {
+	ID int64 // the document's portal id
+	// Existed: the document was already on the portal (a resend after a
+	// lost answer, or a file submitted again) with the file's values.
+	Existed bool
+}
+
+// createOp is one create: where it goes, its body, and how to look the
+// document up by its unique key when the outcome is unknown or the key is
+// refused as already used.
+type createOp struct {
+	res  Resource
+	what string // "SKU", "supplier"... for messages
+	key  string // the unique key's value; "" when the portal numbers it
+	kind model.Kind
+	body any
+	// find looks the document up by key: its id and how it differs from
+	// the file's document.
+	find func(ctx context.Context) (id int64, diffs []Violation, found bool, err error)
+}
+
+// create posts op.body. A lost answer (no response after sending, 5xx) is
+// never blindly resent: the document is first looked up by its key. A key
+// refused as existing is looked up too: equal means already done,
+// different is a Conflict.
+func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
+	buf, err := encodeBody(op.body)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer releaseBody(buf)
+	path := c.paths[op.res]
+	for attempt := 0; ; attempt++ {
+		var cr docID
+		resp, body, err := c.attempt(ctx, http.MethodPost, path, nil, buf.Bytes(), &cr)
+		cl := classify(resp, err)
+		switch cl {
+		case classOK:
+			if id := cr.id(); id != 0 || op.find == nil || op.key == "" {
+				return Outcome{ID: id}, nil
+			}
+			// Created, but the answer carries no id: read it back.
+			out, _, err := c.settle(ctx, op, nil)
+			return out, err
+		case classCanceled:
+			return Outcome{}, canceled(ctx, fmt.Sprintf("creating %s %q", op.what, op.key))
+		case classReject:
+			e := failure(http.MethodPost, path, resp, body, err, cl)
+			if !c.duplicate(e, op) {
+				return Outcome{}, e
+			}
+			out, found, serr := c.settle(ctx, op, e)
+			if serr != nil || found {
+				return out, serr
+			}
+			return Outcome{}, e
+		}
+		e := failure(http.MethodPost, path, resp, body, err, cl)
+		if cl == classUnknown {
+			if op.key == "" || op.find == nil {
+				e.Message = fmt.Sprintf("no answer after sending %s without a key: it may have been created; check the portal before sending it again (%s)", op.what, e.Message)
+				return Outcome{}, e
+			}
+			out, found, serr := c.settle(ctx, op, nil)
+			if serr != nil || found {
+				return out, serr
+			}
+			c.log.Info("portal create unanswered and not found: sending again", "what", op.what, "key", op.key)
+		}
+		if attempt >= c.cfg.MaxRetries {
+			return Outcome{}, e
+		}
+		if err := c.wait(ctx, attempt, resp, e); err != nil {
+			return Outcome{}, err
+		}
+	}
+}
+
+// settle looks a document up by its key: found and equal is Existed,
+// found and different a Conflict listing the differing fields.
+func (c *Client) settle(ctx context.Context, op createOp, refused *Error) (Outcome, bool, error) {
+	id, diffs, found, err := op.find(ctx)
+	if err != nil {
+		return Outcome{}, false, fmt.Errorf("checking whether %s %q is on the portal: %w", op.what, op.key, err)
+	}
+	if !found {
+		return Outcome{}, false, nil
+	}
+	if len(diffs) == 0 {
+		return Outcome{ID: id, Existed: true}, true, nil
+	}
+	e := &Error{Class: Conflict, Method: http.MethodPost, Path: c.paths[op.res], Violations: diffs,
+		Message: fmt.Sprintf("%s %q already exists on the portal with different values", op.what, op.key)}
+	if refused != nil {
+		e.Status = refused.Status
+	}
+	return Outcome{ID: id}, true, e
+}
+
+// duplicate reports whether a refusal says the document's key is taken:
+// 409, or a violation on the key property saying it is already used.
+func (c *Client) duplicate(e *Error, op createOp) bool {
+	if op.find == nil || op.key == "" {
+		return false
+	}
+	if e.Status == http.StatusConflict {
+		return true
+	}
+	if e.Class != Invalid {
+		return false
+	}
+	key := c.codec.keyField(op.kind)
+	for _, v := range e.Violations {
+		field := v.Field
+		if i := strings.LastIndexByte(field, '.'); i >= 0 {
+			field = field[i+1:]
+		}
+		if (field == key || (op.kind == model.KindPackaging && field == "variant")) && saysTaken(v.Message) {
+			return true
+		}
+	}
+	return len(e.Violations) == 0 && saysTaken(e.Message)
+}
+
+// saysTaken recognises the uniqueness messages of API Platform and friends.
+func saysTaken(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, s := range []string{"already used", "already exists", "already taken", "already in use", "duplicate", "unique"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// partnerWord names a partner as the edition does.
+func (c *Client) partnerWord() string {
+	if c.cfg.Edition == model.EditionA {
+		return "supplier"
+	}
+	return "connection"
+}
+
+// CreatePartner creates a supplier (A; relationship Manufacturer unless
+// given) or a connection (B).
+func (c *Client) CreatePartner(ctx context.Context, p model.Partner) (Outcome, error) {
+	op := createOp{res: Connections, what: c.partnerWord(), key: p.Code, kind: model.KindPartner,
+		body: c.codec.partnerBody(c.cfg.Company, p)}
+	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findPartner(ctx, p.Code)
+		return got.ID, diffPartner(p, got), found, err
+	}
+	out, err := c.create(ctx, op)
+	if err == nil {
+		c.Remember(RefPartner, p.Code, out.ID)
+	}
+	return out, err
+}
+
+// CreateItem creates a SKU (A: SupplierCode resolved to the supplier's id
+// unless SupplierID is set) or a variant (B).
+func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error) {
+	if c.cfg.Edition == model.EditionA && it.SupplierID == 0 && it.SupplierCode != "" {
+		id, err := c.resolvePartner(ctx, it.SupplierCode, "supplierCode")
+		if err != nil {
+			return Outcome{}, err
+		}
+		it.SupplierID = id
+	}
+	op := createOp{res: Variants, what: "SKU", key: it.SKU, kind: model.KindItem, body: c.codec.itemBody(c.cfg.Company, it)}
+	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findItem(ctx, it.SKU)
+		return got.ID, diffItem(it, got), found, err
+	}
+	out, err := c.create(ctx, op)
+	if err == nil {
+		c.Remember(RefSKU, it.SKU, out.ID)
+	}
+	return out, err
+}
+
+// CreatePackaging creates a variant packaging (B only): the SKU is
+// resolved to the variant's IRI, the supplier code to the connection's.
+func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcome, error) {
+	if err := c.serves(VariantPackagings, "packagings"); err != nil {
+		return Outcome{}, err
+	}
+	var refs refErrors
+	variant, err := c.resolveSKU(ctx, p.SKU)
+	if err := refs.add(err); err != nil {
+		return Outcome{}, err
+	}
+	supplierIRI := ""
+	if p.SupplierCode != "" {
+		id, err := c.resolvePartner(ctx, p.SupplierCode, "supplierCode")
+		if err := refs.add(err); err != nil {
+			return Outcome{}, err
+		}
+		supplierIRI = c.IRI(Connections, id)
+	}
+	if err := refs.err(); err != nil {
+		return Outcome{}, err
+	}
+	op := createOp{res: VariantPackagings, what: "packaging", key: p.SKU + " " + p.Code, kind: model.KindPackaging,
+		body: wireB{}.packagingBody(p, c.IRI(Variants, variant), supplierIRI)}
+	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
+		return got.ID, diffPackaging(p, got), found, err
+	}
+	return c.create(ctx, op)
+}
+
+// CreateInbound creates a reception (A) or a purchase order (B). The
+// supplier code, the lines' SKUs (in batches) and, in B, the warehouse
+// code are resolved; a line carrying SKU master data whose SKU is not on
+// the portal gets its SKU created first. Every reference that does not
+// resolve is reported in one Invalid error.
+func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, error) {
+	var refs refErrors
+	if in.SupplierID == 0 && in.SupplierCode != "" {
+		id, err := c.resolvePartner(ctx, in.SupplierCode, "supplierCode")
+		if err := refs.add(err); err != nil {
+			return Outcome{}, err
+		}
+		in.SupplierID = id
+	}
+	if c.cfg.Edition == model.EditionB && in.WarehouseLocation == 0 && in.WarehouseCode != "" {
+		id, err := c.ResolveWarehouse(ctx, in.WarehouseCode)
+		if err := refs.add(err); err != nil {
+			return Outcome{}, err
+		}
+		in.WarehouseLocation = id
+	}
+	in.Lines = slices.Clone(in.Lines)
+	skus := make([]string, 0, len(in.Lines))
+	items := map[string]*model.Item{}
+	for _, l := range in.Lines {
+		if l.VariantID == 0 {
+			skus = append(skus, l.SKU)
+			if l.Item != nil {
+				items[l.SKU] = l.Item
+			}
+		}
+	}
+	ids, err := c.resolveLineSKUs(ctx, skus, items, in.SupplierCode)
+	if err := refs.add(err); err != nil {
+		return Outcome{}, err
+	}
+	for i := range in.Lines {
+		if in.Lines[i].VariantID == 0 {
+			in.Lines[i].VariantID = ids[in.Lines[i].SKU]
+		}
+	}
+	if err := refs.err(); err != nil {
+		return Outcome{}, err
+	}
+	op := createOp{res: PurchaseOrders, what: c.inboundWord(), key: in.OrderNumber, kind: model.KindInbound,
+		body: c.codec.inboundBody(c.cfg.Company, in)}
+	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findInbound(ctx, in.OrderNumber)
+		return got.ID, diffInbound(in, got), found, err
+	}
+	return c.create(ctx, op)
+}
+
+// resolveLineSKUs resolves line SKUs; a missing SKU with master data on
+// its line is created (its supplier defaulting to the document's).
+func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[string]*model.Item, supplierCode string) (map[string]int64, error) {
+	ids, err := c.ResolveSKUs(ctx, skus)
+	if err == nil || !IsInvalid(err) || len(items) == 0 {
+		return ids, err
+	}
+	var refs refErrors
+	seen := map[string]bool{}
+	for _, code := range skus {
+		if _, ok := ids[code]; ok || seen[code] || code == "" {
+			continue
+		}
+		seen[code] = true
+		it := items[code]
+		if it == nil {
+			_ = refs.add(c.unresolved(RefSKU, "sku", code))
+			continue
+		}
+		item := *it
+		item.SKU = code
+		if item.SupplierCode == "" && item.SupplierID == 0 {
+			item.SupplierCode = supplierCode
+		}
+		out, err := c.CreateItem(ctx, item)
+		if err := refs.add(err); err != nil {
+			return ids, err
+		}
+		if out.ID != 0 {
+			ids[code] = out.ID
+		}
+	}
+	return ids, refs.err()
+}
+
+func (c *Client) inboundWord() string {
+	if c.cfg.Edition == model.EditionA {
+		return "reception"
+	}
+	return "purchase order"
+}
+
+func (c *Client) outboundWord() string {
+	if c.cfg.Edition == model.EditionA {
+		return "order"
+	}
+	return "sales order"
+}
+
+// CreateOutbound creates an order (A) or a sales order (B). Line SKUs are
+// resolved in batches; in B also the warehouse code, the shipTo and
+// billingTo connection codes (unless the consignee is embedded), and the
+// carrier and carrier service codes.
+func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome, error) {
+	var refs refErrors
+	if c.cfg.Edition == model.EditionB {
+		if o.WarehouseLocation == 0 && o.WarehouseCode != "" {
+			id, err := c.ResolveWarehouse(ctx, o.WarehouseCode)
+			if err := refs.add(err); err != nil {
+				return Outcome{}, err
+			}
+			o.WarehouseLocation = id
+		}
+		if o.ShipTo == nil && o.ShipToID == 0 && o.ShipToCode != "" {
+			id, err := c.resolvePartner(ctx, o.ShipToCode, "shipToCode")
+			if err := refs.add(err); err != nil {
+				return Outcome{}, err
+			}
+			o.ShipToID = id
+		}
+		if o.BillingTo == nil && o.BillingToID == 0 && o.BillingToCode != "" {
+			id, err := c.resolvePartner(ctx, o.BillingToCode, "billingToCode")
+			if err := refs.add(err); err != nil {
+				return Outcome{}, err
+			}
+			o.BillingToID = id
+		}
+		if o.CarrierID == 0 && o.CarrierCode != "" {
+			id, err := c.ResolveCarrier(ctx, o.CarrierCode)
+			if err := refs.add(err); err != nil {
+				return Outcome{}, err
+			}
+			o.CarrierID = id
+		}
+		if o.CarrierServiceID == 0 && o.CarrierServiceCode != "" {
+			id, err := c.resolveService(ctx, o.CarrierServiceCode, o.CarrierCode)
+			if err := refs.add(err); err != nil {
+				return Outcome{}, err
+			}
+			o.CarrierServiceID = id
+		}
+	}
+	o.Lines = slices.Clone(o.Lines)
+	var skus []string
+	for _, l := range o.Lines {
+		if l.VariantID == 0 && l.SKU != "" {
+			skus = append(skus, l.SKU)
+		}
+	}
+	ids, err := c.ResolveSKUs(ctx, skus)
+	if err := refs.add(err); err != nil {
+		return Outcome{}, err
+	}
+	for i := range o.Lines {
+		if o.Lines[i].VariantID == 0 {
+			o.Lines[i].VariantID = ids[o.Lines[i].SKU]
+		}
+	}
+	if err := refs.err(); err != nil {
+		return Outcome{}, err
+	}
+	op := createOp{res: SalesOrders, what: c.outboundWord(), key: o.OrderNumber, kind: model.KindOutbound,
+		body: c.codec.outboundBody(c.cfg.Company, o)}
+	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findOutbound(ctx, o.OrderNumber)
+		return got.ID, diffOutbound(o, got), found, err
+	}
+	return c.create(ctx, op)
+}
+
+// refErrors gathers the violations of references that do not resolve, so
+// that one error names them all.
+type refErrors struct{ vs []Violation }
+
+// add keeps an Invalid error's violations and returns any other error.
+func (r *refErrors) add(err error) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := asError(err); ok && e.Class == Invalid && len(e.Violations) > 0 {
+		r.vs = append(r.vs, e.Violations...)
+		return nil
+	}
+	return err
+}
+
+// err is the Invalid error of every reference gathered, or nil.
+func (r *refErrors) err() error {
+	if len(r.vs) == 0 {
+		return nil
+	}
+	return &Error{Class: Invalid, Violations: r.vs}
+}

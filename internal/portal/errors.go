@@ -1,0 +1,340 @@
+package portal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// Class says what a caller should do about a failed call.
+type Class int
+
+const (
+	// Invalid: the portal refused the document (or a reference in it does
+	// not resolve). Report it on the document's rows; never retry.
+	Invalid Class = iota + 1
+	// Auth: the token was refused (401/403). Pause the whole portal.
+	Auth
+	// Transient: network trouble, 5xx or 429 that outlived the retry
+	// budget, or an outcome that could not be checked. Try again later.
+	Transient
+	// Conflict: a document with the same key exists with different values.
+	Conflict
+	// NotFound: the path does not exist (404).
+	NotFound
+)
+
+func (c Class) String() string {
+	switch c {
+	case Invalid:
+		return "invalid"
+	case Auth:
+		return "auth"
+	case Transient:
+		return "transient"
+	case Conflict:
+		return "conflict"
+	case NotFound:
+		return "not found"
+	}
+	return fmt.Sprintf("class(%d)", int(c))
+}
+
+// Violation is one field the portal (or the client, for a reference that
+// does not resolve, or a conflicting value) objects to. Field is an API
+// field name or a file column such as "sku" or "supplierCode".
+type Violation struct {
+	Field   string
+	Message string
+}
+
+// Error is a failed portal call. It never carries the token.
+type Error struct {
+	Class      Class
+	Status     int // HTTP status; 0 when no response was read
+	Violations []Violation
+	Message    string
+	Method     string
+	Path       string // relative to the base URL, without the query
+	// Err is the underlying cause (network error, context error), if any.
+	Err error
+	// proxy marks a message read from a non-JSON (HTML) body.
+	proxy bool
+}
+
+// Sentinels matched by errors.Is against an *Error's class.
+var (
+	ErrInvalid   = errors.New("portal: invalid document")
+	ErrAuth      = errors.New("portal: token refused")
+	ErrTransient = errors.New("portal: temporary failure")
+	ErrConflict  = errors.New("portal: conflicting document")
+	ErrNotFound  = errors.New("portal: not found")
+)
+
+var classSentinel = map[Class]error{
+	Invalid: ErrInvalid, Auth: ErrAuth, Transient: ErrTransient, Conflict: ErrConflict, NotFound: ErrNotFound,
+}
+
+// Is reports whether target is the sentinel of the error's class.
+func (e *Error) Is(target error) bool { return target != nil && classSentinel[e.Class] == target }
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Error reads "METHOD /path: 422 Unprocessable Entity: field: message; ...".
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Method != "" || e.Path != "" {
+		b.WriteString(strings.TrimSpace(e.Method + " " + e.Path))
+		b.WriteString(": ")
+	}
+	if e.Status > 0 {
+		fmt.Fprintf(&b, "%d %s", e.Status, http.StatusText(e.Status))
+	}
+	sep := func() {
+		if b.Len() > 0 && e.Status > 0 {
+			b.WriteString(": ")
+		}
+	}
+	switch {
+	case len(e.Violations) > 0 && e.Message == "":
+		sep()
+		writeViolations(&b, e.Violations)
+	case len(e.Violations) > 0 && e.Class == Conflict:
+		sep()
+		b.WriteString(e.Message)
+		b.WriteString(": ")
+		writeViolations(&b, e.Violations)
+	case len(e.Violations) > 0:
+		sep()
+		writeViolations(&b, e.Violations)
+	case e.Message != "":
+		if e.proxy {
+			b.WriteString(" from proxy: ")
+		} else {
+			sep()
+		}
+		b.WriteString(e.Message)
+	case e.Err != nil:
+		sep()
+		b.WriteString(e.Err.Error())
+	case e.Status > 0:
+		b.WriteString(" (empty response body)")
+	}
+	switch e.Class {
+	case Auth:
+		b.WriteString(" (the portal refused the token: check token_env/token_file of this portal)")
+	case NotFound:
+		b.WriteString(" (check base_url and the resource path in [portals.NAME.paths])")
+	}
+	return b.String()
+}
+
+func writeViolations(b *strings.Builder, vs []Violation) {
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if v.Field != "" {
+			b.WriteString(v.Field)
+			b.WriteString(": ")
+		}
+		b.WriteString(v.Message)
+	}
+}
+
+// IsInvalid reports whether err is a document the portal refused.
+func IsInvalid(err error) bool { return errors.Is(err, ErrInvalid) }
+
+// IsAuth reports whether the portal refused the token: pause the portal.
+func IsAuth(err error) bool { return errors.Is(err, ErrAuth) }
+
+// IsTransient reports whether err may go away by itself: retry later.
+func IsTransient(err error) bool { return errors.Is(err, ErrTransient) }
+
+// IsConflict reports whether a document with the same key but different
+// values exists on the portal.
+func IsConflict(err error) bool { return errors.Is(err, ErrConflict) }
+
+// IsNotFound reports whether the portal answered 404.
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// maxErrorBody bounds how much of an error body is read.
+const maxErrorBody = 64 << 10
+
+// errorBody is every shape of error body the portal may send: API Platform
+// 2.x (hydra:description + violations), 3.x (hydra:Error / ConstraintViolation
+// with description/detail, hydra:title), RFC 7807 problem+json (title,
+// detail, violations) and Symfony's plain {"message"} / {"error"}.
+type errorBody struct {
+	HydraDescription wStr            `json:"hydra:description"`
+	HydraTitle       wStr            `json:"hydra:title"`
+	Description      wStr            `json:"description"`
+	Detail           wStr            `json:"detail"`
+	Title            wStr            `json:"title"`
+	Message          wStr            `json:"message"`
+	Error            json.RawMessage `json:"error"`
+	Violations       []struct {
+		PropertyPath wStr `json:"propertyPath"`
+		Message      wStr `json:"message"`
+		Title        wStr `json:"title"`
+	} `json:"violations"`
+}
+
+// decodeError builds the *Error of a non-2xx response from its body, which
+// may be JSON of any of the known shapes, HTML from a proxy, plain text,
+// truncated or empty. It never panics.
+func decodeError(status int, body []byte) *Error {
+	e := &Error{Class: statusClass(status), Status: status}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return e
+	}
+	if trimmed[0] == '{' {
+		var eb errorBody
+		if err := json.Unmarshal(trimmed, &eb); err == nil {
+			for _, v := range eb.Violations {
+				msg := strings.TrimSpace(string(v.Message))
+				if msg == "" {
+					msg = strings.TrimSpace(string(v.Title))
+				}
+				e.Violations = append(e.Violations, Violation{Field: string(v.PropertyPath), Message: msg})
+			}
+			e.Message = firstNonEmpty(string(eb.HydraDescription), string(eb.Description), string(eb.Detail),
+				string(eb.Message), errorText(eb.Error), string(eb.HydraTitle), string(eb.Title))
+			e.Message = clip(strings.TrimSpace(e.Message), 500)
+			if len(e.Violations) > 0 && e.Message != "" && coveredByViolations(e.Message, e.Violations) {
+				e.Message = ""
+			}
+			return e
+		}
+	}
+	e.proxy = trimmed[0] == '<'
+	e.Message = clip(plainText(trimmed), 200)
+	return e
+}
+
+// statusClass maps a refused request's status to a class.
+func statusClass(status int) Class {
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return Auth
+	case status == http.StatusNotFound:
+		return NotFound
+	case status == http.StatusConflict:
+		return Conflict
+	case status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500:
+		return Transient
+	}
+	return Invalid
+}
+
+// errorText reads an "error" member that may be a string or an object
+// with a message.
+func errorText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var s wStr
+	if json.Unmarshal(raw, &s) == nil {
+		return string(s)
+	}
+	var o struct {
+		Message wStr `json:"message"`
+	}
+	if json.Unmarshal(raw, &o) == nil {
+		return string(o.Message)
+	}
+	return ""
+}
+
+// coveredByViolations reports whether a description only repeats the
+// violations ("field: message" lines), as API Platform's does.
+func coveredByViolations(msg string, vs []Violation) bool {
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		found := false
+		for _, v := range vs {
+			if strings.Contains(line, v.Message) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// plainText strips tags and collapses white space of an HTML or text body.
+func plainText(b []byte) string {
+	var out strings.Builder
+	inTag, space := false, false
+	s := string(b)
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "?")
+	}
+	lower := strings.ToLower(s)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !inTag && c == '<' {
+			// Drop the content of <script> and <style>.
+			for _, tag := range []string{"<script", "<style"} {
+				if strings.HasPrefix(lower[i:], tag) {
+					end := strings.Index(lower[i:], "</"+tag[1:])
+					if end < 0 {
+						i = len(s)
+					} else {
+						i += end
+					}
+				}
+			}
+			inTag = true
+			continue
+		}
+		if inTag {
+			if c == '>' {
+				inTag = false
+				space = true
+			}
+			continue
+		}
+		if c == ' ' || c == '\n' || c == '\r' || c == '\t' {
+			space = true
+			continue
+		}
+		if space && out.Len() > 0 {
+			out.WriteByte(' ')
+		}
+		space = false
+		out.WriteByte(c)
+	}
+	return html.UnescapeString(out.String())
+}
+
+// clip shortens s to at most n runes.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}

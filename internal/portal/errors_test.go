@@ -1,0 +1,155 @@
+package portal
+
+import (
+	"errors"
+	"flag"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"filebridge/internal/model"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// errorCase is a golden file of testdata/errors: a status and content type,
+// "--- body", the body, "--- want", the expected error text.
+type errorCase struct {
+	status      int
+	contentType string
+	body        string
+	want        string
+}
+
+func readErrorCase(t *testing.T, path string) errorCase {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rest, ok := strings.Cut(string(b), "--- body\n")
+	body, want, ok2 := strings.Cut(rest, "--- want\n")
+	if !ok || !ok2 {
+		t.Fatalf("%s: want sections \"--- body\" and \"--- want\"", path)
+	}
+	var ec errorCase
+	for _, line := range strings.Split(strings.TrimSpace(head), "\n") {
+		k, v, _ := strings.Cut(line, ":")
+		switch strings.TrimSpace(k) {
+		case "status":
+			ec.status, _ = strconv.Atoi(strings.TrimSpace(v))
+		case "content-type":
+			ec.contentType = strings.TrimSpace(v)
+		}
+	}
+	ec.body = strings.TrimSuffix(body, "\n")
+	ec.want = strings.TrimSpace(want)
+	return ec
+}
+
+func TestDecodeErrorGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/errors/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, path := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
+			ec := readErrorCase(t, path)
+			srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", ec.contentType)
+				w.WriteHeader(ec.status)
+				_, _ = w.Write([]byte(ec.body))
+			})
+			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.MaxRetries = 0 })
+			_, err := c.Page(t.Context(), Connections, nil)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %T %v, want *Error", err, err)
+			}
+			if e.Status != ec.status {
+				t.Errorf("status: got %d want %d", e.Status, ec.status)
+			}
+			got := err.Error()
+			if strings.Contains(got, testToken) {
+				t.Fatalf("error carries the token: %s", got)
+			}
+			if *update {
+				head, _, _ := strings.Cut(string(must(os.ReadFile(path))), "--- want\n")
+				_ = os.WriteFile(path, []byte(head+"--- want\n"+got+"\n"), 0o644)
+				return
+			}
+			if got != ec.want {
+				t.Errorf("error text\n got: %s\nwant: %s", got, ec.want)
+			}
+		})
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func TestErrorClasses(t *testing.T) {
+	tests := []struct {
+		status int
+		class  Class
+		is     func(error) bool
+	}{
+		{400, Invalid, IsInvalid},
+		{422, Invalid, IsInvalid},
+		{401, Auth, IsAuth},
+		{403, Auth, IsAuth},
+		{404, NotFound, IsNotFound},
+		{409, Conflict, IsConflict},
+		{429, Transient, IsTransient},
+		{500, Transient, IsTransient},
+		{502, Transient, IsTransient},
+		{503, Transient, IsTransient},
+		{504, Transient, IsTransient},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.status), func(t *testing.T) {
+			e := decodeError(tt.status, nil)
+			if e.Class != tt.class {
+				t.Errorf("class: got %v want %v", e.Class, tt.class)
+			}
+			var err error = e
+			if !tt.is(err) {
+				t.Errorf("helper does not recognise %v", err)
+			}
+			if tt.class == Auth && !errors.Is(err, ErrAuth) {
+				t.Error("errors.Is(err, ErrAuth) is false")
+			}
+		})
+	}
+}
+
+func FuzzDecodeError(f *testing.F) {
+	files, _ := filepath.Glob("testdata/errors/*.txt")
+	for _, path := range files {
+		b, _ := os.ReadFile(path)
+		_, rest, _ := strings.Cut(string(b), "--- body\n")
+		body, _, _ := strings.Cut(rest, "--- want\n")
+		f.Add(422, []byte(body))
+	}
+	f.Add(502, []byte("<html><script>x<"))
+	f.Add(500, []byte(`{"violations":[{"propertyPath":1,"message":{}}]}`))
+	f.Add(400, []byte("\xff\xfe<"))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		e := decodeError(status, body)
+		s := e.Error()
+		if e.Status != status {
+			t.Fatalf("status lost: %d", e.Status)
+		}
+		if len(e.Message) > 4*510 {
+			t.Fatalf("message too long: %d", len(e.Message))
+		}
+		_ = s
+	})
+}

@@ -1,0 +1,274 @@
+package portal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/url"
+	"slices"
+	"strconv"
+
+	"filebridge/internal/model"
+)
+
+// PageResult is one page of a collection.
+type PageResult struct {
+	Members    []json.RawMessage
+	TotalItems int64  // -1 when the page does not say
+	Next       string // the view's next page, "" when none
+	HasView    bool   // the page carries a view (so a missing Next means last page)
+}
+
+// pageBody decodes a page while the response streams in.
+type pageBody struct{ p *PageResult }
+
+func (b *pageBody) UnmarshalJSON(data []byte) error {
+	p, err := decodePage(data)
+	*b.p = p
+	return err
+}
+
+// Page reads one page of a resource with the given query (page and
+// itemsPerPage included by the caller).
+func (c *Client) Page(ctx context.Context, r Resource, q url.Values) (PageResult, error) {
+	var p PageResult
+	path, ok := c.paths[r]
+	if !ok {
+		return p, c.serves(r, string(r))
+	}
+	if err := c.get(ctx, path, q, &pageBody{&p}); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// listAll iterates over every document of a resource matching q, page by
+// page (perPage 0: the configured page size). Paging stops at the
+// total, at a view without a next page, at an empty page, or (when the
+// page says neither) at a short page.
+func listAll[T any](c *Client, ctx context.Context, r Resource, q url.Values, perPage int, dec func([]byte) (T, error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		if err := c.serves(r, string(r)); err != nil {
+			yield(zero, err)
+			return
+		}
+		if perPage <= 0 {
+			perPage = c.cfg.ItemsPerPage
+		}
+		perPage = min(perPage, model.MaxItemsPerPage)
+		var seen int64
+		for page := 1; ; page++ {
+			pq := make(url.Values, len(q)+2)
+			for k, v := range q {
+				pq[k] = slices.Clone(v)
+			}
+			pq.Set("page", strconv.Itoa(page))
+			pq.Set("itemsPerPage", strconv.Itoa(perPage))
+			p, err := c.Page(ctx, r, pq)
+			if err != nil {
+				yield(zero, fmt.Errorf("listing %s (page %d): %w", r, page, err))
+				return
+			}
+			for _, raw := range p.Members {
+				v, err := dec(raw)
+				if err != nil {
+					yield(zero, fmt.Errorf("listing %s (page %d): %w", r, page, err))
+					return
+				}
+				if !yield(v, nil) {
+					return
+				}
+			}
+			seen += int64(len(p.Members))
+			switch {
+			case len(p.Members) == 0:
+				return
+			case p.TotalItems >= 0 && seen >= p.TotalItems:
+				return
+			case p.HasView && p.Next == "":
+				return
+			case p.TotalItems < 0 && !p.HasView && len(p.Members) < perPage:
+				return
+			}
+		}
+	}
+}
+
+// Partners lists suppliers (A) / connections (B).
+func (c *Client) Partners(ctx context.Context, f PartnerFilter) iter.Seq2[model.Partner, error] {
+	return listAll(c, ctx, Connections, f.query(), 0, c.codec.partner)
+}
+
+// Items lists SKUs (A) / variants (B).
+func (c *Client) Items(ctx context.Context, f ItemFilter) iter.Seq2[model.Item, error] {
+	return listAll(c, ctx, Variants, f.query(), 0, c.codec.item)
+}
+
+// Packagings lists variant packagings (B).
+func (c *Client) Packagings(ctx context.Context, f PackagingFilter) iter.Seq2[model.Packaging, error] {
+	return listAll(c, ctx, VariantPackagings, f.query(), 0, wireB{}.packaging)
+}
+
+// WarehouseClients lists the warehouses of the account (B).
+func (c *Client) WarehouseClients(ctx context.Context, f WarehouseClientFilter) iter.Seq2[WarehouseClient, error] {
+	return listAll(c, ctx, WarehouseClients, f.query(), 0, wireB{}.warehouseClient)
+}
+
+// Carriers lists carriers (B).
+func (c *Client) Carriers(ctx context.Context, f CarrierFilter) iter.Seq2[Carrier, error] {
+	return listAll(c, ctx, Carriers, f.query(), 0, wireB{}.carrier)
+}
+
+// CarrierServices lists carrier services (B).
+func (c *Client) CarrierServices(ctx context.Context, f CarrierServiceFilter) iter.Seq2[CarrierService, error] {
+	return listAll(c, ctx, CarrierServices, f.query(), 0, wireB{}.carrierService)
+}
+
+// Inbounds lists receptions (A) / purchase orders (B).
+func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.Inbound, error] {
+	return withSKUs(c, ctx, listAll(c, ctx, PurchaseOrders, f.query(), 0, c.codec.inbound), func(in *model.Inbound) error {
+		for i := range in.Lines {
+			if err := c.fillSKU(ctx, &in.Lines[i].SKU, in.Lines[i].VariantID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// withSKUs completes every document of a list with fill (SKUs of variants
+// given as bare ids).
+func withSKUs[T any](c *Client, ctx context.Context, seq iter.Seq2[T, error], fill func(*T) error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		for v, err := range seq {
+			if err == nil {
+				err = fill(&v)
+			}
+			if !yield(v, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// fillSKU sets an empty SKU from its variant id.
+func (c *Client) fillSKU(ctx context.Context, sku *string, variantID int64) error {
+	if *sku != "" || variantID == 0 {
+		return nil
+	}
+	s, err := c.skuOf(ctx, variantID)
+	*sku = s
+	return err
+}
+
+// Outbounds lists orders (A) / sales orders (B). Status codes are sent
+// under the edition's fulfillment status parameter and checked again on
+// every document that carries a fulfillment status.
+func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[model.Outbound, error] {
+	param := "status.code"
+	if c.cfg.Edition == model.EditionA {
+		param = c.cfg.ShipmentStatusFilter
+	}
+	all := withSKUs(c, ctx, listAll(c, ctx, SalesOrders, f.query(param), 0, c.codec.outbound), func(o *model.Outbound) error {
+		for i := range o.Lines {
+			if err := c.fillSKU(ctx, &o.Lines[i].SKU, o.Lines[i].VariantID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if len(f.StatusCodes) == 0 {
+		return all
+	}
+	return func(yield func(model.Outbound, error) bool) {
+		for o, err := range all {
+			if err == nil && o.FulfillmentStatus.Code != 0 && !slices.Contains(f.StatusCodes, o.FulfillmentStatus.Code) {
+				continue
+			}
+			if !yield(o, err) {
+				return
+			}
+		}
+	}
+}
+
+// Fulfillments lists fulfillments (B) as shipments.
+func (c *Client) Fulfillments(ctx context.Context, f FulfillmentFilter) iter.Seq2[model.Shipment, error] {
+	return listAll(c, ctx, Fulfillments, f.query(), 0, wireB{}.fulfillment)
+}
+
+// ShippingUnits lists shipping units (B).
+func (c *Client) ShippingUnits(ctx context.Context, f ShippingUnitFilter) iter.Seq2[model.ShippingUnit, error] {
+	return listAll(c, ctx, ShippingUnits, f.query(), 0, wireB{}.shippingUnit)
+}
+
+// ShippingUnitEvents lists shipping unit events (B).
+func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq2[model.TrackingEvent, error] {
+	return listAll(c, ctx, ShippingUnitEvents, f.query(), 0, wireB{}.event)
+}
+
+// Stocks lists stock levels.
+func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
+	return withSKUs(c, ctx, listAll(c, ctx, Stocks, f.query(), 0, c.codec.stock), func(s *model.Stock) error {
+		return c.fillSKU(ctx, &s.SKU, s.VariantID)
+	})
+}
+
+// Movements lists stock movements.
+func (c *Client) Movements(ctx context.Context, f MovementFilter) iter.Seq2[model.Movement, error] {
+	return withSKUs(c, ctx, listAll(c, ctx, StockMovements, f.query(), 0, c.codec.movement), func(m *model.Movement) error {
+		return c.fillSKU(ctx, &m.SKU, m.VariantID)
+	})
+}
+
+// first returns the first document of a list for which match holds.
+func first[T any](seq iter.Seq2[T, error], match func(T) bool) (T, bool, error) {
+	var zero T
+	for v, err := range seq {
+		if err != nil {
+			return zero, false, err
+		}
+		if match(v) {
+			return v, true, nil
+		}
+	}
+	return zero, false, nil
+}
+
+// lookupPerPage is the page size of key lookups (partial filters may
+// return neighbours of the key).
+const lookupPerPage = 100
+
+// findPartner looks a partner up by its exact code.
+func (c *Client) findPartner(ctx context.Context, code string) (model.Partner, bool, error) {
+	return first(listAll(c, ctx, Connections, PartnerFilter{Code: code}.query(), lookupPerPage, c.codec.partner),
+		func(p model.Partner) bool { return p.Code == code })
+}
+
+// findItem looks an item up by its exact SKU.
+func (c *Client) findItem(ctx context.Context, sku string) (model.Item, bool, error) {
+	return first(listAll(c, ctx, Variants, ItemFilter{SKU: sku}.query(), lookupPerPage, c.codec.item),
+		func(it model.Item) bool { return it.SKU == sku })
+}
+
+// findInbound looks an inbound up by its exact order number (the filter
+// is a partial search).
+func (c *Client) findInbound(ctx context.Context, number string) (model.Inbound, bool, error) {
+	return first(listAll(c, ctx, PurchaseOrders, InboundFilter{OrderNumber: number}.query(), lookupPerPage, c.codec.inbound),
+		func(in model.Inbound) bool { return in.OrderNumber == number })
+}
+
+// findOutbound looks an outbound up by its exact order number.
+func (c *Client) findOutbound(ctx context.Context, number string) (model.Outbound, bool, error) {
+	return first(listAll(c, ctx, SalesOrders, OutboundFilter{OrderNumber: number}.query("status.code"), lookupPerPage, c.codec.outbound),
+		func(o model.Outbound) bool { return o.OrderNumber == number })
+}
+
+// findPackaging looks a packaging up by its variant's SKU and its code.
+func (c *Client) findPackaging(ctx context.Context, sku, code string) (model.Packaging, bool, error) {
+	q := PackagingFilter{VariantSKU: sku, Code: code}.query()
+	return first(listAll(c, ctx, VariantPackagings, q, lookupPerPage, wireB{}.packaging),
+		func(p model.Packaging) bool { return p.Code == code && (p.SKU == "" || p.SKU == sku) })
+}

@@ -1,0 +1,228 @@
+package portal
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/model"
+)
+
+// pager serves n connections in pages of the requested size, in the given
+// envelope style.
+func pager(n int, style string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		page, _ := strconv.Atoi(q.Get("page"))
+		per, _ := strconv.Atoi(q.Get("itemsPerPage"))
+		var members []string
+		for i := (page - 1) * per; i < page*per && i < n; i++ {
+			members = append(members, fmt.Sprintf(`{"@id":"/api/connections/%d","code":"C%03d"}`, i+1, i))
+		}
+		list := "[" + strings.Join(members, ",") + "]"
+		next := ""
+		if page*per < n {
+			next = fmt.Sprintf(`,"hydra:next":"/api/connections?page=%d"`, page+1)
+		}
+		switch style {
+		case "hydra":
+			reply(w, 200, fmt.Sprintf(`{"hydra:member":%s,"hydra:totalItems":%d}`, list, n))
+		case "plain":
+			reply(w, 200, fmt.Sprintf(`{"member":%s,"totalItems":"%d"}`, list, n))
+		case "view-only":
+			reply(w, 200, fmt.Sprintf(`{"hydra:member":%s,"hydra:view":{"@id":"x"%s}}`, list, next))
+		case "plain-view":
+			reply(w, 200, fmt.Sprintf(`{"member":%s,"view":{"@id":"x"%s}}`, list, strings.ReplaceAll(next, "hydra:", "")))
+		case "array":
+			reply(w, 200, list)
+		}
+	}
+}
+
+func TestPaging(t *testing.T) {
+	tests := []struct {
+		style     string
+		n, per    int
+		wantPages int
+	}{
+		{"hydra", 25, 10, 3},
+		{"hydra", 20, 10, 2},
+		{"hydra", 0, 10, 1},
+		{"plain", 25, 10, 3},
+		{"view-only", 25, 10, 3},
+		{"view-only", 20, 10, 2},
+		{"plain-view", 7, 3, 3},
+		{"array", 25, 10, 3},
+		{"array", 20, 10, 3}, // a last full page needs one empty page to be sure
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%d-by-%d", tt.style, tt.n, tt.per), func(t *testing.T) {
+			srv, rec := serve(t, pager(tt.n, tt.style))
+			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = tt.per })
+			var got []string
+			for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, p.Code)
+			}
+			if len(got) != tt.n {
+				t.Fatalf("got %d partners, want %d", len(got), tt.n)
+			}
+			for i, code := range got {
+				if code != fmt.Sprintf("C%03d", i) {
+					t.Fatalf("partner %d is %s", i, code)
+				}
+			}
+			if pages := len(rec.all()); pages != tt.wantPages {
+				t.Errorf("pages requested: got %d want %d", pages, tt.wantPages)
+			}
+		})
+	}
+}
+
+func TestPagingStopsEarly(t *testing.T) {
+	srv, rec := serve(t, pager(100, "hydra"))
+	c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 10 })
+	n := 0
+	for _, err := range c.Partners(t.Context(), PartnerFilter{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 15 {
+			break
+		}
+	}
+	if len(rec.all()) != 2 {
+		t.Errorf("requested %d pages to read 15 of 100", len(rec.all()))
+	}
+}
+
+// TestFilterQueries checks the query of every list's filter.
+func TestFilterQueries(t *testing.T) {
+	ts := time.Date(2026, 11, 21, 10, 30, 0, 0, time.FixedZone("CET", 3600))
+	sev := 0
+	type run func(c *Client)
+	tests := []struct {
+		name    string
+		edition model.Edition
+		path    string
+		do      run
+		want    string
+	}{
+		{"partners", model.EditionA, "/api/connections", func(c *Client) {
+			for range c.Partners(t.Context(), PartnerFilter{Name: "Nor", Codes: []string{"A", "B"}, Relationship: "Manufacturer"}) {
+			}
+		}, "code[]=A&code[]=B&itemsPerPage=50&name=Nor&page=1&relationship=Manufacturer"},
+		{"items", model.EditionB, "/api/variants", func(c *Client) {
+			for range c.Items(t.Context(), ItemFilter{SKU: "X", UpdatedAfter: ts}) {
+			}
+		}, "itemsPerPage=50&page=1&sku=X&updatedAt[after]=2026-11-21T09:30:00+00:00"},
+		{"packagings", model.EditionB, "/api/variant_packagings", func(c *Client) {
+			for range c.Packagings(t.Context(), PackagingFilter{VariantSKU: "S", Code: "C", EAN: "1", Variant: "/api/variants/1", VariantName: "n", OrderUpdatedAt: "desc"}) {
+			}
+		}, "code=C&ean=1&itemsPerPage=50&order[updatedAt]=desc&page=1&variant=/api/variants/1&variant.name=n&variant.sku=S"},
+		{"warehouse clients", model.EditionB, "/api/warehouse_clients", func(c *Client) {
+			for range c.WarehouseClients(t.Context(), WarehouseClientFilter{CompanyID: 42, Warehouse: "/api/warehouses/3"}) {
+			}
+		}, "company.id=42&itemsPerPage=50&page=1&warehouse=/api/warehouses/3"},
+		{"carriers", model.EditionB, "/api/carriers", func(c *Client) {
+			for range c.Carriers(t.Context(), CarrierFilter{Code: "DHL", MainTransportationCode: "ROAD"}) {
+			}
+		}, "code=DHL&itemsPerPage=50&mainTransportation.code=ROAD&page=1"},
+		{"carrier services", model.EditionB, "/api/carrier_services", func(c *Client) {
+			for range c.CarrierServices(t.Context(), CarrierServiceFilter{CarrierID: 7, Name: "Express"}) {
+			}
+		}, "carrier=7&itemsPerPage=50&name=Express&page=1"},
+		{"inbounds", model.EditionB, "/api/purchase_orders", func(c *Client) {
+			for range c.Inbounds(t.Context(), InboundFilter{StatusCodes: []int{75, 80}, UpdatedAfter: ts, ReceivedBefore: ts}) {
+			}
+		}, "itemsPerPage=50&page=1&receivedAt[before]=2026-11-21T09:30:00+00:00&status.code[]=75&status.code[]=80&updatedAt[after]=2026-11-21T09:30:00+00:00"},
+		{"outbounds A", model.EditionA, "/api/sales_orders", func(c *Client) {
+			for range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{80}, UpdatedAfter: ts, ShippedAfter: ts}) {
+			}
+		}, "fulfillmentStatus.code=80&itemsPerPage=50&page=1&receivedAt[after]=2026-11-21T09:30:00+00:00&updatedAt[after]=2026-11-21T09:30:00+00:00"},
+		{"outbounds B", model.EditionB, "/api/sales_orders", func(c *Client) {
+			for range c.Outbounds(t.Context(), OutboundFilter{ExternalOrderNumber: "W-1", StatusCodes: []int{80}}) {
+			}
+		}, "externalOrderNumber=W-1&itemsPerPage=50&page=1&status.code=80"},
+		{"fulfillments", model.EditionB, "/api/fulfillments", func(c *Client) {
+			for range c.Fulfillments(t.Context(), FulfillmentFilter{SalesOrderNumber: "SO-1", CreatedAt: TimeRange{StrictlyAfter: ts}, SortCreatedAt: "asc", CarrierID: 7}) {
+			}
+		}, "carrier.id=7&createdAt[strictly_after]=2026-11-21T09:30:00+00:00&itemsPerPage=50&order[createdAt]=asc&page=1&salesOrder.orderNumber=SO-1"},
+		{"shipping units", model.EditionB, "/api/shipping_units", func(c *Client) {
+			for range c.ShippingUnits(t.Context(), ShippingUnitFilter{StatusCodes: []string{"80", "90"}, UpdatedAt: TimeRange{After: ts}, SalesOrderNumber: "SO-1"}) {
+			}
+		}, "itemsPerPage=50&page=1&salesOrder.orderNumber=SO-1&shippingUnitStatus.code[]=80&shippingUnitStatus.code[]=90&updatedAt[after]=2026-11-21T09:30:00+00:00"},
+		{"events", model.EditionB, "/api/shipping_unit_events", func(c *Client) {
+			for range c.ShippingUnitEvents(t.Context(), EventFilter{Severity: &sev, StatusCode: "80"}) {
+			}
+		}, "itemsPerPage=50&page=1&severity=0&shippingUnitStatus.code=80"},
+		{"stocks", model.EditionA, "/api/stocks", func(c *Client) {
+			for range c.Stocks(t.Context(), StockFilter{VariantIDs: []int64{1, 2}, VariantSKU: "S"}) {
+			}
+		}, "itemsPerPage=50&page=1&variant.id[]=1&variant.id[]=2&variant.sku=S"},
+		{"movements", model.EditionB, "/api/stock_movements", func(c *Client) {
+			for range c.Movements(t.Context(), MovementFilter{VariantID: 3, CreatedAfter: ts}) {
+			}
+		}, "createdAt[after]=2026-11-21T09:30:00+00:00&itemsPerPage=50&page=1&variant.id=3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				reply(w, 200, `{"hydra:member":[],"hydra:totalItems":0}`)
+			})
+			c := testClient(t, tt.edition, srv.URL, func(c *Config) {
+				c.ItemsPerPage = 50
+				c.ShipmentStatusFilter = "fulfillmentStatus.code"
+			})
+			tt.do(c)
+			reqs := rec.all()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			got, _ := url.QueryUnescape(reqs[0].RawQuery)
+			if reqs[0].Path != tt.path || got != tt.want {
+				t.Errorf("got %s?%s\nwant %s?%s", reqs[0].Path, got, tt.path, tt.want)
+			}
+		})
+	}
+}
+
+func TestEditionBOnlyLists(t *testing.T) {
+	c := testClient(t, model.EditionA, "http://127.0.0.1:1")
+	for _, err := range c.Fulfillments(t.Context(), FulfillmentFilter{}) {
+		if !IsInvalid(err) || !strings.Contains(err.Error(), "Edition B") {
+			t.Fatalf("got %v", err)
+		}
+	}
+	if _, err := c.CreatePackaging(t.Context(), model.Packaging{SKU: "S", Code: "C"}); !IsInvalid(err) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := c.ResolveWarehouse(t.Context(), "WH"); !IsInvalid(err) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestOutboundStatusCheckedClientSide: a deployment that ignores the
+// status filter still yields only matching orders.
+func TestOutboundStatusCheckedClientSide(t *testing.T) {
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		reply(w, 200, `{"hydra:member":[{"orderNumber":"A","fulfillmentStatus":{"code":80}},{"orderNumber":"B","fulfillmentStatus":{"code":"20"}}],"hydra:totalItems":2}`)
+	})
+	c := testClient(t, model.EditionA, srv.URL)
+	var got []string
+	for o, err := range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{80}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, o.OrderNumber)
+	}
+	if strings.Join(got, ",") != "A" {
+		t.Errorf("got %v", got)
+	}
+}

@@ -1,0 +1,439 @@
+package portal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RefKind names what a code refers to in the resolution cache.
+type RefKind string
+
+const (
+	RefPartner        RefKind = "partner"         // supplier (A) / connection (B) code
+	RefSKU            RefKind = "sku"             // SKU / variant code
+	RefWarehouse      RefKind = "warehouse"       // B: warehouse code
+	RefCarrier        RefKind = "carrier"         // B: carrier code
+	RefCarrierService RefKind = "carrier_service" // B: carrier service code
+)
+
+// WarehouseClient is a warehouse available under the caller's contract
+// (Edition B).
+type WarehouseClient struct {
+	ID            int64
+	ClientCode    string
+	WarehouseID   int64
+	WarehouseCode string
+	WarehouseName string
+}
+
+// Carrier is an Edition B carrier.
+type Carrier struct {
+	ID                 int64
+	Code               string
+	Name               string
+	TransportationType string // main transportation type code, when given
+}
+
+// CarrierService is an Edition B carrier service.
+type CarrierService struct {
+	ID          int64
+	Code        string
+	Name        string
+	CarrierID   int64
+	CarrierCode string
+}
+
+// skuChunk is how many codes one code[] lookup carries.
+const skuChunk = 100
+
+// missTTL is how long a code found missing is believed missing.
+const missTTL = 30 * time.Second
+
+type refKey struct {
+	kind RefKind
+	code string
+}
+
+// refCache maps codes to portal ids. Found ids are kept for the client's
+// life; misses for missTTL. Reference lists (warehouses, carriers, carrier
+// services) are loaded whole, once, and again only when a code misses
+// after missTTL.
+type refCache struct {
+	mu     sync.RWMutex
+	ids    map[refKey]int64
+	misses map[refKey]time.Time // until
+	skus   map[int64]string     // variant id -> SKU
+
+	listMu   sync.Mutex
+	loaded   map[RefKind]time.Time
+	services []CarrierService
+	known    map[RefKind][]string // codes of the reference lists, for messages
+	now      func() time.Time
+}
+
+func newRefCache() *refCache {
+	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, loaded: map[RefKind]time.Time{},
+		known: map[RefKind][]string{}, now: time.Now}
+}
+
+func (r *refCache) get(k RefKind, code string) (id int64, missing bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if id, ok := r.ids[refKey{k, code}]; ok {
+		return id, false
+	}
+	until, ok := r.misses[refKey{k, code}]
+	return 0, ok && r.now().Before(until)
+}
+
+func (r *refCache) put(k RefKind, code string, id int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ids[refKey{k, code}] = id
+	delete(r.misses, refKey{k, code})
+	if k == RefSKU {
+		r.skus[id] = code
+	}
+}
+
+func (r *refCache) sku(id int64) (string, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	s, ok := r.skus[id]
+	return s, ok
+}
+
+func (r *refCache) miss(k RefKind, code string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.misses[refKey{k, code}] = r.now().Add(missTTL)
+}
+
+// Remember records the id of a document the caller just created (or knows
+// otherwise), so that later references to its code resolve without a call.
+func (c *Client) Remember(kind RefKind, code string, id int64) {
+	if code != "" && id > 0 {
+		c.refs.put(kind, code, id)
+	}
+}
+
+// unresolved is the Invalid error of a code that is not on the portal.
+func (c *Client) unresolved(kind RefKind, field, code string) *Error {
+	var msg string
+	switch kind {
+	case RefPartner:
+		what := "connection"
+		if c.codec == (wireA{}) {
+			what = "supplier"
+		}
+		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, code, what, what)
+	case RefSKU:
+		msg = fmt.Sprintf("SKU %q is not on the portal: create the SKU first or add it to a SKU file", code)
+	default:
+		what := strings.ReplaceAll(string(kind), "_", " ")
+		msg = fmt.Sprintf("%s %q is not on the portal", what, code)
+		c.refs.listMu.Lock()
+		known := slices.Clone(c.refs.known[kind])
+		c.refs.listMu.Unlock()
+		if len(known) > 0 {
+			slices.Sort(known)
+			known = slices.Compact(known)
+			msg += ": use one of " + strings.Join(known, ", ")
+		} else {
+			msg += fmt.Sprintf(": the portal lists no %s for this account", what)
+		}
+	}
+	return &Error{Class: Invalid, Violations: []Violation{{Field: field, Message: msg}}}
+}
+
+// ResolvePartner returns the id of the supplier (A) or connection (B)
+// with this code.
+func (c *Client) ResolvePartner(ctx context.Context, code string) (int64, error) {
+	return c.resolvePartner(ctx, code, "supplierCode")
+}
+
+func (c *Client) resolvePartner(ctx context.Context, code, field string) (int64, error) {
+	if id, missing := c.refs.get(RefPartner, code); id != 0 || missing {
+		if missing {
+			return 0, c.unresolved(RefPartner, field, code)
+		}
+		return id, nil
+	}
+	p, found, err := c.findPartner(ctx, code)
+	if err != nil {
+		return 0, fmt.Errorf("resolving %s %q: %w", field, code, err)
+	}
+	if !found {
+		c.refs.miss(RefPartner, code)
+		return 0, c.unresolved(RefPartner, field, code)
+	}
+	c.refs.put(RefPartner, code, p.ID)
+	return p.ID, nil
+}
+
+// ResolveSKUs returns the ids of SKU codes, looked up in batches with
+// code[] (exact matches checked here; a deployment that ignores code[] is
+// asked code by code with sku=). Codes not on the portal make an Invalid
+// error naming each; the map then holds the codes that resolved.
+func (c *Client) ResolveSKUs(ctx context.Context, codes []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(codes))
+	var ask, missing []string
+	seen := map[string]bool{}
+	for _, code := range codes {
+		if code == "" || seen[code] {
+			continue
+		}
+		seen[code] = true
+		id, miss := c.refs.get(RefSKU, code)
+		switch {
+		case id != 0:
+			out[code] = id
+		case miss:
+			missing = append(missing, code)
+		default:
+			ask = append(ask, code)
+		}
+	}
+	for len(ask) > 0 {
+		n := min(len(ask), skuChunk)
+		chunk := ask[:n]
+		ask = ask[n:]
+		if err := c.lookupSKUs(ctx, chunk, out); err != nil {
+			return out, fmt.Errorf("resolving SKUs: %w", err)
+		}
+		for _, code := range chunk {
+			if _, ok := out[code]; !ok {
+				c.refs.miss(RefSKU, code)
+				missing = append(missing, code)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	e := &Error{Class: Invalid}
+	for _, code := range missing {
+		e.Violations = append(e.Violations, c.unresolved(RefSKU, "sku", code).Violations...)
+	}
+	return out, e
+}
+
+// lookupSKUs finds the chunk's codes on the portal and records them.
+func (c *Client) lookupSKUs(ctx context.Context, chunk []string, out map[string]int64) error {
+	want := make(map[string]bool, len(chunk))
+	for _, code := range chunk {
+		want[code] = true
+	}
+	if !c.ignored.Load() {
+		q := ItemFilter{Codes: chunk}.query()
+		ignored := false
+		for it, err := range listAll(c, ctx, Variants, q, len(chunk), c.codec.item) {
+			if err != nil {
+				return err
+			}
+			if !want[it.SKU] {
+				// Not asked for: the deployment ignores code[].
+				ignored = true
+				break
+			}
+			out[it.SKU] = it.ID
+			c.refs.put(RefSKU, it.SKU, it.ID)
+		}
+		if !ignored {
+			return nil
+		}
+		c.ignored.Store(true)
+		c.log.Warn("portal ignores the code[] filter of variants: looking SKUs up one by one", "path", c.paths[Variants])
+	}
+	for _, code := range chunk {
+		if _, ok := out[code]; ok {
+			continue
+		}
+		it, found, err := c.findItem(ctx, code)
+		if err != nil {
+			return err
+		}
+		if found {
+			out[code] = it.ID
+			c.refs.put(RefSKU, code, it.ID)
+		}
+	}
+	return nil
+}
+
+// resolveSKU is ResolveSKUs of one code.
+func (c *Client) resolveSKU(ctx context.Context, code string) (int64, error) {
+	m, err := c.ResolveSKUs(ctx, []string{code})
+	if err != nil {
+		return 0, err
+	}
+	return m[code], nil
+}
+
+// ResolveWarehouse returns the id of a warehouse (Edition B) by its code,
+// from the warehouse clients of the account.
+func (c *Client) ResolveWarehouse(ctx context.Context, code string) (int64, error) {
+	return c.resolveRef(ctx, RefWarehouse, "warehouseCode", code)
+}
+
+// ResolveCarrier returns the id of a carrier (Edition B) by its code.
+func (c *Client) ResolveCarrier(ctx context.Context, code string) (int64, error) {
+	return c.resolveRef(ctx, RefCarrier, "carrierCode", code)
+}
+
+// ResolveCarrierService returns the id of a carrier service (Edition B) by
+// its code. A code several carriers use is an Invalid error: give the
+// carrier code too (CreateOutbound does).
+func (c *Client) ResolveCarrierService(ctx context.Context, code string) (int64, error) {
+	return c.resolveService(ctx, code, "")
+}
+
+func (c *Client) resolveService(ctx context.Context, code, carrierCode string) (int64, error) {
+	if err := c.serves(CarrierServices, "carrier services"); err != nil {
+		return 0, err
+	}
+	cached, _ := c.refs.get(RefCarrierService, code)
+	if cached != 0 && carrierCode == "" {
+		return cached, nil
+	}
+	if _, err := c.resolveRef(ctx, RefCarrierService, "carrierServiceCode", code); err != nil && !IsInvalid(err) {
+		return 0, err
+	}
+	c.refs.listMu.Lock()
+	var match []CarrierService
+	for _, s := range c.refs.services {
+		if s.Code == code && (carrierCode == "" || s.CarrierCode == carrierCode) {
+			match = append(match, s)
+		}
+	}
+	c.refs.listMu.Unlock()
+	switch {
+	case len(match) == 1:
+		return match[0].ID, nil
+	case len(match) == 0 && cached != 0:
+		return cached, nil
+	case len(match) == 0:
+		e := c.unresolved(RefCarrierService, "carrierServiceCode", code)
+		if carrierCode != "" {
+			e.Violations[0].Message = fmt.Sprintf("carrier service %q of carrier %q is not on the portal", code, carrierCode)
+		}
+		return 0, e
+	}
+	var carriers []string
+	for _, s := range match {
+		carriers = append(carriers, s.CarrierCode)
+	}
+	return 0, &Error{Class: Invalid, Violations: []Violation{{Field: "carrierServiceCode",
+		Message: fmt.Sprintf("carrier service %q exists for several carriers (%s): give carrierCode too", code, strings.Join(carriers, ", "))}}}
+}
+
+// resolveRef resolves a code of a reference list, loading the list when it
+// was never loaded, or when the code misses and the list is older than
+// missTTL.
+func (c *Client) resolveRef(ctx context.Context, kind RefKind, field, code string) (int64, error) {
+	if err := c.serves(WarehouseClients, "warehouse codes, carriers and carrier services"); err != nil {
+		return 0, err
+	}
+	if id, _ := c.refs.get(kind, code); id != 0 {
+		return id, nil
+	}
+	c.refs.listMu.Lock()
+	at, ok := c.refs.loaded[kind]
+	stale := !ok || c.refs.now().Sub(at) >= missTTL
+	c.refs.listMu.Unlock()
+	if stale {
+		if err := c.loadRefs(ctx, kind, at); err != nil {
+			return 0, fmt.Errorf("resolving %s %q: %w", field, code, err)
+		}
+	}
+	// Checked after reading the load time: a load that finished meanwhile
+	// has filled the cache.
+	if id, _ := c.refs.get(kind, code); id != 0 {
+		return id, nil
+	}
+	return 0, c.unresolved(kind, field, code)
+}
+
+// loadRefs lists a whole reference list into the cache, unless another
+// caller loaded it since seenAt.
+func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) error {
+	c.refs.listMu.Lock()
+	defer c.refs.listMu.Unlock()
+	if at := c.refs.loaded[kind]; !at.Equal(seenAt) {
+		return nil
+	}
+	b := wireB{}
+	var known []string
+	switch kind {
+	case RefWarehouse:
+		for w, err := range listAll(c, ctx, WarehouseClients, nil, 0, b.warehouseClient) {
+			if err != nil {
+				return err
+			}
+			if w.WarehouseCode != "" && w.WarehouseID != 0 {
+				c.refs.put(RefWarehouse, w.WarehouseCode, w.WarehouseID)
+				known = append(known, w.WarehouseCode)
+			}
+		}
+	case RefCarrier:
+		for cr, err := range listAll(c, ctx, Carriers, nil, 0, b.carrier) {
+			if err != nil {
+				return err
+			}
+			if cr.Code != "" && cr.ID != 0 {
+				c.refs.put(RefCarrier, cr.Code, cr.ID)
+				known = append(known, cr.Code)
+			}
+		}
+	case RefCarrierService:
+		var all []CarrierService
+		count := map[string]int{}
+		for s, err := range listAll(c, ctx, CarrierServices, nil, 0, b.carrierService) {
+			if err != nil {
+				return err
+			}
+			if s.Code != "" && s.ID != 0 {
+				all = append(all, s)
+				count[s.Code]++
+				known = append(known, s.Code)
+			}
+		}
+		for _, s := range all {
+			if count[s.Code] == 1 {
+				c.refs.put(RefCarrierService, s.Code, s.ID)
+			}
+		}
+		c.refs.services = all
+	}
+	c.refs.known[kind] = known
+	c.refs.loaded[kind] = c.refs.now()
+	return nil
+}
+
+// skuOf returns the SKU of a variant id: from the cache, else read from
+// the portal (GET <variants>/<id>). Lists whose lines carry the variant as
+// a bare id (Edition A receptions and orders) are completed with it.
+func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
+	if s, ok := c.refs.sku(id); ok {
+		return s, nil
+	}
+	var raw json.RawMessage
+	path := c.paths[Variants] + "/" + strconv.FormatInt(id, 10)
+	if err := c.get(ctx, path, nil, &raw); err != nil {
+		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
+	}
+	it, err := c.codec.item(raw)
+	if err != nil {
+		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
+	}
+	if it.SKU != "" {
+		c.refs.put(RefSKU, it.SKU, id)
+	}
+	return it.SKU, nil
+}

@@ -1,0 +1,297 @@
+package portal
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// class is what to do after one attempt of a request.
+type class int
+
+const (
+	classOK       class = iota // 2xx, response read
+	classRetry                 // not processed (not sent, 429, 408): send again after a wait
+	classUnknown               // may have been processed (sent, no answer; 5xx): a POST looks up first
+	classReject                // refused for good (4xx): decode the body
+	classCanceled              // the caller's context is done
+)
+
+// sendError is a failed attempt without a usable response.
+type sendError struct {
+	err        error
+	written    bool // the whole request reached the connection
+	callerDone bool // the caller's context ended
+}
+
+func (e *sendError) Error() string { return e.err.Error() }
+func (e *sendError) Unwrap() error { return e.err }
+
+// classify is the one place that decides retry versus reject, from the
+// response of an attempt (body already consumed) or its error.
+func classify(resp *http.Response, err error) class {
+	if err != nil {
+		var se *sendError
+		switch {
+		case errors.As(err, &se) && se.callerDone:
+			return classCanceled
+		case errors.As(err, &se) && !se.written:
+			return classRetry
+		}
+		return classUnknown
+	}
+	switch s := resp.StatusCode; {
+	case s >= 200 && s < 300:
+		return classOK
+	case s == http.StatusTooManyRequests || s == http.StatusRequestTimeout:
+		return classRetry
+	case s >= 500:
+		return classUnknown
+	}
+	return classReject
+}
+
+// bufPool recycles request body buffers.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// encodeBody streams v as JSON into a pooled buffer; release it with
+// releaseBody once every attempt is done.
+func encodeBody(v any) (*bytes.Buffer, error) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		releaseBody(buf)
+		return nil, fmt.Errorf("encoding request body: %w", err)
+	}
+	return buf, nil
+}
+
+func releaseBody(b *bytes.Buffer) {
+	if b != nil && b.Cap() <= 1<<20 {
+		bufPool.Put(b)
+	}
+}
+
+// attempt sends one request under the concurrency limit and the per-request
+// timeout. On 2xx it decodes the body into out (when not nil); otherwise it
+// returns up to maxErrorBody bytes of the body. The returned response's
+// body is always drained and closed.
+func (c *Client) attempt(ctx context.Context, method, path string, q url.Values, body []byte, out any) (*http.Response, []byte, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, &sendError{err: context.Cause(ctx), callerDone: true}
+	}
+	defer func() { <-c.sem }()
+
+	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	// WroteRequest fires once the whole request went out: after that, a
+	// failure leaves the outcome unknown.
+	var written atomic.Bool
+	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				written.Store(true)
+			}
+		},
+	})
+	// A *bytes.Reader lets the transport send headers and body in one write.
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(actx, method, c.url(path, q), rd)
+	if err != nil {
+		return nil, nil, &sendError{err: fmt.Errorf("building request: %w", err), callerDone: true}
+	}
+	req.Header["Authorization"] = []string{c.auth}
+	req.Header["Accept"] = []string{"application/ld+json"}
+	req.Header["User-Agent"] = []string{c.ua}
+	if body != nil {
+		req.Header["Content-Type"] = []string{"application/json"}
+	}
+	var start time.Time
+	debug := c.log.Enabled(ctx, slog.LevelDebug)
+	if debug {
+		start = time.Now()
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, nil, c.sendFailure(ctx, err, written.Load())
+	}
+	defer drainClose(resp.Body)
+	if debug {
+		c.log.LogAttrs(ctx, slog.LevelDebug, "portal request", slog.String("method", method),
+			slog.String("path", path), slog.Int("status", resp.StatusCode), slog.Duration("took", time.Since(start)))
+	}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if out != nil {
+			if err := decodeBody(resp.Body, out); err != nil {
+				// Processed, but unreadable: the outcome is unknown.
+				return nil, nil, c.sendFailure(ctx, fmt.Errorf("reading the %d response: %w", resp.StatusCode, err), true)
+			}
+		}
+		return resp, nil, nil
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	return resp, b, nil
+}
+
+// sendFailure describes a failed round trip without the URL (which
+// carries codes in its query) and without any header.
+func (c *Client) sendFailure(ctx context.Context, err error, written bool) *sendError {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	se := &sendError{err: err, written: written}
+	switch {
+	case ctx.Err() != nil:
+		se.callerDone, se.err = true, context.Cause(ctx)
+	case errors.Is(err, context.DeadlineExceeded):
+		se.err = fmt.Errorf("no response within %s: %w", c.cfg.Timeout, err)
+	}
+	return se
+}
+
+// decodeBody reads a success body into out. A create's answer is only
+// scanned for the new id; everything else is decoded whole.
+func decodeBody(r io.Reader, out any) error {
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer releaseBody(buf)
+	buf.Reset()
+	if _, err := buf.ReadFrom(r); err != nil {
+		return err
+	}
+	if d, ok := out.(*docID); ok {
+		if id, ok := scanID(buf.Bytes()); ok {
+			d.ID = wInt(id)
+			return nil
+		}
+	}
+	return json.Unmarshal(buf.Bytes(), out)
+}
+
+// drainClose reads what is left of a body (bounded) so the connection can
+// be reused, then closes it.
+func drainClose(b io.ReadCloser) {
+	_, _ = io.CopyN(io.Discard, b, 256<<10)
+	_ = b.Close()
+}
+
+// failure builds the *Error of an attempt that did not succeed.
+func failure(method, path string, resp *http.Response, body []byte, err error, cl class) *Error {
+	var e *Error
+	if resp != nil {
+		e = decodeError(resp.StatusCode, body)
+	} else {
+		e = &Error{Class: Transient, Err: err}
+		if err != nil {
+			e.Message = err.Error()
+		}
+	}
+	if cl == classRetry || cl == classUnknown {
+		e.Class = Transient
+	}
+	e.Method, e.Path = method, path
+	return e
+}
+
+// get reads a resource with retries: every transient failure is retried
+// (a GET changes nothing) up to MaxRetries.
+func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	for attempt := 0; ; attempt++ {
+		resp, body, err := c.attempt(ctx, http.MethodGet, path, q, nil, out)
+		cl := classify(resp, err)
+		switch cl {
+		case classOK:
+			return nil
+		case classCanceled:
+			return canceled(ctx, "reading "+path)
+		case classReject:
+			return failure(http.MethodGet, path, resp, body, err, cl)
+		}
+		e := failure(http.MethodGet, path, resp, body, err, cl)
+		if attempt >= c.cfg.MaxRetries {
+			return e
+		}
+		if err := c.wait(ctx, attempt, resp, e); err != nil {
+			return err
+		}
+	}
+}
+
+// wait sleeps before retry number attempt+1: capped exponential backoff
+// with full jitter, or the response's Retry-After (capped by RetryMaxWait).
+func (c *Client) wait(ctx context.Context, attempt int, resp *http.Response, cause *Error) error {
+	d := c.backoff(attempt)
+	if resp != nil {
+		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			d = min(ra, c.cfg.RetryMaxWait)
+		}
+	}
+	c.log.LogAttrs(ctx, slog.LevelWarn, "portal request failed, retrying",
+		slog.String("method", cause.Method), slog.String("path", cause.Path),
+		slog.Int("status", cause.Status), slog.String("error", cause.Error()),
+		slog.Int("retry", attempt+1), slog.Duration("wait", d))
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting to retry %s %s after %q: %w", cause.Method, cause.Path, cause.Error(), context.Cause(ctx))
+	}
+}
+
+// backoff is a random wait in [0, min(RetryMaxWait, RetryBaseWait*2^attempt)].
+func (c *Client) backoff(attempt int) time.Duration {
+	ceil := c.cfg.RetryMaxWait
+	if attempt < 32 {
+		if step := c.cfg.RetryBaseWait << uint(attempt); step > 0 && step < ceil {
+			ceil = step
+		}
+	}
+	return time.Duration(rand.Int64N(int64(ceil) + 1))
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		if n > 1<<31 {
+			n = 1 << 31
+		}
+		return time.Duration(n) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}

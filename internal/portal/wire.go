@@ -1,0 +1,369 @@
+package portal
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"filebridge/internal/model"
+)
+
+// This file holds the JSON primitives both editions' wire tables are built
+// from. Requests are written strictly (timestamps in one layout, numbers as
+// JSON numbers); responses are read tolerantly: "+00:00" and "+00:00:00"
+// offsets, numbers as JSON numbers or numeric strings, references as ids,
+// IRIs or embedded objects.
+
+const (
+	// wireTimeLayout is how timestamps are sent: UTC with an explicit offset.
+	wireTimeLayout = "2006-01-02T15:04:05+00:00"
+	// wireDateLayout is how calendar dates are sent.
+	wireDateLayout = "2006-01-02"
+)
+
+// readTimeLayouts are tried in order when reading a timestamp. Fractional
+// seconds are accepted after the seconds of any layout.
+var readTimeLayouts = []string{
+	time.RFC3339,
+	"2006-01-02T15:04:05Z07:00:00",
+	"2006-01-02T15:04:05Z0700",
+	"2006-01-02T15:04:05",
+	"2006-01-02 15:04:05Z07:00",
+	"2006-01-02 15:04:05",
+	wireDateLayout,
+}
+
+// parseWireTime reads a timestamp or a date in any of the forms the portal
+// uses. A value without an offset is taken as UTC.
+func parseWireTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, l := range readTimeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("reading time %q: not an ISO-8601 date or timestamp", s)
+}
+
+// wTime is a timestamp on the wire.
+type wTime struct{ time.Time }
+
+func wt(t time.Time) wTime { return wTime{t} }
+
+// MarshalJSON writes the UTC form with a "+00:00" offset, null when zero.
+func (t wTime) MarshalJSON() ([]byte, error) {
+	if t.IsZero() {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + t.UTC().Format(wireTimeLayout) + `"`), nil
+}
+
+// UnmarshalJSON reads a timestamp string (or null).
+func (t *wTime) UnmarshalJSON(b []byte) error {
+	s, ok, err := jsonText(b)
+	if err != nil || !ok {
+		return err
+	}
+	v, err := parseWireTime(s)
+	if err != nil {
+		return err
+	}
+	t.Time = v
+	return nil
+}
+
+// wDate is a calendar date on the wire.
+type wDate struct{ time.Time }
+
+// MarshalJSON writes "2006-01-02", null when zero.
+func (d wDate) MarshalJSON() ([]byte, error) {
+	if d.IsZero() {
+		return []byte("null"), nil
+	}
+	return []byte(`"` + d.Format(wireDateLayout) + `"`), nil
+}
+
+// UnmarshalJSON reads a date or a timestamp (or null).
+func (d *wDate) UnmarshalJSON(b []byte) error {
+	var t wTime
+	if err := t.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	d.Time = t.Time
+	return nil
+}
+
+// jsonText returns the text of a JSON string, number or boolean; ok is
+// false for null.
+func jsonText(b []byte) (s string, ok bool, err error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || string(b) == "null" {
+		return "", false, nil
+	}
+	if b[0] == '"' {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return "", false, err
+		}
+		return s, true, nil
+	}
+	if b[0] == '{' || b[0] == '[' {
+		return "", false, fmt.Errorf("reading %.40s: want a string or a number", b)
+	}
+	return string(b), true, nil
+}
+
+// wInt is an integer read from a JSON number (whole, possibly written
+// "5.0") or a numeric string.
+type wInt int64
+
+// UnmarshalJSON reads a number, a numeric string or null.
+func (n *wInt) UnmarshalJSON(b []byte) error {
+	s, ok, err := jsonText(b)
+	if err != nil || !ok {
+		return err
+	}
+	s = strings.TrimSpace(s)
+	if s == "" {
+		*n = 0
+		return nil
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		*n = wInt(v)
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != float64(int64(f)) {
+		return fmt.Errorf("reading %q: want a whole number", s)
+	}
+	*n = wInt(int64(f))
+	return nil
+}
+
+// wStr is a text read from a JSON string, number or boolean (zip codes and
+// access codes are numbers in some samples).
+type wStr string
+
+// UnmarshalJSON reads a string, a number, a boolean or null.
+func (s *wStr) UnmarshalJSON(b []byte) error {
+	v, _, err := jsonText(b)
+	if err != nil {
+		return err
+	}
+	*s = wStr(v)
+	return nil
+}
+
+// wBool is a boolean read from true/false, "true"/"false", 1/0 or null.
+type wBool bool
+
+// UnmarshalJSON reads a boolean in any common spelling.
+func (v *wBool) UnmarshalJSON(b []byte) error {
+	s, ok, err := jsonText(b)
+	if err != nil || !ok {
+		return err
+	}
+	bv, err := strconv.ParseBool(strings.TrimSpace(s))
+	if err != nil {
+		return fmt.Errorf("reading %q: want true or false", s)
+	}
+	*v = wBool(bv)
+	return nil
+}
+
+// wStatus is a status object {code, name}; a bare code is accepted, an IRI
+// leaves it empty.
+type wStatus struct {
+	Code wInt `json:"code"`
+	Name wStr `json:"name"`
+}
+
+// UnmarshalJSON reads a status object, a code or null.
+func (st *wStatus) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '{' {
+		type plain wStatus
+		return json.Unmarshal(b, (*plain)(st))
+	}
+	s, ok, err := jsonText(b)
+	if err != nil || !ok {
+		return err
+	}
+	if v, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+		st.Code = wInt(v)
+	}
+	return nil
+}
+
+// none is the object of a reference whose content filebridge does not read.
+type none struct{}
+
+// ref is a reference to another resource as responses carry it: an id
+// (12), an IRI ("/api/variants/12") or an embedded object (with "@id" and/or
+// "id"). Obj is set only for an embedded object.
+type ref[T any] struct {
+	ID  int64
+	IRI string
+	Obj *T
+}
+
+// UnmarshalJSON reads an id, an IRI, an object or null.
+func (r *ref[T]) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '{' {
+		var head struct {
+			AtID string `json:"@id"`
+			ID   wInt   `json:"id"`
+		}
+		if err := json.Unmarshal(b, &head); err != nil {
+			return err
+		}
+		obj := new(T)
+		if err := json.Unmarshal(b, obj); err != nil {
+			return err
+		}
+		r.Obj, r.IRI, r.ID = obj, head.AtID, int64(head.ID)
+		if r.ID == 0 {
+			r.ID = iriID(r.IRI)
+		}
+		return nil
+	}
+	s, ok, err := jsonText(b)
+	if err != nil || !ok {
+		return err
+	}
+	if v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+		r.ID = v
+		return nil
+	}
+	r.IRI, r.ID = s, iriID(s)
+	return nil
+}
+
+// get returns the embedded object, or a zero one.
+func (r ref[T]) get() T {
+	if r.Obj == nil {
+		var zero T
+		return zero
+	}
+	return *r.Obj
+}
+
+// iriID returns the numeric last segment of an IRI ("/api/variants/12" ->
+// 12), or 0.
+func iriID(iri string) int64 {
+	iri = strings.TrimRight(iri, "/")
+	i := strings.LastIndexByte(iri, '/')
+	n, err := strconv.ParseInt(iri[i+1:], 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
+// docID is the identity of a document in a response: "id", else the last
+// segment of "@id". Create responses are read for it alone.
+type docID struct {
+	AtID string `json:"@id"`
+	ID   wInt   `json:"id"`
+}
+
+func (d docID) id() int64 {
+	if d.ID != 0 {
+		return int64(d.ID)
+	}
+	return iriID(d.AtID)
+}
+
+// envelope is a collection page in either form: JSON-LD ("hydra:member")
+// or plain ("member").
+type envelope struct {
+	HydraMember []json.RawMessage `json:"hydra:member"`
+	Member      []json.RawMessage `json:"member"`
+	HydraTotal  *wInt             `json:"hydra:totalItems"`
+	Total       *wInt             `json:"totalItems"`
+	HydraView   *pageView         `json:"hydra:view"`
+	View        *pageView         `json:"view"`
+}
+
+// pageView is the "hydra:view" (or "view") of a page.
+type pageView struct {
+	HydraNext string `json:"hydra:next"`
+	Next      string `json:"next"`
+}
+
+// decodePage reads a collection page; a bare JSON array is accepted as a
+// page without totals.
+func decodePage(b []byte) (PageResult, error) {
+	b = bytes.TrimSpace(b)
+	var p PageResult
+	p.TotalItems = -1
+	if len(b) > 0 && b[0] == '[' {
+		if err := json.Unmarshal(b, &p.Members); err != nil {
+			return p, fmt.Errorf("reading collection: %w", err)
+		}
+		return p, nil
+	}
+	var env envelope
+	if err := json.Unmarshal(b, &env); err != nil {
+		return p, fmt.Errorf("reading collection: %w", err)
+	}
+	p.Members = env.HydraMember
+	if p.Members == nil {
+		p.Members = env.Member
+	}
+	switch {
+	case env.HydraTotal != nil:
+		p.TotalItems = int64(*env.HydraTotal)
+	case env.Total != nil:
+		p.TotalItems = int64(*env.Total)
+	}
+	v := env.HydraView
+	if v == nil {
+		v = env.View
+	}
+	if v != nil {
+		p.HasView = true
+		p.Next = v.HydraNext
+		if p.Next == "" {
+			p.Next = v.Next
+		}
+	}
+	return p, nil
+}
+
+// codec is an edition's wire table for the documents both editions have:
+// request bodies built from model documents (references already resolved
+// to ids) and model documents read from response bodies.
+type codec interface {
+	partnerBody(company int64, p model.Partner) any
+	partner(raw []byte) (model.Partner, error)
+	itemBody(company int64, it model.Item) any
+	item(raw []byte) (model.Item, error)
+	inboundBody(company int64, in model.Inbound) any
+	inbound(raw []byte) (model.Inbound, error)
+	outboundBody(company int64, o model.Outbound) any
+	outbound(raw []byte) (model.Outbound, error)
+	stock(raw []byte) (model.Stock, error)
+	movement(raw []byte) (model.Movement, error)
+	// keyField is the property a uniqueness violation names for a kind.
+	keyField(k model.Kind) string
+}
+
+// decodeAs reads raw into a fresh T and converts it.
+func decodeAs[T any, M any](raw []byte, conv func(*T) M) (M, error) {
+	var w T
+	if err := json.Unmarshal(raw, &w); err != nil {
+		var zero M
+		return zero, fmt.Errorf("reading %s: %w", clip(string(bytes.TrimSpace(raw)), 80), err)
+	}
+	return conv(&w), nil
+}
+
+// str returns a trimmed wire text.
+func str(s wStr) string { return strings.TrimSpace(string(s)) }

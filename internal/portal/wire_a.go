@@ -1,0 +1,395 @@
+package portal
+
+import (
+	"filebridge/internal/model"
+)
+
+// wireA is the one table of Edition A (v1.2.0) wire field names: the
+// request and response bodies of suppliers, SKUs, receptions, orders,
+// stocks and stock movements, and their conversion to and from the model.
+type wireA struct{}
+
+var _ codec = wireA{}
+
+// Supplier.
+
+type supplierReqA struct {
+	Company      int64  `json:"company"`
+	Code         string `json:"code"`
+	Name         string `json:"name"`
+	Relationship string `json:"relationship"`
+}
+
+type supplierA struct {
+	docID
+	Code         wStr `json:"code"`
+	Name         wStr `json:"name"`
+	Relationship wStr `json:"relationship"`
+}
+
+func (s *supplierA) model() model.Partner {
+	return model.Partner{ID: s.id(), Code: str(s.Code), Name: str(s.Name), Relationship: str(s.Relationship)}
+}
+
+func (wireA) partnerBody(company int64, p model.Partner) any {
+	rel := p.Relationship
+	if rel == "" {
+		rel = "Manufacturer"
+	}
+	return &supplierReqA{Company: company, Code: p.Code, Name: p.Name, Relationship: rel}
+}
+
+func (wireA) partner(raw []byte) (model.Partner, error) {
+	return decodeAs(raw, (*supplierA).model)
+}
+
+// SKU.
+
+type skuReqA struct {
+	Company        int64         `json:"company"`
+	SKU            string        `json:"sku"`
+	Name           string        `json:"name"`
+	Description1   string        `json:"description1,omitempty"`
+	EAN            string        `json:"ean"`
+	EANBox         string        `json:"eanBox,omitempty"`
+	QuantityPerBox model.Decimal `json:"quantityPerBox,omitempty"`
+	Length         model.Decimal `json:"length,omitempty"`
+	Width          model.Decimal `json:"width,omitempty"`
+	Height         model.Decimal `json:"height,omitempty"`
+	GrossWeight    model.Decimal `json:"grossWeight,omitempty"`
+	GrossWeightBox model.Decimal `json:"grossWeightBox,omitempty"`
+	BuyPrice       model.Decimal `json:"buyPrice,omitempty"`
+	Supplier       int64         `json:"supplier,omitempty"`
+}
+
+type skuA struct {
+	docID
+	SKU            wStr           `json:"sku"`
+	Name           wStr           `json:"name"`
+	Description1   wStr           `json:"description1"`
+	EAN            wStr           `json:"ean"`
+	EANBox         wStr           `json:"eanBox"`
+	QuantityPerBox model.Decimal  `json:"quantityPerBox"`
+	Length         model.Decimal  `json:"length"`
+	Width          model.Decimal  `json:"width"`
+	Height         model.Decimal  `json:"height"`
+	GrossWeight    model.Decimal  `json:"grossWeight"`
+	GrossWeightBox model.Decimal  `json:"grossWeightBox"`
+	BuyPrice       model.Decimal  `json:"buyPrice"`
+	Supplier       ref[supplierA] `json:"supplier"`
+	CreatedAt      wTime          `json:"createdAt"`
+	UpdatedAt      wTime          `json:"updatedAt"`
+}
+
+func (s *skuA) model() model.Item {
+	return model.Item{
+		ID: s.id(), SKU: str(s.SKU), Name: str(s.Name), Description1: str(s.Description1),
+		EAN: str(s.EAN), EANBox: str(s.EANBox), QuantityPerBox: s.QuantityPerBox,
+		Length: s.Length, Width: s.Width, Height: s.Height, GrossWeight: s.GrossWeight,
+		GrossWeightBox: s.GrossWeightBox, BuyPrice: s.BuyPrice,
+		SupplierCode: str(s.Supplier.get().Code), SupplierID: s.Supplier.ID,
+		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
+	}
+}
+
+func (wireA) itemBody(company int64, it model.Item) any {
+	return &skuReqA{
+		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1,
+		EAN: it.EAN, EANBox: it.EANBox, QuantityPerBox: it.QuantityPerBox,
+		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
+		GrossWeightBox: it.GrossWeightBox, BuyPrice: it.BuyPrice, Supplier: it.SupplierID,
+	}
+}
+
+func (wireA) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*skuA).model) }
+
+// Reception.
+
+type receptionReqA struct {
+	Company           int64               `json:"company"`
+	OrderNumber       string              `json:"orderNumber"`
+	ReferenceNumber   string              `json:"referenceNumber,omitempty"`
+	WarehouseLocation int64               `json:"warehouseLocation"`
+	Supplier          int64               `json:"supplier"`
+	OrderType         string              `json:"orderType,omitempty"`
+	Attributes        map[string]string   `json:"attributes,omitempty"`
+	DueAt             wTime               `json:"dueAt,omitzero"`
+	Lines             []receptionLineReqA `json:"purchaseOrderLineItems"`
+}
+
+type receptionLineReqA struct {
+	Position int   `json:"position"`
+	Variant  int64 `json:"variant"`
+	Quantity int64 `json:"quantity"`
+}
+
+type receptionA struct {
+	docID
+	OrderNumber       wStr            `json:"orderNumber"`
+	ReferenceNumber   wStr            `json:"referenceNumber"`
+	WarehouseLocation ref[none]       `json:"warehouseLocation"`
+	Supplier          ref[supplierA]  `json:"supplier"`
+	OrderType         wStr            `json:"orderType"`
+	Attributes        map[string]wStr `json:"attributes"`
+	DueAt             wTime           `json:"dueAt"`
+	ReceivedAt        wTime           `json:"receivedAt"`
+	Status            wStatus         `json:"status"`
+	Lines             []struct {
+		Position         wInt      `json:"position"`
+		Variant          ref[skuA] `json:"variant"`
+		Quantity         wInt      `json:"quantity"`
+		QuantityReceived wInt      `json:"quantityReceived"`
+	} `json:"purchaseOrderLineItems"`
+	CreatedAt wTime `json:"createdAt"`
+	UpdatedAt wTime `json:"updatedAt"`
+}
+
+func (r *receptionA) model() model.Inbound {
+	in := model.Inbound{
+		ID: r.id(), OrderNumber: str(r.OrderNumber), ReferenceNumber: str(r.ReferenceNumber),
+		WarehouseLocation: r.WarehouseLocation.ID, SupplierID: r.Supplier.ID,
+		SupplierCode: str(r.Supplier.get().Code), OrderType: str(r.OrderType),
+		Attributes: attrs(r.Attributes), DueAt: r.DueAt.Time, ReceivedAt: r.ReceivedAt.Time,
+		Status:    model.Status{Code: int(r.Status.Code), Name: str(r.Status.Name)},
+		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
+	}
+	for _, l := range r.Lines {
+		in.Lines = append(in.Lines, model.InboundLine{
+			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID,
+			Quantity: int64(l.Quantity), QuantityReceived: int64(l.QuantityReceived),
+		})
+	}
+	return in
+}
+
+func (wireA) inboundBody(company int64, in model.Inbound) any {
+	b := &receptionReqA{
+		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
+		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
+		Attributes: in.Attributes, DueAt: wt(in.DueAt),
+		Lines: make([]receptionLineReqA, 0, len(in.Lines)),
+	}
+	for _, l := range in.Lines {
+		b.Lines = append(b.Lines, receptionLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
+	}
+	return b
+}
+
+func (wireA) inbound(raw []byte) (model.Inbound, error) { return decodeAs(raw, (*receptionA).model) }
+
+// Order.
+
+type orderReqA struct {
+	Company             int64           `json:"company"`
+	OrderNumber         string          `json:"orderNumber"`
+	ExternalOrderNumber string          `json:"externalOrderNumber"`
+	DeliveryMode        string          `json:"deliveryMode,omitempty"`
+	WarehouseLocation   int64           `json:"warehouseLocation"`
+	ShipTo              *shipToA        `json:"shipTo,omitempty"`
+	Lines               []orderLineReqA `json:"salesOrderLineItems"`
+	ServiceLines        []serviceLineA  `json:"serviceLineItems,omitempty"`
+}
+
+// shipToA is Edition A's receiver, in requests and responses.
+type shipToA struct {
+	Name           wStr          `json:"name,omitempty"`
+	Title          wStr          `json:"title,omitempty"`
+	FirstName      wStr          `json:"firstName,omitempty"`
+	LastName       wStr          `json:"lastName,omitempty"`
+	StreetAddress  wStr          `json:"streetAddress,omitempty"`
+	StreetAddress2 wStr          `json:"streetAddress2,omitempty"`
+	City           wStr          `json:"city,omitempty"`
+	CountryCode    wStr          `json:"countryCode,omitempty"`
+	Zipcode        wStr          `json:"zipcode,omitempty"`
+	Email          wStr          `json:"email,omitempty"`
+	Phone          wStr          `json:"phone,omitempty"`
+	LanguageCode   wStr          `json:"languageCode,omitempty"`
+	Attributes     *shipToAttrsA `json:"attributes,omitempty"`
+}
+
+type shipToAttrsA struct {
+	AccessCode wStr `json:"accessCode,omitempty"`
+	Company    wStr `json:"company,omitempty"`
+	Floor      wStr `json:"floor,omitempty"`
+	Building   wStr `json:"building,omitempty"`
+}
+
+type orderLineReqA struct {
+	Position              int      `json:"position"`
+	Variant               int64    `json:"variant"`
+	Quantity              int64    `json:"quantity"`
+	PurchaseOrderLineItem *poLinkA `json:"purchaseOrderLineItem,omitempty"`
+}
+
+type poLinkA struct {
+	OrderNumber wStr `json:"orderNumber"`
+	Position    wInt `json:"position"`
+}
+
+type serviceLineA struct {
+	Position    wInt `json:"position"`
+	ServiceType wStr `json:"serviceType"`
+	Quantity    wInt `json:"quantity"`
+}
+
+type orderA struct {
+	docID
+	OrderNumber          wStr            `json:"orderNumber"`
+	ExternalOrderNumber  wStr            `json:"externalOrderNumber"`
+	DeliveryMode         wStr            `json:"deliveryMode"`
+	WarehouseLocation    ref[none]       `json:"warehouseLocation"`
+	ShipTo               *shipToA        `json:"shipTo"`
+	ShippedAt            wTime           `json:"shippedAt"`
+	FulfillmentStatus    wStatus         `json:"fulfillmentStatus"`
+	TransportationStatus wStatus         `json:"transportationStatus"`
+	Attributes           map[string]wStr `json:"attributes"`
+	Lines                []struct {
+		Position              wInt      `json:"position"`
+		Variant               ref[skuA] `json:"variant"`
+		Quantity              wInt      `json:"quantity"`
+		QuantityShipped       wInt      `json:"quantityShipped"`
+		PurchaseOrderLineItem *poLinkA  `json:"purchaseOrderLineItem"`
+	} `json:"salesOrderLineItems"`
+	ServiceLines []serviceLineA `json:"serviceLineItems"`
+	CreatedAt    wTime          `json:"createdAt"`
+	UpdatedAt    wTime          `json:"updatedAt"`
+}
+
+func (o *orderA) model() model.Outbound {
+	out := model.Outbound{
+		ID: o.id(), OrderNumber: str(o.OrderNumber), ExternalOrderNumber: str(o.ExternalOrderNumber),
+		DeliveryMode: str(o.DeliveryMode), WarehouseLocation: o.WarehouseLocation.ID,
+		ShippedAt:            o.ShippedAt.Time,
+		FulfillmentStatus:    model.Status{Code: int(o.FulfillmentStatus.Code), Name: str(o.FulfillmentStatus.Name)},
+		TransportationStatus: model.Status{Code: int(o.TransportationStatus.Code), Name: str(o.TransportationStatus.Name)},
+		Attributes:           attrs(o.Attributes), CreatedAt: o.CreatedAt.Time, UpdatedAt: o.UpdatedAt.Time,
+	}
+	if s := o.ShipTo; s != nil {
+		a := &model.Address{
+			Name: str(s.Name), Title: str(s.Title), FirstName: str(s.FirstName), LastName: str(s.LastName),
+			StreetAddress: str(s.StreetAddress), StreetAddress2: str(s.StreetAddress2), City: str(s.City),
+			CountryCode: str(s.CountryCode), Zipcode: str(s.Zipcode), Email: str(s.Email), Phone: str(s.Phone),
+			LanguageCode: str(s.LanguageCode),
+		}
+		if at := s.Attributes; at != nil {
+			a.AccessCode, a.Company, a.Floor, a.Building = str(at.AccessCode), str(at.Company), str(at.Floor), str(at.Building)
+		}
+		out.ShipTo = a
+	}
+	for _, l := range o.Lines {
+		ol := model.OutboundLine{
+			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID,
+			Quantity: int64(l.Quantity), QuantityShipped: int64(l.QuantityShipped),
+		}
+		if p := l.PurchaseOrderLineItem; p != nil {
+			ol.ReceptionOrderNumber, ol.ReceptionPosition = str(p.OrderNumber), int(p.Position)
+		}
+		out.Lines = append(out.Lines, ol)
+	}
+	for _, s := range o.ServiceLines {
+		out.ServiceLines = append(out.ServiceLines, model.ServiceLine{
+			Position: int(s.Position), ServiceType: str(s.ServiceType), Quantity: int64(s.Quantity),
+		})
+	}
+	return out
+}
+
+func (wireA) outboundBody(company int64, o model.Outbound) any {
+	b := &orderReqA{
+		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
+		DeliveryMode: o.DeliveryMode, WarehouseLocation: o.WarehouseLocation,
+		Lines: make([]orderLineReqA, 0, len(o.Lines)),
+	}
+	if a := o.ShipTo; a != nil {
+		s := &shipToA{
+			Name: wStr(a.Name), Title: wStr(a.Title), FirstName: wStr(a.FirstName), LastName: wStr(a.LastName),
+			StreetAddress: wStr(a.StreetAddress), StreetAddress2: wStr(a.StreetAddress2), City: wStr(a.City),
+			CountryCode: wStr(a.CountryCode), Zipcode: wStr(a.Zipcode), Email: wStr(a.Email), Phone: wStr(a.Phone),
+			LanguageCode: wStr(a.LanguageCode),
+		}
+		if a.AccessCode != "" || a.Company != "" || a.Floor != "" || a.Building != "" {
+			s.Attributes = &shipToAttrsA{AccessCode: wStr(a.AccessCode), Company: wStr(a.Company), Floor: wStr(a.Floor), Building: wStr(a.Building)}
+		}
+		b.ShipTo = s
+	}
+	for _, l := range o.Lines {
+		rl := orderLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity}
+		if l.ReceptionOrderNumber != "" {
+			rl.PurchaseOrderLineItem = &poLinkA{OrderNumber: wStr(l.ReceptionOrderNumber), Position: wInt(l.ReceptionPosition)}
+		}
+		b.Lines = append(b.Lines, rl)
+	}
+	for _, s := range o.ServiceLines {
+		b.ServiceLines = append(b.ServiceLines, serviceLineA{Position: wInt(s.Position), ServiceType: wStr(s.ServiceType), Quantity: wInt(s.Quantity)})
+	}
+	return b
+}
+
+func (wireA) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*orderA).model) }
+
+// Stock and stock movement.
+
+type stockA struct {
+	Available wInt      `json:"available"`
+	Incoming  wInt      `json:"incoming"`
+	Allocated wInt      `json:"allocated"`
+	Locked    wInt      `json:"locked"`
+	Variant   ref[skuA] `json:"variant"`
+	CreatedAt wTime     `json:"createdAt"`
+	UpdatedAt wTime     `json:"updatedAt"`
+}
+
+func (s *stockA) model() model.Stock {
+	v := s.Variant.get()
+	return model.Stock{
+		SKU: str(v.SKU), VariantID: s.Variant.ID, Name: str(v.Name), EAN: str(v.EAN),
+		Available: int64(s.Available), Incoming: int64(s.Incoming), Allocated: int64(s.Allocated), Locked: int64(s.Locked),
+		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
+	}
+}
+
+func (wireA) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*stockA).model) }
+
+type movementA struct {
+	docID
+	FromPosition wStr      `json:"fromPosition"`
+	ToPosition   wStr      `json:"toPosition"`
+	Quantity     wInt      `json:"quantity"`
+	MovedAt      wTime     `json:"movedAt"`
+	Comment      wStr      `json:"comment"`
+	Variant      ref[skuA] `json:"variant"`
+	Processed    wBool     `json:"processed"`
+	CreatedAt    wTime     `json:"createdAt"`
+}
+
+func (m *movementA) model() model.Movement {
+	return model.Movement{
+		ID: m.id(), SKU: str(m.Variant.get().SKU), VariantID: m.Variant.ID,
+		FromPosition: str(m.FromPosition), ToPosition: str(m.ToPosition), Quantity: int64(m.Quantity),
+		MovedAt: m.MovedAt.Time, Comment: str(m.Comment), Processed: bool(m.Processed), CreatedAt: m.CreatedAt.Time,
+	}
+}
+
+func (wireA) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementA).model) }
+
+func (wireA) keyField(k model.Kind) string {
+	switch k {
+	case model.KindPartner:
+		return "code"
+	case model.KindItem:
+		return "sku"
+	}
+	return "orderNumber"
+}
+
+// attrs converts an attributes object.
+func attrs(m map[string]wStr) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = str(v)
+	}
+	return out
+}

@@ -1,0 +1,480 @@
+package portal
+
+import (
+	"filebridge/internal/model"
+)
+
+// wireB is the one table of Edition B (v1.1.0) wire field names:
+// connections, variants, variant packagings, warehouse clients, carriers,
+// carrier services, purchase and sales orders here; fulfillments, shipping
+// units and their events, stocks and stock movements in wire_b_confirm.go;
+// with their conversion to and from the model.
+type wireB struct{}
+
+var _ codec = wireB{}
+
+// Connection.
+
+type connectionReqB struct {
+	Company        int64  `json:"company"`
+	Code           string `json:"code,omitempty"`
+	Name           string `json:"name"`
+	Relationship   string `json:"relationship"`
+	CountryCode    string `json:"countryCode,omitempty"`
+	State          string `json:"state,omitempty"`
+	City           string `json:"city,omitempty"`
+	Zipcode        string `json:"zipcode,omitempty"`
+	StreetAddress  string `json:"streetAddress,omitempty"`
+	StreetAddress2 string `json:"streetAddress2,omitempty"`
+	StreetAddress3 string `json:"streetAddress3,omitempty"`
+	Email          string `json:"email,omitempty"`
+	ContactName    string `json:"contactName,omitempty"`
+	Phone          string `json:"phone,omitempty"`
+}
+
+type connectionB struct {
+	docID
+	Code           wStr `json:"code"`
+	Name           wStr `json:"name"`
+	Relationship   wStr `json:"relationship"`
+	CountryCode    wStr `json:"countryCode"`
+	State          wStr `json:"state"`
+	City           wStr `json:"city"`
+	Zipcode        wStr `json:"zipcode"`
+	StreetAddress  wStr `json:"streetAddress"`
+	StreetAddress2 wStr `json:"streetAddress2"`
+	StreetAddress3 wStr `json:"streetAddress3"`
+	Email          wStr `json:"email"`
+	ContactName    wStr `json:"contactName"`
+	Phone          wStr `json:"phone"`
+}
+
+func (c *connectionB) model() model.Partner {
+	return model.Partner{
+		ID: c.id(), Code: str(c.Code), Name: str(c.Name), Relationship: str(c.Relationship),
+		CountryCode: str(c.CountryCode), State: str(c.State), City: str(c.City), Zipcode: str(c.Zipcode),
+		StreetAddress: str(c.StreetAddress), StreetAddress2: str(c.StreetAddress2), StreetAddress3: str(c.StreetAddress3),
+		Email: str(c.Email), ContactName: str(c.ContactName), Phone: str(c.Phone),
+	}
+}
+
+func (c *connectionB) address() *model.Address {
+	return &model.Address{
+		Code: str(c.Code), Relationship: str(c.Relationship), Name: str(c.Name), ContactName: str(c.ContactName),
+		StreetAddress: str(c.StreetAddress), StreetAddress2: str(c.StreetAddress2), StreetAddress3: str(c.StreetAddress3),
+		City: str(c.City), State: str(c.State), Zipcode: str(c.Zipcode), CountryCode: str(c.CountryCode),
+		Email: str(c.Email), Phone: str(c.Phone),
+	}
+}
+
+func (wireB) partnerBody(company int64, p model.Partner) any {
+	return &connectionReqB{
+		Company: company, Code: p.Code, Name: p.Name, Relationship: p.Relationship,
+		CountryCode: p.CountryCode, State: p.State, City: p.City, Zipcode: p.Zipcode,
+		StreetAddress: p.StreetAddress, StreetAddress2: p.StreetAddress2, StreetAddress3: p.StreetAddress3,
+		Email: p.Email, ContactName: p.ContactName, Phone: p.Phone,
+	}
+}
+
+// addressBody is an embedded consignee or billing connection.
+func addressBody(company int64, a *model.Address, code string) *connectionReqB {
+	rel := a.Relationship
+	if rel == "" {
+		rel = "Marketplace"
+	}
+	if a.Code != "" {
+		code = a.Code
+	}
+	name := a.Name
+	if name == "" {
+		name = a.LastName
+	}
+	return &connectionReqB{
+		Company: company, Code: code, Name: name, Relationship: rel, CountryCode: a.CountryCode,
+		State: a.State, City: a.City, Zipcode: a.Zipcode, StreetAddress: a.StreetAddress,
+		StreetAddress2: a.StreetAddress2, StreetAddress3: a.StreetAddress3, Email: a.Email,
+		ContactName: a.ContactName, Phone: a.Phone,
+	}
+}
+
+func (wireB) partner(raw []byte) (model.Partner, error) { return decodeAs(raw, (*connectionB).model) }
+
+// Variant.
+
+type variantReqB struct {
+	Company      int64         `json:"company"`
+	SKU          string        `json:"sku"`
+	Name         string        `json:"name"`
+	Description1 string        `json:"description1,omitempty"`
+	EAN          string        `json:"ean"`
+	Length       model.Decimal `json:"length,omitempty"`
+	Width        model.Decimal `json:"width,omitempty"`
+	Height       model.Decimal `json:"height,omitempty"`
+	GrossWeight  model.Decimal `json:"grossWeight,omitempty"`
+}
+
+type variantB struct {
+	docID
+	SKU          wStr          `json:"sku"`
+	Name         wStr          `json:"name"`
+	Description1 wStr          `json:"description1"`
+	EAN          wStr          `json:"ean"`
+	Length       model.Decimal `json:"length"`
+	Width        model.Decimal `json:"width"`
+	Height       model.Decimal `json:"height"`
+	GrossWeight  model.Decimal `json:"grossWeight"`
+	CreatedAt    wTime         `json:"createdAt"`
+	UpdatedAt    wTime         `json:"updatedAt"`
+}
+
+func (v *variantB) model() model.Item {
+	return model.Item{
+		ID: v.id(), SKU: str(v.SKU), Name: str(v.Name), Description1: str(v.Description1), EAN: str(v.EAN),
+		Length: v.Length, Width: v.Width, Height: v.Height, GrossWeight: v.GrossWeight,
+		CreatedAt: v.CreatedAt.Time, UpdatedAt: v.UpdatedAt.Time,
+	}
+}
+
+func (wireB) itemBody(company int64, it model.Item) any {
+	return &variantReqB{
+		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1, EAN: it.EAN,
+		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
+	}
+}
+
+func (wireB) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*variantB).model) }
+
+// Variant packaging.
+
+type packagingReqB struct {
+	Variant     string        `json:"variant"`
+	Code        string        `json:"code"`
+	EAN         string        `json:"ean,omitempty"`
+	Quantity    int64         `json:"quantity,omitempty"`
+	Length      model.Decimal `json:"length,omitempty"`
+	Width       model.Decimal `json:"width,omitempty"`
+	Height      model.Decimal `json:"height,omitempty"`
+	GrossWeight model.Decimal `json:"grossWeight,omitempty"`
+	NetWeight   model.Decimal `json:"netWeight,omitempty"`
+	Level       string        `json:"level,omitempty"`
+	Type        string        `json:"type,omitempty"`
+	Supplier    string        `json:"supplier,omitempty"`
+}
+
+type packagingB struct {
+	docID
+	Variant     ref[variantB]    `json:"variant"`
+	Code        wStr             `json:"code"`
+	EAN         wStr             `json:"ean"`
+	Quantity    wInt             `json:"quantity"`
+	Length      model.Decimal    `json:"length"`
+	Width       model.Decimal    `json:"width"`
+	Height      model.Decimal    `json:"height"`
+	GrossWeight model.Decimal    `json:"grossWeight"`
+	NetWeight   model.Decimal    `json:"netWeight"`
+	Level       wStr             `json:"level"`
+	Type        wStr             `json:"type"`
+	Supplier    ref[connectionB] `json:"supplier"`
+	CreatedAt   wTime            `json:"createdAt"`
+	UpdatedAt   wTime            `json:"updatedAt"`
+}
+
+func (p *packagingB) model() model.Packaging {
+	return model.Packaging{
+		ID: p.id(), SKU: str(p.Variant.get().SKU), Code: str(p.Code), EAN: str(p.EAN), Quantity: int64(p.Quantity),
+		Length: p.Length, Width: p.Width, Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight,
+		Level: str(p.Level), Type: str(p.Type), SupplierCode: str(p.Supplier.get().Code),
+		CreatedAt: p.CreatedAt.Time, UpdatedAt: p.UpdatedAt.Time,
+	}
+}
+
+// packagingBody needs the variant's IRI and the supplier's IRI (or "").
+func (wireB) packagingBody(p model.Packaging, variantIRI, supplierIRI string) any {
+	return &packagingReqB{
+		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity, Length: p.Length, Width: p.Width,
+		Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
+		Supplier: supplierIRI,
+	}
+}
+
+func (wireB) packaging(raw []byte) (model.Packaging, error) {
+	return decodeAs(raw, (*packagingB).model)
+}
+
+// Reference data: warehouse clients, carriers, carrier services.
+
+type warehouseB struct {
+	Code wStr `json:"code"`
+	Name wStr `json:"name"`
+}
+
+type warehouseClientB struct {
+	docID
+	ClientCode wStr            `json:"clientCode"`
+	Warehouse  ref[warehouseB] `json:"warehouse"`
+}
+
+func (w *warehouseClientB) model() WarehouseClient {
+	wh := w.Warehouse.get()
+	return WarehouseClient{ID: w.id(), ClientCode: str(w.ClientCode), WarehouseID: w.Warehouse.ID,
+		WarehouseCode: str(wh.Code), WarehouseName: str(wh.Name)}
+}
+
+func (wireB) warehouseClient(raw []byte) (WarehouseClient, error) {
+	return decodeAs(raw, (*warehouseClientB).model)
+}
+
+type refCodeB struct {
+	Code wStr `json:"code"`
+	Name wStr `json:"name"`
+}
+
+type carrierB struct {
+	docID
+	Code                   wStr          `json:"code"`
+	Name                   wStr          `json:"name"`
+	MainTransportationType ref[refCodeB] `json:"mainTransportationType"`
+}
+
+func (c *carrierB) model() Carrier {
+	return Carrier{ID: c.id(), Code: str(c.Code), Name: str(c.Name),
+		TransportationType: str(c.MainTransportationType.get().Code)}
+}
+
+func (wireB) carrier(raw []byte) (Carrier, error) { return decodeAs(raw, (*carrierB).model) }
+
+type carrierServiceB struct {
+	docID
+	Carrier ref[carrierB] `json:"carrier"`
+	Code    wStr          `json:"code"`
+	Name    wStr          `json:"name"`
+}
+
+func (s *carrierServiceB) model() CarrierService {
+	return CarrierService{ID: s.id(), Code: str(s.Code), Name: str(s.Name), CarrierID: s.Carrier.ID,
+		CarrierCode: str(s.Carrier.get().Code)}
+}
+
+func (wireB) carrierService(raw []byte) (CarrierService, error) {
+	return decodeAs(raw, (*carrierServiceB).model)
+}
+
+// Purchase order.
+
+type purchaseOrderReqB struct {
+	Company           int64      `json:"company"`
+	OrderNumber       string     `json:"orderNumber"`
+	ReferenceNumber   string     `json:"referenceNumber,omitempty"`
+	WarehouseLocation int64      `json:"warehouseLocation"`
+	Supplier          int64      `json:"supplier"`
+	OrderType         string     `json:"orderType,omitempty"`
+	DueAt             wTime      `json:"dueAt,omitzero"`
+	Lines             []lineReqB `json:"purchaseOrderLineItems"`
+}
+
+// lineReqB is a purchase or sales order line in a request.
+type lineReqB struct {
+	Position   int    `json:"position"`
+	Variant    int64  `json:"variant"`
+	Quantity   int64  `json:"quantity"`
+	LotNumber  string `json:"lotNumber,omitempty"`
+	ExpiryDate wTime  `json:"expiryDate,omitzero"`
+	OwnerCode  string `json:"ownerCode,omitempty"`
+}
+
+type purchaseOrderB struct {
+	docID
+	OrderNumber       wStr             `json:"orderNumber"`
+	ReferenceNumber   wStr             `json:"referenceNumber"`
+	WarehouseLocation ref[warehouseB]  `json:"warehouseLocation"`
+	Supplier          ref[connectionB] `json:"supplier"`
+	OrderType         wStr             `json:"orderType"`
+	DueAt             wTime            `json:"dueAt"`
+	ReceivedAt        wTime            `json:"receivedAt"`
+	Status            wStatus          `json:"status"`
+	Lines             []struct {
+		Position         wInt          `json:"position"`
+		Variant          ref[variantB] `json:"variant"`
+		Quantity         wInt          `json:"quantity"`
+		LotNumber        wStr          `json:"lotNumber"`
+		ExpiryDate       wTime         `json:"expiryDate"`
+		OwnerCode        wStr          `json:"ownerCode"`
+		QuantityReceived wInt          `json:"quantityReceived"`
+	} `json:"purchaseOrderLineItems"`
+	CreatedAt wTime `json:"createdAt"`
+	UpdatedAt wTime `json:"updatedAt"`
+}
+
+func (p *purchaseOrderB) model() model.Inbound {
+	wh := p.WarehouseLocation.get()
+	in := model.Inbound{
+		ID: p.id(), OrderNumber: str(p.OrderNumber), ReferenceNumber: str(p.ReferenceNumber),
+		WarehouseLocation: p.WarehouseLocation.ID, WarehouseCode: str(wh.Code), WarehouseName: str(wh.Name),
+		SupplierID: p.Supplier.ID, SupplierCode: str(p.Supplier.get().Code), OrderType: str(p.OrderType),
+		DueAt: p.DueAt.Time, ReceivedAt: p.ReceivedAt.Time,
+		Status:    model.Status{Code: int(p.Status.Code), Name: str(p.Status.Name)},
+		CreatedAt: p.CreatedAt.Time, UpdatedAt: p.UpdatedAt.Time,
+	}
+	for _, l := range p.Lines {
+		in.Lines = append(in.Lines, model.InboundLine{
+			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID, Quantity: int64(l.Quantity),
+			LotNumber: str(l.LotNumber), ExpiryDate: l.ExpiryDate.Time, OwnerCode: str(l.OwnerCode),
+			QuantityReceived: int64(l.QuantityReceived),
+		})
+	}
+	return in
+}
+
+func (wireB) inboundBody(company int64, in model.Inbound) any {
+	b := &purchaseOrderReqB{
+		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
+		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
+		DueAt: wt(in.DueAt), Lines: make([]lineReqB, 0, len(in.Lines)),
+	}
+	for _, l := range in.Lines {
+		b.Lines = append(b.Lines, lineReqB{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
+			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
+	}
+	return b
+}
+
+func (wireB) inbound(raw []byte) (model.Inbound, error) {
+	return decodeAs(raw, (*purchaseOrderB).model)
+}
+
+// Sales order.
+
+type salesOrderReqB struct {
+	Company                int64      `json:"company"`
+	OrderNumber            string     `json:"orderNumber"`
+	ExternalOrderNumber    string     `json:"externalOrderNumber,omitempty"`
+	WarehouseLocation      int64      `json:"warehouseLocation"`
+	ShipTo                 any        `json:"shipTo,omitempty"`    // id or embedded connection
+	BillingTo              any        `json:"billingTo,omitempty"` // id or embedded connection
+	DeliveryMode           string     `json:"deliveryMode,omitempty"`
+	Carrier                int64      `json:"carrier,omitempty"`
+	CarrierService         int64      `json:"carrierService,omitempty"`
+	PlannedDeliveryDate    wDate      `json:"plannedDeliveryDate,omitzero"`
+	DeliveryTimeSlotBefore string     `json:"deliveryTimeSlotBefore,omitempty"`
+	Lines                  []lineReqB `json:"salesOrderLineItems"`
+}
+
+// soHeadB is a sales order embedded in a fulfillment or a shipping unit.
+type soHeadB struct {
+	OrderNumber         wStr `json:"orderNumber"`
+	ExternalOrderNumber wStr `json:"externalOrderNumber"`
+}
+
+type soLineB struct {
+	Position        wInt          `json:"position"`
+	Variant         ref[variantB] `json:"variant"`
+	Quantity        wInt          `json:"quantity"`
+	LotNumber       wStr          `json:"lotNumber"`
+	ExpiryDate      wTime         `json:"expiryDate"`
+	OwnerCode       wStr          `json:"ownerCode"`
+	QuantityShipped wInt          `json:"quantityShipped"`
+}
+
+type salesOrderB struct {
+	docID
+	OrderNumber             wStr                 `json:"orderNumber"`
+	ExternalOrderNumber     wStr                 `json:"externalOrderNumber"`
+	WarehouseLocation       ref[warehouseB]      `json:"warehouseLocation"`
+	ShipTo                  ref[connectionB]     `json:"shipTo"`
+	BillingTo               ref[connectionB]     `json:"billingTo"`
+	DeliveryMode            wStr                 `json:"deliveryMode"`
+	Carrier                 ref[carrierB]        `json:"carrier"`
+	CarrierService          ref[carrierServiceB] `json:"carrierService"`
+	RequestedCarrier        ref[carrierB]        `json:"requestedCarrier"`
+	RequestedCarrierService ref[carrierServiceB] `json:"requestedCarrierService"`
+	PlannedDeliveryDate     wDate                `json:"plannedDeliveryDate"`
+	DeliveryTimeSlotBefore  wStr                 `json:"deliveryTimeSlotBefore"`
+	ShippedAt               wTime                `json:"shippedAt"`
+	FulfillmentStatus       wStatus              `json:"fulfillmentStatus"`
+	TransportationStatus    wStatus              `json:"transportationStatus"`
+	ShippingUnits           []shippingUnitB      `json:"shippingUnits"`
+	Lines                   []soLineB            `json:"salesOrderLineItems"`
+	CreatedAt               wTime                `json:"createdAt"`
+	UpdatedAt               wTime                `json:"updatedAt"`
+}
+
+func (s *salesOrderB) model() model.Outbound {
+	o := model.Outbound{
+		ID: s.id(), OrderNumber: str(s.OrderNumber), ExternalOrderNumber: str(s.ExternalOrderNumber),
+		DeliveryMode: str(s.DeliveryMode), WarehouseLocation: s.WarehouseLocation.ID,
+		WarehouseCode: str(s.WarehouseLocation.get().Code), ShipToID: s.ShipTo.ID, BillingToID: s.BillingTo.ID,
+		PlannedDeliveryDate: s.PlannedDeliveryDate.Time, DeliveryTimeSlotBefore: str(s.DeliveryTimeSlotBefore),
+		ShippedAt:            s.ShippedAt.Time,
+		FulfillmentStatus:    model.Status{Code: int(s.FulfillmentStatus.Code), Name: str(s.FulfillmentStatus.Name)},
+		TransportationStatus: model.Status{Code: int(s.TransportationStatus.Code), Name: str(s.TransportationStatus.Name)},
+		CreatedAt:            s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
+	}
+	if c := s.ShipTo.Obj; c != nil {
+		o.ShipTo, o.ShipToCode = c.address(), str(c.Code)
+	}
+	if c := s.BillingTo.Obj; c != nil {
+		o.BillingTo, o.BillingToCode = c.address(), str(c.Code)
+	}
+	carrier, service := s.Carrier, s.CarrierService
+	if carrier.ID == 0 {
+		carrier = s.RequestedCarrier
+	}
+	if service.ID == 0 {
+		service = s.RequestedCarrierService
+	}
+	o.CarrierID, o.CarrierCode = carrier.ID, str(carrier.get().Code)
+	o.CarrierServiceID, o.CarrierServiceCode = service.ID, str(service.get().Code)
+	for _, l := range s.Lines {
+		o.Lines = append(o.Lines, model.OutboundLine{
+			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID, Quantity: int64(l.Quantity),
+			LotNumber: str(l.LotNumber), ExpiryDate: l.ExpiryDate.Time, OwnerCode: str(l.OwnerCode),
+			QuantityShipped: int64(l.QuantityShipped),
+		})
+	}
+	for i := range s.ShippingUnits {
+		u := s.ShippingUnits[i].model()
+		if u.OrderNumber == "" {
+			u.OrderNumber = o.OrderNumber
+		}
+		o.ShippingUnits = append(o.ShippingUnits, u)
+	}
+	return o
+}
+
+func (wireB) outboundBody(company int64, o model.Outbound) any {
+	b := &salesOrderReqB{
+		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
+		WarehouseLocation: o.WarehouseLocation, DeliveryMode: o.DeliveryMode, Carrier: o.CarrierID,
+		CarrierService: o.CarrierServiceID, PlannedDeliveryDate: wDate{o.PlannedDeliveryDate},
+		DeliveryTimeSlotBefore: o.DeliveryTimeSlotBefore, Lines: make([]lineReqB, 0, len(o.Lines)),
+	}
+	switch {
+	case o.ShipTo != nil:
+		b.ShipTo = addressBody(company, o.ShipTo, o.ShipToCode)
+	case o.ShipToID != 0:
+		b.ShipTo = o.ShipToID
+	}
+	switch {
+	case o.BillingTo != nil:
+		b.BillingTo = addressBody(company, o.BillingTo, o.BillingToCode)
+	case o.BillingToID != 0:
+		b.BillingTo = o.BillingToID
+	}
+	for _, l := range o.Lines {
+		b.Lines = append(b.Lines, lineReqB{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
+			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
+	}
+	return b
+}
+
+func (wireB) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*salesOrderB).model) }
+
+func (wireB) keyField(k model.Kind) string {
+	switch k {
+	case model.KindPartner, model.KindPackaging:
+		return "code"
+	case model.KindItem:
+		return "sku"
+	}
+	return "orderNumber"
+}

@@ -1,0 +1,215 @@
+package portal
+
+import (
+	"strconv"
+
+	"filebridge/internal/model"
+)
+
+// The rest of Edition B's wire table (wireB, see wire_b.go): what the
+// warehouse reports back, fulfillments, shipping units and their events,
+// stocks and stock movements.
+
+// Fulfillment.
+
+type fulfillmentB struct {
+	docID
+	FulfillmentNumber wStr            `json:"fulfillmentNumber"`
+	FulfilledAt       wTime           `json:"fulfilledAt"`
+	Warehouse         ref[warehouseB] `json:"warehouse"`
+	Status            wStatus         `json:"status"`
+	TrackingNumber    wStr            `json:"trackingNumber"`
+	Carrier           ref[carrierB]   `json:"carrier"`
+	SalesOrder        ref[soHeadB]    `json:"salesOrder"`
+	Lines             []struct {
+		Variant            ref[variantB] `json:"variant"`
+		SalesOrderLineItem ref[soLineB]  `json:"salesOrderLineItem"`
+		QuantityFulfilled  wInt          `json:"quantityFulfilled"`
+		OwnerCode          wStr          `json:"ownerCode"`
+		LotNumber          wStr          `json:"lotNumber"`
+		ExpiryDate         wTime         `json:"expiryDate"`
+	} `json:"fulfillmentLineItems"`
+	Unfulfillable []struct {
+		Variant               ref[variantB] `json:"variant"`
+		SalesOrderLineItem    ref[soLineB]  `json:"salesOrderLineItem"`
+		QuantityUnfulfillable wInt          `json:"quantityUnfulfillable"`
+		ReasonCode            ref[refCodeB] `json:"reasonCode"`
+		ReasonComment         wStr          `json:"reasonComment"`
+	} `json:"unfulfillableLineItems"`
+	CreatedAt wTime `json:"createdAt"`
+	UpdatedAt wTime `json:"updatedAt"`
+}
+
+func (f *fulfillmentB) model() model.Shipment {
+	so, carrier := f.SalesOrder.get(), f.Carrier.get()
+	s := model.Shipment{
+		ID: f.id(), FulfillmentNumber: str(f.FulfillmentNumber), OrderNumber: str(so.OrderNumber),
+		ExternalOrderNumber: str(so.ExternalOrderNumber),
+		Status:              model.Status{Code: int(f.Status.Code), Name: str(f.Status.Name)},
+		ShippedAt:           f.FulfilledAt.Time, TrackingNumber: str(f.TrackingNumber),
+		CarrierCode: str(carrier.Code), CarrierName: str(carrier.Name), WarehouseCode: str(f.Warehouse.get().Code),
+		CreatedAt: f.CreatedAt.Time, UpdatedAt: f.UpdatedAt.Time,
+	}
+	for _, l := range f.Lines {
+		sol := l.SalesOrderLineItem.get()
+		s.Lines = append(s.Lines, model.ShipmentLine{
+			Position: int(sol.Position), SKU: lineSKU(l.Variant, sol), QuantityOrdered: int64(sol.Quantity),
+			QuantityShipped: int64(l.QuantityFulfilled), LotNumber: str(l.LotNumber), OwnerCode: str(l.OwnerCode),
+			ExpiryDate: l.ExpiryDate.Time,
+		})
+	}
+	for _, l := range f.Unfulfillable {
+		sol := l.SalesOrderLineItem.get()
+		reason := str(l.ReasonCode.get().Code)
+		if reason == "" && l.ReasonCode.ID != 0 {
+			reason = strconv.FormatInt(l.ReasonCode.ID, 10)
+		}
+		s.Lines = append(s.Lines, model.ShipmentLine{
+			Position: int(sol.Position), SKU: lineSKU(l.Variant, sol), QuantityOrdered: int64(sol.Quantity),
+			QuantityUnfulfillable: int64(l.QuantityUnfulfillable), ReasonCode: reason, ReasonComment: str(l.ReasonComment),
+		})
+	}
+	return s
+}
+
+// lineSKU is the SKU of a fulfillment line: its variant's, else its sales
+// order line's.
+func lineSKU(v ref[variantB], sol soLineB) string {
+	if s := str(v.get().SKU); s != "" {
+		return s
+	}
+	return str(sol.Variant.get().SKU)
+}
+
+func (wireB) fulfillment(raw []byte) (model.Shipment, error) {
+	return decodeAs(raw, (*fulfillmentB).model)
+}
+
+// Shipping unit and shipping unit event.
+
+type shippingUnitB struct {
+	docID
+	ShippingUnitNumber     wStr          `json:"shippingUnitNumber"`
+	ShippingTrackingNumber wStr          `json:"shippingTrackingNumber"`
+	ShippingUnitStatus     wStatus       `json:"shippingUnitStatus"`
+	Events                 []eventB      `json:"shippingUnitEvents"`
+	Weight                 model.Decimal `json:"weight"`
+	Volume                 model.Decimal `json:"volume"`
+	CompletedAt            wTime         `json:"completedAt"`
+	DeliveryDateTime       wTime         `json:"deliveryDateTime"`
+	SalesOrder             ref[soHeadB]  `json:"salesOrder"`
+	CreatedAt              wTime         `json:"createdAt"`
+	UpdatedAt              wTime         `json:"updatedAt"`
+}
+
+func (u *shippingUnitB) model() model.ShippingUnit {
+	su := model.ShippingUnit{
+		ID: u.id(), ShippingUnitNumber: str(u.ShippingUnitNumber), ShippingTrackingNumber: str(u.ShippingTrackingNumber),
+		OrderNumber: str(u.SalesOrder.get().OrderNumber),
+		Status:      model.Status{Code: int(u.ShippingUnitStatus.Code), Name: str(u.ShippingUnitStatus.Name)},
+		Weight:      u.Weight, Volume: u.Volume, CompletedAt: u.CompletedAt.Time, DeliveryDateTime: u.DeliveryDateTime.Time,
+		CreatedAt: u.CreatedAt.Time, UpdatedAt: u.UpdatedAt.Time,
+	}
+	for i := range u.Events {
+		ev := u.Events[i].model()
+		if ev.ShippingUnitNumber == "" {
+			ev.ShippingUnitNumber, ev.TrackingNumber = su.ShippingUnitNumber, su.ShippingTrackingNumber
+		}
+		if ev.OrderNumber == "" {
+			ev.OrderNumber = su.OrderNumber
+		}
+		su.Events = append(su.Events, ev)
+	}
+	return su
+}
+
+func (wireB) shippingUnit(raw []byte) (model.ShippingUnit, error) {
+	return decodeAs(raw, (*shippingUnitB).model)
+}
+
+// suHeadB is a shipping unit embedded in an event.
+type suHeadB struct {
+	ShippingUnitNumber     wStr         `json:"shippingUnitNumber"`
+	ShippingTrackingNumber wStr         `json:"shippingTrackingNumber"`
+	SalesOrder             ref[soHeadB] `json:"salesOrder"`
+}
+
+type eventB struct {
+	docID
+	ShippingUnit       ref[suHeadB]  `json:"shippingUnit"`
+	OccurredAt         wTime         `json:"occurredAt"`
+	Location           wStr          `json:"location"`
+	Latitude           model.Decimal `json:"latitude"`
+	Longitude          model.Decimal `json:"longitude"`
+	Message            wStr          `json:"message"`
+	StatusDetail       wStr          `json:"statusDetail"`
+	ShippingUnitStatus wStatus       `json:"shippingUnitStatus"`
+	Severity           wInt          `json:"severity"`
+	UpdatedAt          wTime         `json:"updatedAt"`
+}
+
+func (e *eventB) model() model.TrackingEvent {
+	su := e.ShippingUnit.get()
+	return model.TrackingEvent{
+		ID: e.id(), ShippingUnitNumber: str(su.ShippingUnitNumber), TrackingNumber: str(su.ShippingTrackingNumber),
+		OrderNumber: str(su.SalesOrder.get().OrderNumber),
+		Status:      model.Status{Code: int(e.ShippingUnitStatus.Code), Name: str(e.ShippingUnitStatus.Name)},
+		OccurredAt:  e.OccurredAt.Time, Location: str(e.Location), Latitude: e.Latitude, Longitude: e.Longitude,
+		Message: str(e.Message), StatusDetail: str(e.StatusDetail), Severity: int(e.Severity), UpdatedAt: e.UpdatedAt.Time,
+	}
+}
+
+func (wireB) event(raw []byte) (model.TrackingEvent, error) { return decodeAs(raw, (*eventB).model) }
+
+// Stock and stock movement.
+
+type stockB struct {
+	Available wInt          `json:"available"`
+	Incoming  wInt          `json:"incoming"`
+	Allocated wInt          `json:"allocated"`
+	Locked    wInt          `json:"locked"`
+	Variant   ref[variantB] `json:"variant"`
+	CreatedAt wTime         `json:"createdAt"`
+	UpdatedAt wTime         `json:"updatedAt"`
+}
+
+func (s *stockB) model() model.Stock {
+	v := s.Variant.get()
+	return model.Stock{
+		SKU: str(v.SKU), VariantID: s.Variant.ID, Name: str(v.Name), EAN: str(v.EAN),
+		Available: int64(s.Available), Incoming: int64(s.Incoming), Allocated: int64(s.Allocated), Locked: int64(s.Locked),
+		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
+	}
+}
+
+func (wireB) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*stockB).model) }
+
+type movementB struct {
+	docID
+	FromPosition   wStr          `json:"fromPosition"`
+	FromOwnerCode  wStr          `json:"fromOwnerCode"`
+	FromLotNumber  wStr          `json:"fromLotNumber"`
+	FromExpiryDate wTime         `json:"fromExpiryDate"`
+	ToPosition     wStr          `json:"toPosition"`
+	ToOwnerCode    wStr          `json:"toOwnerCode"`
+	ToLotNumber    wStr          `json:"toLotNumber"`
+	ToExpiryDate   wTime         `json:"toExpiryDate"`
+	Quantity       wInt          `json:"quantity"`
+	MovedAt        wTime         `json:"movedAt"`
+	Comment        wStr          `json:"comment"`
+	Variant        ref[variantB] `json:"variant"`
+	Processed      wBool         `json:"processed"`
+	CreatedAt      wTime         `json:"createdAt"`
+}
+
+func (m *movementB) model() model.Movement {
+	return model.Movement{
+		ID: m.id(), SKU: str(m.Variant.get().SKU), VariantID: m.Variant.ID,
+		FromPosition: str(m.FromPosition), FromOwnerCode: str(m.FromOwnerCode), FromLotNumber: str(m.FromLotNumber),
+		FromExpiryDate: m.FromExpiryDate.Time, ToPosition: str(m.ToPosition), ToOwnerCode: str(m.ToOwnerCode),
+		ToLotNumber: str(m.ToLotNumber), ToExpiryDate: m.ToExpiryDate.Time, Quantity: int64(m.Quantity),
+		MovedAt: m.MovedAt.Time, Comment: str(m.Comment), Processed: bool(m.Processed), CreatedAt: m.CreatedAt.Time,
+	}
+}
+
+func (wireB) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementB).model) }
