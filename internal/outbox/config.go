@@ -1,0 +1,57 @@
+package outbox
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"filebridge/internal/config"
+	"filebridge/internal/formats/export"
+	"filebridge/internal/model"
+)
+
+// JobOf turns a validated export of an outbox into a Job.
+func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, error) {
+	delim, size := utf8.DecodeRuneInString(e.Delimiter)
+	if e.Delimiter == "" {
+		delim = ','
+	} else if size != len(e.Delimiter) {
+		return Job{}, fmt.Errorf("outbox %s, export %s: delimiter %q must be one character", out.Name, e.Type, e.Delimiter)
+	}
+	return Job{
+		Outbox:     out.Name,
+		Edition:    edition,
+		Type:       e.Type,
+		Schedule:   e.Schedule,
+		Location:   e.Location,
+		Filename:   e.Filename,
+		Dir:        e.Dir,
+		WriteEmpty: e.WriteEmpty,
+		File: export.Options{
+			Format:     export.Format(strings.ToLower(e.Format)),
+			Delimiter:  delim,
+			Charset:    e.Charset,
+			BOM:        e.BOM,
+			CRLF:       e.CRLF,
+			Decimal:    e.Decimal,
+			DateLayout: e.DateLayout,
+		},
+	}, nil
+}
+
+// Jobs returns the jobs of an outbox of a loaded config.
+func Jobs(cfg *config.Config, out *config.Outbox) ([]Job, error) {
+	p := cfg.Portal(out.Portal)
+	if p == nil {
+		return nil, fmt.Errorf("outbox %s: portal %q is not configured", out.Name, out.Portal)
+	}
+	jobs := make([]Job, 0, len(out.Exports))
+	for _, e := range out.Exports {
+		j, err := JobOf(out, p.Edition, e)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}

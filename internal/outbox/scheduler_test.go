@@ -1,0 +1,191 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/go-co-op/gocron/v2"
+	"github.com/jonboulle/clockwork"
+
+	"filebridge/internal/model"
+)
+
+// slowRunner counts runs and the most runs ever in flight at once.
+type slowRunner struct {
+	took    time.Duration
+	fail    bool
+	mu      sync.Mutex
+	running int
+	most    int
+	runs    atomic.Int32
+}
+
+func (r *slowRunner) Run(ctx context.Context, job Job) (Result, error) {
+	r.mu.Lock()
+	r.running++
+	r.most = max(r.most, r.running)
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.running--
+		r.mu.Unlock()
+	}()
+	r.runs.Add(1)
+	select {
+	case <-time.After(r.took):
+	case <-ctx.Done():
+	}
+	if r.fail {
+		return Result{}, errors.New("portal unreachable")
+	}
+	return Result{Rows: 1, File: "x.csv"}, nil
+}
+
+type countingObserver struct {
+	mu   sync.Mutex
+	runs int
+	errs int
+}
+
+func (o *countingObserver) ExportRun(_ Job, _ Result, err error, _ time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.runs++
+	if err != nil {
+		o.errs++
+	}
+}
+
+func TestSchedulerSingleton(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for 3.5 s")
+	}
+	obs := &countingObserver{}
+	s := NewScheduler(t.Context(), SchedulerOptions{Observer: obs, withSeconds: true, Logger: slog.New(slog.DiscardHandler)})
+	slow := &slowRunner{took: 1500 * time.Millisecond, fail: true}
+	job := Job{Outbox: "o", Type: model.ExportStock, Schedule: "* * * * * *"} // every second
+	if err := s.Add(job, slow); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	time.Sleep(3500 * time.Millisecond)
+	if err := s.Shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	slow.mu.Lock()
+	defer slow.mu.Unlock()
+	if slow.most != 1 {
+		t.Errorf("%d runs overlapped, want 1 at a time", slow.most)
+	}
+	// 3.5 s of 1.5 s runs, one a second: 2 or 3 runs, never the 3-4 the
+	// schedule alone would start.
+	if n := slow.runs.Load(); n < 1 || n > 3 {
+		t.Errorf("%d runs, want 1 to 3", n)
+	}
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	if obs.runs == 0 || obs.errs != obs.runs {
+		t.Errorf("observer saw %d runs, %d failed; want every run, all failed", obs.runs, obs.errs)
+	}
+}
+
+func TestSchedulerTimezones(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	clock := clockwork.NewFakeClockAt(now)
+	s := NewScheduler(t.Context(), SchedulerOptions{extra: []gocron.SchedulerOption{gocron.WithClock(clock)}})
+	zones := map[string]time.Time{
+		"UTC":              time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC),
+		"Asia/Tokyo":       time.Date(2026, 11, 21, 17, 0, 0, 0, time.UTC), // 02:00 JST on the 22nd
+		"America/New_York": time.Date(2026, 11, 22, 7, 0, 0, 0, time.UTC),  // 02:00 EST
+		"Europe/Paris":     time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC),  // 02:00 CET
+	}
+	for zone := range zones {
+		loc, err := time.LoadLocation(zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Add(Job{Outbox: zone, Type: model.ExportStock, Schedule: "0 2 * * *", Location: loc}, &slowRunner{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Start()
+	defer s.Shutdown()
+	for zone, want := range zones {
+		got, err := s.NextRun(zone + "/stock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Equal(want) {
+			t.Errorf("%s: next run %s, want %s", zone, got.UTC(), want)
+		}
+	}
+}
+
+func TestSchedulerRefusesTZPrefix(t *testing.T) {
+	s := NewScheduler(t.Context(), SchedulerOptions{})
+	for _, spec := range []string{"TZ=Europe/Paris 0 2 * * *", "CRON_TZ=UTC 0 2 * * *", "not cron"} {
+		if err := s.Add(Job{Outbox: "o", Type: model.ExportStock, Schedule: spec}, &slowRunner{}); err == nil {
+			t.Errorf("%q accepted", spec)
+		}
+	}
+}
+
+// TestSchedulerDaylightSaving pins down what the Scheduler doc comment says
+// about runs in a daylight saving gap or overlap (Europe/Paris, 2026: clocks
+// go forward on 29 March at 02:00, back on 25 October at 03:00).
+func TestSchedulerDaylightSaving(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(mo time.Month, d, h, mi int, utcOffset int) time.Time {
+		return time.Date(2026, mo, d, h, mi, 0, 0, time.FixedZone("", utcOffset*3600))
+	}
+	tests := []struct {
+		name     string
+		from     time.Time
+		schedule string
+		want     []time.Time
+	}{
+		{"daily in the spring gap is skipped that day", at(3, 27, 12, 0, 1), "30 2 * * *",
+			[]time.Time{at(3, 28, 2, 30, 1), at(3, 30, 2, 30, 2), at(3, 31, 2, 30, 2)}},
+		{"daily at the gap's start is skipped too", at(3, 28, 12, 0, 1), "0 2 * * *",
+			[]time.Time{at(3, 30, 2, 0, 2)}},
+		{"quarter-hourly across the gap", at(3, 29, 1, 40, 1), "*/15 * * * *",
+			[]time.Time{at(3, 29, 1, 45, 1), at(3, 29, 3, 0, 2), at(3, 29, 3, 15, 2)}},
+		{"daily in the autumn overlap runs once", at(10, 24, 12, 0, 2), "30 2 * * *",
+			[]time.Time{at(10, 25, 2, 30, 2), at(10, 26, 2, 30, 1), at(10, 27, 2, 30, 1)}},
+		{"quarter-hourly runs in both passes of the repeated hour", at(10, 25, 2, 40, 2), "*/15 * * * *",
+			[]time.Time{at(10, 25, 2, 45, 2), at(10, 25, 2, 0, 1), at(10, 25, 2, 15, 1)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := clockwork.NewFakeClockAt(tt.from)
+			s := NewScheduler(t.Context(), SchedulerOptions{extra: []gocron.SchedulerOption{gocron.WithClock(clock)}})
+			if err := s.Add(Job{Outbox: "o", Type: model.ExportStock, Schedule: tt.schedule, Location: paris}, &slowRunner{}); err != nil {
+				t.Fatal(err)
+			}
+			s.Start()
+			defer s.Shutdown()
+			var got []time.Time
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+				if got, err = s.NextRuns("o/stock", len(tt.want)); err == nil && len(got) == len(tt.want) {
+					break
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("next runs %v, want %d", got, len(tt.want))
+			}
+			for i := range tt.want {
+				if !got[i].Equal(tt.want[i]) {
+					t.Errorf("run %d at %s, want %s", i+1, got[i].In(paris), tt.want[i].In(paris))
+				}
+			}
+		})
+	}
+}
