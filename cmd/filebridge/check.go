@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/portal"
+)
+
+// checkTimeout bounds each check (one login, one API call).
+const checkTimeout = 20 * time.Second
+
+func init() {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "check --config FILE",
+		Short: "Check the config, SFTP host keys and logins, the API token and the journal path",
+		Long: `check reads the configuration, logs in to every SFTP inbox and outbox
+(verifying its host key) and lists it, reads a local folder, calls the API of
+every portal with its token, and checks that the journal can be written.
+It prints one line per check.
+
+Exit codes: 0 every check passed; 1 a token or login was refused;
+2 the configuration is invalid; 3 something could not be reached.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runCheck(cmd.Context(), cfgPath, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	_ = cmd.MarkFlagRequired("config")
+	rootCmd.AddCommand(cmd)
+}
+
+// checkOutcome is the result of one check: ok, refused (exit 1) or
+// unreachable (exit 3).
+type checkOutcome int
+
+const (
+	checkOK checkOutcome = iota
+	checkRefused
+	checkUnreachable
+)
+
+// checkReport prints one line per check and remembers the worst outcome.
+type checkReport struct {
+	w                  io.Writer
+	failed, refused    int
+	unreachable, total int
+}
+
+func (r *checkReport) line(what string, out checkOutcome, msg string) {
+	r.total++
+	tag := "ok  "
+	switch out {
+	case checkRefused:
+		tag = "FAIL"
+		r.failed++
+		r.refused++
+	case checkUnreachable:
+		tag = "FAIL"
+		r.failed++
+		r.unreachable++
+	}
+	fmt.Fprintf(r.w, "%s %s: %s\n", tag, what, msg)
+}
+
+// err is the command's error with the exit code: 3 when anything was
+// unreachable, else 1 when something was refused.
+func (r *checkReport) err() error {
+	switch {
+	case r.unreachable > 0:
+		return withCode(exitUnreachable, fmt.Errorf("%d of %d checks failed", r.failed, r.total))
+	case r.refused > 0:
+		return withCode(exitInvalid, fmt.Errorf("%d of %d checks failed: a token or login was refused", r.failed, r.total))
+	}
+	return nil
+}
+
+func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		fmt.Fprintf(w, "FAIL config %s: %v\n", cfgPath, err)
+		return withCode(exitUsage, errors.New("the configuration is invalid"))
+	}
+	rep := &checkReport{w: w}
+	rep.line("config "+cfg.File, checkOK, fmt.Sprintf("valid: %d portal(s), %d inbox(es), %d outbox(es)",
+		len(cfg.Portals), len(cfg.Inboxes), len(cfg.Outboxes)))
+
+	out, msg := checkJournalPath(cfg.Journal.Path)
+	rep.line("journal", out, msg)
+
+	log := slog.New(slog.DiscardHandler)
+	for _, name := range cfg.PortalNames() {
+		out, msg := checkPortal(ctx, cfg.Portals[name])
+		rep.line("portal "+name, out, msg)
+	}
+	for i := range cfg.Inboxes {
+		in := &cfg.Inboxes[i]
+		out, msg := checkFolder(ctx, app.FolderOptions(in.Folder, in.SFTP, min(in.OperationTimeout.Duration, checkTimeout), log), "waiting")
+		rep.line("inbox "+in.Name, out, in.Folder.String()+": "+msg)
+	}
+	for i := range cfg.Outboxes {
+		ob := &cfg.Outboxes[i]
+		out, msg := checkFolder(ctx, app.FolderOptions(ob.Folder, ob.SFTP, min(ob.OperationTimeout.Duration, checkTimeout), log), "in it")
+		rep.line("outbox "+ob.Name, out, ob.Folder.String()+": "+msg)
+	}
+	return rep.err()
+}
+
+// checkJournalPath checks that the journal's folder exists or can be made
+// and that the database file can be written, without opening it (a daemon
+// may be running on it).
+func checkJournalPath(path string) (checkOutcome, string) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return checkUnreachable, fmt.Sprintf("%s: cannot create its folder: %v; fix the permissions or change journal.path", path, err)
+	}
+	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
+		_ = f.Close()
+		return checkOK, path + ": exists and is writable"
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return checkUnreachable, fmt.Sprintf("%s: cannot be written: %v; fix the permissions or change journal.path", path, err)
+	}
+	f, err := os.CreateTemp(dir, ".filebridge-check-*")
+	if err != nil {
+		return checkUnreachable, fmt.Sprintf("%s: its folder is not writable: %v; fix the permissions or change journal.path", path, err)
+	}
+	_ = f.Close()
+	_ = os.Remove(f.Name())
+	return checkOK, path + ": folder writable (the journal will be created at the first run)"
+}
+
+// checkPortal asks for one connection with the portal's token: the
+// cheapest call every edition serves.
+func checkPortal(ctx context.Context, p *config.Portal) (checkOutcome, string) {
+	noRetry := 0
+	c, err := app.NewPortal(p, app.PortalOptions{MaxRetries: &noRetry, Timeout: checkTimeout})
+	if err != nil {
+		return checkUnreachable, err.Error()
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	_, err = c.Page(ctx, portal.Connections, url.Values{"page": {"1"}, "itemsPerPage": {"1"}})
+	switch {
+	case err == nil:
+		return checkOK, fmt.Sprintf("%s answered, token accepted (edition %s, company %d)", p.BaseURL, p.Edition, p.Company)
+	case portal.IsAuth(err):
+		src := "token_env " + p.TokenEnv
+		if p.TokenFile != "" {
+			src = "token_file " + p.TokenFile
+		}
+		return checkRefused, fmt.Sprintf("%s refused the token (from %s): %v", p.BaseURL, src, err)
+	case portal.IsNotFound(err):
+		return checkUnreachable, fmt.Sprintf("%s answered 404 for %s: %v; check base_url (it includes /api) and [portals.%s.paths]",
+			p.BaseURL, c.Path(portal.Connections), err, p.Name)
+	}
+	return checkUnreachable, fmt.Sprintf("%s: %v", p.BaseURL, err)
+}
+
+// checkFolder opens a folder (for SFTP: connects, verifies the host key and
+// logs in) and lists its root; state says what its files are doing.
+func checkFolder(ctx context.Context, o folder.Options, state string) (checkOutcome, string) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	f, err := folder.Open(ctx, o)
+	if err != nil {
+		return folderFailure(err)
+	}
+	defer f.Close()
+	entries, err := f.List(ctx, ".")
+	if err != nil {
+		return folderFailure(err)
+	}
+	files := 0
+	for _, e := range entries {
+		if !e.IsDir {
+			files++
+		}
+	}
+	if strings.HasPrefix(o.URL, "sftp://") {
+		return checkOK, fmt.Sprintf("host key verified, logged in, %d file(s) %s", files, state)
+	}
+	return checkOK, fmt.Sprintf("readable, %d file(s) %s", files, state)
+}
+
+// folderFailure classes a folder error: a refused login is exit 1,
+// anything else (host key, network, missing folder) exit 3.
+func folderFailure(err error) (checkOutcome, string) {
+	switch {
+	case errors.Is(err, folder.ErrHostKeyMismatch):
+		return checkUnreachable, "host key mismatch: " + err.Error()
+	case errors.Is(err, folder.ErrHostKeyUnknown):
+		return checkUnreachable, "host key unknown: " + err.Error()
+	case errors.Is(err, os.ErrNotExist):
+		return checkUnreachable, "the folder does not exist: " + err.Error() + "; create it or fix the url"
+	case strings.Contains(err.Error(), "logging in to"):
+		return checkRefused, "login refused: " + err.Error()
+	}
+	return checkUnreachable, err.Error()
+}

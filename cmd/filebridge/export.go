@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/formats/export"
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+	"filebridge/internal/outbox"
+	"filebridge/internal/portal"
+)
+
+func init() { rootCmd.AddCommand(newExportCmd()) }
+
+// newExportCmd builds `filebridge export`: one configured export, now.
+func newExportCmd() *cobra.Command {
+	var cfgPath, outboxName, since string
+	cmd := &cobra.Command{
+		Use:   "export --config FILE --outbox NAME TYPE [--since TIME]",
+		Short: "Run one export of an outbox now",
+		Long: `export runs one of an outbox's configured exports now, exactly as its schedule
+would: it lists what changed since the export's cursor, writes the file into the
+outbox under a temporary name, renames it into place and then advances the cursor.
+It prints the file written and its row count. TYPE is receipts, shipments, stock,
+movements, tracking or items (as the portal's edition offers).
+
+--since exports everything from that time on again (RFC 3339, or a date
+2006-01-02 taken at midnight in the export's time zone) without reading or
+moving the cursor.
+
+Exit codes: 0 done (also when there was nothing to export); 1 the portal refused
+the token or a value cannot be written; 2 usage or configuration error;
+3 the portal, the folder or the journal could not be reached.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(cmd, cfgPath, outboxName, args[0], since)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	cmd.Flags().StringVar(&outboxName, "outbox", "", "name of the outbox (required)")
+	cmd.Flags().StringVar(&since, "since", "", "export again from this time on, leaving the cursor alone")
+	_ = cmd.MarkFlagRequired("config")
+	_ = cmd.MarkFlagRequired("outbox")
+	return cmd
+}
+
+func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText string) error {
+	ctx := cmd.Context()
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	out := cfg.Outbox(outboxName)
+	if out == nil {
+		names := make([]string, 0, len(cfg.Outboxes))
+		for _, o := range cfg.Outboxes {
+			names = append(names, o.Name)
+		}
+		return withCode(exitUsage, fmt.Errorf("no outbox %q in %s: use one of %s", outboxName, cfg.File, orNone(names)))
+	}
+	p := cfg.Portal(out.Portal)
+	typ, err := model.ParseExportType(p.Edition, typeName)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	jobs, err := outbox.Jobs(cfg, out)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	var job *outbox.Job
+	var configured []string
+	for i := range jobs {
+		configured = append(configured, string(jobs[i].Type))
+		if jobs[i].Type == typ {
+			job = &jobs[i]
+		}
+	}
+	if job == nil {
+		return withCode(exitUsage, fmt.Errorf("outbox %s has no %s export: add an [[outboxes.exports]] with type = %q, or run one of %s",
+			out.Name, typ, typ, orNone(configured)))
+	}
+	var since time.Time
+	if sinceText != "" {
+		if since, err = parseSince(sinceText, job.Location); err != nil {
+			return withCode(exitUsage, err)
+		}
+	}
+
+	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
+	db, err := journal.Open(ctx, cfg.Journal.Path)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	defer db.Close()
+	f, err := app.OpenOutboxFolder(ctx, out, log)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	defer f.Close()
+	pc := app.PortalConfig(p)
+	pc.Logger = log.With("portal", p.Name)
+	src, err := outbox.NewPortalSource(pc)
+	if err != nil {
+		return withCode(exitUsage, fmt.Errorf("portal %s: %w", p.Name, err))
+	}
+	defer src.Close()
+
+	runner := &outbox.Runner{Source: src, Folder: f, Journal: db, Logger: log}
+	var res outbox.Result
+	if sinceText != "" {
+		res, err = runner.RunSince(ctx, *job, since)
+	} else {
+		res, err = runner.Run(ctx, *job)
+	}
+	if err != nil {
+		return withCode(exportExitCode(err), err)
+	}
+	w := cmd.OutOrStdout()
+	if res.File == "" {
+		fmt.Fprintf(w, "%s/%s: nothing to export, no file written\n", out.Name, typ)
+		return nil
+	}
+	fmt.Fprintf(w, "%s/%s: wrote %s in %s (%d %s)\n", out.Name, typ, res.File, f, res.Rows, plural(res.Rows, "row", "rows"))
+	return nil
+}
+
+// exportExitCode classes a failed export: the remote side or the data at
+// fault is 1, anything unreachable 3.
+func exportExitCode(err error) int {
+	var cell *export.CellError
+	switch {
+	case portal.IsAuth(err), portal.IsInvalid(err), errors.As(err, &cell):
+		return exitInvalid
+	case errors.Is(err, fs.ErrExist):
+		return exitInvalid
+	}
+	return exitUnreachable
+}
+
+// parseSince reads --since: RFC 3339, or a date (midnight in loc).
+func parseSince(s string, loc *time.Location) (time.Time, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: write a time as 2026-11-21T08:00:00Z (RFC 3339), 2026-11-21T08:00:00 (in the export's time zone) or a date 2026-11-21", s)
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "(none configured)"
+	}
+	return strings.Join(names, ", ")
+}

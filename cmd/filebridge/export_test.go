@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"filebridge/internal/model"
+	"filebridge/internal/portalsim"
+)
+
+func runExportCmd(t *testing.T, args ...string) (string, int) {
+	t.Helper()
+	cmd := newExportCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(t.Context())
+	if err == nil {
+		return out.String(), exitOK
+	}
+	out.WriteString(err.Error())
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return out.String(), ee.code
+	}
+	return out.String(), exitUsage
+}
+
+func TestExportCommand(t *testing.T) {
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	defer srv.Close()
+	dir := t.TempDir()
+	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
+	cfg := filepath.Join(dir, "config.toml")
+	writeConfig := func(baseURL string) {
+		t.Helper()
+		data := fmt.Sprintf(`
+[journal]
+path = "state/journal.db"
+[log]
+level = "error"
+[portals.main]
+edition = "B"
+base_url = %q
+company = 42
+token_env = "FB_EXPORT_TEST_TOKEN"
+max_retries = 0
+[[outboxes]]
+name = "erp"
+portal = "main"
+url = "out"
+  [[outboxes.exports]]
+  type = "stock"
+  schedule = "0 2 * * *"
+  filename = "STOCK_{seq}.csv"
+  [[outboxes.exports]]
+  type = "items"
+  schedule = "0 3 * * *"
+  filename = "ITEMS_{seq}.xlsx"
+`, baseURL)
+		if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeConfig(srv.URL + "/api")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"stock", []string{"--config", cfg, "--outbox", "erp", "stock"}, exitOK, "erp/stock: wrote STOCK_000001.csv in file://"},
+		{"items", []string{"--config", cfg, "--outbox", "erp", "items"}, exitOK, "ITEMS_000001.xlsx"},
+		{"items again: nothing new", []string{"--config", cfg, "--outbox", "erp", "items"}, exitOK, "nothing to export"},
+		{"items since", []string{"--config", cfg, "--outbox", "erp", "items", "--since", "2020-01-01"}, exitOK, "(5 rows)"},
+		{"unknown outbox", []string{"--config", cfg, "--outbox", "nope", "stock"}, exitUsage, `no outbox "nope"`},
+		{"not configured", []string{"--config", cfg, "--outbox", "erp", "receipts"}, exitUsage, "has no receipts export"},
+		{"unknown type", []string{"--config", cfg, "--outbox", "erp", "parcels"}, exitUsage, "not available in edition B"},
+		{"bad since", []string{"--config", cfg, "--outbox", "erp", "items", "--since", "yesterday"}, exitUsage, "--since"},
+		{"no type", []string{"--config", cfg, "--outbox", "erp"}, exitUsage, "accepts 1 arg"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := runExportCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.want) {
+				t.Errorf("exit %d, output %q; want exit %d and %q", code, out, tt.code, tt.want)
+			}
+		})
+	}
+	t.Run("token refused", func(t *testing.T) {
+		t.Setenv("FB_EXPORT_TEST_TOKEN", "wrong")
+		if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitInvalid {
+			t.Errorf("exit %d (%s), want %d", code, out, exitInvalid)
+		}
+	})
+	t.Run("portal unreachable", func(t *testing.T) {
+		srv.Close()
+		if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitUnreachable {
+			t.Errorf("exit %d (%s), want %d", code, out, exitUnreachable)
+		}
+	})
+	if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 3 {
+		t.Errorf("outbox holds %v, want the three files written", files)
+	}
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/portal"
+)
+
+func init() { rootCmd.AddCommand(newProcessCmd()) }
+
+// newProcessCmd builds `filebridge process`: one file through the inbound
+// pipeline, now.
+func newProcessCmd() *cobra.Command {
+	var cfgPath, inboxName string
+	cmd := &cobra.Command{
+		Use:   "process --config FILE --inbox NAME FILE",
+		Short: "Run one file through the inbound pipeline now",
+		Long: `process takes one file through an inbox's pipeline now, without waiting for it to
+settle: claim it into processing/, validate every row, submit its documents, write
+NAME.report.csv (and NAME.rejected.csv when rows failed) and move it to
+processed/YYYY/MM/DD/ or error/. It prints where the file went and why.
+
+FILE is the name of a file in the inbox folder, or a path on this machine. A local
+path outside the inbox is first copied into the inbox (under a free name if the
+inbox already holds a different file of that name); the original is left alone.
+A file whose content was already processed is not submitted again: it goes to
+processed/ with a report naming the earlier file.
+
+Exit codes: 0 every document is in the portal (or the file is a duplicate);
+1 rows or documents were rejected (see the report), or the portal refused the
+token; 2 usage or configuration error; 3 the portal, the folder or the journal
+could not be reached (the file stays in processing/ and is retried by run or by
+process with its name).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProcess(cmd, cfgPath, inboxName, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	cmd.Flags().StringVar(&inboxName, "inbox", "", "name of the inbox (required)")
+	_ = cmd.MarkFlagRequired("config")
+	_ = cmd.MarkFlagRequired("inbox")
+	return cmd
+}
+
+func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
+	ctx := cmd.Context()
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	ic := cfg.Inbox(inboxName)
+	if ic == nil {
+		names := make([]string, 0, len(cfg.Inboxes))
+		for _, in := range cfg.Inboxes {
+			names = append(names, in.Name)
+		}
+		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(names)))
+	}
+	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
+	pc, err := app.NewPortal(cfg.Portal(ic.Portal), app.PortalOptions{Logger: log})
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer pc.Close()
+	db, err := journal.Open(ctx, cfg.Journal.Path)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	defer db.Close()
+	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: cfg.Portal(ic.Portal).Concurrency})
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	defer in.Close()
+	f, err := in.Folder(ctx)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+
+	name, err := intoInbox(ctx, ic, f, file, log)
+	if err != nil {
+		return err
+	}
+	res, err := in.ProcessFile(ctx, name)
+	w := cmd.OutOrStdout()
+	if err != nil {
+		return processFailure(ic, res, err)
+	}
+	printResult(w, ic, res)
+	if res.State == journal.FileFailed {
+		return withCode(exitInvalid, fmt.Errorf("%s: %s", res.Name, res.Message))
+	}
+	return nil
+}
+
+// intoInbox returns the inbox name of FILE: a name already in the inbox,
+// or a local path, copied into the inbox first unless it is already there.
+func intoInbox(ctx context.Context, ic *config.Inbox, f folder.Folder, file string, log *slog.Logger) (string, error) {
+	st, statErr := os.Stat(file)
+	local := statErr == nil && st.Mode().IsRegular()
+	if !local {
+		if strings.ContainsAny(file, `/\`) {
+			if statErr == nil {
+				return "", withCode(exitUsage, fmt.Errorf("%s is not a regular file", file))
+			}
+			return "", withCode(exitUsage, fmt.Errorf("reading %s: %w", file, statErr))
+		}
+		return file, nil // a name in the inbox
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", withCode(exitUsage, err)
+	}
+	base := filepath.Base(abs)
+	if !ic.Folder.IsSFTP() && filepath.Dir(abs) == filepath.Clean(ic.Folder.Path) {
+		return base, nil // already in the inbox
+	}
+	name, err := folder.UniqueName(ctx, f, ".", base)
+	if err != nil {
+		return "", withCode(exitUnreachable, err)
+	}
+	src, err := os.Open(abs)
+	if err != nil {
+		return "", withCode(exitUsage, err)
+	}
+	defer src.Close()
+	if err := f.CreateAtomic(ctx, name, func(w io.Writer) error {
+		_, err := io.Copy(w, src)
+		return err
+	}); err != nil {
+		return "", withCode(exitUnreachable, fmt.Errorf("copying %s into inbox %s: %w", file, ic.Name, err))
+	}
+	log.Info("copied the file into the inbox", "inbox", ic.Name, "from", abs, "name", name)
+	return name, nil
+}
+
+// processFailure explains a file that did not finish, with its exit code.
+func processFailure(ic *config.Inbox, res inbox.FileResult, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !inbox.IsRetry(err):
+		return withCode(exitUsage, err)
+	case portal.IsAuth(err):
+		return withCode(exitInvalid, fmt.Errorf("%s stays in %s: the portal refused the token; fix token_env/token_file of portal %q, then run process again with the file's name: %w",
+			res.Name, ic.ProcessingDir, ic.Portal, err))
+	case inbox.IsRetry(err):
+		return withCode(exitUnreachable, fmt.Errorf("%s stays in %s and is retried later (by run, or process with the file's name): %w",
+			nameOr(res.Name), ic.ProcessingDir, err))
+	}
+	return withCode(exitUnreachable, err)
+}
+
+func nameOr(s string) string {
+	if s == "" {
+		return "the file"
+	}
+	return s
+}
+
+// printResult says where the file went and why.
+func printResult(w io.Writer, ic *config.Inbox, res inbox.FileResult) {
+	where := func(p string) string {
+		if ic.Folder.IsSFTP() {
+			return ic.Folder.String() + "/" + path.Clean(p)
+		}
+		return filepath.Join(ic.Folder.Path, filepath.FromSlash(p))
+	}
+	typ := res.DocType
+	if typ == "" {
+		typ = "unknown type"
+	}
+	fmt.Fprintf(w, "%s (%s, %d rows): %s\n", res.Name, typ, res.Rows, res.Message)
+	if res.FinalPath != "" {
+		fmt.Fprintf(w, "  moved to    %s\n", where(res.FinalPath))
+	}
+	if res.ReportPath != "" {
+		fmt.Fprintf(w, "  report      %s\n", where(res.ReportPath))
+	}
+	if res.RejectedPath != "" {
+		fmt.Fprintf(w, "  rejected    %s (fix these rows and drop the file again)\n", where(res.RejectedPath))
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+)
+
+func init() {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "run --config FILE",
+		Short: "Watch the inboxes, run the export schedules, serve /metrics and /healthz",
+		Long: `run watches every inbox of every portal, runs the outbox export schedules,
+and serves /metrics and /healthz on server.listen, logging with slog as [log]
+asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up, the work
+in flight finishes or is left journaled (it resumes at the next start) within
+20 seconds, and the journal is closed.
+
+Exit codes: 0 stopped by a signal; 2 the configuration is invalid; 3 the
+journal or the listen address could not be opened.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadRunConfig(cfgPath)
+			if err != nil {
+				return err
+			}
+			log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
+			return runDaemon(cmd.Context(), cfg, log, app.Options{}, nil)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	_ = cmd.MarkFlagRequired("config")
+	rootCmd.AddCommand(cmd)
+}
+
+// loadRunConfig loads the config; any problem is a usage error (exit 2).
+func loadRunConfig(path string) (*config.Config, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, withCode(exitUsage, err)
+	}
+	return cfg, nil
+}
+
+// runDaemon opens the daemon of cfg, calls before (if not nil) with it, and
+// runs it until ctx ends, then closes it. An unreachable dependency at
+// start exits 3.
+func runDaemon(ctx context.Context, cfg *config.Config, log *slog.Logger, opts app.Options, before func(*app.Daemon) error) (err error) {
+	d, err := app.Open(ctx, cfg, log, opts)
+	if err != nil {
+		return daemonError(err)
+	}
+	defer func() {
+		if cerr := d.Close(); cerr != nil {
+			log.Error("closing", "error", cerr)
+			if err == nil {
+				err = withCode(exitUnreachable, cerr)
+			}
+		}
+		log.Info("filebridge stopped")
+	}()
+	if before != nil {
+		if err := before(d); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	return daemonError(d.Run(ctx))
+}
+
+// daemonError gives the daemon's errors their exit code.
+func daemonError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case app.IsUnreachable(err):
+		return withCode(exitUnreachable, err)
+	case errors.Is(err, context.Canceled):
+		return nil
+	}
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		return withCode(exitUsage, err)
+	}
+	return withCode(exitUsage, fmt.Errorf("starting filebridge: %w", err))
+}

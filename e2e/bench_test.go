@@ -1,0 +1,177 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/folder/sftptest"
+)
+
+// supplierFile is a one-supplier Edition A file.
+func supplierFile(code string) []byte {
+	return []byte("code,name,relationship\n" + code + ",Bench supplier " + code + ",Manufacturer\n")
+}
+
+// BenchmarkPickupLatency measures, for a local inbox with settle 300ms,
+// the time from a file being closed (renamed into the inbox) to its first
+// document on the simulator, over 100 files dropped one after the other;
+// it reports the median and the 90th percentile in ms beside the settle.
+func BenchmarkPickupLatency(b *testing.B) {
+	const n = 100
+	const settle = 300 * time.Millisecond
+	for b.Loop() {
+		s := startSim(b, "A")
+		dir := b.TempDir()
+		inbox := filepath.Join(dir, "in")
+		if err := os.MkdirAll(inbox, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: fmt.Sprintf("settle = %q\npoll = \"60s\"", settle)})
+		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
+		mustWrite(b, cfg, cfgText)
+		p := start(b, "run", "run", "--config", cfg)
+		time.Sleep(300 * time.Millisecond) // let it start watching
+		lat := make([]time.Duration, 0, n)
+		for i := range n {
+			writeAtomic(b, filepath.Join(inbox, fmt.Sprintf("SUPPLIERS_PICK_%03d.csv", i)), supplierFile(fmt.Sprintf("PK-%05d", i)))
+			closed := time.Now()
+			for s.stats(b).Counts["connections"] < i+1 {
+				if time.Since(closed) > 30*time.Second {
+					b.Fatalf("file %d not picked up within 30s", i)
+				}
+				time.Sleep(2 * time.Millisecond)
+			}
+			lat = append(lat, time.Since(closed))
+		}
+		p.stop(b, 25*time.Second)
+		slices.Sort(lat)
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		b.ReportMetric(ms(lat[n/2]), "ms-median")
+		b.ReportMetric(ms(lat[n*9/10]), "ms-p90")
+		b.ReportMetric(ms(settle), "ms-settle")
+		b.Logf("pickup latency over %d files: median %.0f ms, p90 %.0f ms, min %.0f ms, max %.0f ms (settle %s)",
+			n, ms(lat[n/2]), ms(lat[n*9/10]), ms(lat[0]), ms(lat[n-1]), settle)
+	}
+}
+
+// BenchmarkSFTPInbox puts 1,000 one-supplier files into an SFTP inbox
+// served by OpenSSH sshd and measures how fast `filebridge run` takes them
+// through (download, validate, submit, report, move), beside `rclone copy`
+// uploading the same files to the same sshd with the same key: files/s of
+// each and their ratio.
+func BenchmarkSFTPInbox(b *testing.B) {
+	const n = 1000
+	rclone, err := exec.LookPath("rclone")
+	if err != nil {
+		b.Skip("SKIPPING: rclone is not installed")
+	}
+	for b.Loop() {
+		dir := b.TempDir()
+		root := filepath.Join(dir, "srv")
+		for _, d := range []string{"in", "rclone"} {
+			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+		sshd := sftptest.StartSSHD(b, root)
+		key := filepath.Join(dir, "id_ed25519")
+		mustWrite(b, key, string(sshd.ClientKey))
+		src := filepath.Join(dir, "src")
+		if err := os.MkdirAll(src, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			name := fmt.Sprintf("SUPPLIERS_BENCH_%04d.csv", i)
+			data := supplierFile(fmt.Sprintf("SB-%05d", i))
+			mustWrite(b, filepath.Join(src, name), string(data))
+			mustWrite(b, filepath.Join(root, "in", name), string(data))
+		}
+
+		// rclone copy of the same files to the same server.
+		host, port, _ := strings.Cut(sshd.Addr, ":")
+		cmd := exec.Command(rclone, "copy", src, "X:"+filepath.Join(root, "rclone"))
+		cmd.Env = append(os.Environ(),
+			"RCLONE_CONFIG_X_TYPE=sftp", "RCLONE_CONFIG_X_HOST="+host, "RCLONE_CONFIG_X_PORT="+port,
+			"RCLONE_CONFIG_X_USER="+sshd.User, "RCLONE_CONFIG_X_KEY_FILE="+key,
+			"RCLONE_CONFIG_X_KNOWN_HOSTS_FILE="+sshd.KnownHostsFile)
+		begin := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("rclone copy: %v\n%s", err, out)
+		}
+		rcloneTook := time.Since(begin)
+		if got := len(files(b, filepath.Join(root, "rclone"))); got != n {
+			b.Fatalf("rclone copied %d files of %d", got, n)
+		}
+
+		s := startSim(b, "A")
+		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: sshd.URL(root + "/in"),
+			extra: "private_key_file = \"" + key + "\"\nknown_hosts = \"" + sshd.KnownHostsFile + "\"\nsettle = \"100ms\"\npoll = \"100ms\""})
+		mustWrite(b, cfg, strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1))
+		begin = time.Now()
+		p := start(b, "run", "run", "--config", cfg)
+		processed := filepath.Join(root, "in", "processed")
+		waitFor(b, 10*time.Minute, "1,000 files in processed/", func() bool {
+			got := 0
+			for _, f := range files(b, processed) {
+				if !strings.HasSuffix(f, ".report.csv") {
+					got++
+				}
+			}
+			return got == n
+		})
+		fbTook := time.Since(begin)
+		p.stop(b, 25*time.Second)
+		if c := s.stats(b).Counts["connections"]; c < n {
+			b.Errorf("%d suppliers on the portal, want at least %d", c, n)
+		}
+		fb, rc := float64(n)/fbTook.Seconds(), float64(n)/rcloneTook.Seconds()
+		b.ReportMetric(fb, "files/s-filebridge")
+		b.ReportMetric(rc, "files/s-rclone")
+		b.ReportMetric(fb/rc, "ratio")
+		b.Logf("1,000 files: filebridge %.1f files/s (%s, through the API), rclone copy %.1f files/s (%s, upload only), ratio %.2f",
+			fb, fbTook.Round(time.Millisecond), rc, rcloneTook.Round(time.Millisecond), fb/rc)
+	}
+}
+
+// BenchmarkLargeOrderFile takes a 100,000-line Edition A order file
+// (50,000 orders of 2 lines) from a local inbox through the simulator and
+// reports lines/s, from the file landing in the inbox to its move into
+// processed/.
+func BenchmarkLargeOrderFile(b *testing.B) {
+	const orders, linesPer = 50000, 2
+	data := ordersFile("A", "BG-", orders, linesPer, 100)
+	for b.Loop() {
+		s := startSim(b, "A", "--preload", "100")
+		dir := b.TempDir()
+		inbox := filepath.Join(dir, "in")
+		if err := os.MkdirAll(inbox, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: "settle = \"100ms\"\nmax_file_size = \"1GB\""})
+		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
+		cfgText = strings.Replace(cfgText, "concurrency = 8", "concurrency = 16", 1)
+		mustWrite(b, cfg, cfgText)
+		p := start(b, "run", "run", "--config", cfg)
+		time.Sleep(300 * time.Millisecond)
+		begin := time.Now()
+		writeAtomic(b, filepath.Join(inbox, "ORDERS_BIG_20260401.csv"), data)
+		allIn(b, 20*time.Minute, filepath.Join(inbox, "processed"), []string{"ORDERS_BIG_20260401.csv"})
+		took := time.Since(begin)
+		p.stop(b, 25*time.Second)
+		if c := s.stats(b).Counts["sales_orders"]; c != orders {
+			b.Errorf("%d orders on the portal, want %d", c, orders)
+		}
+		lines := float64(orders * linesPer)
+		b.ReportMetric(lines/took.Seconds(), "lines/s")
+		b.ReportMetric(float64(orders)/took.Seconds(), "orders/s")
+		b.Logf("%s lines (%d orders, %.1f MB) in %s: %.0f lines/s", strconv.Itoa(orders*linesPer), orders,
+			float64(len(data))/1e6, took.Round(time.Millisecond), lines/took.Seconds())
+	}
+}

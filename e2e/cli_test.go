@@ -1,0 +1,176 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/folder/sftptest"
+)
+
+// TestCheck runs `filebridge check` against a good setup and against each
+// kind of failure, checking its lines and exit codes.
+func TestCheck(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "A")
+	srv := sftptest.NewServer(t)
+	c := srv.Client(t)
+	if err := c.MkdirAll("/in"); err != nil {
+		t.Fatal(err)
+	}
+	other := sftptest.NewServer(t) // its known_hosts holds another key
+	dir := t.TempDir()
+	local := filepath.Join(dir, "local")
+	if err := os.MkdirAll(local, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pw := filepath.Join(dir, "sftp-password")
+	mustWrite(t, pw, srv.Password)
+	sftpExtra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + srv.KnownHostsFile + "\""
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "local", url: local}, inboxSpec{name: "edi", url: srv.URL("/in"), extra: sftpExtra})
+
+	out, code := runCmd(t, 60*time.Second, "check", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("check exited %d, want 0:\n%s", code, out)
+	}
+	for _, want := range []string{"ok   portal main: " + s.Base + " answered, token accepted", "ok   inbox edi: sftp://", "ok   inbox local:", "ok   journal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("check output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// A changed host key.
+	badKeys := "password_file = \"" + pw + "\"\nknown_hosts = \"" + rewriteKnownHosts(t, dir, other.KnownHostsLine, other.Addr, srv.Addr) + "\""
+	cfg2 := runConfig(t, filepath.Join(dir, "hostkey"), s, "", inboxSpec{name: "edi", url: srv.URL("/in"), extra: badKeys})
+	out, code = runCmd(t, 60*time.Second, "check", "--config", cfg2)
+	if code != 3 || !strings.Contains(out, "FAIL inbox edi: sftp://") || !strings.Contains(out, "host key mismatch") {
+		t.Errorf("check with a changed host key: exit %d, want 3 and a host key mismatch line:\n%s", code, out)
+	}
+
+	// A refused token.
+	mustWrite(t, filepath.Join(dir, "token"), "wrong-token\n")
+	out, code = runCmd(t, 60*time.Second, "check", "--config", cfg)
+	if code != 1 || !strings.Contains(out, "FAIL portal main:") {
+		t.Errorf("check with a wrong token: exit %d, want 1:\n%s", code, out)
+	}
+
+	// An unreachable portal.
+	s.kill()
+	mustWrite(t, filepath.Join(dir, "token"), s.Token+"\n")
+	out, code = runCmd(t, 60*time.Second, "check", "--config", cfg)
+	if code != 3 || !strings.Contains(out, "FAIL portal main:") {
+		t.Errorf("check with the portal down: exit %d, want 3:\n%s", code, out)
+	}
+
+	// A broken config.
+	bad := filepath.Join(dir, "bad.toml")
+	mustWrite(t, bad, readFile(t, cfg)+"\n[portals.main.oops]\nx = 1\n")
+	out, code = runCmd(t, 30*time.Second, "check", "--config", bad)
+	if code != 2 || !strings.Contains(out, "FAIL config") {
+		t.Errorf("check with a broken config: exit %d, want 2:\n%s", code, out)
+	}
+}
+
+// rewriteKnownHosts writes a known_hosts file holding line (for the host
+// at from) under the address to, so that the server at to presents a key
+// that does not match.
+func rewriteKnownHosts(t testing.TB, dir, line, from, to string) string {
+	t.Helper()
+	host := func(addr string) string {
+		h, p, _ := strings.Cut(addr, ":")
+		return "[" + h + "]:" + p
+	}
+	path := filepath.Join(dir, "known_hosts_changed")
+	mustWrite(t, path, strings.Replace(line, host(from), host(to), 1)+"\n")
+	return path
+}
+
+// TestRunExitCodes checks the exit codes of run: 2 for a broken config, 3
+// for a journal that cannot be opened; and /healthz answering 503 with the
+// reason while a portal refuses the token.
+func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "A")
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
+
+	bad := filepath.Join(dir, "bad.toml")
+	mustWrite(t, bad, strings.Replace(readFile(t, cfg), "edition =", "editoin =", 1))
+	if out, code := runCmd(t, 30*time.Second, "run", "--config", bad); code != 2 {
+		t.Errorf("run with a broken config: exit %d, want 2:\n%s", code, out)
+	}
+
+	blocker := filepath.Join(dir, "blocker")
+	mustWrite(t, blocker, "a file where the journal's folder should be")
+	noJournal := filepath.Join(dir, "nojournal.toml")
+	mustWrite(t, noJournal, strings.Replace(readFile(t, cfg), filepath.Join(dir, "var", "filebridge.db"), filepath.Join(blocker, "filebridge.db"), 1))
+	if out, code := runCmd(t, 30*time.Second, "run", "--config", noJournal); code != 3 {
+		t.Errorf("run with a journal that cannot be opened: exit %d, want 3:\n%s", code, out)
+	}
+
+	// A refused token pauses the portal: /healthz answers 503.
+	listen := freeAddr(t)
+	mustWrite(t, filepath.Join(dir, "paused", "token"), "wrong-token\n")
+	cfgPaused := runConfig(t, filepath.Join(dir, "paused"), &sim{Base: s.Base, Token: "wrong-token", Edition: "A"}, listen, inboxSpec{name: "erp", url: inbox})
+	p := start(t, "run (wrong token)", "run", "--config", cfgPaused)
+	copySample(t, "A", "good", "SUPPLIERS_20260302.csv", inbox, "")
+	var body string
+	waitFor(t, 30*time.Second, "/healthz to answer 503", func() bool {
+		resp, err := http.Get("http://" + listen + "/healthz")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		body = string(b)
+		return resp.StatusCode == http.StatusServiceUnavailable
+	})
+	if !strings.Contains(body, `"paused"`) || !strings.Contains(body, "reason") {
+		t.Errorf("/healthz while paused lacks the paused state and its reason:\n%s", body)
+	}
+	if got := files(t, filepath.Join(inbox, "error")); len(got) > 0 {
+		t.Errorf("a refused token sent files to error/: %q", got)
+	}
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("run exited with %d after SIGTERM", code)
+	}
+}
+
+// TestDemo runs `filebridge demo --once` twice in the same folder, for each
+// edition: the first run processes the samples and writes exports, the
+// second reports the good files as duplicates.
+func TestDemo(t *testing.T) {
+	for _, ed := range []string{"A", "B"} {
+		t.Run(ed, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "demo")
+			out, code := runCmd(t, 90*time.Second, "demo", "--once", "--edition", ed, "--dir", dir)
+			if code != 0 {
+				t.Fatalf("demo exited %d:\n%s", code, out)
+			}
+			for _, want := range []string{"→ inbox/processed/", "→ inbox/error/", "documents created", "rejected: see inbox/error/", "→ outbox/"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("demo output lacks %q:\n%s", want, out)
+				}
+			}
+			if len(files(t, filepath.Join(dir, "outbox"))) == 0 {
+				t.Errorf("demo wrote no export into outbox/")
+			}
+			out, code = runCmd(t, 90*time.Second, "demo", "--once", "--edition", ed, "--dir", dir)
+			if code != 0 || !strings.Contains(out, "duplicate") {
+				t.Errorf("second demo: exit %d, want 0 and duplicates:\n%s", code, out)
+			}
+			if out, code := runCmd(t, 30*time.Second, "check", "--config", filepath.Join(dir, "config.toml")); code != 3 {
+				t.Errorf("check of the demo config with its simulator gone: exit %d, want 3:\n%s", code, out)
+			}
+		})
+	}
+}

@@ -1,0 +1,142 @@
+package e2e
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// routes are the sample routes of each edition. P_* files of the orders
+// type use policy partial; everything else policy reject.
+var routes = map[string]string{
+	"A": `
+  [[inboxes.routes]]
+  match = "P_ORDERS_*"
+  type = "orders"
+  policy = "partial"
+
+  [[inboxes.routes]]
+  match = "SKU_LEGACY_*.csv"
+  type = "skus"
+  delimiter = ";"
+  charset = "windows-1252"
+  decimal = ","
+
+  [[inboxes.routes]]
+  match = "SUPPLIERS_*"
+  type = "suppliers"
+
+  [[inboxes.routes]]
+  match = "SKU_*"
+  type = "skus"
+
+  [[inboxes.routes]]
+  match = "RECEPTIONS_*"
+  type = "receptions"
+
+  [[inboxes.routes]]
+  match = "*ORDERS_*"
+  type = "orders"
+`,
+	"B": `
+  [[inboxes.routes]]
+  match = "P_SALES_ORDERS_*"
+  type = "sales_orders"
+  policy = "partial"
+
+  [[inboxes.routes]]
+  match = "CONNECTIONS_*"
+  type = "connections"
+
+  [[inboxes.routes]]
+  match = "VARIANTS_*"
+  type = "variants"
+
+  [[inboxes.routes]]
+  match = "PACKAGINGS_*"
+  type = "packagings"
+
+  [[inboxes.routes]]
+  match = "PURCHASE_ORDERS_*"
+  type = "purchase_orders"
+
+  [[inboxes.routes]]
+  match = "*SALES_ORDERS_*"
+  type = "sales_orders"
+`,
+}
+
+// inboxSpec is one [[inboxes]] table of a test config.
+type inboxSpec struct {
+	name  string
+	url   string // a local path or sftp://...
+	extra string // more keys (known_hosts, password_env, settle...)
+}
+
+// runConfig writes dir/config.toml for `filebridge run` against s, with
+// fast polls and a short settle, and returns its path. listen is the
+// metrics address ("" off).
+func runConfig(t testing.TB, dir string, s *sim, listen string, inboxes ...inboxSpec) string {
+	t.Helper()
+	mustWrite(t, filepath.Join(dir, "token"), s.Token+"\n")
+	var b strings.Builder
+	fmt.Fprintf(&b, `[journal]
+path = %q
+
+[server]
+listen = %q
+
+[log]
+level = "debug"
+format = "json"
+
+[portals.main]
+edition = %q
+base_url = %q
+company = 42
+token_file = "token"
+concurrency = 8
+max_retries = 10
+retry_max_wait = "1s"
+timeout = "10s"
+`, filepath.Join(dir, "var", "filebridge.db"), listen, s.Edition, s.Base)
+	for _, in := range inboxes {
+		fmt.Fprintf(&b, `
+[[inboxes]]
+name = %q
+portal = "main"
+url = %q
+retry_backoff = "300ms"
+retry_backoff_max = "2s"
+%s
+%s
+`, in.name, in.url, withDefaults(in.extra), routes[s.Edition])
+	}
+	path := filepath.Join(dir, "config.toml")
+	mustWrite(t, path, b.String())
+	return path
+}
+
+// withDefaults adds settle and poll to extra unless it sets them.
+func withDefaults(extra string) string {
+	if !strings.Contains(extra, "settle") {
+		extra += "\nsettle = \"300ms\""
+	}
+	if !strings.Contains(extra, "poll") {
+		extra += "\npoll = \"200ms\""
+	}
+	return extra
+}
+
+// freeAddr returns a loopback address with a port free right now.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}

@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestCrashResume kills `filebridge run` with SIGKILL at random (seeded)
+// moments while it submits 500-order files to a simulator slowed down by
+// --latency, restarts it, and repeats 20 times (3 with -short). Whenever a
+// file is through, the next one is dropped, so that every kill lands in a
+// submission. At the end every order exists exactly once on the portal
+// and every file is in processed/.
+func TestCrashResume(t *testing.T) {
+	kills := 20
+	if testing.Short() {
+		kills = 3
+	}
+	const perFile = 500
+	s := startSim(t, "A", "--preload", "50", "--latency", "60ms")
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
+	processed := filepath.Join(inbox, "processed")
+	rng := rand.New(rand.NewPCG(20261121, 42))
+
+	var dropped []string
+	drop := func() {
+		name := fmt.Sprintf("ORDERS_CRASH_%02d.csv", len(dropped))
+		prefix := fmt.Sprintf("CR%02d-", len(dropped))
+		writeAtomic(t, filepath.Join(inbox, name), ordersFile("A", prefix, perFile, 1, 50))
+		dropped = append(dropped, name)
+	}
+	drop()
+	for k := 0; k < kills; k++ {
+		if has(files(t, processed), dropped[len(dropped)-1]) {
+			drop()
+		}
+		p := start(t, fmt.Sprintf("run #%d", k), "run", "--config", cfg)
+		time.Sleep(time.Duration(150+rng.IntN(700)) * time.Millisecond)
+		if p.exited() {
+			t.Fatalf("run #%d exited by itself: %v", k, p.err)
+		}
+		p.kill()
+	}
+	p := start(t, "run (final)", "run", "--config", cfg)
+	allIn(t, 90*time.Second, processed, dropped)
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("the final run exited with %d after SIGTERM", code)
+	}
+
+	counts := s.keyCounts(t, "sales_orders", "orderNumber")
+	want := len(dropped) * perFile
+	if len(counts) != want {
+		t.Errorf("the portal holds %d distinct orders, want %d (%d files of %d)", len(counts), want, len(dropped), perFile)
+	}
+	for k, n := range counts {
+		if n != 1 {
+			t.Errorf("order %s exists %d times", k, n)
+		}
+	}
+	for _, n := range dropped {
+		rep := readReport(t, findFile(t, processed, stem(n)+".report.csv"))
+		res := rep.results()
+		if res["created"]+res["exists"] != perFile {
+			t.Errorf("report of %s: %v, want %d documents created or existing", n, res, perFile)
+		}
+		t.Logf("%s: %v", n, res)
+	}
+	if left := files(t, filepath.Join(inbox, "processing")); len(left) > 0 {
+		t.Errorf("files left in processing/: %q", left)
+	}
+	t.Logf("%d kills over %d files of %d orders", kills, len(dropped), perFile)
+}

@@ -1,0 +1,79 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestFaults runs the good samples of each edition and a 200-order file
+// against a simulator that answers 10% of the API requests with 5xx, 10%
+// with 429 and Retry-After, and drops 5% of the connections (some after
+// creating the document): every file ends in processed/ and every document
+// exists exactly once.
+func TestFaults(t *testing.T) {
+	for _, ed := range []string{"A", "B"} {
+		t.Run(ed, func(t *testing.T) {
+			t.Parallel()
+			s := startSim(t, ed, "--preload", "20", "--fail-rate", "0.1", "--throttle", "0.1", "--drop-rate", "0.05")
+			dir := t.TempDir()
+			inbox := filepath.Join(dir, "in")
+			if err := os.MkdirAll(inbox, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
+			p := start(t, "run "+ed, "run", "--config", cfg)
+			processed := filepath.Join(inbox, "processed")
+
+			good := sampleNames(t, ed, "good")
+			dropSamples(t, ed, "good", inbox, good)
+			bulk := "ORDERS_BULK_20260320.csv"
+			if ed == "B" {
+				bulk = "SALES_ORDERS_BULK_20260320.csv"
+			}
+			writeAtomic(t, filepath.Join(inbox, bulk), ordersFile(ed, "FT-", 200, 2, 20))
+			all := append(good, bulk)
+			allIn(t, 120*time.Second, processed, all)
+			if code := p.stop(t, 25*time.Second); code != 0 {
+				t.Errorf("run exited with %d after SIGTERM", code)
+			}
+			if got := files(t, filepath.Join(inbox, "error")); len(got) > 0 {
+				t.Errorf("files went to error/ under faults: %q", got)
+			}
+
+			st := s.stats(t)
+			t.Logf("faults injected: %d failed, %d throttled, %d dropped (%d after the create) of %d requests",
+				st.Faults.Failed, st.Faults.Throttled, st.Faults.Dropped, st.Faults.DroppedAfterDoc, st.Requests)
+			if st.Faults.Failed+st.Faults.Throttled+st.Faults.Dropped == 0 {
+				t.Errorf("no fault was injected: %+v", st.Faults)
+			}
+			s.setFaults(t, 0, 0, 0)
+			keys := map[string]string{"sales_orders": "orderNumber", "purchase_orders": "orderNumber", "variants": "sku", "connections": "code"}
+			for res, field := range keys {
+				for k, n := range s.keyCounts(t, res, field) {
+					if n != 1 {
+						t.Errorf("%s %s exists %d times", res, k, n)
+					}
+				}
+			}
+			orders := s.keyCounts(t, "sales_orders", "orderNumber")
+			for _, n := range all {
+				for _, k := range readReport(t, findFile(t, processed, stem(n)+".report.csv")).keys("created") {
+					if _, isOrder := orders[k]; isOrder && orders[k] != 1 {
+						t.Errorf("order %s of %s exists %d times", k, n, orders[k])
+					}
+				}
+			}
+			n := 0
+			for k := range orders {
+				if len(k) > 3 && k[:3] == "FT-" {
+					n++
+				}
+			}
+			if n != 200 {
+				t.Errorf("%d of the 200 bulk orders are on the portal", n)
+			}
+		})
+	}
+}

@@ -1,0 +1,416 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// logBuffer collects a process's output for the test log.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// process is a filebridge subprocess.
+type process struct {
+	name string
+	cmd  *exec.Cmd
+	out  *logBuffer
+	done chan struct{}
+	err  error
+}
+
+// start runs the binary with args; the process is killed when the test
+// ends, and its output logged when the test failed.
+func start(t testing.TB, name string, args ...string) *process {
+	t.Helper()
+	return startEnv(t, name, nil, args...)
+}
+
+// startEnv is start with more environment variables ("K=V").
+func startEnv(t testing.TB, name string, env []string, args ...string) *process {
+	t.Helper()
+	p := &process{name: name, out: &logBuffer{}, done: make(chan struct{})}
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	p.cmd.Env = append(os.Environ(), env...)
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", name, err)
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	running.Store(p, true)
+	t.Cleanup(func() {
+		running.Delete(p)
+		p.kill()
+		if t.Failed() {
+			t.Logf("--- output of %s ---\n%s", name, tail(p.out.String(), 12000))
+		}
+	})
+	return p
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// kill sends SIGKILL and waits.
+func (p *process) kill() {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+}
+
+// stop sends SIGTERM and waits up to limit for the exit; it returns the
+// exit code (-1 when it had to be killed).
+func (p *process) stop(t testing.TB, limit time.Duration) int {
+	t.Helper()
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+		return p.cmd.ProcessState.ExitCode()
+	case <-time.After(limit):
+		p.kill()
+		t.Errorf("%s did not stop within %s of SIGTERM", p.name, limit)
+		return -1
+	}
+}
+
+// exited reports whether the process has ended.
+func (p *process) exited() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// runCmd runs the binary to completion and returns its output and exit code.
+func runCmd(t testing.TB, timeout time.Duration, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("filebridge %s did not finish within %s:\n%s", strings.Join(args, " "), timeout, out)
+	}
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("running filebridge %s: %v", strings.Join(args, " "), err)
+		}
+		code = ee.ExitCode()
+	}
+	return string(out), code
+}
+
+// sim is a `filebridge sim` process.
+type sim struct {
+	*process
+	URL     string // http://127.0.0.1:port
+	Base    string // URL + "/api"
+	Token   string
+	Edition string
+}
+
+// startSim starts a simulator of the edition on a free loopback port; the
+// warehouse moves only on tick.
+func startSim(t testing.TB, edition string, extra ...string) *sim {
+	t.Helper()
+	args := append([]string{"sim", "--listen", "127.0.0.1:0", "--edition", edition, "--tick", "0", "--seed", "7"}, extra...)
+	p := &process{name: "sim " + edition, out: &logBuffer{}, done: make(chan struct{})}
+	p.cmd = exec.Command(bin, args...)
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cmd.Stderr = p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("starting the simulator: %v", err)
+	}
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		p.kill()
+		if t.Failed() {
+			t.Logf("--- output of %s ---\n%s", p.name, tail(p.out.String(), 4000))
+		}
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			line := sc.Text()
+			fmt.Fprintln(p.out, line)
+			if v, ok := strings.CutPrefix(line, "base_url = "); ok {
+				select {
+				case found <- strings.Trim(v, `"`):
+				default:
+				}
+			}
+		}
+		_, _ = io.Copy(p.out, stdout)
+	}()
+	select {
+	case base := <-found:
+		return &sim{process: p, Base: base, URL: strings.TrimSuffix(base, "/api"), Token: "demo-token", Edition: edition}
+	case <-p.done:
+		t.Fatalf("the simulator exited at start: %v\n%s", p.err, p.out.String())
+	case <-time.After(15 * time.Second):
+		t.Fatalf("the simulator printed no base_url within 15s:\n%s", p.out.String())
+	}
+	return nil
+}
+
+// tick moves the simulated warehouse on one step.
+func (s *sim) tick(t testing.TB) {
+	t.Helper()
+	resp, err := http.Post(s.URL+"/_sim/tick", "application/json", nil)
+	if err != nil {
+		t.Fatalf("ticking the simulator: %v", err)
+	}
+	_ = resp.Body.Close()
+}
+
+// simStats is the part of GET /_sim/stats the tests read.
+type simStats struct {
+	Counts   map[string]int `json:"counts"`
+	Requests int            `json:"requests"`
+	Faults   struct {
+		Failed          int `json:"failed"`
+		Throttled       int `json:"throttled"`
+		Dropped         int `json:"dropped"`
+		DroppedAfterDoc int `json:"droppedAfterCreate"`
+	} `json:"faults"`
+}
+
+func (s *sim) stats(t testing.TB) simStats {
+	t.Helper()
+	var st simStats
+	s.getJSON(t, s.URL+"/_sim/stats", &st, false)
+	return st
+}
+
+// setFaults changes the injected faults (POST /_sim/faults).
+func (s *sim) setFaults(t testing.TB, fail, throttle, drop float64) {
+	t.Helper()
+	body := fmt.Sprintf(`{"failRate":%g,"throttleRate":%g,"dropRate":%g}`, fail, throttle, drop)
+	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatalf("setting faults: %v", err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("setting faults: %s", resp.Status)
+	}
+}
+
+func (s *sim) getJSON(t testing.TB, url string, v any, auth bool) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if auth {
+		req.Header.Set("Authorization", "Bearer "+s.Token)
+		req.Header.Set("Accept", "application/ld+json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET %s: %s: %s", url, resp.Status, b)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: decoding: %v", url, err)
+	}
+}
+
+// keyCounts lists a resource (every page of 10000) and counts its
+// documents by the given field (e.g. orderNumber, sku, code). Faults must
+// be off.
+func (s *sim) keyCounts(t testing.TB, resource, field string) map[string]int {
+	t.Helper()
+	counts := map[string]int{}
+	for page := 1; ; page++ {
+		var body map[string]json.RawMessage
+		s.getJSON(t, fmt.Sprintf("%s/%s?itemsPerPage=10000&page=%d", s.Base, resource, page), &body, true)
+		raw, ok := body["hydra:member"]
+		if !ok {
+			raw = body["member"]
+		}
+		var members []map[string]any
+		if err := json.Unmarshal(raw, &members); err != nil {
+			t.Fatalf("listing %s: %v", resource, err)
+		}
+		for _, m := range members {
+			counts[fmt.Sprint(m[field])]++
+		}
+		if len(members) < 10000 {
+			return counts
+		}
+	}
+}
+
+// running holds the daemons started by start, for dumpStuck.
+var running sync.Map
+
+// dumpStuck writes a goroutine dump of every running daemon into the file
+// named by $E2E_DUMP (when set): it helps to find why a wait timed out.
+func dumpStuck() {
+	file := os.Getenv("E2E_DUMP")
+	if file == "" {
+		return
+	}
+	var all strings.Builder
+	running.Range(func(k, _ any) bool {
+		p := k.(*process)
+		if !p.exited() {
+			_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+			select {
+			case <-p.done:
+			case <-time.After(2 * time.Second):
+			}
+		}
+		fmt.Fprintf(&all, "=== %s ===\n%s\n", p.name, p.out.String())
+		return true
+	})
+	_ = os.WriteFile(file, []byte(all.String()), 0o644)
+}
+
+// waitFor polls cond every 50ms until it holds or the limit passes.
+func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			dumpStuck()
+			t.Fatalf("timed out after %s waiting for %s", limit, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// files lists the regular files under dir (recursively), as slash paths
+// relative to dir, sorted; a missing dir is empty.
+func files(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil
+			}
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("listing %s: %v", dir, err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// baseNames are the final elements of paths.
+func baseNames(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p[strings.LastIndex(p, "/")+1:]
+	}
+	return out
+}
+
+// has reports whether some path ends with "/"+name or is name.
+func has(paths []string, name string) bool {
+	for _, p := range paths {
+		if p == name || strings.HasSuffix(p, "/"+name) {
+			return true
+		}
+	}
+	return false
+}
+
+// copySample copies samples/<edition>/<kind>/<name> into dir under newName
+// ("" keeps the name), writing it under a temporary name first.
+func copySample(t testing.TB, edition, kind, name, dir, newName string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "samples", edition, kind, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if newName == "" {
+		newName = name
+	}
+	writeAtomic(t, filepath.Join(dir, newName), data)
+}
+
+// writeAtomic writes data under a .part name and renames it into place.
+func writeAtomic(t testing.TB, path string, data []byte) {
+	t.Helper()
+	tmp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".part")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustWrite(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,152 @@
+// Package app turns a loaded configuration into the components filebridge
+// runs: the logger, one portal client per portal, and the folders of the
+// inboxes and outboxes. The commands (run, check, demo, process, export)
+// share it so that a folder or a portal is set up the same way everywhere.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
+
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/portal"
+)
+
+// NewLogger returns the slog logger the config's [log] table asks for,
+// writing to w.
+func NewLogger(l config.Log, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: l.SlogLevel()}
+	if l.Format == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// PortalOptions adjust the portal clients built by NewPortal.
+type PortalOptions struct {
+	// Transport wraps the client's HTTP transport (e.g. to measure it);
+	// nil keeps the plain one.
+	Transport func(portal string, base http.RoundTripper) http.RoundTripper
+	// MaxRetries, when not nil, replaces the config's max_retries (check
+	// uses 0 to answer fast).
+	MaxRetries *int
+	// Timeout, when set, replaces the config's timeout.
+	Timeout time.Duration
+	Logger  *slog.Logger
+}
+
+// PortalConfig is the portal client configuration of a [portals.NAME] table.
+func PortalConfig(p *config.Portal) portal.Config {
+	return portal.Config{
+		Edition:              p.Edition,
+		BaseURL:              p.BaseURL,
+		Company:              int64(p.Company),
+		Token:                p.Token.Value(),
+		Paths:                p.Paths,
+		Concurrency:          p.Concurrency,
+		Timeout:              p.Timeout.Duration,
+		MaxRetries:           p.MaxRetries,
+		RetryMaxWait:         p.RetryMaxWait.Duration,
+		ItemsPerPage:         p.ItemsPerPage,
+		ShipmentStatusFilter: p.ShipmentStatusFilter,
+		UserAgent:            "filebridge",
+	}
+}
+
+// NewPortal builds the client of one portal.
+func NewPortal(p *config.Portal, o PortalOptions) (*portal.Client, error) {
+	pc := PortalConfig(p)
+	if o.MaxRetries != nil {
+		pc.MaxRetries = *o.MaxRetries
+	}
+	if o.Timeout > 0 {
+		pc.Timeout = o.Timeout
+	}
+	pc.Logger = o.Logger
+	if pc.Logger != nil {
+		pc.Logger = pc.Logger.With("portal", p.Name)
+	}
+	if o.Transport != nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		idle := max(p.Concurrency, 2)
+		t.MaxIdleConnsPerHost = idle
+		t.MaxIdleConns = max(t.MaxIdleConns, idle)
+		t.IdleConnTimeout = 90 * time.Second
+		pc.HTTPClient = &http.Client{Transport: o.Transport(p.Name, t)}
+	}
+	c, err := portal.New(pc)
+	if err != nil {
+		return nil, fmt.Errorf("portal %s: %w", p.Name, err)
+	}
+	return c, nil
+}
+
+// NewPortals builds one client per portal of the config, by name.
+func NewPortals(cfg *config.Config, o PortalOptions) (map[string]*portal.Client, error) {
+	out := make(map[string]*portal.Client, len(cfg.Portals))
+	for _, name := range cfg.PortalNames() {
+		c, err := NewPortal(cfg.Portals[name], o)
+		if err != nil {
+			for _, done := range out {
+				done.Close()
+			}
+			return nil, err
+		}
+		out[name] = c
+	}
+	return out, nil
+}
+
+// FolderOptions are the folder.Options of an inbox's or outbox's url and
+// SFTP settings (secrets resolved by config.Load). The inbox package keeps
+// the same mapping for itself (it cannot import this package).
+func FolderOptions(u config.FolderURL, s config.SFTP, timeout time.Duration, log *slog.Logger) folder.Options {
+	o := folder.Options{
+		URL:                folderURL(u),
+		Timeout:            timeout,
+		Logger:             log,
+		KnownHostsFile:     s.KnownHosts,
+		HostKeyFingerprint: s.HostKeyFingerprint,
+	}
+	if u.IsSFTP() {
+		o.Password = s.Password.Value()
+		if !s.PrivateKey.IsZero() {
+			o.PrivateKey = []byte(s.PrivateKey.Value())
+		}
+		o.PrivateKeyPassphrase = s.PrivateKeyPassphrase.Value()
+	}
+	return o
+}
+
+// folderURL is the URL folder.Open reads: a local folder as its plain path
+// (FolderURL.String does not escape "#", "%" or "?"), an SFTP one escaped.
+func folderURL(u config.FolderURL) string {
+	if !u.IsSFTP() {
+		return u.Path
+	}
+	return (&url.URL{Scheme: config.SchemeSFTP, User: url.User(u.User), Host: u.Addr(), Path: u.Path}).String()
+}
+
+// OpenInboxFolder opens (for SFTP: connects to) an inbox's folder.
+func OpenInboxFolder(ctx context.Context, in *config.Inbox, log *slog.Logger) (folder.Folder, error) {
+	f, err := folder.Open(ctx, FolderOptions(in.Folder, in.SFTP, in.OperationTimeout.Duration, log))
+	if err != nil {
+		return nil, fmt.Errorf("opening inbox %s: %w", in.Name, err)
+	}
+	return f, nil
+}
+
+// OpenOutboxFolder opens (for SFTP: connects to) an outbox's folder.
+func OpenOutboxFolder(ctx context.Context, out *config.Outbox, log *slog.Logger) (folder.Folder, error) {
+	f, err := folder.Open(ctx, FolderOptions(out.Folder, out.SFTP, out.OperationTimeout.Duration, log))
+	if err != nil {
+		return nil, fmt.Errorf("opening outbox %s: %w", out.Name, err)
+	}
+	return f, nil
+}

@@ -1,0 +1,261 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/outbox"
+	"filebridge/internal/portal"
+	"filebridge/internal/server"
+)
+
+// DefaultGrace is how long Run waits, after its context ended, for the
+// inboxes and exports to stop before it closes the journal anyway.
+const DefaultGrace = 20 * time.Second
+
+// UnreachableError is a dependency that could not be reached or opened at
+// start (the journal, the metrics listener): `run` exits with code 3.
+type UnreachableError struct{ Err error }
+
+func (e *UnreachableError) Error() string { return e.Err.Error() }
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// IsUnreachable reports whether err is an UnreachableError.
+func IsUnreachable(err error) bool {
+	var u *UnreachableError
+	return errors.As(err, &u)
+}
+
+// Options adjust a Daemon.
+type Options struct {
+	// Inbox changes how inbox rounds run (demo: SkipSettle).
+	Inbox inbox.Options
+	// Grace bounds the shutdown; default DefaultGrace.
+	Grace time.Duration
+}
+
+// Daemon is everything `filebridge run` runs in one process: every inbox of
+// every portal (several portals are several tenants), the outbox schedules
+// next to them, and the /metrics and /healthz server.
+type Daemon struct {
+	Config   *config.Config
+	Log      *slog.Logger
+	Journal  *journal.DB
+	Portals  map[string]*portal.Client
+	Registry *prometheus.Registry
+	Health   *inbox.Health
+	Inboxes  []*inbox.Inbox
+	Outboxes []*Outbox
+
+	opts    Options
+	exports *ExportMetrics
+}
+
+// Outbox is an outbox with its export jobs and the runner that writes them.
+type Outbox struct {
+	Config *config.Outbox
+	Runner *outbox.Runner
+	Jobs   []outbox.Job
+	source *outbox.PortalSource
+	folder *lazyFolder
+}
+
+// Open builds the daemon of cfg: it opens the journal (an UnreachableError
+// when it cannot), creates the portal clients with measured transports,
+// the inboxes and the outbox runners. Folders are opened on first use, so
+// an SFTP server that is down at start is retried rather than fatal.
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (*Daemon, error) {
+	if opts.Grace <= 0 {
+		opts.Grace = DefaultGrace
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	api := server.NewAPIMetrics(reg)
+
+	j, err := journal.Open(ctx, cfg.Journal.Path)
+	if err != nil {
+		return nil, &UnreachableError{Err: fmt.Errorf("%w; check journal.path in %s", err, cfg.File)}
+	}
+	d := &Daemon{
+		Config: cfg, Log: log, Journal: j, Registry: reg,
+		Health: inbox.NewHealth(), opts: opts, exports: NewExportMetrics(reg),
+	}
+	popts := PortalOptions{Transport: api.Transport, Logger: log}
+	if d.Portals, err = NewPortals(cfg, popts); err != nil {
+		d.Close()
+		return nil, err
+	}
+	metrics := inbox.NewMetrics(reg)
+	for i := range cfg.Inboxes {
+		ic := cfg.Inboxes[i]
+		p := cfg.Portals[ic.Portal]
+		in, err := inbox.New(ic, inbox.Deps{
+			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
+			Metrics: metrics, Health: d.Health, Concurrency: p.Concurrency, Options: opts.Inbox,
+		})
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		d.Inboxes = append(d.Inboxes, in)
+	}
+	for i := range cfg.Outboxes {
+		ob, err := d.newOutbox(&cfg.Outboxes[i], popts)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		d.Outboxes = append(d.Outboxes, ob)
+	}
+	return d, nil
+}
+
+func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, error) {
+	jobs, err := outbox.Jobs(d.Config, oc)
+	if err != nil {
+		return nil, err
+	}
+	// Stock snapshots read the largest pages; the other lists the
+	// portal's items_per_page.
+	snap := *d.Config.Portals[oc.Portal]
+	snap.ItemsPerPage = outbox.StockPageSize
+	sc, err := NewPortal(&snap, popts)
+	if err != nil {
+		return nil, err
+	}
+	log := d.Log.With("outbox", oc.Name)
+	lf := &lazyFolder{open: func(ctx context.Context) (folder.Folder, error) { return OpenOutboxFolder(ctx, oc, log) }, name: oc.Folder.String()}
+	src := &outbox.PortalSource{Client: d.Portals[oc.Portal], Snapshot: sc}
+	return &Outbox{
+		Config: oc, Jobs: jobs, source: src, folder: lf,
+		Runner: &outbox.Runner{Source: src, Folder: lf, Journal: d.Journal, Logger: d.Log},
+	}, nil
+}
+
+// RunOnce runs one round of every inbox, one after the other, and returns
+// their results by inbox name. A round that leaves files for a retry is
+// reported in its result and error.
+func (d *Daemon) RunOnce(ctx context.Context) (map[string]inbox.RoundResult, error) {
+	out := map[string]inbox.RoundResult{}
+	var errs []error
+	for _, in := range d.Inboxes {
+		res, err := in.RunOnce(ctx)
+		out[in.Name()] = res
+		if err != nil {
+			errs = append(errs, fmt.Errorf("inbox %s: %w", in.Name(), err))
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// ExportResult is the outcome of one export run by ExportOnce.
+type ExportResult struct {
+	Job    outbox.Job
+	Result outbox.Result
+	Err    error
+}
+
+// ExportOnce runs every export of every outbox once, now.
+func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
+	var out []ExportResult
+	for _, ob := range d.Outboxes {
+		for _, job := range ob.Jobs {
+			begin := time.Now()
+			res, err := ob.Runner.Run(ctx, job)
+			d.exports.ExportRun(job, res, err, time.Since(begin))
+			out = append(out, ExportResult{Job: job, Result: res, Err: err})
+		}
+	}
+	return out
+}
+
+// Run serves /metrics and /healthz (unless server.listen is ""), starts
+// the export schedules and watches every inbox until ctx ends. Then it
+// stops discovering, lets what is in flight finish or be journaled (a
+// cancelled request is resumed from the journal at the next start), and
+// waits for the inboxes and exports at most the grace period. The caller
+// closes the daemon afterwards.
+func (d *Daemon) Run(ctx context.Context) error {
+	var srv *server.Server
+	if addr := d.Config.Server.Listen; addr != "" {
+		var err error
+		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport), d.Log); err != nil {
+			return &UnreachableError{Err: err}
+		}
+	}
+	sched := outbox.NewScheduler(ctx, outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports})
+	for _, ob := range d.Outboxes {
+		for _, job := range ob.Jobs {
+			if err := sched.Add(job, ob.Runner); err != nil {
+				_ = sched.Shutdown()
+				if srv != nil {
+					_ = srv.Shutdown(context.WithoutCancel(ctx))
+				}
+				return err
+			}
+		}
+	}
+	sched.Start()
+	var wg sync.WaitGroup
+	for _, in := range d.Inboxes {
+		wg.Go(func() {
+			if err := in.Run(ctx); err != nil {
+				d.Log.Error("inbox stopped", "inbox", in.Name(), "error", err)
+			}
+		})
+	}
+	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
+	<-ctx.Done()
+
+	d.Log.Info("stopping: no new files are picked up; waiting for the work in flight", "grace", d.opts.Grace)
+	stopped := make(chan error, 1)
+	go func() {
+		wg.Wait()
+		stopped <- sched.Shutdown()
+	}()
+	var err error
+	select {
+	case err = <-stopped:
+	case <-time.After(d.opts.Grace):
+		d.Log.Warn("work still running after the grace period; stopping anyway (it resumes from the journal at the next start)", "grace", d.opts.Grace)
+	}
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		if serr := srv.Shutdown(sctx); serr != nil {
+			d.Log.Warn("stopping the metrics server", "error", serr)
+		}
+	}
+	return err
+}
+
+// Close closes the inboxes' and outboxes' folders, the portal clients and
+// the journal.
+func (d *Daemon) Close() error {
+	var errs []error
+	for _, in := range d.Inboxes {
+		errs = append(errs, in.Close())
+	}
+	for _, ob := range d.Outboxes {
+		errs = append(errs, ob.folder.Close())
+		ob.source.Snapshot.Close()
+	}
+	for _, c := range d.Portals {
+		c.Close()
+	}
+	if d.Journal != nil {
+		errs = append(errs, d.Journal.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/outbox"
+	"filebridge/internal/server"
+)
+
+// ExportMetrics counts export runs for /metrics and remembers the last run
+// of each outbox for /healthz. It is the scheduler's outbox.Observer.
+type ExportMetrics struct {
+	runs     *prometheus.CounterVec
+	rows     *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	lastOK   *prometheus.GaugeVec
+
+	mu   sync.Mutex
+	last map[string]outboxRun // by outbox
+}
+
+type outboxRun struct {
+	at  time.Time
+	err string
+}
+
+var _ outbox.Observer = (*ExportMetrics)(nil)
+
+// NewExportMetrics registers the export metrics with reg.
+func NewExportMetrics(reg prometheus.Registerer) *ExportMetrics {
+	m := &ExportMetrics{
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "filebridge", Subsystem: "export", Name: "runs_total",
+			Help: "Export runs by result: ok or failed.",
+		}, []string{"outbox", "export", "result"}),
+		rows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "filebridge", Subsystem: "export", Name: "rows_total",
+			Help: "Rows written by exports.",
+		}, []string{"outbox", "export"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "filebridge", Subsystem: "export", Name: "run_seconds",
+			Help:    "Time of one export run.",
+			Buckets: prometheus.ExponentialBuckets(0.05, 2.5, 12),
+		}, []string{"outbox", "export"}),
+		lastOK: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: "filebridge", Subsystem: "export", Name: "last_success_timestamp_seconds",
+			Help: "Unix time of the last successful run of an export.",
+		}, []string{"outbox", "export"}),
+		last: map[string]outboxRun{},
+	}
+	reg.MustRegister(m.runs, m.rows, m.duration, m.lastOK)
+	return m
+}
+
+// ExportRun implements outbox.Observer.
+func (m *ExportMetrics) ExportRun(job outbox.Job, res outbox.Result, err error, took time.Duration) {
+	typ := string(job.Type)
+	result := "ok"
+	run := outboxRun{at: time.Now().UTC()}
+	if err != nil {
+		result = "failed"
+		run.err = err.Error()
+	} else {
+		m.rows.WithLabelValues(job.Outbox, typ).Add(float64(res.Rows))
+		m.lastOK.WithLabelValues(job.Outbox, typ).SetToCurrentTime()
+	}
+	m.runs.WithLabelValues(job.Outbox, typ, result).Inc()
+	m.duration.WithLabelValues(job.Outbox, typ).Observe(took.Seconds())
+	m.mu.Lock()
+	m.last[job.Outbox] = run
+	m.mu.Unlock()
+}
+
+func (m *ExportMetrics) lastRun(outbox string) (outboxRun, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.last[outbox]
+	return r, ok
+}
+
+// HealthReport is the /healthz body: each portal running or paused for
+// auth (with the reason), each inbox's queue (files open in processing/
+// per the journal) and latest file, each outbox's last run.
+func (d *Daemon) HealthReport(ctx context.Context) server.Health {
+	h := server.Health{
+		Portals:  map[string]server.PortalHealth{},
+		Inboxes:  map[string]server.InboxHealth{},
+		Outboxes: map[string]server.OutboxHealth{},
+	}
+	for _, name := range d.Config.PortalNames() {
+		h.Portals[name] = server.PortalHealth{Edition: string(d.Config.Portals[name].Edition), Status: server.StatusOK}
+	}
+	for _, p := range d.Health.Snapshot() {
+		ph := h.Portals[p.Portal]
+		ph.Status, ph.Reason = server.StatusPaused, p.Reason
+		since := p.Since
+		ph.Since = &since
+		h.Portals[p.Portal] = ph
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for _, ic := range d.Config.Inboxes {
+		ih := server.InboxHealth{Portal: ic.Portal}
+		if states, err := d.Journal.FileStates(ctx, ic.Name); err == nil {
+			ih.Queue = states[journal.FileClaimed] + states[journal.FileSubmitting]
+			ih.Processed = states[journal.FileDone] + states[journal.FileDuplicate]
+			ih.Failed = states[journal.FileFailed]
+		} else {
+			ih.LastError = "reading the journal: " + err.Error()
+		}
+		if recent, err := d.Journal.RecentFiles(ctx, ic.Name, 1); err == nil && len(recent) == 1 {
+			at := recent[0].UpdatedAt
+			ih.LastActivity = &at
+		}
+		h.Inboxes[ic.Name] = ih
+	}
+	for _, oc := range d.Config.Outboxes {
+		oh := server.OutboxHealth{Portal: oc.Portal}
+		if r, ok := d.exports.lastRun(oc.Name); ok {
+			at := r.at
+			oh.LastRun, oh.LastError = &at, r.err
+		}
+		h.Outboxes[oc.Name] = oh
+	}
+	return h
+}

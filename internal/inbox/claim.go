@@ -1,0 +1,269 @@
+package inbox
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+
+	"filebridge/internal/folder"
+	"filebridge/internal/formats"
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+)
+
+// round claims the settled files, adds the files already in processing/
+// (open in the journal, or left there by a crash before their journal row
+// was written) and processes them one at a time in dependency order.
+func (in *Inbox) round(ctx context.Context, f folder.Folder, settled []string, waiting int) (RoundResult, error) {
+	in.work.Lock()
+	defer in.work.Unlock()
+	res := RoundResult{Waiting: waiting}
+	jobs, err := in.openJobs(ctx, f)
+	if err != nil {
+		return res, in.retryLater(err)
+	}
+	for _, name := range settled {
+		row, err := in.claim(ctx, f, name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			in.log.Debug("file gone since the listing", "file", name, "error", err)
+			continue
+		case err != nil:
+			in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs)+len(settled))
+			return res, in.retryLater(err)
+		}
+		jobs = append(jobs, row)
+	}
+	in.sortJobs(jobs)
+	in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs))
+	for i, row := range jobs {
+		fr, err := in.process(ctx, f, row)
+		if err != nil {
+			res.Retrying = len(jobs) - i
+			in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs)-i)
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			return res, in.retryLater(err)
+		}
+		res.Files = append(res.Files, fr)
+		in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs)-i-1)
+	}
+	return res, nil
+}
+
+// retryLater backs off and wraps err as a retry error (logging it).
+func (in *Inbox) retryLater(err error) error {
+	d := in.backOff()
+	var re *retryError
+	if !errors.As(err, &re) {
+		re = &retryError{err: err}
+	}
+	in.log.Warn("files stay in processing/ and are retried later", "error", err, "retry_in", d)
+	return re
+}
+
+// sortJobs orders files by kind (partners, items, packagings, inbound,
+// outbound), then name, then claim order.
+func (in *Inbox) sortJobs(jobs []journal.File) {
+	order := func(f journal.File) int {
+		if dt, err := model.LookupDocType(in.edition, f.DocType); err == nil {
+			return dt.Kind.Order()
+		}
+		return 99 // unknown type: it fails on its own, after the others
+	}
+	slices.SortStableFunc(jobs, func(a, b journal.File) int {
+		return cmp.Or(cmp.Compare(order(a), order(b)), cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+	})
+}
+
+// openJobs returns the inbox's open journal files, and claims the files
+// of processing/ that have no open row (a crash between the rename and the
+// journal insert).
+func (in *Inbox) openJobs(ctx context.Context, f folder.Folder) ([]journal.File, error) {
+	rows, err := in.j.OpenFiles(ctx, in.cfg.Name)
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		known[r.Path] = true
+	}
+	entries, err := f.List(ctx, in.cfg.ProcessingDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("listing %s of inbox %q: %w", in.cfg.ProcessingDir, in.cfg.Name, err)
+	}
+	for _, e := range entries {
+		p := path.Join(in.cfg.ProcessingDir, e.Name)
+		if e.IsDir || isTemp(e.Name) || known[p] {
+			continue
+		}
+		in.log.Info("claiming a file found in processing/ without a journal entry", "file", e.Name)
+		row, err := in.record(ctx, f, e.Name, p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// claim moves name from the inbox into processing/ (under a unique name
+// when processing/ already has one), removes its done marker and records
+// it in the journal.
+func (in *Inbox) claim(ctx context.Context, f folder.Folder, name string) (journal.File, error) {
+	to, err := folder.RenameUnique(ctx, f, name, in.cfg.ProcessingDir, name)
+	if err != nil {
+		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
+	}
+	in.forget(name)
+	if r := in.route(name); r != nil && r.DoneMarker {
+		for _, s := range markerSuffixes {
+			for _, m := range []string{name + s, name + upper(s)} {
+				if err := f.Remove(ctx, m); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					in.log.Warn("could not remove the done marker; remove it by hand", "file", name, "marker", m, "error", err)
+				}
+			}
+		}
+	}
+	return in.record(ctx, f, name, to)
+}
+
+// record reads a claimed file (size, SHA-256, document type for the
+// dependency order) and inserts its journal row. A file over the size
+// limit is not read.
+func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (journal.File, error) {
+	ent, err := f.Stat(ctx, p)
+	if err != nil {
+		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
+	}
+	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed}
+	if ent.Size <= int64(in.cfg.MaxFileSize) {
+		src, err := in.openSource(ctx, f, p, true)
+		if err != nil {
+			return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
+		}
+		row.SHA256, row.Size = src.sha, src.size
+		row.DocType = in.detectType(ctx, src, name)
+		_ = src.Close()
+	}
+	id, err := in.j.ClaimFile(ctx, row)
+	if err != nil {
+		return journal.File{}, err
+	}
+	row.ID = id
+	in.log.Info("claimed file", "file", name, "path", p, "size", row.Size, "type", row.DocType)
+	return row, nil
+}
+
+// detectType returns the canonical document type of a file: its route's,
+// else the one its header row names ("" when it cannot tell; processing
+// then reports why).
+func (in *Inbox) detectType(ctx context.Context, src *source, name string) string {
+	r := in.route(name)
+	if r != nil && r.Type != "" {
+		return r.DocType.Name
+	}
+	opts := FormatOptions(in.edition, r, int64(in.cfg.MaxFileSize))
+	header, err := formats.Rows(ctx, src, src.size, name, opts, func(int, []string) error { return errStop })
+	if err != nil && !errors.Is(err, errStop) {
+		return ""
+	}
+	dt, err := formats.DetectType(in.edition, renameHeader(header, opts.Columns))
+	if err != nil {
+		return ""
+	}
+	return dt.Name
+}
+
+// renameHeader applies a route's foreign-header map to a header row.
+func renameHeader(header []string, cols map[string]string) []string {
+	ren := make(map[string]string, len(cols))
+	for from, to := range cols {
+		ren[model.NormalizeHeader(from)] = to
+	}
+	out := make([]string, len(header))
+	for i, h := range header {
+		out[i] = h
+		if to, ok := ren[model.NormalizeHeader(h)]; ok {
+			out[i] = to
+		}
+	}
+	return out
+}
+
+// source is a claimed file opened for random access: the local file
+// itself, or a local spool copy of a remote one.
+type source struct {
+	io.ReaderAt
+	size  int64
+	sha   string // hex SHA-256, when asked for
+	close func() error
+}
+
+func (s *source) Close() error { return s.close() }
+
+// openSource opens a file of the folder for decoding. A local file is
+// read in place; anything else is copied to a temporary local file first
+// (hashed on the way when wantHash).
+func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, wantHash bool) (*source, error) {
+	rc, err := f.Open(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if file, ok := rc.(*os.File); ok {
+		st, err := file.Stat()
+		if err != nil {
+			_ = rc.Close()
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		src := &source{ReaderAt: file, size: st.Size(), close: file.Close}
+		if wantHash {
+			h := sha256.New()
+			if _, err := io.Copy(h, io.NewSectionReader(file, 0, src.size)); err != nil {
+				_ = rc.Close()
+				return nil, fmt.Errorf("reading %s: %w", p, err)
+			}
+			src.sha = hex.EncodeToString(h.Sum(nil))
+		}
+		return src, nil
+	}
+	defer rc.Close()
+	tmp, err := os.CreateTemp("", "filebridge-spool-*")
+	if err != nil {
+		return nil, fmt.Errorf("spooling %s: %w", p, err)
+	}
+	cleanup := func() error {
+		err := tmp.Close()
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), rc)
+	if err != nil {
+		_ = cleanup()
+		return nil, fmt.Errorf("downloading %s: %w", p, err)
+	}
+	return &source{ReaderAt: tmp, size: n, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
+}
+
+func upper(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,239 @@
+package inbox_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+	"filebridge/internal/portal"
+)
+
+const suppliersA = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\nSUP-B,Supplier B,Manufacturer\n"
+
+// TestDuplicateContent: the same content dropped again (under another
+// name) is not submitted; it goes to processed/ with a report naming the
+// first file.
+func TestDuplicateContent(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.drop("SUPPLIERS_1.csv", suppliersA)
+	if r := result(t, e.runOnce(), "SUPPLIERS_1.csv"); r.State != journal.FileDone {
+		t.Fatalf("first file: %s: %s", r.State, r.Message)
+	}
+	e.drop("SUPPLIERS_2.csv", suppliersA)
+	r := result(t, e.runOnce(), "SUPPLIERS_2.csv")
+	if r.State != journal.FileDuplicate || !r.Duplicate || r.FinalPath != processed+"/SUPPLIERS_2.csv" {
+		t.Fatalf("second file: state %s, final %s: %s", r.State, r.FinalPath, r.Message)
+	}
+	if n := e.sim.Count(portal.Connections, "SUP-A"); n != 1 {
+		t.Errorf("SUP-A exists %d times, want 1", n)
+	}
+	golden(t, "duplicate.report.csv", e.read(r.ReportPath))
+}
+
+// TestNameCollision: the same name processed twice on one day gets a
+// suffix in processed/, and so do its report's.
+func TestNameCollision(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.drop("SUPPLIERS.csv", suppliersA)
+	e.runOnce()
+	e.drop("SUPPLIERS.csv", "code,name,relationship\nSUP-C,Supplier C,Manufacturer\n")
+	r := result(t, e.runOnce(), "SUPPLIERS.csv")
+	if r.State != journal.FileDone || r.FinalPath != processed+"/SUPPLIERS.1.csv" || r.ReportPath != processed+"/SUPPLIERS.1.report.csv" {
+		t.Fatalf("state %s, final %s, report %s", r.State, r.FinalPath, r.ReportPath)
+	}
+	want := []string{processed + "/SUPPLIERS.1.csv", processed + "/SUPPLIERS.1.report.csv", processed + "/SUPPLIERS.csv", processed + "/SUPPLIERS.report.csv"}
+	if got := e.ls("processed"); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("processed/ holds %v, want %v", got, want)
+	}
+	if !strings.Contains(e.read(processed+"/SUPPLIERS.1.csv"), "SUP-C") {
+		t.Error("the second file was not moved under the suffixed name")
+	}
+}
+
+// TestSettle: a file still being written is not claimed before its size
+// and mtime stay unchanged for settle; then it is processed whole.
+func TestSettle(t *testing.T) {
+	e := newEnv(t, envOpts{settle: true, inbox: `settle = "600ms"`})
+	rows := []string{"code,name,relationship\n"}
+	for i := range 12 {
+		rows = append(rows, "SUP-"+string(rune('A'+i))+",Supplier,Manufacturer\n")
+	}
+	p := filepath.Join(e.dir, "SUPPLIERS.csv")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer f.Close()
+		for _, r := range rows {
+			_, _ = f.WriteString(r)
+			_ = f.Sync()
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	rr := e.runOnce() // looks twice 600ms apart while the writer appends
+	if len(rr.Files) != 0 || rr.Waiting != 1 {
+		t.Fatalf("a file being written was picked up: %+v", rr)
+	}
+	<-done
+	r := result(t, e.runOnce(), "SUPPLIERS.csv")
+	if r.State != journal.FileDone || r.Rows != 12 || r.DocsOK != 12 {
+		t.Fatalf("state %s, %d rows, %d ok: %s", r.State, r.Rows, r.DocsOK, r.Message)
+	}
+}
+
+// TestDoneMarker: a done_marker route waits for NAME.done (or NAME.ok)
+// and removes it after the claim; temporary names are never claimed.
+func TestDoneMarker(t *testing.T) {
+	routes := `
+[[inboxes.routes]]
+match = "SUPPLIERS_*.csv"
+type = "suppliers"
+done_marker = true
+`
+	for _, marker := range []string{".done", ".ok"} {
+		t.Run(marker, func(t *testing.T) {
+			e := newEnv(t, envOpts{routes: routes})
+			e.drop("SUPPLIERS_1.csv", suppliersA)
+			e.drop("SUPPLIERS_2.csv.part", suppliersA)
+			e.drop(".SUPPLIERS_3.csv", suppliersA)
+			e.drop("~$SUPPLIERS_4.csv", suppliersA)
+			if rr := e.runOnce(); len(rr.Files) != 0 || rr.Waiting != 1 {
+				t.Fatalf("claimed without its marker: %+v", rr)
+			}
+			e.drop("SUPPLIERS_1.csv"+marker, "")
+			r := result(t, e.runOnce(), "SUPPLIERS_1.csv")
+			if r.State != journal.FileDone {
+				t.Fatalf("state %s: %s", r.State, r.Message)
+			}
+			if e.exists("SUPPLIERS_1.csv" + marker) {
+				t.Error("the done marker was not removed")
+			}
+			for _, n := range []string{"SUPPLIERS_2.csv.part", ".SUPPLIERS_3.csv", "~$SUPPLIERS_4.csv"} {
+				if !e.exists(n) {
+					t.Errorf("temporary file %s was touched", n)
+				}
+			}
+		})
+	}
+}
+
+// TestMaxFileSize: a file over max_file_size goes to error/ unread.
+func TestMaxFileSize(t *testing.T) {
+	e := newEnv(t, envOpts{inbox: `max_file_size = "64B"`})
+	e.drop("SUPPLIERS.csv", suppliersA+suppliersA[23:])
+	r := result(t, e.runOnce(), "SUPPLIERS.csv")
+	if r.State != journal.FileFailed || r.FinalPath != "error/SUPPLIERS.csv" || !strings.Contains(r.Message, "max_file_size") {
+		t.Fatalf("state %s, final %s: %s", r.State, r.FinalPath, r.Message)
+	}
+	if e.sim.Len(portal.Connections) != 0 {
+		t.Error("documents of a file over the limit were submitted")
+	}
+	golden(t, "maxsize.report.csv", e.read(r.ReportPath))
+}
+
+// TestNoMatchingRoute: with routes configured and none matching, the type
+// comes from the header row and the report says so.
+func TestNoMatchingRoute(t *testing.T) {
+	routes := `
+[[inboxes.routes]]
+match = "SKU_*.csv"
+type = "skus"
+`
+	e := newEnv(t, envOpts{routes: routes})
+	e.drop("partners.csv", suppliersA)
+	r := result(t, e.runOnce(), "partners.csv")
+	if r.State != journal.FileDone || r.DocType != "suppliers" {
+		t.Fatalf("state %s, type %s: %s", r.State, r.DocType, r.Message)
+	}
+	golden(t, "noroute.report.csv", e.read(r.ReportPath))
+}
+
+// TestDependencyOrder: an order file and the SKU and supplier files it
+// needs, dropped in one round with names in the "wrong" order, all go
+// through: partners, then SKUs, then orders.
+func TestDependencyOrder(t *testing.T) {
+	for _, ed := range []model.Edition{model.EditionA, model.EditionB} {
+		t.Run(string(ed), func(t *testing.T) {
+			e := newEnv(t, envOpts{edition: ed})
+			if ed == model.EditionA {
+				e.drop("A_ORDERS.csv", "orderNumber,externalOrderNumber,warehouseLocation,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,position,sku,quantity\n"+
+					"SO-1,EXT-1,3,Martin,1 rue X,69003,Lyon,FR,1,SKU-1,2\nSO-1,EXT-1,3,Martin,1 rue X,69003,Lyon,FR,2,SKU-2,1\n")
+				e.drop("B_SKU.csv", "sku,name,ean,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"+
+					"SKU-1,Item 1,7350123100419,1,10,10,10,1,1,9.5,SUP-A\nSKU-2,Item 2,7350123100587,1,10,10,10,1,1,9.5,SUP-B\n")
+				e.drop("C_SUPPLIERS.csv", suppliersA)
+			} else {
+				e.drop("A_ORDERS.csv", "orderNumber,externalOrderNumber,warehouseCode,shipTo.name,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,position,sku,quantity\n"+
+					"SO-1,EXT-1,WH-LYON,Martin,1 rue X,69003,Lyon,FR,1,SKU-1,2\nSO-1,EXT-1,WH-LYON,Martin,1 rue X,69003,Lyon,FR,2,SKU-2,1\n")
+				e.drop("B_VARIANTS.csv", "sku,name,ean,length,width,height,grossWeight\nSKU-1,Item 1,7350123100419,10,10,10,1\nSKU-2,Item 2,7350123100587,10,10,10,1\n")
+			}
+			rr := e.runOnce()
+			var order []string
+			for _, f := range rr.Files {
+				order = append(order, f.Name)
+				if f.State != journal.FileDone {
+					t.Errorf("%s: %s: %s", f.Name, f.State, f.Message)
+				}
+			}
+			if n := len(order); order[n-1] != "A_ORDERS.csv" {
+				t.Errorf("processing order %v: orders must come last", order)
+			}
+			if e.sim.Count(portal.SalesOrders, "SO-1") != 1 {
+				t.Error("the order was not created")
+			}
+		})
+	}
+}
+
+// TestReceptionCreatesSKUs: an Edition A reception whose lines carry
+// item.* columns creates the SKUs missing on the portal first (supplier:
+// the reception's), and the reception after them.
+func TestReceptionCreatesSKUs(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	e.drop("SUPPLIERS.csv", suppliersA)
+	e.drop("SKU.csv", "sku,name,ean,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"+
+		"OLD-1,Old item,7350123100419,1,10,10,10,1,1,9.5,SUP-A\n")
+	e.drop("RECEPTIONS.csv", "orderNumber,warehouseLocation,supplierCode,dueAt,position,sku,quantity,item.name,item.ean,item.quantityPerBox,item.length,item.width,item.height,item.grossWeight,item.grossWeightBox,item.buyPrice\n"+
+		"REC-1,3,SUP-B,2026-04-01T07:00:00Z,1,OLD-1,10,,,,,,,,,\n"+
+		"REC-1,3,SUP-B,2026-04-01T07:00:00Z,2,NEW-1,20,New item,7350123100587,1,20,20,20,2,2,19.9\n")
+	rr := e.runOnce()
+	for _, f := range rr.Files {
+		if f.State != journal.FileDone {
+			t.Fatalf("%s: %s: %s\n%s", f.Name, f.State, f.Message, e.read(f.ReportPath))
+		}
+	}
+	for _, sku := range []string{"OLD-1", "NEW-1"} {
+		if n := e.sim.Count(portal.Variants, sku); n != 1 {
+			t.Errorf("SKU %s exists %d times, want 1", sku, n)
+		}
+	}
+	if n := e.sim.Count(portal.PurchaseOrders, "REC-1"); n != 1 {
+		t.Errorf("reception exists %d times", n)
+	}
+	items, err := collect(e.client.Items(context.Background(), portal.ItemFilter{Codes: []string{"NEW-1"}}))
+	if err != nil || len(items) != 1 {
+		t.Fatalf("listing NEW-1: %v %v", items, err)
+	}
+	supB, err := e.client.ResolvePartner(context.Background(), "SUP-B")
+	if err != nil || items[0].SupplierID != supB {
+		t.Errorf("NEW-1 has supplier %d, want SUP-B's id %d (%v)", items[0].SupplierID, supB, err)
+	}
+}
+
+func collect[T any](seq func(func(T, error) bool)) ([]T, error) {
+	var out []T
+	for v, err := range seq {
+		if err != nil {
+			return out, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,261 @@
+package inbox_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// fixedNow is the clock of the tests: processed/2026/03/16/.
+var fixedNow = time.Date(2026, 3, 16, 10, 0, 0, 0, time.Local)
+
+// env is one inbox wired to real components: the portal simulator over
+// HTTP on 127.0.0.1, a SQLite journal file and a local inbox folder.
+type env struct {
+	t       *testing.T
+	sim     *portalsim.Sim
+	url     string // simulator base URL, with /api
+	cfg     *config.Config
+	dir     string // local inbox folder
+	j       *journal.DB
+	health  *inbox.Health
+	in      *inbox.Inbox
+	client  *portal.Client
+	options inbox.Options
+	workers int
+}
+
+// envOpts change newEnv.
+type envOpts struct {
+	edition model.Edition
+	routes  string // TOML of [[inboxes.routes]] tables
+	inbox   string // extra keys of the [[inboxes]] table
+	portal  string // extra keys of the portal table
+	token   string // default "demo-token"
+	sim     portalsim.Options
+	workers int              // default 1
+	settle  bool             // honour settle (default: SkipSettle)
+	sftp    *sftptest.Server // inbox on this server's /in
+}
+
+func newEnv(t *testing.T, o envOpts) *env {
+	t.Helper()
+	if o.edition == "" {
+		o.edition = model.EditionA
+	}
+	o.sim.Edition = o.edition
+	if o.sim.Seed == 0 {
+		o.sim.Seed = 7
+	}
+	sim, err := portalsim.New(o.sim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
+	if o.workers == 0 {
+		o.workers = 1 // documents created in file order: stable ids in golden reports
+	}
+	e := &env{t: t, sim: sim, url: srv.URL + "/api", dir: filepath.Join(t.TempDir(), "in"), workers: o.workers}
+	if err := os.MkdirAll(e.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	url := e.dir
+	secrets := map[string]string{"FB_TEST_TOKEN": o.token}
+	if o.sftp != nil {
+		url = o.sftp.URL("/in")
+		o.inbox += fmt.Sprintf("\npassword_env = \"FB_TEST_SFTP\"\nknown_hosts = %q", o.sftp.KnownHostsFile)
+		secrets["FB_TEST_SFTP"] = o.sftp.Password
+		if err := o.sftp.Client(t).MkdirAll("/in"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !strings.Contains(o.inbox, "settle") {
+		o.inbox += "\nsettle = \"300ms\""
+	}
+	toml := fmt.Sprintf(`
+[journal]
+path = %q
+[portals.main]
+edition = %q
+base_url = %q
+company = 42
+token_env = "FB_TEST_TOKEN"
+retry_max_wait = "200ms"
+%s
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = %q
+retry_backoff = "50ms"
+retry_backoff_max = "200ms"
+%s
+%s
+`, filepath.Join(t.TempDir(), "journal.db"), o.edition, e.url, o.portal, url, o.inbox, o.routes)
+	cfg, err := config.Decode([]byte(toml), t.TempDir())
+	if err != nil {
+		t.Fatalf("config: %v\n%s", err, toml)
+	}
+	if secrets["FB_TEST_TOKEN"] == "" {
+		secrets["FB_TEST_TOKEN"] = "demo-token"
+	}
+	if err := cfg.ResolveSecrets(func(k string) (string, bool) { v, ok := secrets[k]; return v, ok }); err != nil {
+		t.Fatal(err)
+	}
+	e.cfg = cfg
+	e.j, err = journal.Open(context.Background(), cfg.Journal.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.j.Close() })
+	e.client, err = app.NewPortal(cfg.Portal("main"), app.PortalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.health = inbox.NewHealth()
+	e.options = inbox.Options{SkipSettle: !o.settle, Now: func() time.Time { return fixedNow }}
+	e.in = e.newInbox(e.client, nil)
+	return e
+}
+
+// newInbox builds another Inbox on the env's config, journal and health.
+func (e *env) newInbox(c *portal.Client, open func(context.Context) (folder.Folder, error)) *inbox.Inbox {
+	e.t.Helper()
+	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
+		Journal: e.j, Portal: c, Logger: testLogger(e.t), Health: e.health,
+		Concurrency: e.workers, Options: e.options, OpenFolder: open,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { _ = in.Close() })
+	return in
+}
+
+func testLogger(t *testing.T) *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug})).With("test", t.Name())
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// drop writes a file into the inbox (its content, or a sample's).
+func (e *env) drop(name, content string) {
+	e.t.Helper()
+	if err := os.WriteFile(filepath.Join(e.dir, name), []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// dropSample copies samples/EDITION/KIND/NAME into the inbox as name.
+func (e *env) dropSample(sample, name string) {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "samples", sample))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if name == "" {
+		name = filepath.Base(sample)
+	}
+	e.drop(name, string(b))
+}
+
+func (e *env) runOnce() inbox.RoundResult {
+	e.t.Helper()
+	res, err := e.in.RunOnce(context.Background())
+	if err != nil {
+		e.t.Fatalf("RunOnce: %v", err)
+	}
+	return res
+}
+
+// exists reports whether a path of the inbox exists.
+func (e *env) exists(p string) bool {
+	_, err := os.Stat(filepath.Join(e.dir, filepath.FromSlash(p)))
+	return err == nil
+}
+
+func (e *env) read(p string) string {
+	e.t.Helper()
+	b, err := os.ReadFile(filepath.Join(e.dir, filepath.FromSlash(p)))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(b)
+}
+
+// ls lists the regular files under a folder of the inbox, relative, sorted.
+func (e *env) ls(dir string) []string {
+	e.t.Helper()
+	var out []string
+	root := filepath.Join(e.dir, filepath.FromSlash(dir))
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(e.dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
+}
+
+// processed is today's processed folder of the tests.
+const processed = "processed/2026/03/16"
+
+// result finds the FileResult of a name.
+func result(t *testing.T, rr inbox.RoundResult, name string) inbox.FileResult {
+	t.Helper()
+	for _, f := range rr.Files {
+		if f.Name == name {
+			return f
+		}
+	}
+	t.Fatalf("no result for %s in %+v", name, rr)
+	return inbox.FileResult{}
+}
+
+var isoTime = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+
+// golden compares got with testdata/NAME (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	got = isoTime.ReplaceAllString(got, "TIME")
+	p := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("reading golden file (run go test -update): %v", err)
+	}
+	if !bytes.Equal(want, []byte(got)) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}

@@ -1,0 +1,274 @@
+// Package inbox owns the inbound lifecycle of a file (DESIGN section 3):
+// discover it in an inbox folder (local or SFTP), wait until it is settled,
+// claim it into processing/, decode and validate it whole, submit its
+// documents to the portal with bounded concurrency, write a report (and the
+// rejected rows) next to it, and move it to processed/YYYY/MM/DD/ or error/.
+//
+// Every step survives a crash. The journal records the file when it is
+// claimed and each document's result before the next step: a document is
+// marked "sending" before its request goes out, so a restart sends it again
+// through the portal client's create, which looks an existing key up
+// instead of creating it twice. Files found in processing/ at start are
+// resumed; a file without a journal row there is claimed then.
+//
+// Transient failures (network, 5xx, 429 after the client's retries) and
+// refused tokens leave the file in processing/ and retry it after a backoff
+// that doubles from retry_backoff up to retry_backoff_max; they never send
+// a file to error/.
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+	"filebridge/internal/portal"
+)
+
+// Deps are what an inbox works with. Journal and Portal are required.
+type Deps struct {
+	Journal *journal.DB
+	Portal  *portal.Client
+	Edition model.Edition // default: the portal client's edition
+	Logger  *slog.Logger  // default: slog.Default()
+	Metrics *Metrics      // may be nil
+	// Health is shared by the inboxes of a portal: an auth failure pauses
+	// the portal there (visible on /healthz). Nil: a private one.
+	Health *Health
+	// OpenFolder opens the inbox folder. Nil: folder.Open with the inbox's
+	// url and SFTP settings.
+	OpenFolder func(ctx context.Context) (folder.Folder, error)
+	// Concurrency is the number of documents submitted at once; the portal
+	// client's own semaphore bounds the requests. Default 8.
+	Concurrency int
+	// Options change timing, for demo --once and tests.
+	Options Options
+}
+
+// Options change how rounds run.
+type Options struct {
+	// SkipSettle claims files at the first look, without waiting for their
+	// size and mtime to settle (done markers are still waited for).
+	SkipSettle bool
+	// Now replaces time.Now (the processed/YYYY/MM/DD folder and reports).
+	Now func() time.Time
+}
+
+// Inbox runs the lifecycle of one configured inbox. Its methods may be
+// called from several goroutines: files are processed one at a time.
+type Inbox struct {
+	cfg     config.Inbox
+	j       *journal.DB
+	p       *portal.Client
+	edition model.Edition
+	log     *slog.Logger
+	metrics *Metrics
+	health  *Health
+	open    func(ctx context.Context) (folder.Folder, error)
+	workers int
+	opts    Options
+
+	work sync.Mutex // held while a file is claimed or processed
+
+	mu      sync.Mutex // guards the fields below
+	f       folder.Folder
+	looks   map[string]look // settle state of the names in the inbox root
+	backoff time.Duration   // current retry backoff (0: none)
+	retryAt time.Time       // no round before this, after a transient failure
+}
+
+// FileResult says what happened to one file.
+type FileResult struct {
+	Name         string // original name in the inbox
+	DocType      string // canonical document type, when known
+	FinalPath    string // in processed/ or error/ ("" while in processing/)
+	ReportPath   string
+	RejectedPath string
+	State        journal.FileState
+	Rows         int // data rows read
+	DocsOK       int // created or already existing
+	DocsFailed   int // invalid, conflict, skipped or failed
+	Invalid      int // documents refused by validation or by the portal
+	Duplicate    bool
+	Message      string // what happened, for the operator
+}
+
+// RoundResult sums up one round of an inbox.
+type RoundResult struct {
+	Files []FileResult
+	// Waiting counts files seen in the inbox but not settled yet (or
+	// waiting for their done marker).
+	Waiting int
+	// Retrying counts files left in processing/ for a later retry.
+	Retrying int
+}
+
+// New checks the dependencies and returns the inbox. It opens nothing.
+func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
+	if deps.Journal == nil {
+		return nil, fmt.Errorf("creating inbox %q: no journal", cfg.Name)
+	}
+	if deps.Portal == nil {
+		return nil, fmt.Errorf("creating inbox %q: no portal client for portal %q", cfg.Name, cfg.Portal)
+	}
+	e := deps.Edition
+	if e == "" {
+		e = deps.Portal.Edition()
+	}
+	if _, err := model.ParseEdition(string(e)); err != nil {
+		return nil, fmt.Errorf("creating inbox %q: %w", cfg.Name, err)
+	}
+	if cfg.Folder.Scheme == "" {
+		return nil, fmt.Errorf("creating inbox %q: its url was not parsed: load the config with config.Load", cfg.Name)
+	}
+	setDefault(&cfg.ProcessingDir, config.DefaultProcessingDir)
+	setDefault(&cfg.ProcessedDir, config.DefaultProcessedDir)
+	setDefault(&cfg.ErrorDir, config.DefaultErrorDir)
+	if cfg.RetryBackoff.Duration <= 0 {
+		cfg.RetryBackoff.Duration = config.DefaultRetryBackoff
+	}
+	if cfg.RetryBackoffMax.Duration < cfg.RetryBackoff.Duration {
+		cfg.RetryBackoffMax.Duration = max(cfg.RetryBackoff.Duration, config.DefaultRetryBackoffMax)
+	}
+	if cfg.Poll.Duration <= 0 {
+		cfg.Poll.Duration = config.DefaultLocalPoll
+	}
+	if cfg.MaxFileSize <= 0 {
+		cfg.MaxFileSize = config.DefaultMaxFileSize
+	}
+	log := deps.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	in := &Inbox{
+		cfg: cfg, j: deps.Journal, p: deps.Portal, edition: e,
+		log:     log.With("inbox", cfg.Name),
+		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder,
+		workers: deps.Concurrency, opts: deps.Options,
+		looks: map[string]look{},
+	}
+	if in.health == nil {
+		in.health = NewHealth()
+	}
+	if in.workers <= 0 {
+		in.workers = portal.DefaultConcurrency
+	}
+	if in.open == nil {
+		in.open = func(ctx context.Context) (folder.Folder, error) {
+			return folder.Open(ctx, folderOptions(&cfg, log))
+		}
+	}
+	if in.opts.Now == nil {
+		in.opts.Now = time.Now
+	}
+	return in, nil
+}
+
+func setDefault(v *string, def string) {
+	if strings.TrimSpace(*v) == "" {
+		*v = def
+	}
+}
+
+// folderOptions are the folder options of the inbox's url and SFTP
+// settings (secrets resolved by config.Load). Package app has the same
+// mapping for the commands; it imports this package, hence the copy.
+func folderOptions(ic *config.Inbox, log *slog.Logger) folder.Options {
+	o := folder.Options{
+		URL:                folderURL(ic.Folder),
+		Timeout:            ic.OperationTimeout.Duration,
+		Logger:             log,
+		KnownHostsFile:     ic.KnownHosts,
+		HostKeyFingerprint: ic.HostKeyFingerprint,
+	}
+	if ic.Folder.IsSFTP() {
+		o.Password = ic.Password.Value()
+		if !ic.PrivateKey.IsZero() {
+			o.PrivateKey = []byte(ic.PrivateKey.Value())
+		}
+		o.PrivateKeyPassphrase = ic.PrivateKeyPassphrase.Value()
+	}
+	return o
+}
+
+// folderURL is the URL folder.Open reads: a local folder as its plain
+// path (FolderURL.String does not escape "#", "%" or "?"), an SFTP one
+// escaped.
+func folderURL(u config.FolderURL) string {
+	if !u.IsSFTP() {
+		return u.Path
+	}
+	return (&url.URL{Scheme: config.SchemeSFTP, User: url.User(u.User), Host: u.Addr(), Path: u.Path}).String()
+}
+
+// Name is the inbox's name.
+func (in *Inbox) Name() string { return in.cfg.Name }
+
+// Health is the health the inbox reports auth pauses to.
+func (in *Inbox) Health() *Health { return in.health }
+
+// Folder returns the inbox's folder, opening it (and creating processing/)
+// on first use. Close closes it.
+func (in *Inbox) Folder(ctx context.Context) (folder.Folder, error) { return in.folder(ctx) }
+
+// folder returns the open folder, opening it (and creating processing/)
+// on first use.
+func (in *Inbox) folder(ctx context.Context) (folder.Folder, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.f != nil {
+		return in.f, nil
+	}
+	f, err := in.open(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("opening inbox %q: %w", in.cfg.Name, err)
+	}
+	if err := f.MkdirAll(ctx, in.cfg.ProcessingDir); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("opening inbox %q: %w", in.cfg.Name, err)
+	}
+	in.f = f
+	return f, nil
+}
+
+// Close closes the inbox's folder.
+func (in *Inbox) Close() error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.f == nil {
+		return nil
+	}
+	err := in.f.Close()
+	in.f = nil
+	return err
+}
+
+// now is the inbox's clock.
+func (in *Inbox) now() time.Time { return in.opts.Now() }
+
+// route returns the route of a file name (nil: none matches).
+func (in *Inbox) route(name string) *config.Route { return in.cfg.Route(name) }
+
+// retryError marks a failure that leaves files in processing/ for a later
+// round: the folder or the portal was unreachable, or refused the token
+// (portal.IsAuth matches it then, and the portal is paused in Health).
+type retryError struct{ err error }
+
+func (e *retryError) Error() string { return e.err.Error() }
+func (e *retryError) Unwrap() error { return e.err }
+
+// IsRetry reports whether err left a file in processing/ to be retried
+// later (transient portal or folder failure, or a refused token).
+func IsRetry(err error) bool {
+	var re *retryError
+	return errors.As(err, &re)
+}

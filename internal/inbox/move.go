@@ -1,0 +1,170 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+
+	"filebridge/internal/folder"
+	"filebridge/internal/formats"
+	"filebridge/internal/journal"
+)
+
+// finish writes the report (and the rejected rows) and moves the file to
+// processed/YYYY/MM/DD/ when every document is in the portal, else to
+// error/. The planned final path is recorded in the journal before
+// anything is written, so a crash at any point resumes the same plan.
+func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
+	in, row := fr.in, &fr.row
+	counts, err := in.j.DocumentCounts(ctx, row.ID)
+	if err != nil {
+		return FileResult{}, err
+	}
+	ok := counts[journal.ResultCreated] + counts[journal.ResultExists]
+	failed := failedCount(counts)
+	invalid := counts[journal.ResultInvalid]
+	open := counts[journal.ResultPending] + counts[journal.ResultSending]
+	if open > 0 {
+		return FileResult{}, fmt.Errorf("finishing %s: %d documents still unsettled", row.Name, open)
+	}
+	fileErr := len(fr.problems) > 0 || fileErrors(fr.sum) > 0
+	success := !fileErr && failed == 0
+
+	if err := fr.plan(ctx, success); err != nil {
+		return FileResult{}, err
+	}
+	rejected, err := fr.writeReports(ctx)
+	if err != nil {
+		return FileResult{}, err
+	}
+	if err := fr.move(ctx); err != nil {
+		return FileResult{}, err
+	}
+
+	row.DocsOK, row.DocsFailed = ok, failed
+	switch {
+	case success:
+		row.State = journal.FileDone
+		row.Message = fmt.Sprintf("%d document(s) in the portal: %d created, %d already there", ok,
+			counts[journal.ResultCreated], counts[journal.ResultExists])
+	case len(fr.problems) > 0:
+		row.State = journal.FileFailed
+		row.Message = fr.problems[0]
+	case fileErr:
+		row.State = journal.FileFailed
+		row.Message = fmt.Sprintf("the file has errors, nothing was submitted: see %s", row.ReportPath)
+	default:
+		row.State = journal.FileFailed
+		row.Message = fmt.Sprintf("%d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: see %s; fix the rows of %s and drop it again",
+			failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, row.ReportPath, rejectedOr(rejected, row.FinalPath))
+	}
+	if err := in.j.UpdateFile(ctx, *row); err != nil {
+		return FileResult{}, err
+	}
+	if success {
+		in.recovered()
+	}
+	in.metrics.file(in.cfg.Name, string(row.State))
+	in.metrics.docs(in.cfg.Name, counts)
+	fr.log.Info("file finished", "state", row.State, "final_path", row.FinalPath, "docs_ok", ok, "docs_failed", failed, "rows", row.Rows)
+	res := fr.result()
+	res.RejectedPath = rejected
+	res.Invalid = invalid
+	return res, nil
+}
+
+func rejectedOr(rejected, file string) string {
+	if rejected != "" {
+		return rejected
+	}
+	return file
+}
+
+// fileErrors counts the file-level errors (warnings aside).
+func fileErrors(sum formats.Summary) int {
+	n := 0
+	for _, is := range sum.FileIssues {
+		if !is.Warning {
+			n++
+		}
+	}
+	return n
+}
+
+// plan chooses the file's final path and its report's, unless a previous
+// run chose them already, and records them.
+func (fr *fileRun) plan(ctx context.Context, success bool) error {
+	in, row := fr.in, &fr.row
+	if row.FinalPath != "" && row.ReportPath != "" {
+		return nil
+	}
+	dir := in.cfg.ErrorDir
+	if success {
+		dir = path.Join(in.cfg.ProcessedDir, in.now().Format("2006/01/02"))
+	}
+	if err := fr.f.MkdirAll(ctx, dir); err != nil {
+		return err
+	}
+	final, report, err := freeNames(ctx, fr.f, dir, row.Name)
+	if err != nil {
+		return err
+	}
+	row.FinalPath, row.ReportPath = final, report
+	return in.j.UpdateFile(ctx, *row)
+}
+
+// freeNames finds in dir the first of base, base.1, base.2... (suffix
+// before the extension) whose report and rejected-rows names are free too.
+func freeNames(ctx context.Context, f folder.Folder, dir, base string) (final, report string, err error) {
+	entries, err := f.List(ctx, dir)
+	if err != nil {
+		return "", "", err
+	}
+	taken := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		taken[e.Name] = true
+	}
+	stem, ext := splitExt(base)
+	for i := 0; i < 10000; i++ {
+		cand := base
+		if i > 0 {
+			cand = fmt.Sprintf("%s.%d%s", stem, i, ext)
+		}
+		rep, rej := reportNames(cand)
+		if taken[cand] || taken[rep] || taken[rej] {
+			continue
+		}
+		if _, err := f.Stat(ctx, path.Join(dir, cand)); !errors.Is(err, fs.ErrNotExist) {
+			continue // hidden from the listing (a link), or unreadable
+		}
+		return path.Join(dir, cand), path.Join(dir, rep), nil
+	}
+	return "", "", fmt.Errorf("choosing a name for %s in %s: too many files of that name, clean the folder up: %w", base, dir, fs.ErrExist)
+}
+
+// move renames the file from processing/ to its final path (a new unique
+// name if another file took it meanwhile).
+func (fr *fileRun) move(ctx context.Context) error {
+	in, row := fr.in, &fr.row
+	for attempt := 0; ; attempt++ {
+		err := fr.f.Rename(ctx, row.Path, row.FinalPath)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || attempt >= 5 {
+			return fmt.Errorf("moving %s to %s: %w", row.Path, row.FinalPath, err)
+		}
+		final, err := folder.UniqueName(ctx, fr.f, path.Dir(row.FinalPath), row.Name)
+		if err != nil {
+			return err
+		}
+		row.FinalPath = final
+		if err := in.j.UpdateFile(ctx, *row); err != nil {
+			return err
+		}
+	}
+	row.Path = row.FinalPath
+	return nil
+}

@@ -1,0 +1,231 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"path"
+	"strings"
+	"time"
+
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/formats"
+	"filebridge/internal/journal"
+)
+
+// fileRun is the processing of one claimed file.
+type fileRun struct {
+	in    *Inbox
+	f     folder.Folder
+	row   journal.File
+	log   *slog.Logger
+	route *config.Route
+	opts  formats.Options
+	src   *source
+	sum   formats.Summary
+	// problems are file-level errors found outside the decoder: too big,
+	// unreadable.
+	problems []string
+	// notes are file-level remarks of the report (no route matched).
+	notes []string
+}
+
+// ProcessFile claims the named file of the inbox now (no settle, no done
+// marker), processes it, writes its report and moves it. A name already
+// claimed in processing/ and still open in the journal is resumed. An
+// error matching IsRetry means the file stays in processing/ to be
+// retried (the portal or the folder failed, or refused the token).
+func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) {
+		return FileResult{Name: name}, fmt.Errorf("processing %q: give the name of a file in the inbox folder, without folders", name)
+	}
+	f, err := in.folder(ctx)
+	if err != nil {
+		return FileResult{Name: name}, &retryError{err: err}
+	}
+	in.work.Lock()
+	defer in.work.Unlock()
+	row, err := in.claim(ctx, f, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		open, oerr := in.j.OpenFiles(ctx, in.cfg.Name)
+		if oerr != nil {
+			return FileResult{Name: name}, oerr
+		}
+		found := false
+		for _, o := range open {
+			if o.Name == name {
+				row, found = o, true
+				break
+			}
+		}
+		if !found {
+			return FileResult{Name: name}, fmt.Errorf("processing %s: no such file in inbox %q (%s): %w", name, in.cfg.Name, f, fs.ErrNotExist)
+		}
+	} else if err != nil {
+		return FileResult{Name: name}, &retryError{err: err}
+	}
+	return in.process(ctx, f, row)
+}
+
+// process runs a claimed file to its end: processed/ or error/, or back
+// to the caller with a retry error while it stays in processing/.
+func (in *Inbox) process(ctx context.Context, f folder.Folder, row journal.File) (FileResult, error) {
+	start := time.Now()
+	fr := &fileRun{in: in, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID)}
+	fr.route = in.route(row.Name)
+	fr.opts = FormatOptions(in.edition, fr.route, int64(in.cfg.MaxFileSize))
+	if fr.route == nil {
+		fr.notes = append(fr.notes, fmt.Sprintf("no route of inbox %q matches %s: its type was detected from the header row and it was read with the default options (policy reject); add a route to set them", in.cfg.Name, row.Name))
+	}
+	res, err := fr.run(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			in.metrics.file(in.cfg.Name, "retry")
+		}
+		res = fr.result()
+		res.Message = fmt.Sprintf("left in %s to retry later: %v", in.cfg.ProcessingDir, err)
+		if fr.row.ID != 0 && ctx.Err() == nil {
+			row := fr.row
+			row.Message = res.Message
+			if uerr := in.j.UpdateFile(ctx, row); uerr != nil {
+				fr.log.Warn("could not record why the file waits", "error", uerr)
+			}
+		}
+		var re *retryError
+		if !errors.As(err, &re) && ctx.Err() == nil {
+			err = &retryError{err: err}
+		}
+		return res, err
+	}
+	in.metrics.took(in.cfg.Name, time.Since(start))
+	return res, nil
+}
+
+func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
+	in, row := fr.in, &fr.row
+	if _, err := fr.f.Stat(ctx, row.Path); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return FileResult{}, err
+		}
+		if row.FinalPath != "" {
+			if _, ferr := fr.f.Stat(ctx, row.FinalPath); ferr == nil {
+				return fr.moved(ctx) // crash between the move and the journal update
+			}
+		}
+		return fr.lost(ctx)
+	}
+	if row.Size > int64(in.cfg.MaxFileSize) {
+		fr.problems = append(fr.problems, fmt.Sprintf("the file is %d bytes, more than the %s max_file_size of inbox %q: it was not read; split it into smaller files or raise max_file_size",
+			row.Size, in.cfg.MaxFileSize, in.cfg.Name))
+		return fr.finish(ctx)
+	}
+	if row.State == journal.FileClaimed && row.SHA256 != "" {
+		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, row.SHA256)
+		if err != nil {
+			return FileResult{}, err
+		}
+		if found && orig.ID != row.ID {
+			return fr.duplicate(ctx, orig)
+		}
+	}
+	src, err := in.openSource(ctx, fr.f, row.Path, false)
+	if err != nil {
+		return FileResult{}, err
+	}
+	defer src.Close()
+	fr.src = src
+
+	// Pass 1: decode and validate the whole file, nothing submitted.
+	sum, err := formats.Decode(ctx, src, src.size, row.Name, fr.opts, func(formats.Doc) error { return ctx.Err() })
+	if err != nil {
+		if ctx.Err() != nil {
+			return FileResult{}, ctx.Err()
+		}
+		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
+	}
+	fr.sum = sum
+	fresh := row.State == journal.FileClaimed
+	if sum.Type.Name != "" {
+		row.DocType = sum.Type.Name
+	}
+	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
+	if err := in.j.UpdateFile(ctx, *row); err != nil {
+		return FileResult{}, err
+	}
+	if len(fr.problems) == 0 {
+		// Pass 2: record every document, submit the valid ones.
+		if err := fr.submit(ctx, fresh); err != nil {
+			return FileResult{}, err
+		}
+	}
+	return fr.finish(ctx)
+}
+
+// lost closes the journal entry of a file that vanished from processing/.
+func (fr *fileRun) lost(ctx context.Context) (FileResult, error) {
+	row := &fr.row
+	row.State = journal.FileFailed
+	row.Message = fmt.Sprintf("the file disappeared from %s before it was finished (removed by hand?): drop it again if it still needs processing", path.Dir(row.Path))
+	if err := fr.in.j.UpdateFile(ctx, *row); err != nil {
+		return FileResult{}, err
+	}
+	fr.log.Warn("file vanished from processing/", "path", row.Path)
+	fr.in.metrics.file(fr.in.cfg.Name, "failed")
+	return fr.result(), nil
+}
+
+// moved closes the journal entry of a file the last run moved but could
+// not record (a crash between the move and the journal update).
+func (fr *fileRun) moved(ctx context.Context) (FileResult, error) {
+	in, row := fr.in, &fr.row
+	counts, err := in.j.DocumentCounts(ctx, row.ID)
+	if err != nil {
+		return FileResult{}, err
+	}
+	row.Path = row.FinalPath
+	row.DocsOK = counts[journal.ResultCreated] + counts[journal.ResultExists]
+	row.DocsFailed = failedCount(counts)
+	switch {
+	case strings.HasPrefix(row.FinalPath, in.cfg.ErrorDir+"/"):
+		row.State = journal.FileFailed
+	case len(counts) == 0 && row.SHA256 != "":
+		row.State = journal.FileDone
+		if orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, row.SHA256); err == nil && found && orig.ID != row.ID {
+			row.State = journal.FileDuplicate
+		}
+	default:
+		row.State = journal.FileDone
+	}
+	if row.Message == "" {
+		row.Message = "moved to " + row.FinalPath
+	}
+	if err := in.j.UpdateFile(ctx, *row); err != nil {
+		return FileResult{}, err
+	}
+	fr.log.Info("recorded the move of a file finished before a restart", "final_path", row.FinalPath)
+	in.metrics.file(in.cfg.Name, string(row.State))
+	return fr.result(), nil
+}
+
+// result is the FileResult of the row as it stands.
+func (fr *fileRun) result() FileResult {
+	row := fr.row
+	res := FileResult{
+		Name: row.Name, DocType: row.DocType, State: row.State, Rows: row.Rows,
+		DocsOK: row.DocsOK, DocsFailed: row.DocsFailed, Message: row.Message,
+		Duplicate: row.State == journal.FileDuplicate,
+	}
+	if row.State == journal.FileDone || row.State == journal.FileFailed || row.State == journal.FileDuplicate {
+		res.FinalPath = row.FinalPath
+		res.ReportPath = row.ReportPath
+	}
+	return res
+}
+
+// failedCount counts documents that ended without reaching the portal.
+func failedCount(counts map[journal.Result]int) int {
+	return counts[journal.ResultInvalid] + counts[journal.ResultConflict] + counts[journal.ResultFailed] + counts[journal.ResultSkipped]
+}

@@ -1,0 +1,93 @@
+package inbox_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+)
+
+// TestRun: Run resumes processing/ at start, then picks a dropped file up
+// from its file-system event (the poll is an hour) once it has settled,
+// and stops cleanly when its context ends. Metrics count the files.
+func TestRun(t *testing.T) {
+	e := newEnv(t, envOpts{settle: true, inbox: "settle = \"150ms\"\npoll = \"1h\""})
+	reg := prometheus.NewRegistry()
+	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{Journal: e.j, Portal: e.client, Logger: testLogger(t),
+		Health: e.health, Metrics: inbox.NewMetrics(reg), Options: inbox.Options{Now: func() time.Time { return fixedNow }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Join(e.dir, "processing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.drop("processing/SUPPLIERS_0.csv", suppliersA)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	waitFor(t, func() bool { return e.exists(processed + "/SUPPLIERS_0.csv") })
+	e.drop("SUPPLIERS_1.csv", "code,name,relationship\nSUP-Z,Supplier Z,Manufacturer\n")
+	waitFor(t, func() bool { return e.exists(processed + "/SUPPLIERS_1.csv") })
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	states, err := e.j.FileStates(context.Background(), "erp")
+	if err != nil || states[journal.FileDone] != 2 {
+		t.Errorf("journal states %v %v", states, err)
+	}
+	if got := counter(t, reg, "filebridge_inbox_files_total", "done"); got != 2 {
+		t.Errorf("files_total{result=done} = %v, want 2", got)
+	}
+	if got := counter(t, reg, "filebridge_inbox_documents_total", "created"); got != 3 {
+		t.Errorf("documents_total{result=created} = %v, want 3", got)
+	}
+}
+
+// waitFor polls cond for up to 10 s (a correctness deadline, not a
+// performance one).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// counter reads a counter of the registry by its result label.
+func counter(t *testing.T, reg *prometheus.Registry, name, result string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "result" && l.GetValue() == result {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
+}

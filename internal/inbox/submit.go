@@ -1,0 +1,376 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"filebridge/internal/config"
+	"filebridge/internal/formats"
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+	"filebridge/internal/portal"
+)
+
+// batchSize is how many documents are recorded in the journal at once.
+const batchSize = 256
+
+// task is one document to submit.
+type task struct {
+	key string
+	doc formats.Doc
+}
+
+// submit is pass 2: it decodes the file again, records its documents in
+// the journal in batches (invalid ones with their messages, valid ones
+// pending, or skipped when the file may not be submitted) and hands the
+// pending ones to the workers as soon as their batch is durable. fresh
+// says no document of the file was recorded before; otherwise each is
+// looked up and only those not settled yet are sent (again).
+//
+// It returns nil when every document is settled, or the first error that
+// stops the file (transient, auth, journal): documents already sent keep
+// their results, those in flight stay "sending".
+func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
+	in, row := fr.in, &fr.row
+	submittable, skipMsg := fr.decision()
+	ctx2, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	tasks := make(chan task)
+	var wg sync.WaitGroup
+	for range in.workers {
+		wg.Go(func() {
+			for t := range tasks {
+				if ctx2.Err() != nil {
+					continue
+				}
+				if err := fr.send(ctx2, t); err != nil {
+					cancel(err)
+				}
+			}
+		})
+	}
+
+	batch := make([]journal.Document, 0, batchSize)
+	pend := make([]task, 0, batchSize)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := in.j.AddDocuments(ctx2, row.ID, batch); err != nil {
+			return err
+		}
+		for _, t := range pend {
+			if !fresh {
+				jd, err := in.j.Document(ctx2, row.ID, t.key)
+				if err != nil {
+					return err
+				}
+				if jd.Result.Final() {
+					continue
+				}
+				if jd.Result == journal.ResultSending && displayKey(t.doc) == "" {
+					// Without a key the portal cannot be asked whether
+					// the earlier attempt created it: never send twice.
+					if err := in.j.SetResult(ctx2, row.ID, t.key, journal.ResultFailed, "", unknownOutcome); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+			select {
+			case tasks <- t:
+			case <-ctx2.Done():
+				return context.Cause(ctx2)
+			}
+		}
+		batch, pend = batch[:0], pend[:0]
+		return nil
+	}
+	_, derr := formats.Decode(ctx2, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
+		jd := journal.Document{Key: journalKey(d), Rows: rowsText(d.Rows)}
+		switch {
+		case !d.Valid():
+			jd.Result, jd.Message = journal.ResultInvalid, issuesText(d.Issues, false)
+		case !submittable:
+			jd.Result, jd.Message = journal.ResultSkipped, skipMsg
+		default:
+			pend = append(pend, task{key: jd.Key, doc: d})
+		}
+		batch = append(batch, jd)
+		if len(batch) >= batchSize {
+			return flush()
+		}
+		return nil
+	})
+	if derr == nil {
+		derr = flush()
+	}
+	close(tasks)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if cause := context.Cause(ctx2); cause != nil && ctx2.Err() != nil {
+		return cause
+	}
+	if derr != nil {
+		return fmt.Errorf("submitting %s: %w", row.Name, derr)
+	}
+	return nil
+}
+
+// unknownOutcome is the message of a keyless document whose earlier
+// attempt may or may not have created it.
+const unknownOutcome = "sent earlier without an answer, and it has no code the portal could be searched by: check on the portal whether it exists, then drop a file with it again if not"
+
+// decision says whether the file's valid documents may be submitted, and
+// otherwise the message recorded on them.
+func (fr *fileRun) decision() (bool, string) {
+	for _, is := range fr.sum.FileIssues {
+		if !is.Warning {
+			return false, "not submitted: the file has errors (" + issueText(is) + "); fix them and drop the whole file again"
+		}
+	}
+	policy := config.DefaultPolicy
+	if fr.route != nil && fr.route.Policy != "" {
+		policy = fr.route.Policy
+	}
+	if n := fr.sum.InvalidDocs; n > 0 && policy != config.PolicyPartial {
+		return false, fmt.Sprintf("not submitted: %d document(s) of the file are invalid and the route's policy is %q; fix them and drop the whole file again", n, policy)
+	}
+	return true, ""
+}
+
+// send submits one document: the journal marks it "sending" first, then
+// records the outcome. A transient failure or a refused token stops the
+// file (the document stays "sending": the next attempt looks it up by key
+// before creating it).
+func (fr *fileRun) send(ctx context.Context, t task) error {
+	in, row := fr.in, &fr.row
+	if err := in.j.StartAttempt(ctx, row.ID, t.key); err != nil {
+		return err
+	}
+	out, err := fr.create(ctx, t.doc)
+	// Record outcomes even when another worker stopped the file meanwhile.
+	rctx := context.WithoutCancel(ctx)
+	switch {
+	case err == nil:
+		fr.resumed()
+		r := journal.ResultCreated
+		if out.Existed {
+			r = journal.ResultExists
+		}
+		fr.log.Debug("document submitted", "doc", t.key, "result", r, "portal_id", out.ID)
+		return in.j.SetResult(rctx, row.ID, t.key, r, strconv.FormatInt(out.ID, 10), issuesText(t.doc.Issues, true))
+	case portal.IsConflict(err), portal.IsInvalid(err):
+		fr.resumed()
+		r := journal.ResultInvalid
+		if portal.IsConflict(err) {
+			r = journal.ResultConflict
+		}
+		msg := fr.portalMessage(err)
+		fr.log.Info("document refused by the portal", "doc", t.key, "result", r, "reason", msg)
+		var id string
+		if r == journal.ResultConflict && out.ID != 0 {
+			id = strconv.FormatInt(out.ID, 10)
+		}
+		return in.j.SetResult(rctx, row.ID, t.key, r, id, msg)
+	case portal.IsAuth(err):
+		if in.health.Pause(in.cfg.Portal, err) {
+			in.log.Error("portal refused the token: submissions to it are paused and files stay in processing/ until a retry succeeds",
+				"portal", in.cfg.Portal, "error", err)
+		}
+		return &retryError{err: err}
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
+	default:
+		return &retryError{err: fmt.Errorf("submitting %s of %s: %w", t.key, row.Name, err)}
+	}
+}
+
+// resumed clears an auth pause of the portal after a call went through.
+func (fr *fileRun) resumed() {
+	if fr.in.health.Resume(fr.in.cfg.Portal) {
+		fr.in.log.Info("portal accepts the token again: submissions resumed", "portal", fr.in.cfg.Portal)
+	}
+}
+
+// create sends a document with the create call of its kind.
+func (fr *fileRun) create(ctx context.Context, d formats.Doc) (portal.Outcome, error) {
+	p := fr.in.p
+	switch {
+	case d.Partner != nil:
+		return p.CreatePartner(ctx, *d.Partner)
+	case d.Item != nil:
+		return p.CreateItem(ctx, *d.Item)
+	case d.Packaging != nil:
+		return p.CreatePackaging(ctx, *d.Packaging)
+	case d.Inbound != nil:
+		// Lines carrying item.* master data get their missing SKUs
+		// created first by the client (supplier: the reception's).
+		return p.CreateInbound(ctx, *d.Inbound)
+	case d.Outbound != nil:
+		return p.CreateOutbound(ctx, *d.Outbound)
+	}
+	return portal.Outcome{}, &portal.Error{Class: portal.Invalid, Message: fmt.Sprintf("document of kind %s has no content", d.Kind)}
+}
+
+// portalMessage renders the portal's refusal for the report, naming the
+// file's columns where a violation's field maps to one.
+func (fr *fileRun) portalMessage(err error) string {
+	var pe *portal.Error
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	if len(pe.Violations) == 0 {
+		if pe.Message != "" {
+			return pe.Message
+		}
+		return err.Error()
+	}
+	parts := make([]string, 0, len(pe.Violations))
+	for _, v := range pe.Violations {
+		switch col := fr.column(v.Field); {
+		case col != "":
+			parts = append(parts, fmt.Sprintf("column %q: %s", col, v.Message))
+		case v.Field != "":
+			parts = append(parts, v.Field+": "+v.Message)
+		default:
+			parts = append(parts, v.Message)
+		}
+	}
+	msg := strings.Join(parts, "; ")
+	if pe.Class == portal.Conflict && pe.Message != "" {
+		msg = pe.Message + ": " + msg
+	}
+	return msg
+}
+
+// wireAliases map API field names of violations to file columns.
+var wireAliases = map[string]string{
+	"variant": "sku", "supplier": "supplierCode", "warehouse": "warehouseCode",
+	"carrier": "carrierCode", "carrierservice": "carrierServiceCode",
+	"purchaseorderlineitems": "sku", "salesorderlineitems": "sku",
+}
+
+// column returns the file's header of a violation's field ("" when the
+// file has no such column).
+func (fr *fileRun) column(field string) string {
+	if field == "" || len(fr.sum.Header) == 0 {
+		return ""
+	}
+	ours := renameHeader(fr.sum.Header, fr.opts.Columns)
+	find := func(name string) string {
+		n := model.NormalizeHeader(name)
+		for i, h := range ours {
+			if model.NormalizeHeader(h) == n {
+				return fr.sum.Header[i]
+			}
+		}
+		return ""
+	}
+	// "purchaseOrderLineItems[2].variant" → "variant"; keep dotted
+	// columns such as "shipTo.city" whole first.
+	clean := field
+	if i := strings.IndexByte(clean, '['); i >= 0 {
+		if j := strings.IndexByte(clean[i:], ']'); j >= 0 {
+			clean = clean[:i] + clean[i+j+1:]
+		}
+	}
+	if c := find(clean); c != "" {
+		return c
+	}
+	last := clean
+	if i := strings.LastIndexByte(last, '.'); i >= 0 {
+		last = last[i+1:]
+	}
+	if c := find(last); c != "" {
+		return c
+	}
+	if alias, ok := wireAliases[model.NormalizeHeader(last)]; ok {
+		return find(alias)
+	}
+	return ""
+}
+
+// journalKey is a document's key in the journal: its key (for a packaging
+// "SKU/CODE"), or for an invalid document, which may lack a key or repeat
+// another's, the key and its first row.
+func journalKey(d formats.Doc) string {
+	key := displayKey(d)
+	if !d.Valid() || key == "" {
+		first := 0
+		if len(d.Rows) > 0 {
+			first = d.Rows[0]
+		}
+		return fmt.Sprintf("%s (line %d)", key, first)
+	}
+	return key
+}
+
+// displayKey is the key shown in reports.
+func displayKey(d formats.Doc) string {
+	if d.Packaging != nil && d.Packaging.SKU != "" {
+		return d.Packaging.SKU + "/" + d.Key
+	}
+	return d.Key
+}
+
+// rowsText renders row numbers compactly: "2", "2-5", "2-3,7".
+func rowsText(rows []int) string {
+	var b strings.Builder
+	for i := 0; i < len(rows); {
+		j := i
+		for j+1 < len(rows) && rows[j+1] == rows[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(rows[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.Itoa(rows[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// maxMessage bounds a document's message in the journal and the report.
+const maxMessage = 2000
+
+// issuesText joins a document's errors (or, with warnings, its warnings).
+func issuesText(issues []formats.Issue, warnings bool) string {
+	var parts []string
+	for _, is := range issues {
+		if is.Warning == warnings {
+			t := issueText(is)
+			if warnings {
+				t = "warning: " + t
+			}
+			parts = append(parts, t)
+		}
+	}
+	s := strings.Join(parts, "; ")
+	if len(s) > maxMessage {
+		s = s[:maxMessage] + "…"
+	}
+	return s
+}
+
+// issueText renders an issue without the file name: `line 12, column
+// "quantity" (value "-3"): must be greater than 0`.
+func issueText(is formats.Issue) string {
+	is.File = ""
+	is.Warning = false
+	s := strings.TrimSpace(is.Error())
+	s = strings.TrimPrefix(s, ", ")
+	s = strings.TrimPrefix(s, ": ")
+	return s
+}

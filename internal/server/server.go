@@ -1,0 +1,174 @@
+// Package server is filebridge's small HTTP listener for operators and
+// monitoring: /metrics in the Prometheus text format and /healthz, a JSON
+// report of every portal and inbox that answers 200 while the daemon can do
+// its work and 503 while a portal is paused (for example because its token
+// was refused).
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Health is the body of GET /healthz.
+type Health struct {
+	// Status is "ok" or "degraded" (at least one portal is paused).
+	Status string `json:"status"`
+	// Time is when the report was made (UTC).
+	Time     time.Time                 `json:"time"`
+	Portals  map[string]PortalHealth   `json:"portals"`
+	Inboxes  map[string]InboxHealth    `json:"inboxes"`
+	Outboxes map[string]OutboxHealth   `json:"outboxes,omitempty"`
+	Extra    map[string]map[string]any `json:"extra,omitempty"`
+}
+
+// PortalHealth is the state of one portal (tenant).
+type PortalHealth struct {
+	Edition string `json:"edition,omitempty"`
+	// Status is "ok" or "paused" (requests stopped, e.g. token refused).
+	Status string `json:"status"`
+	// Reason says why the portal is paused and what to do.
+	Reason string     `json:"reason,omitempty"`
+	Since  *time.Time `json:"since,omitempty"`
+	// RetryAt is when the paused portal is tried again.
+	RetryAt *time.Time `json:"retry_at,omitempty"`
+}
+
+// Paused reports whether the portal is paused.
+func (p PortalHealth) Paused() bool { return p.Status == StatusPaused }
+
+// InboxHealth is the state of one inbox.
+type InboxHealth struct {
+	Portal string `json:"portal"`
+	// LastActivity is when a file of the inbox last changed state.
+	LastActivity *time.Time `json:"last_activity,omitempty"`
+	// LastError is the error of the last round, if it failed.
+	LastError string `json:"last_error,omitempty"`
+	// Queue is how many files are claimed in processing/ and not finished
+	// (being submitted or waiting for a retry).
+	Queue int `json:"queue"`
+	// Processed (done or duplicate) and Failed count the files the journal
+	// holds.
+	Processed int `json:"processed"`
+	Failed    int `json:"failed"`
+}
+
+// OutboxHealth is the state of one outbox's exports.
+type OutboxHealth struct {
+	Portal  string     `json:"portal"`
+	LastRun *time.Time `json:"last_run,omitempty"`
+	// LastError is the error of the most recent failed export run.
+	LastError string `json:"last_error,omitempty"`
+}
+
+// Values of Health.Status and PortalHealth.Status.
+const (
+	StatusOK       = "ok"
+	StatusDegraded = "degraded"
+	StatusPaused   = "paused"
+)
+
+// Healthy reports whether no portal is paused.
+func (h Health) Healthy() bool {
+	for _, p := range h.Portals {
+		if p.Paused() {
+			return false
+		}
+	}
+	return true
+}
+
+// HealthFunc builds the current health report.
+type HealthFunc func(ctx context.Context) Health
+
+// Handler serves /metrics from gatherer and /healthz from health.
+func Handler(gatherer prometheus.Gatherer, health HealthFunc) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		h := health(r.Context())
+		h.Time = time.Now().UTC()
+		code := http.StatusOK
+		h.Status = StatusOK
+		if !h.Healthy() {
+			code = http.StatusServiceUnavailable
+			h.Status = StatusDegraded
+		}
+		b, err := json.MarshalIndent(h, "", "  ")
+		if err != nil {
+			http.Error(w, "encoding the health report: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		_, _ = w.Write(append(b, '\n'))
+	})
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = fmt.Fprintln(w, "filebridge: see /metrics and /healthz")
+	})
+	return mux
+}
+
+// Server is a started listener.
+type Server struct {
+	srv  *http.Server
+	ln   net.Listener
+	log  *slog.Logger
+	done chan error
+}
+
+// Start listens on addr (host:port) and serves h in the background until
+// Shutdown. A port already in use is reported at once.
+func Start(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (*Server, error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening for /metrics and /healthz on %s (server.listen): %w", addr, err)
+	}
+	s := &Server{
+		srv: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: 10 * time.Second,
+			BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		},
+		ln:   ln,
+		log:  log,
+		done: make(chan error, 1),
+	}
+	go func() {
+		err := s.srv.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		s.done <- err
+	}()
+	log.Info("serving /metrics and /healthz", "addr", ln.Addr().String())
+	return s, nil
+}
+
+// Addr is the address the server listens on (useful with port 0).
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Shutdown stops accepting connections and waits for requests in flight
+// until ctx is done.
+func (s *Server) Shutdown(ctx context.Context) error {
+	if err := s.srv.Shutdown(ctx); err != nil {
+		_ = s.srv.Close()
+		return fmt.Errorf("stopping the metrics server: %w", err)
+	}
+	if err := <-s.done; err != nil {
+		return fmt.Errorf("serving /metrics and /healthz: %w", err)
+	}
+	return nil
+}

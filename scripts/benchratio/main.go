@@ -1,0 +1,100 @@
+// Command benchratio reads `go test -bench` output and prints each of
+// filebridge's benchmarks beside the baseline measured in the same run, with
+// the ratio and the target. It is run by scripts/bench.sh.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// pair is one side-by-side comparison: ours against a baseline, on a metric
+// reported by both benchmarks.
+type pair struct {
+	what, ours, base, metric string
+	higherBetter             bool
+	target                   float64 // minimum ratio (ours relative to base, >1 = better)
+}
+
+var pairs = []pair{
+	{"portal creates, concurrency 1", "BenchmarkCreates/client/c1", "BenchmarkCreates/raw/c1", "creates/s", true, 0.8},
+	{"portal creates, concurrency 8", "BenchmarkCreates/client/c8", "BenchmarkCreates/raw/c8", "creates/s", true, 0.8},
+	{"portal creates, concurrency 32", "BenchmarkCreates/client/c32", "BenchmarkCreates/raw/c32", "creates/s", true, 0.8},
+	{"validate 1M-row SKU CSV vs encoding/csv", "BenchmarkValidateSKUs1M", "BenchmarkRawCSV1M", "rows/s", true, 0.5},
+	{"read 200k-row XLSX vs bare excelize Rows()", "BenchmarkXLSX200k", "BenchmarkXLSXBareRows200k", "rows/s", true, 0.8},
+	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0},
+	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8},
+	{"SFTP inbox 1000 files vs rclone copy", "BenchmarkSFTPInbox1000", "BenchmarkRcloneCopy1000", "files/s", true, 1.0},
+}
+
+var suffix = regexp.MustCompile(`-\d+$`)
+
+func main() {
+	flag.Parse()
+	metrics := map[string]map[string]float64{}
+	in := os.Stdin
+	if flag.NArg() > 0 {
+		f, err := os.Open(flag.Arg(0))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchratio:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		in = f
+	}
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		name := suffix.ReplaceAllString(fields[0], "")
+		m := metrics[name]
+		if m == nil {
+			m = map[string]float64{}
+			metrics[name] = m
+		}
+		for i := 2; i+1 < len(fields); i += 2 {
+			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				m[fields[i+1]] = v
+			}
+		}
+	}
+	fmt.Printf("%-46s %14s %14s %-10s %7s %7s\n", "comparison", "ours", "baseline", "metric", "ratio", "target")
+	for _, p := range pairs {
+		o, ok1 := metrics[p.ours][p.metric]
+		b, ok2 := metrics[p.base][p.metric]
+		if !ok1 || !ok2 || o == 0 || b == 0 {
+			fmt.Printf("%-46s %14s %14s %-10s %7s %7.2f\n", p.what, "-", "-", p.metric, "n/a", p.target)
+			continue
+		}
+		r := o / b
+		if !p.higherBetter {
+			r = b / o
+		}
+		verdict := "ok"
+		if r < p.target {
+			verdict = "BELOW"
+		}
+		fmt.Printf("%-46s %14.4g %14.4g %-10s %7.2f %7.2f %s\n", p.what, o, b, p.metric, r, p.target, verdict)
+	}
+	for _, n := range []string{"BenchmarkValidateSKUs10k", "BenchmarkValidateSKUs1M", "BenchmarkXLSX200k", "BenchmarkStockSnapshot100k"} {
+		for k, v := range metrics[n] {
+			if strings.Contains(k, "RSS") {
+				fmt.Printf("%-46s %14.4g %s\n", "peak RSS "+strings.TrimPrefix(n, "Benchmark"), v, k)
+			}
+		}
+	}
+	for n, m := range metrics {
+		for k, v := range m {
+			if strings.Contains(k, "latency") || strings.Contains(k, "lines/s") {
+				fmt.Printf("%-46s %14.4g %s\n", strings.TrimPrefix(n, "Benchmark"), v, k)
+			}
+		}
+	}
+}
