@@ -3,6 +3,7 @@ GO        ?= go
 BIN       := bin/filebridge
 PKGS      := ./...
 FUZZTIME  ?= 10s
+FUZZCOUNT ?= 20000x
 TESTFLAGS ?= -count=1 -timeout 12m
 
 .PHONY: all build test lint demo bench fuzz fuzz-short clean
@@ -21,9 +22,9 @@ lint:
 # themselves), then each fuzz target briefly.
 test: lint build
 	$(GO) test $(TESTFLAGS) $(PKGS)
-	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+	$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZCOUNT)
 
-# fuzz: run every Fuzz* target for FUZZTIME each.
+# fuzz: run every Fuzz* target for FUZZTIME each (a duration, or a count such as 20000x).
 fuzz:
 	@scripts/fuzz.sh $(FUZZTIME)
 
