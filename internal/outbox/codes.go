@@ -10,58 +10,51 @@ import (
 )
 
 // codes turns the ids some list responses carry (a reception line's
-// variant, a reception's supplier) back into the codes files carry. The
-// API has no lookup by id in its lists, so a miss reloads the whole table
-// once (variants with the snapshot's page size) and the table is kept for
-// the next runs: in steady state the SKUs of new receptions are known.
+// variant, a reception's supplier) back into the codes files carry. Each id
+// is read once from the portal (GET by id) and kept for the next runs; an
+// id the portal does not know maps to "".
 type codes struct {
 	mu        sync.Mutex
 	skus      map[int64]string
 	suppliers map[int64]string
 }
 
-// sku returns the SKU code of a variant id, reloading the variants once on
-// a miss; "" when the portal does not know the id.
-func (c *codes) sku(ctx context.Context, list *portal.Client, id int64) (string, error) {
+// sku returns the SKU code of a variant id; "" when the portal does not
+// know the id.
+func (c *codes) sku(ctx context.Context, client *portal.Client, id int64) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.skus[id]; ok {
 		return s, nil
 	}
-	m := map[int64]string{}
-	for it, err := range list.Items(ctx, portal.ItemFilter{}) {
-		if err != nil {
-			return "", fmt.Errorf("looking up the SKU of variant %d: %w", id, err)
-		}
-		m[it.ID] = it.SKU
+	s, err := client.SKUOf(ctx, id)
+	if err != nil && !portal.IsNotFound(err) {
+		return "", fmt.Errorf("looking up the SKU of variant %d: %w", id, err)
 	}
-	if _, ok := m[id]; !ok {
-		m[id] = "" // not there: do not reload for it again
+	if c.skus == nil {
+		c.skus = map[int64]string{}
 	}
-	c.skus = m
-	return m[id], nil
+	c.skus[id] = s
+	return s, nil
 }
 
-// supplier returns the code of a supplier (connection) id, reloading the
-// suppliers once on a miss.
-func (c *codes) supplier(ctx context.Context, list *portal.Client, id int64) (string, error) {
+// supplier returns the code of a supplier (connection) id; "" when the
+// portal does not know the id.
+func (c *codes) supplier(ctx context.Context, client *portal.Client, id int64) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.suppliers[id]; ok {
 		return s, nil
 	}
-	m := map[int64]string{}
-	for p, err := range list.Partners(ctx, portal.PartnerFilter{Relationship: "Manufacturer"}) {
-		if err != nil {
-			return "", fmt.Errorf("looking up the code of supplier %d: %w", id, err)
-		}
-		m[p.ID] = p.Code
+	p, err := client.Partner(ctx, id)
+	if err != nil && !portal.IsNotFound(err) {
+		return "", fmt.Errorf("looking up the code of supplier %d: %w", id, err)
 	}
-	if _, ok := m[id]; !ok {
-		m[id] = ""
+	if c.suppliers == nil {
+		c.suppliers = map[int64]string{}
 	}
-	c.suppliers = m
-	return m[id], nil
+	c.suppliers[id] = p.Code
+	return p.Code, nil
 }
 
 // inbound fills the supplier code and the lines' SKUs of a reception.
@@ -76,7 +69,7 @@ func (p *PortalSource) fillInbound(ctx context.Context, in *model.Inbound) error
 	for i := range in.Lines {
 		l := &in.Lines[i]
 		if l.SKU == "" && l.VariantID != 0 {
-			code, err := p.codes.sku(ctx, p.snapshot(), l.VariantID)
+			code, err := p.codes.sku(ctx, p.Client, l.VariantID)
 			if err != nil {
 				return err
 			}
@@ -91,7 +84,7 @@ func (p *PortalSource) fillOutbound(ctx context.Context, o *model.Outbound) erro
 	for i := range o.Lines {
 		l := &o.Lines[i]
 		if l.SKU == "" && l.VariantID != 0 {
-			code, err := p.codes.sku(ctx, p.snapshot(), l.VariantID)
+			code, err := p.codes.sku(ctx, p.Client, l.VariantID)
 			if err != nil {
 				return err
 			}

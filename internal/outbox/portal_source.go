@@ -31,10 +31,11 @@ const StockPageSize = model.MaxItemsPerPage
 //	           events older than the cursor are dropped by the runner
 //	items      B: variants with updatedAt[after]
 type PortalSource struct {
-	// Client lists everything but the stock snapshot.
+	// Client lists everything.
 	Client *portal.Client
-	// Snapshot lists stocks; nil uses Client. NewPortalSource gives it
-	// ItemsPerPage = StockPageSize.
+	// Snapshot, when set, lists stocks instead of Client. It is not needed:
+	// the stock list asks for pages of StockPageSize whatever the client's
+	// page size.
 	Snapshot *portal.Client
 
 	codes codes // variant and supplier ids to codes
@@ -42,18 +43,13 @@ type PortalSource struct {
 
 var _ Source = (*PortalSource)(nil)
 
-// NewPortalSource builds the clients of a portal.
+// NewPortalSource builds the client of a portal.
 func NewPortalSource(cfg portal.Config) (*PortalSource, error) {
 	c, err := portal.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	cfg.ItemsPerPage = StockPageSize
-	snap, err := portal.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &PortalSource{Client: c, Snapshot: snap}, nil
+	return &PortalSource{Client: c}, nil
 }
 
 // Close releases the clients' idle connections.
@@ -145,7 +141,7 @@ func ShipmentOfOrder(o model.Outbound) model.Shipment {
 
 // Stock implements Source.
 func (p *PortalSource) Stock(ctx context.Context) iter.Seq2[model.Stock, error] {
-	return p.snapshot().Stocks(ctx, portal.StockFilter{})
+	return p.snapshot().Stocks(ctx, portal.StockFilter{ItemsPerPage: StockPageSize})
 }
 
 // Movements implements Source.

@@ -73,6 +73,9 @@ type PartnerFilter struct {
 	Code         string   // one code
 	Codes        []string // several codes (code[])
 	Relationship string   // Manufacturer, Customer, Marketplace, Entity, Forwarder, Warehouse
+	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
+	// at most model.MaxItemsPerPage).
+	ItemsPerPage int
 }
 
 func (f PartnerFilter) query() url.Values {
@@ -92,6 +95,9 @@ type ItemFilter struct {
 	// UpdatedAfter is updatedAt[after] (Edition B's flow description; the
 	// parameter tables do not list it).
 	UpdatedAfter time.Time
+	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
+	// at most model.MaxItemsPerPage).
+	ItemsPerPage int
 }
 
 func (f ItemFilter) query() url.Values {
@@ -362,6 +368,9 @@ type StockFilter struct {
 	VariantID  int64
 	VariantIDs []int64
 	VariantSKU string
+	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
+	// at most model.MaxItemsPerPage).
+	ItemsPerPage int
 }
 
 func (f StockFilter) query() url.Values {
@@ -379,6 +388,9 @@ type MovementFilter struct {
 	VariantSKU    string
 	CreatedAfter  time.Time
 	CreatedBefore time.Time
+	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
+	// at most model.MaxItemsPerPage).
+	ItemsPerPage int
 }
 
 func (f MovementFilter) query() url.Values {

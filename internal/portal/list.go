@@ -2,29 +2,19 @@ package portal
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"net/url"
 	"slices"
-	"strconv"
 
 	"filebridge/internal/model"
 )
-
-// PageResult is one page of a collection.
-type PageResult struct {
-	Members    []json.RawMessage
-	TotalItems int64  // -1 when the page does not say
-	Next       string // the view's next page, "" when none
-	HasView    bool   // the page carries a view (so a missing Next means last page)
-}
 
 // pageBody decodes a page while the response streams in.
 type pageBody struct{ p *PageResult }
 
 func (b *pageBody) UnmarshalJSON(data []byte) error {
-	p, err := decodePage(data)
+	p, err := decodePageRaw(data)
 	*b.p = p
 	return err
 }
@@ -43,53 +33,86 @@ func (c *Client) Page(ctx context.Context, r Resource, q url.Values) (PageResult
 	return p, nil
 }
 
+// listOpts are the paging options of one list.
+type listOpts struct {
+	perPage int // 0: the configured page size
+	// ahead fetches the next page while the current one is consumed.
+	// Lookups that stop at the first match go without.
+	ahead bool
+}
+
+// all is the options of a list read to its end.
+func all(perPage int) listOpts { return listOpts{perPage: perPage, ahead: true} }
+
 // listAll iterates over every document of a resource matching q, page by
-// page (perPage 0: the configured page size). Paging stops at the
-// total, at a view without a next page, at an empty page, or (when the
-// page says neither) at a short page.
-func listAll[T any](c *Client, ctx context.Context, r Resource, q url.Values, perPage int, dec func([]byte) (T, error)) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
+// page, each page read by dec. Paging stops at the total, at a view
+// without a next page, at an empty page, or (when the page says neither)
+// at a short page. With o.ahead, the next page is requested before the
+// current one is yielded (when the total already says it will be needed,
+// before it is even decoded), so that the portal prepares it meanwhile;
+// a consumer that stops early cancels it.
+func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o listOpts, dec func([]byte) (page[M], error)) iter.Seq2[M, error] {
+	return func(yield func(M, error) bool) {
+		var zero M
 		if err := c.serves(r, string(r)); err != nil {
 			yield(zero, err)
 			return
 		}
+		perPage := o.perPage
 		if perPage <= 0 {
 			perPage = c.cfg.ItemsPerPage
 		}
 		perPage = min(perPage, model.MaxItemsPerPage)
+		f := &fetcher{c: c, ctx: ctx, path: c.paths[r], q: q, perPage: perPage}
+		defer f.close()
+		fail := func(page int, err error) {
+			yield(zero, fmt.Errorf("listing %s (page %d): %w", r, page, err))
+		}
 		var seen int64
+		total := int64(-1)
 		for page := 1; ; page++ {
-			pq := make(url.Values, len(q)+2)
-			for k, v := range q {
-				pq[k] = slices.Clone(v)
-			}
-			pq.Set("page", strconv.Itoa(page))
-			pq.Set("itemsPerPage", strconv.Itoa(perPage))
-			p, err := c.Page(ctx, r, pq)
+			body, err := f.take(page)
 			if err != nil {
-				yield(zero, fmt.Errorf("listing %s (page %d): %w", r, page, err))
+				fail(page, err)
 				return
 			}
-			for _, raw := range p.Members {
-				v, err := dec(raw)
-				if err != nil {
-					yield(zero, fmt.Errorf("listing %s (page %d): %w", r, page, err))
-					return
-				}
+			if o.ahead && total >= 0 && seen+int64(perPage) < total {
+				f.start(page + 1)
+			}
+			p, err := dec(body.Bytes())
+			f.release(body)
+			if err != nil {
+				fail(page, err)
+				return
+			}
+			seen += int64(len(p.Members))
+			total = p.TotalItems
+			more := p.Err == nil
+			switch {
+			case len(p.Members) == 0:
+				more = false
+			case p.TotalItems >= 0 && seen >= p.TotalItems:
+				more = false
+			case p.HasView && p.Next == "":
+				more = false
+			case p.TotalItems < 0 && !p.HasView && len(p.Members) < perPage:
+				more = false
+			}
+			if !more {
+				f.cancel()
+			} else if o.ahead {
+				f.start(page + 1)
+			}
+			for _, v := range p.Members {
 				if !yield(v, nil) {
 					return
 				}
 			}
-			seen += int64(len(p.Members))
-			switch {
-			case len(p.Members) == 0:
+			if p.Err != nil {
+				fail(page, p.Err)
 				return
-			case p.TotalItems >= 0 && seen >= p.TotalItems:
-				return
-			case p.HasView && p.Next == "":
-				return
-			case p.TotalItems < 0 && !p.HasView && len(p.Members) < perPage:
+			}
+			if !more {
 				return
 			}
 		}
@@ -98,37 +121,37 @@ func listAll[T any](c *Client, ctx context.Context, r Resource, q url.Values, pe
 
 // Partners lists suppliers (A) / connections (B).
 func (c *Client) Partners(ctx context.Context, f PartnerFilter) iter.Seq2[model.Partner, error] {
-	return listAll(c, ctx, Connections, f.query(), 0, c.codec.partner)
+	return listAll(c, ctx, Connections, f.query(), all(f.ItemsPerPage), c.codec.partners)
 }
 
 // Items lists SKUs (A) / variants (B).
 func (c *Client) Items(ctx context.Context, f ItemFilter) iter.Seq2[model.Item, error] {
-	return listAll(c, ctx, Variants, f.query(), 0, c.codec.item)
+	return listAll(c, ctx, Variants, f.query(), all(f.ItemsPerPage), c.codec.items)
 }
 
 // Packagings lists variant packagings (B).
 func (c *Client) Packagings(ctx context.Context, f PackagingFilter) iter.Seq2[model.Packaging, error] {
-	return listAll(c, ctx, VariantPackagings, f.query(), 0, wireB{}.packaging)
+	return listAll(c, ctx, VariantPackagings, f.query(), all(0), pages((*packagingB).model))
 }
 
 // WarehouseClients lists the warehouses of the account (B).
 func (c *Client) WarehouseClients(ctx context.Context, f WarehouseClientFilter) iter.Seq2[WarehouseClient, error] {
-	return listAll(c, ctx, WarehouseClients, f.query(), 0, wireB{}.warehouseClient)
+	return listAll(c, ctx, WarehouseClients, f.query(), all(0), pages((*warehouseClientB).model))
 }
 
 // Carriers lists carriers (B).
 func (c *Client) Carriers(ctx context.Context, f CarrierFilter) iter.Seq2[Carrier, error] {
-	return listAll(c, ctx, Carriers, f.query(), 0, wireB{}.carrier)
+	return listAll(c, ctx, Carriers, f.query(), all(0), pages((*carrierB).model))
 }
 
 // CarrierServices lists carrier services (B).
 func (c *Client) CarrierServices(ctx context.Context, f CarrierServiceFilter) iter.Seq2[CarrierService, error] {
-	return listAll(c, ctx, CarrierServices, f.query(), 0, wireB{}.carrierService)
+	return listAll(c, ctx, CarrierServices, f.query(), all(0), pages((*carrierServiceB).model))
 }
 
 // Inbounds lists receptions (A) / purchase orders (B).
 func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.Inbound, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, PurchaseOrders, f.query(), 0, c.codec.inbound), func(in *model.Inbound) error {
+	return withSKUs(c, ctx, listAll(c, ctx, PurchaseOrders, f.query(), all(0), c.codec.inbounds), func(in *model.Inbound) error {
 		for i := range in.Lines {
 			if err := c.fillSKU(ctx, &in.Lines[i].SKU, in.Lines[i].VariantID); err != nil {
 				return err
@@ -171,7 +194,7 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 	if c.cfg.Edition == model.EditionA {
 		param = c.cfg.ShipmentStatusFilter
 	}
-	all := withSKUs(c, ctx, listAll(c, ctx, SalesOrders, f.query(param), 0, c.codec.outbound), func(o *model.Outbound) error {
+	all := withSKUs(c, ctx, listAll(c, ctx, SalesOrders, f.query(param), all(0), c.codec.outbounds), func(o *model.Outbound) error {
 		for i := range o.Lines {
 			if err := c.fillSKU(ctx, &o.Lines[i].SKU, o.Lines[i].VariantID); err != nil {
 				return err
@@ -196,29 +219,29 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 
 // Fulfillments lists fulfillments (B) as shipments.
 func (c *Client) Fulfillments(ctx context.Context, f FulfillmentFilter) iter.Seq2[model.Shipment, error] {
-	return listAll(c, ctx, Fulfillments, f.query(), 0, wireB{}.fulfillment)
+	return listAll(c, ctx, Fulfillments, f.query(), all(0), pages((*fulfillmentB).model))
 }
 
 // ShippingUnits lists shipping units (B).
 func (c *Client) ShippingUnits(ctx context.Context, f ShippingUnitFilter) iter.Seq2[model.ShippingUnit, error] {
-	return listAll(c, ctx, ShippingUnits, f.query(), 0, wireB{}.shippingUnit)
+	return listAll(c, ctx, ShippingUnits, f.query(), all(0), pages((*shippingUnitB).model))
 }
 
 // ShippingUnitEvents lists shipping unit events (B).
 func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq2[model.TrackingEvent, error] {
-	return listAll(c, ctx, ShippingUnitEvents, f.query(), 0, wireB{}.event)
+	return listAll(c, ctx, ShippingUnitEvents, f.query(), all(0), pages((*eventB).model))
 }
 
 // Stocks lists stock levels.
 func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, Stocks, f.query(), 0, c.codec.stock), func(s *model.Stock) error {
+	return withSKUs(c, ctx, listAll(c, ctx, Stocks, f.query(), all(f.ItemsPerPage), c.codec.stocks), func(s *model.Stock) error {
 		return c.fillSKU(ctx, &s.SKU, s.VariantID)
 	})
 }
 
 // Movements lists stock movements.
 func (c *Client) Movements(ctx context.Context, f MovementFilter) iter.Seq2[model.Movement, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, StockMovements, f.query(), 0, c.codec.movement), func(m *model.Movement) error {
+	return withSKUs(c, ctx, listAll(c, ctx, StockMovements, f.query(), all(f.ItemsPerPage), c.codec.movements), func(m *model.Movement) error {
 		return c.fillSKU(ctx, &m.SKU, m.VariantID)
 	})
 }
@@ -237,38 +260,43 @@ func first[T any](seq iter.Seq2[T, error], match func(T) bool) (T, bool, error) 
 	return zero, false, nil
 }
 
-// lookupPerPage is the page size of key lookups (partial filters may
-// return neighbours of the key).
-const lookupPerPage = 100
+// lookup is the paging of key lookups: pages of 100 (partial filters may
+// return neighbours of the key), no read-ahead (the first match ends them).
+var lookup = listOpts{perPage: 100}
+
+// pages returns the page reader of a wire type.
+func pages[W, M any](conv func(*W) M) func([]byte) (page[M], error) {
+	return func(b []byte) (page[M], error) { return decodePage(b, conv) }
+}
 
 // findPartner looks a partner up by its exact code.
 func (c *Client) findPartner(ctx context.Context, code string) (model.Partner, bool, error) {
-	return first(listAll(c, ctx, Connections, PartnerFilter{Code: code}.query(), lookupPerPage, c.codec.partner),
+	return first(listAll(c, ctx, Connections, PartnerFilter{Code: code}.query(), lookup, c.codec.partners),
 		func(p model.Partner) bool { return p.Code == code })
 }
 
 // findItem looks an item up by its exact SKU.
 func (c *Client) findItem(ctx context.Context, sku string) (model.Item, bool, error) {
-	return first(listAll(c, ctx, Variants, ItemFilter{SKU: sku}.query(), lookupPerPage, c.codec.item),
+	return first(listAll(c, ctx, Variants, ItemFilter{SKU: sku}.query(), lookup, c.codec.items),
 		func(it model.Item) bool { return it.SKU == sku })
 }
 
 // findInbound looks an inbound up by its exact order number (the filter
 // is a partial search).
 func (c *Client) findInbound(ctx context.Context, number string) (model.Inbound, bool, error) {
-	return first(listAll(c, ctx, PurchaseOrders, InboundFilter{OrderNumber: number}.query(), lookupPerPage, c.codec.inbound),
+	return first(listAll(c, ctx, PurchaseOrders, InboundFilter{OrderNumber: number}.query(), lookup, c.codec.inbounds),
 		func(in model.Inbound) bool { return in.OrderNumber == number })
 }
 
 // findOutbound looks an outbound up by its exact order number.
 func (c *Client) findOutbound(ctx context.Context, number string) (model.Outbound, bool, error) {
-	return first(listAll(c, ctx, SalesOrders, OutboundFilter{OrderNumber: number}.query("status.code"), lookupPerPage, c.codec.outbound),
+	return first(listAll(c, ctx, SalesOrders, OutboundFilter{OrderNumber: number}.query("status.code"), lookup, c.codec.outbounds),
 		func(o model.Outbound) bool { return o.OrderNumber == number })
 }
 
 // findPackaging looks a packaging up by its variant's SKU and its code.
 func (c *Client) findPackaging(ctx context.Context, sku, code string) (model.Packaging, bool, error) {
 	q := PackagingFilter{VariantSKU: sku, Code: code}.query()
-	return first(listAll(c, ctx, VariantPackagings, q, lookupPerPage, wireB{}.packaging),
+	return first(listAll(c, ctx, VariantPackagings, q, lookup, pages((*packagingB).model)),
 		func(p model.Packaging) bool { return p.Code == code && (p.SKU == "" || p.SKU == sku) })
 }

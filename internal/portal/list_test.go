@@ -97,8 +97,9 @@ func TestPagingStopsEarly(t *testing.T) {
 			break
 		}
 	}
-	if len(rec.all()) != 2 {
-		t.Errorf("requested %d pages to read 15 of 100", len(rec.all()))
+	// Pages 1 and 2, and perhaps page 3 read ahead (then canceled).
+	if n := len(rec.all()); n < 2 || n > 3 {
+		t.Errorf("requested %d pages to read 15 of 100", n)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"filebridge/internal/model"
 )
 
 // RefKind names what a code refers to in the resolution cache.
@@ -233,7 +235,7 @@ func (c *Client) lookupSKUs(ctx context.Context, chunk []string, out map[string]
 	if !c.ignored.Load() {
 		q := ItemFilter{Codes: chunk}.query()
 		ignored := false
-		for it, err := range listAll(c, ctx, Variants, q, len(chunk), c.codec.item) {
+		for it, err := range listAll(c, ctx, Variants, q, listOpts{perPage: len(chunk)}, c.codec.items) {
 			if err != nil {
 				return err
 			}
@@ -368,11 +370,10 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	if at := c.refs.loaded[kind]; !at.Equal(seenAt) {
 		return nil
 	}
-	b := wireB{}
 	var known []string
 	switch kind {
 	case RefWarehouse:
-		for w, err := range listAll(c, ctx, WarehouseClients, nil, 0, b.warehouseClient) {
+		for w, err := range listAll(c, ctx, WarehouseClients, nil, all(0), pages((*warehouseClientB).model)) {
 			if err != nil {
 				return err
 			}
@@ -382,7 +383,7 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 			}
 		}
 	case RefCarrier:
-		for cr, err := range listAll(c, ctx, Carriers, nil, 0, b.carrier) {
+		for cr, err := range listAll(c, ctx, Carriers, nil, all(0), pages((*carrierB).model)) {
 			if err != nil {
 				return err
 			}
@@ -392,48 +393,93 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 			}
 		}
 	case RefCarrierService:
-		var all []CarrierService
+		var services []CarrierService
 		count := map[string]int{}
-		for s, err := range listAll(c, ctx, CarrierServices, nil, 0, b.carrierService) {
+		for s, err := range listAll(c, ctx, CarrierServices, nil, all(0), pages((*carrierServiceB).model)) {
 			if err != nil {
 				return err
 			}
 			if s.Code != "" && s.ID != 0 {
-				all = append(all, s)
+				services = append(services, s)
 				count[s.Code]++
 				known = append(known, s.Code)
 			}
 		}
-		for _, s := range all {
+		for _, s := range services {
 			if count[s.Code] == 1 {
 				c.refs.put(RefCarrierService, s.Code, s.ID)
 			}
 		}
-		c.refs.services = all
+		c.refs.services = services
 	}
 	c.refs.known[kind] = known
 	c.refs.loaded[kind] = c.refs.now()
 	return nil
 }
 
-// skuOf returns the SKU of a variant id: from the cache, else read from
-// the portal (GET <variants>/<id>). Lists whose lines carry the variant as
-// a bare id (Edition A receptions and orders) are completed with it.
+// SKUOf returns the SKU of a variant id: from the cache, else read from
+// the portal (GET <variants>/<id>) and cached for the client's life. A
+// variant the portal does not know is an error IsNotFound reports.
+func (c *Client) SKUOf(ctx context.Context, variantID int64) (string, error) {
+	return c.skuOf(ctx, variantID)
+}
+
+// skuOf is SKUOf. Lists whose lines carry the variant as a bare id (Edition
+// A receptions and orders) are completed with it.
 func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
 	if s, ok := c.refs.sku(id); ok {
 		return s, nil
 	}
-	var raw json.RawMessage
-	path := c.paths[Variants] + "/" + strconv.FormatInt(id, 10)
-	if err := c.get(ctx, path, nil, &raw); err != nil {
-		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
-	}
-	it, err := c.codec.item(raw)
+	it, err := c.item(ctx, id)
 	if err != nil {
 		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
 	}
-	if it.SKU != "" {
+	return it.SKU, nil
+}
+
+// Item reads the SKU (A) / variant (B) with this id (GET <variants>/<id>)
+// and caches its SKU. A 404 is an error IsNotFound reports.
+func (c *Client) Item(ctx context.Context, id int64) (model.Item, error) {
+	it, err := c.item(ctx, id)
+	if err != nil {
+		return it, fmt.Errorf("reading variant %d: %w", id, err)
+	}
+	return it, nil
+}
+
+func (c *Client) item(ctx context.Context, id int64) (model.Item, error) {
+	it, err := readOne(c, ctx, Variants, id, c.codec.item)
+	if err == nil && it.SKU != "" {
 		c.refs.put(RefSKU, it.SKU, id)
 	}
-	return it.SKU, nil
+	return it, err
+}
+
+// Partner reads the supplier (A) / connection (B) with this id (GET
+// <connections>/<id>) and caches its code. A 404 is an error IsNotFound
+// reports.
+func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
+	p, err := readOne(c, ctx, Connections, id, c.codec.partner)
+	if err != nil {
+		return p, fmt.Errorf("reading connection %d: %w", id, err)
+	}
+	if p.Code != "" {
+		c.refs.put(RefPartner, p.Code, id)
+	}
+	return p, nil
+}
+
+// readOne reads the document of a resource with this id (its errors say
+// the path).
+func readOne[M any](c *Client, ctx context.Context, r Resource, id int64, dec func([]byte) (M, error)) (M, error) {
+	var zero M
+	if id <= 0 {
+		return zero, &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", r, id)}
+	}
+	var raw json.RawMessage
+	path := c.paths[r] + "/" + strconv.FormatInt(id, 10)
+	if err := c.get(ctx, path, nil, &raw); err != nil {
+		return zero, err
+	}
+	return dec(raw)
 }

@@ -142,7 +142,13 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if out != nil {
-			if err := decodeBody(resp.Body, out); err != nil {
+			var err error
+			if rb, ok := out.(*rawBody); ok {
+				err = rb.read(resp.Body, resp.ContentLength)
+			} else {
+				err = decodeBody(resp.Body, out)
+			}
+			if err != nil {
 				// Processed, but unreadable: the outcome is unknown.
 				return nil, nil, c.sendFailure(ctx, fmt.Errorf("reading the %d response: %w", resp.StatusCode, err), true)
 			}

@@ -66,6 +66,12 @@ func (t wTime) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a timestamp string (or null).
 func (t *wTime) UnmarshalJSON(b []byte) error {
+	if len(b) > 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		if v, ok := fastTime(b[1 : len(b)-1]); ok {
+			t.Time = v
+			return nil
+		}
+	}
 	s, ok, err := jsonText(b)
 	if err != nil || !ok {
 		return err
@@ -107,10 +113,11 @@ func jsonText(b []byte) (s string, ok bool, err error) {
 		return "", false, nil
 	}
 	if b[0] == '"' {
-		if err := json.Unmarshal(b, &s); err != nil {
+		var v string // declared here: only this path moves it to the heap
+		if err := json.Unmarshal(b, &v); err != nil {
 			return "", false, err
 		}
-		return s, true, nil
+		return v, true, nil
 	}
 	if b[0] == '{' || b[0] == '[' {
 		return "", false, fmt.Errorf("reading %.40s: want a string or a number", b)
@@ -205,62 +212,108 @@ type none struct{}
 
 // ref is a reference to another resource as responses carry it: an id
 // (12), an IRI ("/api/variants/12") or an embedded object (with "@id" and/or
-// "id"). Obj is set only for an embedded object.
+// "id"). Obj is set (and Has true) only for an embedded object.
 type ref[T any] struct {
 	ID  int64
-	IRI string
-	Obj *T
+	Has bool
+	Obj T
 }
 
 // UnmarshalJSON reads an id, an IRI, an object or null.
 func (r *ref[T]) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '{' {
-		var head struct {
-			AtID string `json:"@id"`
-			ID   wInt   `json:"id"`
+	if len(b) == 0 {
+		return nil
+	}
+	switch c := b[0]; {
+	case c == '{':
+		var obj T
+		var head docID
+		if idf, ok := any(&obj).(identified); ok {
+			// The object carries its own "@id" and "id": one decode.
+			if err := json.Unmarshal(b, &obj); err != nil {
+				return err
+			}
+			head = *idf.ident()
+		} else {
+			if err := json.Unmarshal(b, &head); err != nil {
+				return err
+			}
+			if _, skip := any(obj).(none); !skip {
+				if err := json.Unmarshal(b, &obj); err != nil {
+					return err
+				}
+			}
 		}
-		if err := json.Unmarshal(b, &head); err != nil {
-			return err
+		r.Obj, r.Has, r.ID = obj, true, head.id()
+		return nil
+	case c == '-' || '0' <= c && c <= '9':
+		if n, ok := parseInt(b); ok {
+			r.ID = n
+			return nil
 		}
-		obj := new(T)
-		if err := json.Unmarshal(b, obj); err != nil {
-			return err
-		}
-		r.Obj, r.IRI, r.ID = obj, head.AtID, int64(head.ID)
-		if r.ID == 0 {
-			r.ID = iriID(r.IRI)
-		}
+	case c == '"' && len(b) >= 2 && bytes.IndexByte(b, '\\') < 0:
+		r.setText(b[1 : len(b)-1])
 		return nil
 	}
 	s, ok, err := jsonText(b)
 	if err != nil || !ok {
 		return err
 	}
-	if v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
-		r.ID = v
-		return nil
-	}
-	r.IRI, r.ID = s, iriID(s)
+	r.setText([]byte(s))
 	return nil
 }
 
-// get returns the embedded object, or a zero one.
-func (r ref[T]) get() T {
-	if r.Obj == nil {
-		var zero T
-		return zero
+// setText sets the reference from a text: an integer id or an IRI.
+func (r *ref[T]) setText(s []byte) {
+	t := bytes.TrimSpace(s)
+	if n, ok := parseInt(t); ok {
+		r.ID = n
+		return
 	}
-	return *r.Obj
+	r.ID = iriIDBytes(s)
 }
+
+// parseInt is strconv.ParseInt(b, 10, 64) without allocating.
+func parseInt(b []byte) (int64, bool) {
+	d := b
+	if len(d) > 0 && (d[0] == '+' || d[0] == '-') {
+		d = d[1:]
+	}
+	if len(d) == 0 {
+		return 0, false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	if len(d) > 18 {
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		return n, err == nil
+	}
+	var n int64
+	for _, c := range d {
+		n = n*10 + int64(c-'0')
+	}
+	if b[0] == '-' {
+		n = -n
+	}
+	return n, true
+}
+
+// get returns the embedded object, or a zero one.
+func (r ref[T]) get() T { return r.Obj }
 
 // iriID returns the numeric last segment of an IRI ("/api/variants/12" ->
 // 12), or 0.
-func iriID(iri string) int64 {
-	iri = strings.TrimRight(iri, "/")
-	i := strings.LastIndexByte(iri, '/')
-	n, err := strconv.ParseInt(iri[i+1:], 10, 64)
-	if err != nil || n < 0 {
+func iriID(iri string) int64 { return iriIDBytes([]byte(iri)) }
+
+func iriIDBytes(iri []byte) int64 {
+	iri = bytes.TrimRight(iri, "/")
+	i := bytes.LastIndexByte(iri, '/')
+	n, ok := parseInt(iri[i+1:])
+	if !ok || n < 0 {
 		return 0
 	}
 	return n
@@ -271,70 +324,27 @@ func iriID(iri string) int64 {
 type docID struct {
 	AtID string `json:"@id"`
 	ID   wInt   `json:"id"`
+	iri  int64  // the id "@id" ends with, when the fast reader read it
 }
 
 func (d docID) id() int64 {
-	if d.ID != 0 {
+	switch {
+	case d.ID != 0:
 		return int64(d.ID)
+	case d.iri != 0:
+		return d.iri
 	}
 	return iriID(d.AtID)
 }
 
-// envelope is a collection page in either form: JSON-LD ("hydra:member")
-// or plain ("member").
-type envelope struct {
-	HydraMember []json.RawMessage `json:"hydra:member"`
-	Member      []json.RawMessage `json:"member"`
-	HydraTotal  *wInt             `json:"hydra:totalItems"`
-	Total       *wInt             `json:"totalItems"`
-	HydraView   *pageView         `json:"hydra:view"`
-	View        *pageView         `json:"view"`
-}
-
-// pageView is the "hydra:view" (or "view") of a page.
-type pageView struct {
-	HydraNext string `json:"hydra:next"`
-	Next      string `json:"next"`
-}
-
-// decodePage reads a collection page; a bare JSON array is accepted as a
-// page without totals.
-func decodePage(b []byte) (PageResult, error) {
-	b = bytes.TrimSpace(b)
-	var p PageResult
-	p.TotalItems = -1
-	if len(b) > 0 && b[0] == '[' {
-		if err := json.Unmarshal(b, &p.Members); err != nil {
-			return p, fmt.Errorf("reading collection: %w", err)
-		}
-		return p, nil
-	}
-	var env envelope
-	if err := json.Unmarshal(b, &env); err != nil {
-		return p, fmt.Errorf("reading collection: %w", err)
-	}
-	p.Members = env.HydraMember
-	if p.Members == nil {
-		p.Members = env.Member
-	}
-	switch {
-	case env.HydraTotal != nil:
-		p.TotalItems = int64(*env.HydraTotal)
-	case env.Total != nil:
-		p.TotalItems = int64(*env.Total)
-	}
-	v := env.HydraView
-	if v == nil {
-		v = env.View
-	}
-	if v != nil {
-		p.HasView = true
-		p.Next = v.HydraNext
-		if p.Next == "" {
-			p.Next = v.Next
-		}
-	}
-	return p, nil
+// variantHead is a variant embedded in a stock or a stock movement, in
+// either edition: only what those documents take from it; the rest of the
+// object (dimensions, supplier...) is passed over unread.
+type variantHead struct {
+	docID
+	SKU  wStr `json:"sku"`
+	Name wStr `json:"name"`
+	EAN  wStr `json:"ean"`
 }
 
 // codec is an edition's wire table for the documents both editions have:
@@ -343,26 +353,22 @@ func decodePage(b []byte) (PageResult, error) {
 type codec interface {
 	partnerBody(company int64, p model.Partner) any
 	partner(raw []byte) (model.Partner, error)
+	partners(b []byte) (page[model.Partner], error)
 	itemBody(company int64, it model.Item) any
 	item(raw []byte) (model.Item, error)
+	items(b []byte) (page[model.Item], error)
 	inboundBody(company int64, in model.Inbound) any
 	inbound(raw []byte) (model.Inbound, error)
+	inbounds(b []byte) (page[model.Inbound], error)
 	outboundBody(company int64, o model.Outbound) any
 	outbound(raw []byte) (model.Outbound, error)
+	outbounds(b []byte) (page[model.Outbound], error)
 	stock(raw []byte) (model.Stock, error)
+	stocks(b []byte) (page[model.Stock], error)
 	movement(raw []byte) (model.Movement, error)
+	movements(b []byte) (page[model.Movement], error)
 	// keyField is the property a uniqueness violation names for a kind.
 	keyField(k model.Kind) string
-}
-
-// decodeAs reads raw into a fresh T and converts it.
-func decodeAs[T any, M any](raw []byte, conv func(*T) M) (M, error) {
-	var w T
-	if err := json.Unmarshal(raw, &w); err != nil {
-		var zero M
-		return zero, fmt.Errorf("reading %s: %w", clip(string(bytes.TrimSpace(raw)), 80), err)
-	}
-	return conv(&w), nil
 }
 
 // str returns a trimmed wire text.

@@ -43,6 +43,10 @@ func (wireA) partner(raw []byte) (model.Partner, error) {
 	return decodeAs(raw, (*supplierA).model)
 }
 
+func (wireA) partners(b []byte) (page[model.Partner], error) {
+	return decodePage(b, (*supplierA).model)
+}
+
 // SKU.
 
 type skuReqA struct {
@@ -102,6 +106,10 @@ func (wireA) itemBody(company int64, it model.Item) any {
 }
 
 func (wireA) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*skuA).model) }
+
+func (wireA) items(b []byte) (page[model.Item], error) {
+	return decodePage(b, (*skuA).model)
+}
 
 // Reception.
 
@@ -176,6 +184,10 @@ func (wireA) inboundBody(company int64, in model.Inbound) any {
 }
 
 func (wireA) inbound(raw []byte) (model.Inbound, error) { return decodeAs(raw, (*receptionA).model) }
+
+func (wireA) inbounds(b []byte) (page[model.Inbound], error) {
+	return decodePage(b, (*receptionA).model)
+}
 
 // Order.
 
@@ -327,16 +339,20 @@ func (wireA) outboundBody(company int64, o model.Outbound) any {
 
 func (wireA) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*orderA).model) }
 
+func (wireA) outbounds(b []byte) (page[model.Outbound], error) {
+	return decodePage(b, (*orderA).model)
+}
+
 // Stock and stock movement.
 
 type stockA struct {
-	Available wInt      `json:"available"`
-	Incoming  wInt      `json:"incoming"`
-	Allocated wInt      `json:"allocated"`
-	Locked    wInt      `json:"locked"`
-	Variant   ref[skuA] `json:"variant"`
-	CreatedAt wTime     `json:"createdAt"`
-	UpdatedAt wTime     `json:"updatedAt"`
+	Available wInt             `json:"available"`
+	Incoming  wInt             `json:"incoming"`
+	Allocated wInt             `json:"allocated"`
+	Locked    wInt             `json:"locked"`
+	Variant   ref[variantHead] `json:"variant"`
+	CreatedAt wTime            `json:"createdAt"`
+	UpdatedAt wTime            `json:"updatedAt"`
 }
 
 func (s *stockA) model() model.Stock {
@@ -350,16 +366,20 @@ func (s *stockA) model() model.Stock {
 
 func (wireA) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*stockA).model) }
 
+func (wireA) stocks(b []byte) (page[model.Stock], error) {
+	return decodePage(b, (*stockA).model)
+}
+
 type movementA struct {
 	docID
-	FromPosition wStr      `json:"fromPosition"`
-	ToPosition   wStr      `json:"toPosition"`
-	Quantity     wInt      `json:"quantity"`
-	MovedAt      wTime     `json:"movedAt"`
-	Comment      wStr      `json:"comment"`
-	Variant      ref[skuA] `json:"variant"`
-	Processed    wBool     `json:"processed"`
-	CreatedAt    wTime     `json:"createdAt"`
+	FromPosition wStr             `json:"fromPosition"`
+	ToPosition   wStr             `json:"toPosition"`
+	Quantity     wInt             `json:"quantity"`
+	MovedAt      wTime            `json:"movedAt"`
+	Comment      wStr             `json:"comment"`
+	Variant      ref[variantHead] `json:"variant"`
+	Processed    wBool            `json:"processed"`
+	CreatedAt    wTime            `json:"createdAt"`
 }
 
 func (m *movementA) model() model.Movement {
@@ -371,6 +391,10 @@ func (m *movementA) model() model.Movement {
 }
 
 func (wireA) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementA).model) }
+
+func (wireA) movements(b []byte) (page[model.Movement], error) {
+	return decodePage(b, (*movementA).model)
+}
 
 func (wireA) keyField(k model.Kind) string {
 	switch k {

@@ -99,6 +99,10 @@ func addressBody(company int64, a *model.Address, code string) *connectionReqB {
 
 func (wireB) partner(raw []byte) (model.Partner, error) { return decodeAs(raw, (*connectionB).model) }
 
+func (wireB) partners(b []byte) (page[model.Partner], error) {
+	return decodePage(b, (*connectionB).model)
+}
+
 // Variant.
 
 type variantReqB struct {
@@ -143,6 +147,10 @@ func (wireB) itemBody(company int64, it model.Item) any {
 }
 
 func (wireB) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*variantB).model) }
+
+func (wireB) items(b []byte) (page[model.Item], error) {
+	return decodePage(b, (*variantB).model)
+}
 
 // Variant packaging.
 
@@ -342,6 +350,10 @@ func (wireB) inbound(raw []byte) (model.Inbound, error) {
 	return decodeAs(raw, (*purchaseOrderB).model)
 }
 
+func (wireB) inbounds(b []byte) (page[model.Inbound], error) {
+	return decodePage(b, (*purchaseOrderB).model)
+}
+
 // Sales order.
 
 type salesOrderReqB struct {
@@ -409,10 +421,10 @@ func (s *salesOrderB) model() model.Outbound {
 		TransportationStatus: model.Status{Code: int(s.TransportationStatus.Code), Name: str(s.TransportationStatus.Name)},
 		CreatedAt:            s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
 	}
-	if c := s.ShipTo.Obj; c != nil {
+	if c := &s.ShipTo.Obj; s.ShipTo.Has {
 		o.ShipTo, o.ShipToCode = c.address(), str(c.Code)
 	}
-	if c := s.BillingTo.Obj; c != nil {
+	if c := &s.BillingTo.Obj; s.BillingTo.Has {
 		o.BillingTo, o.BillingToCode = c.address(), str(c.Code)
 	}
 	carrier, service := s.Carrier, s.CarrierService
@@ -468,6 +480,10 @@ func (wireB) outboundBody(company int64, o model.Outbound) any {
 }
 
 func (wireB) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*salesOrderB).model) }
+
+func (wireB) outbounds(b []byte) (page[model.Outbound], error) {
+	return decodePage(b, (*salesOrderB).model)
+}
 
 func (wireB) keyField(k model.Kind) string {
 	switch k {

@@ -164,13 +164,13 @@ func (wireB) event(raw []byte) (model.TrackingEvent, error) { return decodeAs(ra
 // Stock and stock movement.
 
 type stockB struct {
-	Available wInt          `json:"available"`
-	Incoming  wInt          `json:"incoming"`
-	Allocated wInt          `json:"allocated"`
-	Locked    wInt          `json:"locked"`
-	Variant   ref[variantB] `json:"variant"`
-	CreatedAt wTime         `json:"createdAt"`
-	UpdatedAt wTime         `json:"updatedAt"`
+	Available wInt             `json:"available"`
+	Incoming  wInt             `json:"incoming"`
+	Allocated wInt             `json:"allocated"`
+	Locked    wInt             `json:"locked"`
+	Variant   ref[variantHead] `json:"variant"`
+	CreatedAt wTime            `json:"createdAt"`
+	UpdatedAt wTime            `json:"updatedAt"`
 }
 
 func (s *stockB) model() model.Stock {
@@ -184,22 +184,26 @@ func (s *stockB) model() model.Stock {
 
 func (wireB) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*stockB).model) }
 
+func (wireB) stocks(b []byte) (page[model.Stock], error) {
+	return decodePage(b, (*stockB).model)
+}
+
 type movementB struct {
 	docID
-	FromPosition   wStr          `json:"fromPosition"`
-	FromOwnerCode  wStr          `json:"fromOwnerCode"`
-	FromLotNumber  wStr          `json:"fromLotNumber"`
-	FromExpiryDate wTime         `json:"fromExpiryDate"`
-	ToPosition     wStr          `json:"toPosition"`
-	ToOwnerCode    wStr          `json:"toOwnerCode"`
-	ToLotNumber    wStr          `json:"toLotNumber"`
-	ToExpiryDate   wTime         `json:"toExpiryDate"`
-	Quantity       wInt          `json:"quantity"`
-	MovedAt        wTime         `json:"movedAt"`
-	Comment        wStr          `json:"comment"`
-	Variant        ref[variantB] `json:"variant"`
-	Processed      wBool         `json:"processed"`
-	CreatedAt      wTime         `json:"createdAt"`
+	FromPosition   wStr             `json:"fromPosition"`
+	FromOwnerCode  wStr             `json:"fromOwnerCode"`
+	FromLotNumber  wStr             `json:"fromLotNumber"`
+	FromExpiryDate wTime            `json:"fromExpiryDate"`
+	ToPosition     wStr             `json:"toPosition"`
+	ToOwnerCode    wStr             `json:"toOwnerCode"`
+	ToLotNumber    wStr             `json:"toLotNumber"`
+	ToExpiryDate   wTime            `json:"toExpiryDate"`
+	Quantity       wInt             `json:"quantity"`
+	MovedAt        wTime            `json:"movedAt"`
+	Comment        wStr             `json:"comment"`
+	Variant        ref[variantHead] `json:"variant"`
+	Processed      wBool            `json:"processed"`
+	CreatedAt      wTime            `json:"createdAt"`
 }
 
 func (m *movementB) model() model.Movement {
@@ -213,3 +217,7 @@ func (m *movementB) model() model.Movement {
 }
 
 func (wireB) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementB).model) }
+
+func (wireB) movements(b []byte) (page[model.Movement], error) {
+	return decodePage(b, (*movementB).model)
+}
