@@ -18,6 +18,15 @@ type target struct {
 	svc     *model.ServiceLine
 }
 
+// itemOf returns the item the row writes: the item of an item row, or the
+// SKU master data of an inbound line, created on its first value.
+func (t *target) itemOf() *model.Item {
+	if t.item == nil {
+		t.item = t.lineItem()
+	}
+	return t.item
+}
+
 func (t *target) lineItem() *model.Item {
 	if t.inLine.Item == nil {
 		t.inLine.Item = &model.Item{}
@@ -44,17 +53,12 @@ func bind(k model.Kind, name string) setter {
 			return func(t *target, v *value) { *f(t.partner) = v.s }
 		}
 	case model.KindItem:
-		if f := itemSetter(name); f != nil {
-			return func(t *target, v *value) { f(t.item, v) }
-		}
+		return itemSetter(name)
 	case model.KindPackaging:
 		return packagingSetter(name)
 	case model.KindInbound:
 		if rest, ok := strings.CutPrefix(name, "item."); ok {
-			if f := itemSetter(rest); f != nil {
-				return func(t *target, v *value) { f(t.lineItem(), v) }
-			}
-			return nil
+			return itemSetter(rest)
 		}
 		return inboundSetter(name)
 	case model.KindOutbound:
@@ -101,40 +105,37 @@ func partnerField(name string) func(p *model.Partner) *string {
 	return nil
 }
 
-func itemSetter(name string) func(it *model.Item, v *value) {
-	str := func(f func(*model.Item) *string) func(*model.Item, *value) {
-		return func(it *model.Item, v *value) { *f(it) = v.s }
-	}
-	dec := func(f func(*model.Item) *model.Decimal) func(*model.Item, *value) {
-		return func(it *model.Item, v *value) { *f(it) = v.d }
-	}
+// itemSetter returns the setter of an item field, written into the item of
+// the row (see target.itemOf). Each setter writes its field directly: they
+// run for every cell of files of millions of rows.
+func itemSetter(name string) setter {
 	switch name {
 	case "sku":
-		return str(func(it *model.Item) *string { return &it.SKU })
+		return func(t *target, v *value) { t.itemOf().SKU = v.s }
 	case "name":
-		return str(func(it *model.Item) *string { return &it.Name })
+		return func(t *target, v *value) { t.itemOf().Name = v.s }
 	case "description1":
-		return str(func(it *model.Item) *string { return &it.Description1 })
+		return func(t *target, v *value) { t.itemOf().Description1 = v.s }
 	case "ean":
-		return str(func(it *model.Item) *string { return &it.EAN })
+		return func(t *target, v *value) { t.itemOf().EAN = v.s }
 	case "eanBox":
-		return str(func(it *model.Item) *string { return &it.EANBox })
+		return func(t *target, v *value) { t.itemOf().EANBox = v.s }
 	case "supplierCode":
-		return str(func(it *model.Item) *string { return &it.SupplierCode })
+		return func(t *target, v *value) { t.itemOf().SupplierCode = v.s }
 	case "quantityPerBox":
-		return dec(func(it *model.Item) *model.Decimal { return &it.QuantityPerBox })
+		return func(t *target, v *value) { t.itemOf().QuantityPerBox = v.d }
 	case "length":
-		return dec(func(it *model.Item) *model.Decimal { return &it.Length })
+		return func(t *target, v *value) { t.itemOf().Length = v.d }
 	case "width":
-		return dec(func(it *model.Item) *model.Decimal { return &it.Width })
+		return func(t *target, v *value) { t.itemOf().Width = v.d }
 	case "height":
-		return dec(func(it *model.Item) *model.Decimal { return &it.Height })
+		return func(t *target, v *value) { t.itemOf().Height = v.d }
 	case "grossWeight":
-		return dec(func(it *model.Item) *model.Decimal { return &it.GrossWeight })
+		return func(t *target, v *value) { t.itemOf().GrossWeight = v.d }
 	case "grossWeightBox":
-		return dec(func(it *model.Item) *model.Decimal { return &it.GrossWeightBox })
+		return func(t *target, v *value) { t.itemOf().GrossWeightBox = v.d }
 	case "buyPrice":
-		return dec(func(it *model.Item) *model.Decimal { return &it.BuyPrice })
+		return func(t *target, v *value) { t.itemOf().BuyPrice = v.d }
 	}
 	return nil
 }

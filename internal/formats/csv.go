@@ -3,10 +3,12 @@ package formats
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -23,9 +25,27 @@ const (
 // sniffSize is how much of a CSV file delimiter detection looks at.
 const sniffSize = 64 << 10
 
-// csvSource reads CSV rows with encoding/csv.
+// readSize is the read buffer of CSV text; a line longer than that is read
+// by encoding/csv alone.
+const readSize = 256 << 10
+
+// csvSource reads CSV rows.
+//
+// A line without any double quote is split by csvSource itself, exactly as
+// encoding/csv would split it (fields between delimiters, "\r\n" read as
+// "\n", empty lines skipped): that is nearly every line of a legacy export,
+// and the hot loop of reading a file. Any other line is read by encoding/csv,
+// which shares the buffered reader: it reads exactly the lines of a record,
+// so the two take turns without losing a byte.
 type csvSource struct {
-	r *csv.Reader
+	r  *csv.Reader
+	br *bufio.Reader // the text, shared with r
+	// comma is the delimiter when it is one byte (0: every line goes to r).
+	comma byte
+	rec   []string // the record of the last line split here (reused)
+	// fastLines counts the lines consumed here, csvLines those r consumed
+	// (r numbers lines among its own only).
+	fastLines, csvLines int
 	// raw is the file, to locate an encoding error exactly.
 	raw  io.ReaderAt
 	size int64
@@ -51,7 +71,7 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), sniffSize)
+	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readSize)
 	head, err := br.Peek(sniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("reading: %w", err)
@@ -78,15 +98,20 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields: use ',', ';', tab or '|'", delim)
 	}
 	s := &csvSource{raw: r, size: size}
-	// br is handed to encoding/csv as is: it uses a *bufio.Reader directly.
-	var in io.Reader = br
+	// in is handed to encoding/csv as is: it uses a *bufio.Reader directly,
+	// without buffering of its own.
+	in := br
 	switch charset {
 	case charsetWindows1252:
-		in = bufio.NewReaderSize(charmap.Windows1252.NewDecoder().Reader(br), sniffSize)
+		in = bufio.NewReaderSize(charmap.Windows1252.NewDecoder().Reader(br), readSize)
 	case charsetLatin1:
-		in = bufio.NewReaderSize(charmap.ISO8859_1.NewDecoder().Reader(br), sniffSize)
+		in = bufio.NewReaderSize(charmap.ISO8859_1.NewDecoder().Reader(br), readSize)
 	default:
 		s.utf8 = true
+	}
+	s.br = in
+	if delim < utf8.RuneSelf {
+		s.comma = byte(delim)
 	}
 	cr := csv.NewReader(in)
 	cr.Comma = delim
@@ -102,36 +127,145 @@ func validDelim(r rune) bool {
 }
 
 func (s *csvSource) next() (int, []string, error) {
+	for s.comma != 0 {
+		line, err := s.peekLine()
+		switch {
+		case err != nil:
+			return 0, nil, fmt.Errorf("reading CSV: %w", err)
+		case line == nil:
+			return s.csvNext()
+		case len(line) == 0:
+			return 0, nil, io.EOF
+		}
+		// What encoding/csv does to a line: drop a final "\r" before the end
+		// of the file, read "\r\n" as "\n", skip empty lines.
+		n := len(line)
+		text := line
+		if text[n-1] == '\n' {
+			text = text[:n-1]
+			if len(text) > 0 && text[len(text)-1] == '\r' {
+				text = text[:len(text)-1]
+			}
+		} else if text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+		if len(text) == 0 {
+			_, _ = s.br.Discard(n)
+			s.fastLines++
+			continue
+		}
+		if bytes.IndexByte(text, '"') >= 0 {
+			return s.csvNext()
+		}
+		if !plainASCIIBytes(text) && (bytes.IndexByte(text, 0) >= 0 || s.utf8 && !utf8.Valid(text)) {
+			// The delimiter is ASCII: the line is text if and only if every field is.
+			return 0, nil, s.encodingProblem()
+		}
+		str := string(text)
+		s.rec = splitLine(s.rec[:0], text, str, s.comma)
+		_, _ = s.br.Discard(n)
+		s.fastLines++
+		return s.fastLines + s.csvLines, s.rec, nil
+	}
+	return s.csvNext()
+}
+
+// splitLine appends to rec the fields of str, which is the text b,
+// separated by comma. It looks at eight bytes at a time.
+func splitLine(rec []string, b []byte, str string, comma byte) []string {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	const low7 = ^uint64(hi)
+	c := lo * uint64(comma)
+	start, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ c
+		// The high bit of each byte of m is set where x has a zero byte.
+		m := ^((x&low7 + low7) | x | low7)
+		for m != 0 {
+			j := i + bits.TrailingZeros64(m)>>3
+			rec = append(rec, str[start:j])
+			start = j + 1
+			m &= m - 1
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == comma {
+			rec = append(rec, str[start:i])
+			start = i + 1
+		}
+	}
+	return append(rec, str[start:])
+}
+
+// peekLine returns the next line of text with its "\n" (without it at the
+// end of the file) without consuming it: empty at the end of the file, nil
+// when the line is longer than the buffer.
+func (s *csvSource) peekLine() ([]byte, error) {
+	buf, _ := s.br.Peek(s.br.Buffered())
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		return buf[:i+1], nil
+	}
+	buf, err := s.br.Peek(s.br.Size())
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		return buf[:i+1], nil
+	}
+	switch {
+	case err == nil || errors.Is(err, bufio.ErrBufferFull):
+		return nil, nil
+	case errors.Is(err, io.EOF):
+		return buf[:len(buf):len(buf)], nil
+	}
+	return nil, err
+}
+
+// csvNext reads a record with encoding/csv, numbering its lines among all
+// the lines of the file.
+func (s *csvSource) csvNext() (int, []string, error) {
 	rec, err := s.r.Read()
 	if err == nil {
 		line, _ := s.r.FieldPos(0)
+		// The record ends on the line of its last field, or later when that
+		// field is quoted and holds line breaks.
+		last, _ := s.r.FieldPos(len(rec) - 1)
+		s.csvLines = last + strings.Count(rec[len(rec)-1], "\n")
 		if !s.textOK(rec) {
 			return 0, nil, s.encodingProblem()
 		}
-		return line, rec, nil
+		return line + s.fastLines, rec, nil
 	}
 	if errors.Is(err, io.EOF) {
 		return 0, nil, io.EOF
 	}
+	if rec == nil && s.rec != nil {
+		// encoding/csv reuses the slice of the record before, which was split here.
+		rec = s.rec[:0]
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		msg := pe.Err.Error()
-		switch {
-		case errors.Is(pe.Err, csv.ErrBareQuote):
-			msg = fmt.Sprintf("a quote \" appears inside an unquoted value (line %d, byte %d): put the whole value in quotes and double the inner quotes (\"\")", pe.Line, pe.Column)
-		case errors.Is(pe.Err, csv.ErrQuote):
-			if pe.Line != pe.StartLine {
-				msg = fmt.Sprintf("a quoted value opened on line %d is not closed properly (near line %d): check the quotes", pe.StartLine, pe.Line)
-			} else {
-				msg = "a quoted value is not closed properly: check the quotes (double a quote inside a quoted value: \"\")"
-			}
-		}
+		// encoding/csv stops reading on the line of the error.
+		s.csvLines = pe.Line
+		start, at := pe.StartLine+s.fastLines, pe.Line+s.fastLines
 		if !s.textOK(rec) {
 			return 0, nil, s.encodingProblem()
 		}
-		return pe.StartLine, rec, &rowError{row: pe.StartLine, cells: rec, msg: msg}
+		return start, rec, &rowError{row: start, cells: rec, msg: parseErrorMessage(pe, start, at)}
 	}
 	return 0, nil, fmt.Errorf("reading CSV: %w", err)
+}
+
+// parseErrorMessage explains a CSV syntax error of a record from line start
+// found on line at.
+func parseErrorMessage(pe *csv.ParseError, start, at int) string {
+	switch {
+	case errors.Is(pe.Err, csv.ErrBareQuote):
+		return fmt.Sprintf("a quote \" appears inside an unquoted value (line %d, byte %d): put the whole value in quotes and double the inner quotes (\"\")", at, pe.Column)
+	case errors.Is(pe.Err, csv.ErrQuote):
+		if at != start {
+			return fmt.Sprintf("a quoted value opened on line %d is not closed properly (near line %d): check the quotes", start, at)
+		}
+		return "a quoted value is not closed properly: check the quotes (double a quote inside a quoted value: \"\")"
+	}
+	return pe.Err.Error()
 }
 
 func (s *csvSource) cell(int, int) string { return "" }
@@ -240,6 +374,24 @@ func plainASCII(s string) bool {
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// plainASCIIBytes is plainASCII for a byte slice.
+func plainASCIIBytes(b []byte) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&hi != 0 || (w-lo)&^w&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == 0 || c >= utf8.RuneSelf {
 			return false
 		}
 	}

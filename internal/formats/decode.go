@@ -30,8 +30,14 @@ type decoder struct {
 	relFi   int  // partner: relationship
 	isXLSX  bool // rows come from a workbook
 	boxA    boxPair
-	bound   []int // fields with a setter that the file (or a default) can fill
-	boxItem boxPair
+	// hdrSetters are, per field, the setter of a header-level field that
+	// the file (or a default) can fill, nil for other fields. lineSet are
+	// the fields of the line and service levels with a setter that the file
+	// (or a default) can fill, in field order.
+	hdrSetters []setter
+	lineSet    []boundField
+	required   []int // the required fields
+	boxItem    boxPair
 
 	// The current row.
 	row     int
@@ -42,9 +48,12 @@ type decoder struct {
 	fromDef []bool // value is the route's default
 	issues  []Issue
 
-	keys   *keySet
-	groups *grouper
-	t      target // the documents of the current row (kept here: no allocation per row)
+	keys *keySet
+	// Master data waiting for their key check: filling takes the rows,
+	// waiting is the batch before (see pendingBatch).
+	filling, waiting docBatch
+	groups           *grouper
+	t                target // the documents of the current row (kept here: no allocation per row)
 }
 
 // decode implements Decode.
@@ -110,22 +119,31 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: isXLSX,
 			loc: opts.location(), layout: opts.DateLayout,
 		},
-		setters: make([]setter, len(lay.fields)),
-		keyFi:   lay.fieldIndex(lay.spec.Key),
-		skuFi:   lay.fieldIndex("sku"),
-		relFi:   lay.fieldIndex("relationship"),
-		isXLSX:  isXLSX,
-		vals:    make([]value, len(lay.fields)),
-		set:     make([]bool, len(lay.fields)),
-		bad:     make([]bool, len(lay.fields)),
-		fromDef: make([]bool, len(lay.fields)),
+		setters:    make([]setter, len(lay.fields)),
+		hdrSetters: make([]setter, len(lay.fields)),
+		keyFi:      lay.fieldIndex(lay.spec.Key),
+		skuFi:      lay.fieldIndex("sku"),
+		relFi:      lay.fieldIndex("relationship"),
+		isXLSX:     isXLSX,
+		vals:       make([]value, len(lay.fields)),
+		set:        make([]bool, len(lay.fields)),
+		bad:        make([]bool, len(lay.fields)),
+		fromDef:    make([]bool, len(lay.fields)),
 	}
 	if x, ok := src.(*xlsxSource); ok {
 		d.p.date1904 = x.date1904
 	}
-	for fi, f := range lay.fields {
+	for fi := range lay.fields {
+		f := &lay.fields[fi]
+		if f.Required {
+			d.required = append(d.required, fi)
+		}
 		if d.setters[fi] = bind(dt.Kind, f.Name); d.setters[fi] != nil && lay.has(fi) {
-			d.bound = append(d.bound, fi)
+			if f.Level == model.LevelHeader {
+				d.hdrSetters[fi] = d.setters[fi]
+			} else {
+				d.lineSet = append(d.lineSet, boundField{fi, d.setters[fi]})
+			}
 		}
 	}
 	d.boxA, d.boxItem = d.boxPair(""), d.boxPair("item.")
@@ -134,11 +152,15 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	} else {
 		d.keys = newKeySet(size / max(int64(len(strings.Join(header, ","))), 32))
 		defer d.keys.free()
+		d.filling, d.waiting = newDocBatch(), newDocBatch()
 	}
 
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
+				if ferr := d.flushPending(); ferr != nil {
+					return d.sum, ferr
+				}
 				return d.sum, err
 			}
 		}
@@ -152,19 +174,29 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 			row, cells, err = readRow(src)
 		}
 		var re *rowError
+		if err != nil {
+			re = asRowError(err)
+		}
 		switch {
 		case err == nil:
 		case errors.Is(err, io.EOF):
 			return d.finish()
-		case errors.As(err, &re):
+		case re != nil:
 		default:
 			var fp *fileProblem
 			if errors.As(err, &fp) {
+				// The documents of the rows before go first, as if handed on row by row.
+				if ferr := d.flushPending(); ferr != nil {
+					return d.sum, ferr
+				}
 				d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: name, Row: fp.row, Sheet: src.sheet(), Message: fp.msg})
 				if _, ferr := d.finish(); ferr != nil {
 					return d.sum, ferr
 				}
 				return d.sum, nil
+			}
+			if ferr := d.flushPending(); ferr != nil {
+				return d.sum, ferr
 			}
 			return d.sum, fmt.Errorf("reading %s: %w", name, err)
 		}
@@ -172,6 +204,18 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 			return d.sum, err
 		}
 	}
+}
+
+// asRowError returns the *rowError in err's chain, or nil. It is kept apart
+// from the row loop so that the loop's variables stay off the heap.
+//
+//go:noinline
+func asRowError(err error) *rowError {
+	var re *rowError
+	if errors.As(err, &re) {
+		return re
+	}
+	return nil
 }
 
 // checkOptions validates the route's options and returns the configured
@@ -228,38 +272,51 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 			d.rowIssue(fmt.Sprintf("row has %d cells, the %s has %d: check the delimiters and quotes on this line", len(cells), what, w))
 		}
 	}
-	lay := d.lay
-	for fi := range lay.fields {
+	// A master-data row writes each valid value into its document at once.
+	var doc Doc
+	var t *target
+	if d.groups == nil {
+		doc, t = d.newDoc(), &d.t
+	}
+	// Slices of one length: the loop runs without bounds checks.
+	fields := d.lay.fields
+	n := len(fields)
+	cellOf, defs := d.lay.cellOf[:n], d.lay.defs[:n]
+	set, bad, fromDef, vals := d.set[:n], d.bad[:n], d.fromDef[:n], d.vals[:n]
+	setters := d.hdrSetters[:n]
+	for fi := range fields {
 		s := ""
-		if ci := lay.cellOf[fi]; ci >= 0 && ci < len(cells) {
+		if ci := cellOf[fi]; ci >= 0 && ci < len(cells) {
 			s = cells[ci]
 			if s != "" && (s[0] <= ' ' || s[len(s)-1] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] >= utf8.RuneSelf) {
 				s = strings.TrimSpace(s)
 			}
 		}
 		def := false
-		if s == "" && lay.defs[fi] != "" {
-			s, def = lay.defs[fi], true
+		if s == "" && defs[fi] != "" {
+			s, def = defs[fi], true
 		}
-		d.fromDef[fi] = def
-		d.set[fi] = s != ""
-		d.bad[fi] = false
-		v := &d.vals[fi]
+		fromDef[fi] = def
+		set[fi] = s != ""
+		bad[fi] = false
+		v := &vals[fi]
 		if s == "" {
 			if v.s != "" {
 				*v = value{}
 			}
 			continue
 		}
-		if msg := d.p.parseInto(v, &lay.fields[fi], s); msg != "" {
-			d.bad[fi] = true
+		if msg := d.p.parseInto(v, &fields[fi], s); msg != "" {
+			bad[fi] = true
 			d.fieldIssue(fi, s, msg)
+		} else if t != nil && setters[fi] != nil {
+			setters[fi](t, v)
 		}
 	}
 	if d.groups != nil {
 		return d.groups.add()
 	}
-	return d.master()
+	return d.master(doc)
 }
 
 // ok reports whether field fi has a valid value on the row.
@@ -307,59 +364,73 @@ func (d *decoder) require(fi int, msg string) {
 	d.fieldIssue(fi, "", msg)
 }
 
-// apply writes every valid value of the given levels into t.
-func (d *decoder) apply(t *target, level model.Level, also model.Level) {
-	for _, fi := range d.bound {
-		if f := &d.lay.fields[fi]; (f.Level == level || f.Level == also) && d.set[fi] && !d.bad[fi] {
-			d.setters[fi](t, &d.vals[fi])
+// boundField is a field that a row may fill, with its setter.
+type boundField struct {
+	fi  int
+	set setter
+}
+
+// apply writes every valid value of the fields into t.
+func (d *decoder) apply(t *target, fields []boundField) {
+	for _, b := range fields {
+		if d.set[b.fi] && !d.bad[b.fi] {
+			b.set(t, &d.vals[b.fi])
 		}
 	}
 }
 
-// master builds and hands on the document of one master-data row.
-func (d *decoder) master() error {
-	lay := d.lay
-	for fi, f := range lay.fields {
-		if f.Required {
+// newDoc makes the document of a master-data row, and points d.t at it.
+func (d *decoder) newDoc() Doc {
+	// Only the document pointer of the decoder's kind is ever set in d.t:
+	// overwriting it resets the target.
+	t := &d.t
+	doc := Doc{Kind: d.kind}
+	// The document and its row number share one allocation.
+	switch d.kind {
+	case model.KindPartner:
+		a := &struct {
+			doc  model.Partner
+			rows [1]int
+		}{rows: [1]int{d.row}}
+		t.partner, doc.Partner, doc.Rows = &a.doc, &a.doc, a.rows[:]
+	case model.KindItem:
+		a := &struct {
+			doc  model.Item
+			rows [1]int
+		}{rows: [1]int{d.row}}
+		t.item, doc.Item, doc.Rows = &a.doc, &a.doc, a.rows[:]
+	case model.KindPackaging:
+		a := &struct {
+			doc  model.Packaging
+			rows [1]int
+		}{rows: [1]int{d.row}}
+		t.pack, doc.Packaging, doc.Rows = &a.doc, &a.doc, a.rows[:]
+	default:
+		doc.Rows = []int{d.row}
+	}
+	return doc
+}
+
+// master hands on the document of one master-data row, with the values of
+// the row already written into it.
+func (d *decoder) master(doc Doc) error {
+	for _, fi := range d.required {
+		if !d.set[fi] {
 			d.require(fi, "")
 		}
 	}
-	d.t = target{}
 	t := &d.t
-	doc := Doc{Kind: d.kind, Rows: []int{d.row}}
-	switch d.kind {
-	case model.KindPartner:
-		t.partner = &model.Partner{}
-		doc.Partner = t.partner
-	case model.KindItem:
-		t.item = &model.Item{}
-		doc.Item = t.item
-	case model.KindPackaging:
-		t.pack = &model.Packaging{}
-		doc.Packaging = t.pack
-	}
-	d.apply(t, model.LevelHeader, model.LevelHeader)
 	d.enumDefaults(t)
 	if d.kind == model.KindItem {
 		d.checkEANBox(d.boxA, "")
 	}
 	doc.Key = d.text(d.keyFi)
-	key, what := doc.Key, label(lay.spec.Key)
+	sku := ""
 	if d.kind == model.KindPackaging {
-		sku := d.text(d.skuFi)
-		key = sku + "\x00" + doc.Key
-		what = fmt.Sprintf("packaging code of SKU %q", sku)
+		sku = d.text(d.skuFi)
 	}
-	if doc.Key != "" {
-		if first, dup := d.keys.add(key, d.row); dup {
-			d.fieldIssue(d.keyFi, doc.Key, fmt.Sprintf("%s %q already appears %s: each one may appear only once in a file",
-				what, doc.Key, d.where(first)))
-		}
-	}
-	if len(d.issues) > 0 {
-		doc.Issues = slices.Clone(d.issues)
-	}
-	return d.emit(doc)
+	// The key is checked, and the document handed on, with a batch of rows.
+	return d.queue(doc, sku)
 }
 
 // where names a row for a message: "on line 5" (CSV) or "on row 5" (XLSX).
@@ -405,7 +476,10 @@ func greaterThanOne(x model.Decimal) bool {
 	if x.Sign() <= 0 {
 		return false
 	}
-	ip, frac, _ := strings.Cut(string(x), ".")
+	ip, frac := string(x), ""
+	if i := strings.IndexByte(ip, '.'); i >= 0 {
+		ip, frac = ip[:i], ip[i+1:]
+	}
 	return ip != "0" && (ip != "1" || frac != "")
 }
 
@@ -420,6 +494,9 @@ func (d *decoder) emit(doc Doc) error {
 
 // finish flushes the grouped documents and closes the summary.
 func (d *decoder) finish() (Summary, error) {
+	if err := d.flushPending(); err != nil {
+		return d.sum, err
+	}
 	if d.groups != nil {
 		if err := d.groups.flush(); err != nil {
 			return d.sum, err

@@ -158,7 +158,7 @@ func (g *grouper) inboundLine(gr *group, t *target, posGiven bool) {
 	d := g.d
 	line := model.InboundLine{}
 	t.inLine = &line
-	d.apply(t, model.LevelLine, model.LevelService)
+	d.apply(t, d.lineSet)
 	if line.Item != nil {
 		for _, fi := range g.itemReq {
 			d.require(fi, fmt.Sprintf("is empty: this line carries SKU master data (item.* columns), so %s is required", d.lay.fields[fi].Name))
@@ -175,7 +175,7 @@ func (g *grouper) outboundLine(gr *group, t *target, posGiven bool) {
 	line := model.OutboundLine{}
 	svc := model.ServiceLine{}
 	t.outLine, t.svc = &line, &svc
-	d.apply(t, model.LevelLine, model.LevelService)
+	d.apply(t, d.lineSet)
 	hasSKU, hasSvc := d.set[g.skuFi], g.svcFi >= 0 && d.set[g.svcFi]
 	switch {
 	case hasSKU && hasSvc:

@@ -10,16 +10,24 @@ import (
 //
 // It holds no Go pointers: keys are copied into an arena of fixed-size
 // chunks as [row int32][len uint16][bytes], and an open-addressing table
-// of uint64 slots holds (hash<<32 | arena offset+1). On unix the table and
-// chunks are mapped outside the Go heap (see alloc_unix.go), so a large
-// set does not double the garbage collector's heap goal; free releases them.
+// of uint64 slots holds (hash<<32 | arena offset+1). On unix the chunks are
+// mapped outside the Go heap (alloc_linux.go, alloc_unix.go); free releases them.
+//
+// A table of up to keyHeapMax bytes (4M slots, sized for 1.5M keys) lives
+// on the Go heap: it is pointer-free, so the collector never scans it, and
+// it raises the heap goal in proportion to the file, so that decoding a long
+// file, which allocates every document, triggers several times fewer
+// collections (for at most as much memory again in garbage between them).
+// A bigger table is mapped outside the heap, so memory stays at one table.
 type keySet struct {
 	seed   maphash.Seed
 	slots  []uint64
+	mapped bool // slots are mapped outside the heap
 	count  int
 	chunks [][]byte
 	used   int // bytes used in the last chunk
 	spill  map[string]int32
+	sink   uint64 // what touch loaded, so that the loads are kept
 }
 
 const (
@@ -28,7 +36,24 @@ const (
 	keyMaxChunks = 1 << (32 - keyChunkBits) // offsets fit 32 bits
 	keyMaxLen    = 1<<16 - 1
 	keyHeader    = 6
+	keyHeapMax   = 32 << 20
 )
+
+// allocSlots makes a zeroed table of n slots; mapped says it is outside the
+// Go heap.
+func allocSlots(n int) (slots []uint64, mapped bool) {
+	if n*8 <= keyHeapMax {
+		return make([]uint64, n), false
+	}
+	return allocUint64(n), true
+}
+
+// freeSlots releases a table of allocSlots.
+func freeSlots(slots []uint64, mapped bool) {
+	if mapped {
+		freeUint64(slots)
+	}
+}
 
 // newKeySet makes a set sized for about hint keys (it grows as needed).
 func newKeySet(hint int64) *keySet {
@@ -36,16 +61,38 @@ func newKeySet(hint int64) *keySet {
 	for int64(n)*3 < hint*8 && n < 1<<26 {
 		n <<= 1
 	}
-	return &keySet{seed: maphash.MakeSeed(), slots: allocUint64(n)}
+	slots, mapped := allocSlots(n)
+	return &keySet{seed: maphash.MakeSeed(), slots: slots, mapped: mapped}
 }
 
 // add records key on row; when the key was already seen it returns the
 // first row and true.
 func (k *keySet) add(key string, row int) (int, bool) {
+	return k.addHash(key, k.hash(key), row)
+}
+
+// hash returns the hash of key for touch and addHash.
+func (k *keySet) hash(key string) uint64 { return maphash.String(k.seed, key) }
+
+// touch loads the slots where keys of the hashes start probing. A lookup in
+// a table of millions of keys is a cache miss; touching the slots of a batch
+// of keys first, in a loop that does nothing else, lets the processor wait
+// for those misses together.
+func (k *keySet) touch(hashes []uint64) {
+	slots := k.slots
+	mask := uint64(len(slots) - 1)
+	var x uint64
+	for _, h := range hashes {
+		x ^= slots[h&mask]
+	}
+	k.sink ^= x
+}
+
+// addHash is add with the key's hash.
+func (k *keySet) addHash(key string, h uint64, row int) (int, bool) {
 	if len(key) > keyMaxLen || len(k.chunks) == keyMaxChunks && k.used+keyHeader+len(key) > keyChunkSize {
 		return k.addSpill(key, row)
 	}
-	h := maphash.String(k.seed, key)
 	h32 := uint64(uint32(h>>32) | 1) // never 0: a 0 slot is empty
 	mask := uint64(len(k.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -96,8 +143,8 @@ func (k *keySet) match(off uint32, key string) (int32, bool) {
 
 // grow doubles the table.
 func (k *keySet) grow() {
-	old := k.slots
-	k.slots = allocUint64(2 * len(old))
+	old, oldMapped := k.slots, k.mapped
+	k.slots, k.mapped = allocSlots(2 * len(old))
 	mask := uint64(len(k.slots) - 1)
 	for _, s := range old {
 		if s == 0 {
@@ -115,7 +162,7 @@ func (k *keySet) grow() {
 			}
 		}
 	}
-	freeUint64(old)
+	freeSlots(old, oldMapped)
 }
 
 // addSpill handles the odd key too long for the arena.
@@ -132,7 +179,7 @@ func (k *keySet) addSpill(key string, row int) (int, bool) {
 
 // free releases the memory of the set; it must not be used afterwards.
 func (k *keySet) free() {
-	freeUint64(k.slots)
+	freeSlots(k.slots, k.mapped)
 	for _, c := range k.chunks {
 		freeBytes(c)
 	}

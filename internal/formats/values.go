@@ -41,18 +41,20 @@ func (p *parser) parse(f *model.Field, s string) (value, string) {
 
 // parseInto is parse writing into v, which is reset.
 func (p *parser) parseInto(v *value, f *model.Field, s string) string {
+	// Each part is written once (the cases below set d or t of their type).
 	v.s = s
-	if v.d != "" {
+	if v.d != "" && f.Type != model.TDecimal {
 		v.d = ""
 	}
 	v.i = 0
-	if !v.t.IsZero() {
+	if f.Type != model.TDate && f.Type != model.TDateTime && !v.t.IsZero() {
 		v.t = time.Time{}
 	}
 	var msg string
 	switch f.Type {
 	case model.TString:
-		if f.MaxLen > 0 && model.CheckLen(s, f.MaxLen) != nil {
+		// A text of at most MaxLen bytes has at most MaxLen characters.
+		if f.MaxLen > 0 && len(s) > f.MaxLen && model.CheckLen(s, f.MaxLen) != nil {
 			return fmt.Sprintf("%s %q is %d characters long; at most %d are allowed in edition %s",
 				label(f.Name), s, utf8.RuneCountInString(s), f.MaxLen, p.edition)
 		}
