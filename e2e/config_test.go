@@ -6,66 +6,31 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"filebridge/internal/model"
+	"filebridge/internal/samples"
 )
 
-// routes are the sample routes of each edition. P_* files of the orders
-// type use policy partial; everything else policy reject.
-var routes = map[string]string{
+// partialRoutes send the P_* files of the orders type with policy partial;
+// the sample routes (policy reject) follow.
+var partialRoutes = map[string]string{
 	"A": `
   [[inboxes.routes]]
   match = "P_ORDERS_*"
   type = "orders"
   policy = "partial"
-
-  [[inboxes.routes]]
-  match = "SKU_LEGACY_*.csv"
-  type = "skus"
-  delimiter = ";"
-  charset = "windows-1252"
-  decimal = ","
-
-  [[inboxes.routes]]
-  match = "SUPPLIERS_*"
-  type = "suppliers"
-
-  [[inboxes.routes]]
-  match = "SKU_*"
-  type = "skus"
-
-  [[inboxes.routes]]
-  match = "RECEPTIONS_*"
-  type = "receptions"
-
-  [[inboxes.routes]]
-  match = "*ORDERS_*"
-  type = "orders"
 `,
 	"B": `
   [[inboxes.routes]]
   match = "P_SALES_ORDERS_*"
   type = "sales_orders"
   policy = "partial"
-
-  [[inboxes.routes]]
-  match = "CONNECTIONS_*"
-  type = "connections"
-
-  [[inboxes.routes]]
-  match = "VARIANTS_*"
-  type = "variants"
-
-  [[inboxes.routes]]
-  match = "PACKAGINGS_*"
-  type = "packagings"
-
-  [[inboxes.routes]]
-  match = "PURCHASE_ORDERS_*"
-  type = "purchase_orders"
-
-  [[inboxes.routes]]
-  match = "*SALES_ORDERS_*"
-  type = "sales_orders"
 `,
+}
+
+// routes returns the routes of an edition's test inboxes.
+func routes(edition string) string {
+	return partialRoutes[edition] + samples.Routes(model.Edition(edition))
 }
 
 // inboxSpec is one [[inboxes]] table of a test config.
@@ -112,7 +77,7 @@ retry_backoff = "300ms"
 retry_backoff_max = "2s"
 %s
 %s
-`, in.name, in.url, withDefaults(in.extra), routes[s.Edition])
+`, in.name, in.url, withDefaults(in.extra), routes(s.Edition))
 	}
 	path := filepath.Join(dir, "config.toml")
 	mustWrite(t, path, b.String())

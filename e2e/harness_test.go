@@ -40,11 +40,12 @@ func (b *logBuffer) String() string {
 
 // process is a filebridge subprocess.
 type process struct {
-	name string
-	cmd  *exec.Cmd
-	out  *logBuffer
-	done chan struct{}
-	err  error
+	name    string
+	cmd     *exec.Cmd
+	out     *logBuffer
+	done    chan struct{}
+	err     error
+	started time.Time
 }
 
 // start runs the binary with args; the process is killed when the test
@@ -57,7 +58,7 @@ func start(t testing.TB, name string, args ...string) *process {
 // startEnv is start with more environment variables ("K=V").
 func startEnv(t testing.TB, name string, env []string, args ...string) *process {
 	t.Helper()
-	p := &process{name: name, out: &logBuffer{}, done: make(chan struct{})}
+	p := &process{name: name, out: &logBuffer{}, done: make(chan struct{}), started: time.Now()}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	p.cmd.Env = append(os.Environ(), env...)
@@ -95,9 +96,14 @@ func (p *process) kill() {
 }
 
 // stop sends SIGTERM and waits up to limit for the exit; it returns the
-// exit code (-1 when it had to be killed).
+// exit code (-1 when it had to be killed, or died of the signal). A daemon
+// started moments ago may not handle signals yet: stop first waits (up to
+// 5s after the start) for its "filebridge running" log line.
 func (p *process) stop(t testing.TB, limit time.Duration) int {
 	t.Helper()
+	for !p.exited() && time.Since(p.started) < 5*time.Second && !strings.Contains(p.out.String(), "filebridge running") {
+		time.Sleep(10 * time.Millisecond)
+	}
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:

@@ -5,58 +5,8 @@ import (
 	"strings"
 
 	"filebridge/internal/model"
+	"filebridge/internal/samples"
 )
-
-// demoRoutes are the inbox routes of the sample files, per edition (as in
-// samples/samples.toml).
-var demoRoutes = map[model.Edition]string{
-	model.EditionA: `
-  # An old ERP: Windows-1252, semicolons, decimal commas.
-  [[inboxes.routes]]
-  match = "SKU_LEGACY_*.csv"
-  type = "skus"
-  delimiter = ";"
-  charset = "windows-1252"
-  decimal = ","
-
-  [[inboxes.routes]]
-  match = "SUPPLIERS_*"
-  type = "suppliers"
-
-  [[inboxes.routes]]
-  match = "SKU_*"
-  type = "skus"
-
-  [[inboxes.routes]]
-  match = "RECEPTIONS_*"
-  type = "receptions"
-
-  [[inboxes.routes]]
-  match = "ORDERS_*"
-  type = "orders"
-`,
-	model.EditionB: `
-  [[inboxes.routes]]
-  match = "CONNECTIONS_*"
-  type = "connections"
-
-  [[inboxes.routes]]
-  match = "VARIANTS_*"
-  type = "variants"
-
-  [[inboxes.routes]]
-  match = "PACKAGINGS_*"
-  type = "packagings"
-
-  [[inboxes.routes]]
-  match = "PURCHASE_ORDERS_*"
-  type = "purchase_orders"
-
-  [[inboxes.routes]]
-  match = "SALES_ORDERS_*"
-  type = "sales_orders"
-`,
-}
 
 // demoConfig is the config.toml the demo writes: a real configuration of
 // `filebridge run`, relative paths read from the demo folder.
@@ -99,7 +49,7 @@ retry_backoff_max = "1m"
 name = "demo-out"
 portal = "demo"
 url = "outbox"
-`, e, e, strings.TrimPrefix(strings.TrimSuffix(baseURL, "/api"), "http://"), listen, e, baseURL, demoRoutes[e])
+`, e, e, strings.TrimPrefix(strings.TrimSuffix(baseURL, "/api"), "http://"), listen, e, baseURL, samples.Routes(e))
 	for _, t := range model.ExportTypes(e) {
 		schedule := "*/5 * * * *"
 		if t == model.ExportStock {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -15,23 +13,15 @@ import (
 	"filebridge/internal/portalsim"
 )
 
+// runExportCmd returns the output of `filebridge export args...` with its
+// error, and its exit code.
 func runExportCmd(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	cmd := newExportCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(t.Context())
-	if err == nil {
-		return out.String(), exitOK
+	out, err := execute(t, newExportCmd(), true, args...)
+	if err != nil {
+		out.WriteString(err.Error())
 	}
-	out.WriteString(err.Error())
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return out.String(), ee.code
-	}
-	return out.String(), exitUsage
+	return out.String(), exitCode(err)
 }
 
 func TestExportCommand(t *testing.T) {

@@ -51,14 +51,21 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := rootCmd.ExecuteContext(ctx)
 	stop()
-	if err == nil {
-		os.Exit(exitOK)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "filebridge:", err)
 	}
-	fmt.Fprintln(os.Stderr, "filebridge:", err)
+	os.Exit(exitCode(err))
+}
+
+// exitCode is the exit status of a command's result.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
-		os.Exit(ee.code)
+		return ee.code
 	}
 	// Errors from cobra itself (unknown flag, missing argument) are usage errors.
-	os.Exit(exitUsage)
+	return exitUsage
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
@@ -62,24 +59,15 @@ url = "in"
 	return cfgPath, inboxDir
 }
 
+// runProcessCmd returns the standard output of `filebridge process
+// args...`, its error after "error: ", and its exit code.
 func runProcessCmd(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	cmd := newProcessCmd()
-	var out, errOut bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
-	code := exitOK
+	out, err := execute(t, newProcessCmd(), false, args...)
 	if err != nil {
-		code = exitUsage
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code = ee.code
-		}
 		out.WriteString("error: " + err.Error())
 	}
-	return out.String(), code
+	return out.String(), exitCode(err)
 }
 
 func TestProcessCommand(t *testing.T) {

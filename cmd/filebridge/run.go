@@ -19,9 +19,11 @@ func init() {
 		Short: "Watch the inboxes, run the export schedules, serve /metrics and /healthz",
 		Long: `run watches every inbox of every portal, runs the outbox export schedules,
 and serves /metrics and /healthz on server.listen, logging with slog as [log]
-asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up, the work
-in flight finishes or is left journaled (it resumes at the next start) within
-20 seconds, and the journal is closed.
+asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up and no
+new document is sent, the API requests already sent finish and their results
+are journaled (within 15 seconds; the whole stop takes at most 20), a file
+left unfinished stays in processing/ and resumes at the next start, and the
+journal is closed.
 
 Exit codes: 0 stopped by a signal; 2 the configuration is invalid; 3 the
 journal or the listen address could not be opened.`,

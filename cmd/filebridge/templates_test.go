@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,20 +10,8 @@ import (
 
 func runTemplatesCmd(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	cmd := newTemplatesCmd()
-	var out bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&out)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
-	if err == nil {
-		return out.String(), exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return out.String(), ee.code
-	}
-	return out.String(), exitUsage
+	out, err := execute(t, newTemplatesCmd(), true, args...)
+	return out.String(), exitCode(err)
 }
 
 func TestTemplatesCommand(t *testing.T) {

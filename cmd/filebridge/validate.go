@@ -13,6 +13,7 @@ import (
 
 	"filebridge/internal/config"
 	"filebridge/internal/formats"
+	"filebridge/internal/inbox"
 	"filebridge/internal/model"
 )
 
@@ -214,18 +215,21 @@ func parseDelimiter(s string) (rune, error) {
 	return 0, fmt.Errorf(`--delimiter %q: use "," ";" "|" or "tab"`, s)
 }
 
-// forFile returns the options of one file: its route's (when an inbox is
-// given and a route matches), then the command-line flags over them.
+// forFile returns the options of one file: the daemon's (with its route's
+// when an inbox is given; see inbox.FormatOptions), then the command-line
+// flags over them.
 func (s *setup) forFile(path string) fileSetup {
-	fs := fileSetup{opts: formats.Options{Edition: s.edition}}
-	o := &fs.opts
-	if s.inbox != nil {
-		if r := s.inbox.Route(filepath.Base(path)); r != nil {
+	var fs fileSetup
+	if s.inbox == nil {
+		fs.opts = inbox.FormatOptions(s.edition, nil, 0)
+	} else {
+		r := s.inbox.Route(filepath.Base(path))
+		if r != nil {
 			fs.route = r.Match
-			routeOptions(o, r)
-			o.MaxSize = int64(s.inbox.MaxFileSize)
 		}
+		fs.opts = inbox.FormatOptions(s.edition, r, int64(s.inbox.MaxFileSize))
 	}
+	o := &fs.opts
 	fl := s.flags
 	if fl.docType != "" {
 		o.Type = fl.docType
@@ -249,24 +253,6 @@ func (s *setup) forFile(path string) fileSetup {
 		o.Sheet = fl.sheet
 	}
 	return fs
-}
-
-// routeOptions maps an inbox route onto the reading options.
-func routeOptions(o *formats.Options, r *config.Route) {
-	o.Type = r.Type
-	o.Format = r.Format
-	if r.Delimiter != "" {
-		o.Delimiter = []rune(r.Delimiter)[0]
-	}
-	o.Charset = r.Charset
-	o.DecimalComma = r.Decimal == ","
-	o.DateLayout = r.DateLayout
-	o.Location = r.Location
-	o.Sheet = r.Sheet
-	o.NoHeader = !r.Header
-	o.Positions = r.Positions
-	o.Columns = r.Columns
-	o.Defaults = r.Constants()
 }
 
 // validateFile decodes one file and collects its issues.

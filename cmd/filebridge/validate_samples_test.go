@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -27,21 +24,8 @@ func sampleInbox(e model.Edition) string { return "samples-" + strings.ToLower(s
 // its standard output and the exit code main would use.
 func runValidateCmd(t *testing.T, args ...string) (string, int) {
 	t.Helper()
-	cmd := newValidateCmd()
-	var out, errOut bytes.Buffer
-	cmd.SetOut(&out)
-	cmd.SetErr(&errOut)
-	cmd.SetArgs(args)
-	err := cmd.ExecuteContext(context.Background())
-	code := exitOK
-	if err != nil {
-		code = exitUsage
-		var ee *exitError
-		if errors.As(err, &ee) {
-			code = ee.code
-		}
-	}
-	return out.String(), code
+	out, err := execute(t, newValidateCmd(), false, args...)
+	return out.String(), exitCode(err)
 }
 
 func sampleFiles(t *testing.T, dir string) []string {

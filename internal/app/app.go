@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"time"
 
 	"filebridge/internal/config"
@@ -104,11 +103,14 @@ func NewPortals(cfg *config.Config, o PortalOptions) (map[string]*portal.Client,
 }
 
 // FolderOptions are the folder.Options of an inbox's or outbox's url and
-// SFTP settings (secrets resolved by config.Load). The inbox package keeps
-// the same mapping for itself (it cannot import this package).
+// SFTP settings (secrets resolved by config.Load). The URL is the folder's
+// escaped FolderURL.String, which folder.Open reads back as the same
+// folder whatever its path holds ("#", "%", "?", spaces). The inbox
+// package keeps the same mapping for itself (it cannot import this
+// package).
 func FolderOptions(u config.FolderURL, s config.SFTP, timeout time.Duration, log *slog.Logger) folder.Options {
 	o := folder.Options{
-		URL:                folderURL(u),
+		URL:                u.String(),
 		Timeout:            timeout,
 		Logger:             log,
 		KnownHostsFile:     s.KnownHosts,
@@ -122,15 +124,6 @@ func FolderOptions(u config.FolderURL, s config.SFTP, timeout time.Duration, log
 		o.PrivateKeyPassphrase = s.PrivateKeyPassphrase.Value()
 	}
 	return o
-}
-
-// folderURL is the URL folder.Open reads: a local folder as its plain path
-// (FolderURL.String does not escape "#", "%" or "?"), an SFTP one escaped.
-func folderURL(u config.FolderURL) string {
-	if !u.IsSFTP() {
-		return u.Path
-	}
-	return (&url.URL{Scheme: config.SchemeSFTP, User: url.User(u.User), Host: u.Addr(), Path: u.Path}).String()
 }
 
 // OpenInboxFolder opens (for SFTP: connects to) an inbox's folder.

@@ -41,7 +41,9 @@ func IsUnreachable(err error) bool {
 type Options struct {
 	// Inbox changes how inbox rounds run (demo: SkipSettle).
 	Inbox inbox.Options
-	// Grace bounds the shutdown; default DefaultGrace.
+	// Grace bounds the shutdown; default DefaultGrace. The inboxes let
+	// their requests in flight finish for Inbox.Grace (default: Grace less
+	// a quarter of it, at most 5s less), within it.
 	Grace time.Duration
 }
 
@@ -78,6 +80,11 @@ type Outbox struct {
 func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (*Daemon, error) {
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
+	}
+	if opts.Inbox.Grace <= 0 || opts.Inbox.Grace > opts.Grace {
+		// Requests in flight get most of the grace period; the rest is
+		// for journaling their results and stopping the exports.
+		opts.Inbox.Grace = opts.Grace - min(opts.Grace/4, 5*time.Second)
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -181,11 +188,14 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 }
 
 // Run serves /metrics and /healthz (unless server.listen is ""), starts
-// the export schedules and watches every inbox until ctx ends. Then it
-// stops discovering, lets what is in flight finish or be journaled (a
-// cancelled request is resumed from the journal at the next start), and
-// waits for the inboxes and exports at most the grace period. The caller
-// closes the daemon afterwards.
+// the export schedules and watches every inbox until ctx ends. Then the
+// inboxes stop discovering and start no new file or document at once,
+// while the portal requests already sent finish and their results are
+// journaled (within Options.Inbox.Grace; a request cancelled then is
+// looked up from the journal at the next start); a file left unfinished
+// stays in processing/ and resumes at the next start. Run waits for the
+// inboxes and exports at most the grace period. The caller closes the
+// daemon afterwards.
 func (d *Daemon) Run(ctx context.Context) error {
 	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/outbox"
 	"filebridge/internal/server"
@@ -84,8 +85,9 @@ func (m *ExportMetrics) lastRun(outbox string) (outboxRun, bool) {
 }
 
 // HealthReport is the /healthz body: each portal running or paused for
-// auth (with the reason), each inbox's queue (files open in processing/
-// per the journal) and latest file, each outbox's last run.
+// auth (with the reason); each inbox's last round, queue, retry backoff
+// and last error as the inbox reports them, with the totals of files the
+// journal holds; each outbox's last run.
 func (d *Daemon) HealthReport(ctx context.Context) server.Health {
 	h := server.Health{
 		Portals:  map[string]server.PortalHealth{},
@@ -104,20 +106,16 @@ func (d *Daemon) HealthReport(ctx context.Context) server.Health {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	for _, ic := range d.Config.Inboxes {
-		ih := server.InboxHealth{Portal: ic.Portal}
-		if states, err := d.Journal.FileStates(ctx, ic.Name); err == nil {
-			ih.Queue = states[journal.FileClaimed] + states[journal.FileSubmitting]
+	for _, in := range d.Inboxes {
+		ih := inboxHealth(in.Status())
+		ih.Portal = in.Portal()
+		if states, err := d.Journal.FileStates(ctx, in.Name()); err == nil {
 			ih.Processed = states[journal.FileDone] + states[journal.FileDuplicate]
 			ih.Failed = states[journal.FileFailed]
-		} else {
+		} else if ih.LastError == "" {
 			ih.LastError = "reading the journal: " + err.Error()
 		}
-		if recent, err := d.Journal.RecentFiles(ctx, ic.Name, 1); err == nil && len(recent) == 1 {
-			at := recent[0].UpdatedAt
-			ih.LastActivity = &at
-		}
-		h.Inboxes[ic.Name] = ih
+		h.Inboxes[in.Name()] = ih
 	}
 	for _, oc := range d.Config.Outboxes {
 		oh := server.OutboxHealth{Portal: oc.Portal}
@@ -128,4 +126,29 @@ func (d *Daemon) HealthReport(ctx context.Context) server.Health {
 		h.Outboxes[oc.Name] = oh
 	}
 	return h
+}
+
+// inboxHealth is the /healthz view of an inbox's status.
+func inboxHealth(st inbox.Status) server.InboxHealth {
+	ih := server.InboxHealth{
+		Queue: st.Queue, Retrying: st.Retrying,
+		NextRetry: timePtr(st.NextRetry), RoundSince: timePtr(st.RoundSince),
+		LastError: st.LastError, LastErrorAt: timePtr(st.LastErrorAt),
+	}
+	if r := st.LastRound; !r.Start.IsZero() {
+		ih.LastRound = &server.RoundHealth{
+			Started: r.Start.UTC(), Ended: r.End.UTC(),
+			Processed: r.Processed, Failed: r.Failed, Retrying: r.Retrying, Error: r.Error,
+		}
+	}
+	return ih
+}
+
+// timePtr is t in UTC, or nil when t is zero.
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
 }

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"math"
+	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -123,12 +125,26 @@ func (u FolderURL) Addr() string {
 	return fmt.Sprintf("%s:%d", bracketHost(u.Host), u.Port)
 }
 
-// String prints the folder as a URL, without any secret.
+// String prints the folder as a URL, without any secret, escaped so that
+// url.Parse (and folder.Open) read the same folder back: "#", "%", "?" and
+// spaces in a path are percent-encoded. An SFTP folder in the login
+// directory (Path ".") has an empty path.
 func (u FolderURL) String() string {
 	if u.IsSFTP() {
-		return fmt.Sprintf("sftp://%s@%s%s", u.User, u.Addr(), u.Path)
+		p := u.Path
+		switch {
+		case p == ".":
+			p = ""
+		case p != "" && !strings.HasPrefix(p, "/"):
+			p = "/~/" + p
+		}
+		return (&url.URL{Scheme: SchemeSFTP, User: url.User(u.User), Host: u.Addr(), Path: p}).String()
 	}
-	return "file://" + u.Path
+	p := filepath.ToSlash(u.Path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/dir
+	}
+	return (&url.URL{Scheme: SchemeFile, Path: p}).String()
 }
 
 func bracketHost(h string) string {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"time"
 
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
@@ -22,40 +23,58 @@ import (
 // round claims the settled files, adds the files already in processing/
 // (open in the journal, or left there by a crash before their journal row
 // was written) and processes them one at a time in dependency order.
-func (in *Inbox) round(ctx context.Context, f folder.Folder, settled []string, waiting int) (RoundResult, error) {
+//
+// ctx ends the round early: no file is claimed or started after it ended.
+// work carries what was started (the claim of a file, the requests of the
+// file being submitted); RunOnce and ProcessFile pass the same context
+// twice.
+func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []string, waiting int) (res RoundResult, err error) {
 	in.work.Lock()
 	defer in.work.Unlock()
-	res := RoundResult{Waiting: waiting}
+	start := time.Now()
+	in.beginRound(start)
+	defer func() { in.endRound(start, res, err) }()
+	res = RoundResult{Waiting: waiting}
 	jobs, err := in.openJobs(ctx, f)
 	if err != nil {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
 		return res, in.retryLater(err)
 	}
 	for _, name := range settled {
-		row, err := in.claim(ctx, f, name)
+		if ctx.Err() != nil {
+			break // found again at the next start
+		}
+		row, err := in.claim(work, f, name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			in.log.Debug("file gone since the listing", "file", name, "error", err)
 			continue
 		case err != nil:
-			in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs)+len(settled))
+			in.setQueue(waiting + len(jobs) + len(settled))
 			return res, in.retryLater(err)
 		}
 		jobs = append(jobs, row)
 	}
 	in.sortJobs(jobs)
-	in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs))
+	in.setQueue(waiting + len(jobs))
 	for i, row := range jobs {
-		fr, err := in.process(ctx, f, row)
+		if ctx.Err() != nil {
+			res.Retrying = len(jobs) - i
+			return res, ctx.Err()
+		}
+		fr, err := in.process(ctx, work, f, row)
 		if err != nil {
 			res.Retrying = len(jobs) - i
-			in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs)-i)
+			in.setQueue(waiting + len(jobs) - i)
 			if ctx.Err() != nil {
 				return res, ctx.Err()
 			}
 			return res, in.retryLater(err)
 		}
 		res.Files = append(res.Files, fr)
-		in.metrics.queueDepth(in.cfg.Name, waiting+len(jobs)-i-1)
+		in.setQueue(waiting + len(jobs) - i - 1)
 	}
 	return res, nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -92,6 +95,49 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
+// observe takes a look at once at each name a file-system event was about:
+// a new or changed file starts (or restarts) its settle wait now, a file
+// gone is forgotten. It reports whether a round should run at once (a done
+// marker appeared, or files need no settling) and when the earliest of the
+// observed files may settle (zero: none).
+func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next time.Time) {
+	f, err := in.folder(ctx)
+	if err != nil {
+		return true, time.Time{} // the round reports the failure and backs off
+	}
+	settle := in.cfg.Settle.Duration
+	for _, name := range names {
+		switch r := in.route(name); {
+		case isTemp(name):
+			continue
+		case isMarker(name):
+			now = true
+			continue
+		case r != nil && r.DoneMarker:
+			continue // waits for its marker, not for settling
+		case in.opts.SkipSettle || settle <= 0:
+			now = true
+			continue
+		}
+		e, err := f.Stat(ctx, name)
+		seen := time.Now()
+		in.mu.Lock()
+		if err != nil || e.IsDir {
+			delete(in.looks, name) // gone (claimed, moved away) or a folder
+			in.mu.Unlock()
+			continue
+		}
+		prev, ok := in.looks[name]
+		if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
+			prev = look{size: e.Size, mtime: e.ModTime, since: seen}
+			in.looks[name] = prev
+		}
+		in.mu.Unlock()
+		next = earliest(next, prev.since.Add(settle))
+	}
+	return now, next
+}
+
 // RunOnce runs one round: it resumes the files in processing/, looks at
 // the inbox (waiting up to settle for files seen for the first time, unless
 // Options.SkipSettle), claims every settled file and processes them all in
@@ -101,46 +147,92 @@ func earliest(a, b time.Time) time.Time {
 func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 	f, err := in.folder(ctx)
 	if err != nil {
-		return RoundResult{}, &retryError{err: err}
+		return RoundResult{}, in.noteError(&retryError{err: err})
 	}
 	settled, waiting, next, err := in.scan(ctx, f)
 	if err != nil {
-		return RoundResult{}, &retryError{err: err}
+		return RoundResult{}, in.noteError(&retryError{err: err})
 	}
 	if !next.IsZero() {
 		if err := sleepUntil(ctx, next); err != nil {
 			return RoundResult{Waiting: waiting}, err
 		}
 		if settled, waiting, _, err = in.scan(ctx, f); err != nil {
-			return RoundResult{}, &retryError{err: err}
+			return RoundResult{}, in.noteError(&retryError{err: err})
 		}
 	}
-	return in.round(ctx, f, settled, waiting)
+	return in.round(ctx, ctx, f, settled, waiting)
 }
 
 // Run watches the inbox until ctx ends: it resumes processing/ at start,
-// then runs a round at every poll interval, whenever a file may have
-// settled, and shortly after file-system events (local folders). After a
-// transient failure or a refused token, rounds wait for the backoff. Run
+// then runs a round at every poll interval and as soon as a file may have
+// settled. On a local folder, file-system events are looked at as they
+// come: the first look at a new or changed file is taken at once, and the
+// round that claims it runs exactly settle later if nothing changed
+// meanwhile. After a transient failure or a refused token, rounds wait for
+// the backoff.
+//
+// When ctx ends, Run stops looking and starts no new file and no new
+// document, but the portal requests already sent finish and their results
+// are journaled, within Options.Grace (then they are cancelled: the
+// journal keeps them "sending" and the next start looks them up). A file
+// left unfinished stays in processing/ and resumes at the next start. Run
 // returns nil when ctx ends; errors of a round are logged, not returned.
 func (in *Inbox) Run(ctx context.Context) error {
 	in.log.Info("watching inbox", "url", in.cfg.Folder.String(), "poll", in.cfg.Poll.Duration, "settle", in.cfg.Settle.Duration)
-	events := in.watch(ctx)
+	work, release := in.workContext(ctx)
+	defer release()
+	alarm := in.watch(ctx)
 	poll := in.cfg.Poll.Duration
 	wake := time.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
 	for {
-		if err := waitWake(ctx, wake, events); err != nil {
+		select {
+		case <-ctx.Done():
 			return nil
+		case <-alarm.ready():
+			at := alarm.take()
+			if at.IsZero() || !at.Before(wake) {
+				continue
+			}
+			wake = at
+		case <-timer.C:
+			wake = in.tick(ctx, work, poll)
 		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		wake = in.tick(ctx, poll)
+		timer.Reset(time.Until(wake))
 	}
 }
 
-// tick runs one round of Run and returns when to run the next.
-func (in *Inbox) tick(ctx context.Context, poll time.Duration) time.Time {
+// workContext returns the context of the work Run has in flight: it is
+// not cancelled with ctx but Options.Grace after it (release cancels it
+// at once).
+func (in *Inbox) workContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	work, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	var mu sync.Mutex
+	var grace *time.Timer
+	stopAfter := context.AfterFunc(ctx, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		grace = time.AfterFunc(in.opts.Grace, func() {
+			cancel(fmt.Errorf("stopping inbox %q: the %s grace period expired with requests in flight: %w", in.cfg.Name, in.opts.Grace, context.DeadlineExceeded))
+		})
+	})
+	return work, func() {
+		stopAfter()
+		mu.Lock()
+		if grace != nil {
+			grace.Stop()
+		}
+		mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// tick runs one round of Run and returns when to run the next. ctx ends
+// the looking and the starting of new work; work carries what is in
+// flight.
+func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 	next := time.Now().Add(poll)
 	if at := in.retryTime(); time.Now().Before(at) {
 		return at
@@ -153,7 +245,7 @@ func (in *Inbox) tick(ctx context.Context, poll time.Duration) time.Time {
 	if err != nil {
 		return in.failed(ctx, err)
 	}
-	res, err := in.round(ctx, f, settled, waiting)
+	res, err := in.round(ctx, work, f, settled, waiting)
 	switch {
 	case ctx.Err() != nil:
 		return next
@@ -163,7 +255,7 @@ func (in *Inbox) tick(ctx context.Context, poll time.Duration) time.Time {
 		in.log.Error("inbox round failed; retrying at the next poll", "error", err)
 	}
 	if res.Waiting > 0 && !settleAt.IsZero() {
-		next = earliest(next, settleAt.Add(10*time.Millisecond))
+		next = earliest(next, settleAt)
 	}
 	return next
 }
@@ -174,6 +266,7 @@ func (in *Inbox) failed(ctx context.Context, err error) time.Time {
 		return time.Now()
 	}
 	d := in.backOff()
+	in.noteError(err)
 	in.log.Warn("inbox folder unreachable; trying again later", "error", err, "retry_in", d)
 	return in.retryTime()
 }
@@ -206,9 +299,87 @@ func (in *Inbox) retryTime() time.Time {
 	return in.retryAt
 }
 
-// watch returns file-system events of a local inbox as hints (nil channel
-// for SFTP, or when the watcher cannot start: polling still works).
-func (in *Inbox) watch(ctx context.Context) <-chan struct{} {
+// hints are the names file-system events were about, gathered until the
+// observer takes them.
+type hints struct {
+	signal chan struct{} // one pending signal at most
+
+	mu    sync.Mutex
+	names map[string]struct{}
+	all   bool // events were lost: look at everything
+}
+
+// add records a name (all: the watcher lost events) and signals.
+func (h *hints) add(name string, all bool) {
+	h.mu.Lock()
+	if all {
+		h.all = true
+	} else {
+		h.names[name] = struct{}{}
+	}
+	h.mu.Unlock()
+	select {
+	case h.signal <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the names gathered since the last take, sorted, and whether
+// the whole inbox should be looked at.
+func (h *hints) take() (names []string, all bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for n := range h.names {
+		names = append(names, n)
+	}
+	clear(h.names)
+	all, h.all = h.all, false
+	slices.Sort(names)
+	return names, all
+}
+
+// alarm is the earliest time the Run loop should wake up at, as the
+// observer of file-system events asks. A nil *alarm never rings.
+type alarm struct {
+	signal chan struct{} // one pending signal at most
+
+	mu sync.Mutex
+	at time.Time
+}
+
+// ready is signalled when a time was posted (nil channel: never).
+func (a *alarm) ready() <-chan struct{} {
+	if a == nil {
+		return nil
+	}
+	return a.signal
+}
+
+// post asks for a wake-up at t (or earlier, if asked before).
+func (a *alarm) post(t time.Time) {
+	a.mu.Lock()
+	a.at = earliest(a.at, t)
+	a.mu.Unlock()
+	select {
+	case a.signal <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the earliest time posted since the last take (zero: none).
+func (a *alarm) take() time.Time {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t := a.at
+	a.at = time.Time{}
+	return t
+}
+
+// watch watches a local inbox for file-system events and looks at the
+// files they are about as they come, even while a round runs (observe):
+// the returned alarm rings with the time a round should run (nil for
+// SFTP, or when the watcher cannot start: polling still works).
+func (in *Inbox) watch(ctx context.Context) *alarm {
 	if in.cfg.Folder.IsSFTP() {
 		return nil
 	}
@@ -217,12 +388,14 @@ func (in *Inbox) watch(ctx context.Context) <-chan struct{} {
 		in.log.Warn("file-system events unavailable; relying on polling", "error", err)
 		return nil
 	}
-	if err := w.Add(in.cfg.Folder.Path); err != nil {
+	root := filepath.Clean(in.cfg.Folder.Path)
+	if err := w.Add(root); err != nil {
 		_ = w.Close()
 		in.log.Warn("file-system events unavailable; relying on polling", "error", err)
 		return nil
 	}
-	out := make(chan struct{}, 1)
+	h := &hints{signal: make(chan struct{}, 1), names: map[string]struct{}{}}
+	a := &alarm{signal: make(chan struct{}, 1)}
 	go func() {
 		defer w.Close()
 		for {
@@ -236,37 +409,42 @@ func (in *Inbox) watch(ctx context.Context) <-chan struct{} {
 				if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Write) {
 					continue
 				}
-				select {
-				case out <- struct{}{}:
-				default:
+				if filepath.Dir(ev.Name) != root {
+					h.add("", true)
+					continue
 				}
+				h.add(filepath.Base(ev.Name), false)
 			case err, ok := <-w.Errors:
 				if !ok {
 					return
 				}
+				// An overflow loses events: look at everything.
+				h.add("", true)
 				in.log.Debug("file-system watcher error", "error", err)
 			}
 		}
 	}()
-	return out
-}
-
-// eventDelay gathers a burst of file-system events into one look.
-const eventDelay = 200 * time.Millisecond
-
-// waitWake waits until wake, or until an event arrives (then a little
-// longer), or ctx ends (then it returns ctx's error).
-func waitWake(ctx context.Context, wake time.Time, events <-chan struct{}) error {
-	t := time.NewTimer(time.Until(wake))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	case <-events:
-		return sleepUntil(ctx, time.Now().Add(eventDelay))
-	}
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-h.signal:
+			}
+			names, all := h.take()
+			now, at := all, time.Time{}
+			if !all {
+				now, at = in.observe(ctx, names)
+			}
+			if now {
+				at = time.Now()
+			}
+			if !at.IsZero() {
+				a.post(at)
+			}
+		}
+	}()
+	return a
 }
 
 // sleepUntil waits until t or ctx's end.

@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -61,7 +60,14 @@ type Options struct {
 	SkipSettle bool
 	// Now replaces time.Now (the processed/YYYY/MM/DD folder and reports).
 	Now func() time.Time
+	// Grace is how long Run lets the portal requests already sent finish
+	// (and their results be journaled) after its context ended; then they
+	// are cancelled. Default DefaultGrace.
+	Grace time.Duration
 }
+
+// DefaultGrace is the default Options.Grace.
+const DefaultGrace = 15 * time.Second
 
 // Inbox runs the lifecycle of one configured inbox. Its methods may be
 // called from several goroutines: files are processed one at a time.
@@ -84,6 +90,7 @@ type Inbox struct {
 	looks   map[string]look // settle state of the names in the inbox root
 	backoff time.Duration   // current retry backoff (0: none)
 	retryAt time.Time       // no round before this, after a transient failure
+	status  Status          // what Status reports
 }
 
 // FileResult says what happened to one file.
@@ -170,6 +177,9 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	if in.opts.Now == nil {
 		in.opts.Now = time.Now
 	}
+	if in.opts.Grace <= 0 {
+		in.opts.Grace = DefaultGrace
+	}
 	return in, nil
 }
 
@@ -184,7 +194,7 @@ func setDefault(v *string, def string) {
 // mapping for the commands; it imports this package, hence the copy.
 func folderOptions(ic *config.Inbox, log *slog.Logger) folder.Options {
 	o := folder.Options{
-		URL:                folderURL(ic.Folder),
+		URL:                ic.Folder.String(), // escaped: folder.Open reads the same folder back
 		Timeout:            ic.OperationTimeout.Duration,
 		Logger:             log,
 		KnownHostsFile:     ic.KnownHosts,
@@ -200,18 +210,11 @@ func folderOptions(ic *config.Inbox, log *slog.Logger) folder.Options {
 	return o
 }
 
-// folderURL is the URL folder.Open reads: a local folder as its plain
-// path (FolderURL.String does not escape "#", "%" or "?"), an SFTP one
-// escaped.
-func folderURL(u config.FolderURL) string {
-	if !u.IsSFTP() {
-		return u.Path
-	}
-	return (&url.URL{Scheme: config.SchemeSFTP, User: url.User(u.User), Host: u.Addr(), Path: u.Path}).String()
-}
-
 // Name is the inbox's name.
 func (in *Inbox) Name() string { return in.cfg.Name }
+
+// Portal is the name of the portal the inbox submits to.
+func (in *Inbox) Portal() string { return in.cfg.Portal }
 
 // Health is the health the inbox reports auth pauses to.
 func (in *Inbox) Health() *Health { return in.health }

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +19,11 @@ import (
 
 // fileRun is the processing of one claimed file.
 type fileRun struct {
-	in    *Inbox
+	in *Inbox
+	// stop ends the starting of new work: no document is sent after it
+	// ended (the run's own context carries the requests in flight).
+	stop context.Context
+
 	f     folder.Folder
 	row   journal.File
 	log   *slog.Logger
@@ -67,14 +72,18 @@ func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, erro
 	} else if err != nil {
 		return FileResult{Name: name}, &retryError{err: err}
 	}
-	return in.process(ctx, f, row)
+	return in.process(ctx, ctx, f, row)
 }
 
 // process runs a claimed file to its end: processed/ or error/, or back
-// to the caller with a retry error while it stays in processing/.
-func (in *Inbox) process(ctx context.Context, f folder.Folder, row journal.File) (FileResult, error) {
+// to the caller with a retry error while it stays in processing/. Once
+// stop ended, no new document of the file is sent: the file stays in
+// processing/ (those already sent finish under ctx and are journaled) and
+// process returns stop's error, unless every document was settled by
+// then (the file is then finished).
+func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal.File) (FileResult, error) {
 	start := time.Now()
-	fr := &fileRun{in: in, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID)}
+	fr := &fileRun{in: in, stop: stop, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID)}
 	fr.route = in.route(row.Name)
 	fr.opts = FormatOptions(in.edition, fr.route, int64(in.cfg.MaxFileSize))
 	if fr.route == nil {
@@ -82,11 +91,15 @@ func (in *Inbox) process(ctx context.Context, f folder.Folder, row journal.File)
 	}
 	res, err := fr.run(ctx)
 	if err != nil {
-		if ctx.Err() == nil {
-			in.metrics.file(in.cfg.Name, "retry")
-		}
+		stopping := stop.Err() != nil || ctx.Err() != nil
 		res = fr.result()
 		res.Message = fmt.Sprintf("left in %s to retry later: %v", in.cfg.ProcessingDir, err)
+		if stopping {
+			res.Message = fmt.Sprintf("left in %s while filebridge was stopping: it resumes at the next start", in.cfg.ProcessingDir)
+			fr.log.Info("file left in processing/ to resume at the next start", "reason", context.Cause(stop))
+		} else {
+			in.metrics.file(in.cfg.Name, "retry")
+		}
 		if fr.row.ID != 0 && ctx.Err() == nil {
 			row := fr.row
 			row.Message = res.Message
@@ -94,8 +107,11 @@ func (in *Inbox) process(ctx context.Context, f folder.Folder, row journal.File)
 				fr.log.Warn("could not record why the file waits", "error", uerr)
 			}
 		}
+		if stopping {
+			return res, cmp.Or(stop.Err(), ctx.Err())
+		}
 		var re *retryError
-		if !errors.As(err, &re) && ctx.Err() == nil {
+		if !errors.As(err, &re) {
 			err = &retryError{err: err}
 		}
 		return res, err
@@ -139,10 +155,10 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	fr.src = src
 
 	// Pass 1: decode and validate the whole file, nothing submitted.
-	sum, err := formats.Decode(ctx, src, src.size, row.Name, fr.opts, func(formats.Doc) error { return ctx.Err() })
+	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(formats.Doc) error { return fr.stop.Err() })
 	if err != nil {
-		if ctx.Err() != nil {
-			return FileResult{}, ctx.Err()
+		if fr.stop.Err() != nil || ctx.Err() != nil {
+			return FileResult{}, cmp.Or(fr.stop.Err(), ctx.Err())
 		}
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}

@@ -2,6 +2,7 @@ package inbox_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 )
 
 // TestRun: Run resumes processing/ at start, then picks a dropped file up
@@ -90,4 +92,62 @@ func counter(t *testing.T, reg *prometheus.Registry, name, result string) float6
 		}
 	}
 	return 0
+}
+
+// TestRunSettle: with the poll an hour away, Run takes a file written in
+// pieces only once two looks settle apart agree: never while the pieces
+// come (each write restarts the wait), never sooner than settle after
+// the last one, and from the file-system events alone.
+func TestRunSettle(t *testing.T) {
+	const settle = 500 * time.Millisecond
+	e := newEnv(t, envOpts{settle: true, inbox: fmt.Sprintf("settle = %q\npoll = \"1h\"", settle)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.in.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor(t, func() bool { return e.exists("processing") }) // the first round ran
+
+	const name = "SUPPLIERS_SLOW.csv"
+	f, err := os.Create(filepath.Join(e.dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows := []string{"code,name,relationship\n"}
+	for i := 1; i <= 8; i++ {
+		rows = append(rows, fmt.Sprintf("SUP-S%d,Slow supplier %d,Manufacturer\n", i, i))
+	}
+	last := time.Now()
+	for i, r := range rows {
+		time.Sleep(settle / 10)
+		if !e.exists(name) {
+			if quiet := time.Since(last); quiet < settle {
+				t.Fatalf("%s was claimed %s after its last write, before piece %d of %d: it was still being written", name, quiet, i+1, len(rows))
+			}
+			t.Skipf("the test itself stalled for more than the settle of %s between two writes", settle)
+		}
+		if _, err := f.WriteString(r); err != nil {
+			t.Fatal(err)
+		}
+		last = time.Now()
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for e.exists(name) {
+		time.Sleep(time.Millisecond)
+		if time.Since(last) > 10*time.Second {
+			t.Fatalf("%s not claimed within 10s", name)
+		}
+	}
+	if quiet := time.Since(last); quiet < settle {
+		t.Errorf("%s claimed %s after its last write, before the settle of %s", name, quiet, settle)
+	}
+	waitFor(t, func() bool { return e.exists(processed + "/" + name) })
+	if n := e.sim.Len(portal.Connections); n != 8 {
+		t.Errorf("%d suppliers on the portal, want 8", n)
+	}
 }

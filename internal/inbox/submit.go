@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"filebridge/internal/config"
 	"filebridge/internal/formats"
@@ -33,19 +34,29 @@ type task struct {
 //
 // It returns nil when every document is settled, or the first error that
 // stops the file (transient, auth, journal): documents already sent keep
-// their results, those in flight stay "sending".
+// their results, those in flight stay "sending". Once fr.stop ended no
+// document is sent any more, but those already sent finish under ctx and
+// their results are journaled; submit then returns fr.stop's error.
 func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 	in, row := fr.in, &fr.row
 	submittable, skipMsg := fr.decision()
 	ctx2, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	var held atomic.Bool // a document was not sent because of fr.stop
+	stopped := func() bool {
+		if fr.stop.Err() != nil {
+			held.Store(true)
+			return true
+		}
+		return false
+	}
 
 	tasks := make(chan task)
 	var wg sync.WaitGroup
 	for range in.workers {
 		wg.Go(func() {
 			for t := range tasks {
-				if ctx2.Err() != nil {
+				if ctx2.Err() != nil || stopped() {
 					continue
 				}
 				if err := fr.send(ctx2, t); err != nil {
@@ -82,16 +93,25 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 					continue
 				}
 			}
+			if stopped() {
+				return context.Cause(fr.stop)
+			}
 			select {
 			case tasks <- t:
 			case <-ctx2.Done():
 				return context.Cause(ctx2)
+			case <-fr.stop.Done():
+				held.Store(true)
+				return context.Cause(fr.stop)
 			}
 		}
 		batch, pend = batch[:0], pend[:0]
 		return nil
 	}
 	_, derr := formats.Decode(ctx2, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
+		if stopped() {
+			return context.Cause(fr.stop)
+		}
 		jd := journal.Document{Key: journalKey(d), Rows: rowsText(d.Rows)}
 		switch {
 		case !d.Valid():
@@ -113,10 +133,13 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 	close(tasks)
 	wg.Wait()
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return context.Cause(ctx)
 	}
 	if cause := context.Cause(ctx2); cause != nil && ctx2.Err() != nil {
 		return cause
+	}
+	if held.Load() {
+		return fmt.Errorf("submitting %s: stopped before every document was sent: %w", row.Name, context.Cause(fr.stop))
 	}
 	if derr != nil {
 		return fmt.Errorf("submitting %s: %w", row.Name, derr)

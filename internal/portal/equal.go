@@ -133,18 +133,9 @@ func diffInbound(want, got model.Inbound) []Violation {
 			d.str("attributes."+k, v, g)
 		}
 	}
-	if len(got.Lines) == 0 {
-		return d.vs
+	if len(got.Lines) > 0 {
+		d.lines(inboundKeys(want.Lines), inboundKeys(got.Lines))
 	}
-	w := make([]lineKey, len(want.Lines))
-	for i, l := range want.Lines {
-		w[i] = lineKey{l.Position, l.SKU, l.VariantID, l.Quantity, l.LotNumber, l.OwnerCode}
-	}
-	g := make([]lineKey, len(got.Lines))
-	for i, l := range got.Lines {
-		g[i] = lineKey{l.Position, l.SKU, l.VariantID, l.Quantity, l.LotNumber, l.OwnerCode}
-	}
-	d.lines(w, g)
 	return d.vs
 }
 
@@ -170,18 +161,9 @@ func diffOutbound(want, got model.Outbound) []Violation {
 	d.ref("carrierCode", want.CarrierID, got.CarrierID, want.CarrierCode, got.CarrierCode)
 	d.ref("carrierServiceCode", want.CarrierServiceID, got.CarrierServiceID, want.CarrierServiceCode, got.CarrierServiceCode)
 	d.date("plannedDeliveryDate", want.PlannedDeliveryDate, got.PlannedDeliveryDate)
-	if len(got.Lines) == 0 {
-		return d.vs
+	if len(got.Lines) > 0 {
+		d.lines(outboundKeys(want.Lines), outboundKeys(got.Lines))
 	}
-	w := make([]lineKey, len(want.Lines))
-	for i, l := range want.Lines {
-		w[i] = lineKey{l.Position, l.SKU, l.VariantID, l.Quantity, l.LotNumber, l.OwnerCode}
-	}
-	g := make([]lineKey, len(got.Lines))
-	for i, l := range got.Lines {
-		g[i] = lineKey{l.Position, l.SKU, l.VariantID, l.Quantity, l.LotNumber, l.OwnerCode}
-	}
-	d.lines(w, g)
 	return d.vs
 }
 
@@ -193,6 +175,22 @@ type lineKey struct {
 	qty       int64
 	lot       string
 	ownerCode string
+}
+
+func inboundKeys(ls []model.InboundLine) []lineKey {
+	keys := make([]lineKey, len(ls))
+	for i, l := range ls {
+		keys[i] = lineKey{l.Position, l.SKU, l.VariantID, l.Quantity, l.LotNumber, l.OwnerCode}
+	}
+	return keys
+}
+
+func outboundKeys(ls []model.OutboundLine) []lineKey {
+	keys := make([]lineKey, len(ls))
+	for i, l := range ls {
+		keys[i] = lineKey{l.Position, l.SKU, l.VariantID, l.Quantity, l.LotNumber, l.OwnerCode}
+	}
+	return keys
 }
 
 // lines compares lines by position (by order when positions are missing).

@@ -60,6 +60,12 @@ type TimeRange struct {
 	Before, StrictlyBefore, After, StrictlyAfter time.Time
 }
 
+// span sends "name[after]" and "name[before]".
+func (q query) span(name string, after, before time.Time) {
+	q.time(name+"[after]", after)
+	q.time(name+"[before]", before)
+}
+
 func (q query) rng(name string, r TimeRange) {
 	q.time(name+"[before]", r.Before)
 	q.time(name+"[strictly_before]", r.StrictlyBefore)
@@ -204,12 +210,9 @@ func (f InboundFilter) query() url.Values {
 	q.str("orderNumber", f.OrderNumber)
 	q.str("referenceNumber", f.ReferenceNumber)
 	q.codes("status.code", f.StatusCodes)
-	q.time("createdAt[after]", f.CreatedAfter)
-	q.time("createdAt[before]", f.CreatedBefore)
-	q.time("updatedAt[after]", f.UpdatedAfter)
-	q.time("updatedAt[before]", f.UpdatedBefore)
-	q.time("receivedAt[after]", f.ReceivedAfter)
-	q.time("receivedAt[before]", f.ReceivedBefore)
+	q.span("createdAt", f.CreatedAfter, f.CreatedBefore)
+	q.span("updatedAt", f.UpdatedAfter, f.UpdatedBefore)
+	q.span("receivedAt", f.ReceivedAfter, f.ReceivedBefore)
 	return url.Values(q)
 }
 
@@ -236,12 +239,9 @@ func (f OutboundFilter) query(statusParam string) url.Values {
 	q.str("orderNumber", f.OrderNumber)
 	q.str("externalOrderNumber", f.ExternalOrderNumber)
 	q.codes(statusParam, f.StatusCodes)
-	q.time("createdAt[after]", f.CreatedAfter)
-	q.time("createdAt[before]", f.CreatedBefore)
-	q.time("updatedAt[after]", f.UpdatedAfter)
-	q.time("updatedAt[before]", f.UpdatedBefore)
-	q.time("receivedAt[after]", f.ShippedAfter)
-	q.time("receivedAt[before]", f.ShippedBefore)
+	q.span("createdAt", f.CreatedAfter, f.CreatedBefore)
+	q.span("updatedAt", f.UpdatedAfter, f.UpdatedBefore)
+	q.span("receivedAt", f.ShippedAfter, f.ShippedBefore)
 	return url.Values(q)
 }
 
@@ -395,7 +395,6 @@ type MovementFilter struct {
 
 func (f MovementFilter) query() url.Values {
 	q := query(StockFilter{VariantID: f.VariantID, VariantIDs: f.VariantIDs, VariantSKU: f.VariantSKU}.query())
-	q.time("createdAt[after]", f.CreatedAfter)
-	q.time("createdAt[before]", f.CreatedBefore)
+	q.span("createdAt", f.CreatedAfter, f.CreatedBefore)
 	return url.Values(q)
 }

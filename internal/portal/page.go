@@ -67,8 +67,7 @@ func fastPage[W, M any](b []byte, conv func(*W) M) (p page[M], ok bool) {
 		err     error
 	}
 	var hydra, plain list
-	var hydraTotal, total *wInt
-	var hydraView, view *pageView
+	var env envelope // its totals and views
 	readList := func(l *list) bool {
 		if r.peek() == 'n' {
 			*l = list{}
@@ -114,13 +113,13 @@ func fastPage[W, M any](b []byte, conv func(*W) M) (p page[M], ok bool) {
 		case "member":
 			return readList(&plain)
 		case "hydra:totalItems":
-			return readTotal(&hydraTotal)
+			return readTotal(&env.HydraTotal)
 		case "totalItems":
-			return readTotal(&total)
+			return readTotal(&env.Total)
 		case "hydra:view":
-			return readView(&hydraView)
+			return readView(&env.HydraView)
 		case "view":
-			return readView(&view)
+			return readView(&env.View)
 		}
 		return r.other(k, envelopeKeys)
 	})
@@ -132,23 +131,7 @@ func fastPage[W, M any](b []byte, conv func(*W) M) (p page[M], ok bool) {
 		l = plain
 	}
 	p.Members, p.Err = l.members, l.err
-	switch {
-	case hydraTotal != nil:
-		p.TotalItems = int64(*hydraTotal)
-	case total != nil:
-		p.TotalItems = int64(*total)
-	}
-	v := hydraView
-	if v == nil {
-		v = view
-	}
-	if v != nil {
-		p.HasView = true
-		p.Next = v.HydraNext
-		if p.Next == "" {
-			p.Next = v.Next
-		}
-	}
+	p.TotalItems, p.Next, p.HasView = env.paging()
 	return p, true
 }
 
@@ -239,6 +222,29 @@ type envelope struct {
 	View        *pageView         `json:"view"`
 }
 
+// paging returns the total (-1 when the page does not say) and the next
+// page of the view, the "hydra:" names first.
+func (e *envelope) paging() (total int64, next string, hasView bool) {
+	total = -1
+	switch {
+	case e.HydraTotal != nil:
+		total = int64(*e.HydraTotal)
+	case e.Total != nil:
+		total = int64(*e.Total)
+	}
+	v := e.HydraView
+	if v == nil {
+		v = e.View
+	}
+	if v != nil {
+		hasView, next = true, v.HydraNext
+		if next == "" {
+			next = v.Next
+		}
+	}
+	return total, next, hasView
+}
+
 // pageView is the "hydra:view" (or "view") of a page.
 type pageView struct {
 	HydraNext string `json:"hydra:next"`
@@ -265,22 +271,6 @@ func decodePageRaw(b []byte) (PageResult, error) {
 	if p.Members == nil {
 		p.Members = env.Member
 	}
-	switch {
-	case env.HydraTotal != nil:
-		p.TotalItems = int64(*env.HydraTotal)
-	case env.Total != nil:
-		p.TotalItems = int64(*env.Total)
-	}
-	v := env.HydraView
-	if v == nil {
-		v = env.View
-	}
-	if v != nil {
-		p.HasView = true
-		p.Next = v.HydraNext
-		if p.Next == "" {
-			p.Next = v.Next
-		}
-	}
+	p.TotalItems, p.Next, p.HasView = env.paging()
 	return p, nil
 }

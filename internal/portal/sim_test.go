@@ -96,8 +96,16 @@ func supplier(e model.Edition, code string) model.Partner {
 	return p
 }
 
+// dueAt and plannedDelivery are in the future and the same for every
+// document of a run, so that a document sent again compares equal even
+// across a second (or midnight).
+var (
+	dueAt           = time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
+	plannedDelivery = time.Now().AddDate(0, 0, 3).UTC().Truncate(24 * time.Hour)
+)
+
 func inbound(e model.Edition, number string) model.Inbound {
-	in := model.Inbound{OrderNumber: number, SupplierCode: "SUP-1", DueAt: time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second),
+	in := model.Inbound{OrderNumber: number, SupplierCode: "SUP-1", DueAt: dueAt,
 		Lines: []model.InboundLine{{Position: 1, SKU: "SKU-1", Quantity: 40}, {Position: 2, SKU: "SKU-2", Quantity: 12}}}
 	if e == model.EditionA {
 		in.WarehouseLocation, in.OrderType = 3, "CONT40"
@@ -116,7 +124,7 @@ func outbound(e model.Edition, number string) model.Outbound {
 		o.WarehouseLocation, o.DeliveryMode = 3, "STANDARD"
 	} else {
 		o.WarehouseCode, o.CarrierCode, o.CarrierServiceCode = "WH-LYON", "DHL", "DHL-EXP"
-		o.PlannedDeliveryDate = time.Now().AddDate(0, 0, 3).UTC().Truncate(24 * time.Hour)
+		o.PlannedDeliveryDate = plannedDelivery
 	}
 	return o
 }

@@ -207,6 +207,10 @@ func (st *wStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+func (st *wStatus) model() model.Status {
+	return model.Status{Code: int(st.Code), Name: str(st.Name)}
+}
+
 // none is the object of a reference whose content filebridge does not read.
 type none struct{}
 
@@ -345,6 +349,48 @@ type variantHead struct {
 	SKU  wStr `json:"sku"`
 	Name wStr `json:"name"`
 	EAN  wStr `json:"ean"`
+}
+
+// wStock is a stock record, the same in both editions.
+type wStock struct {
+	Available wInt             `json:"available"`
+	Incoming  wInt             `json:"incoming"`
+	Allocated wInt             `json:"allocated"`
+	Locked    wInt             `json:"locked"`
+	Variant   ref[variantHead] `json:"variant"`
+	CreatedAt wTime            `json:"createdAt"`
+	UpdatedAt wTime            `json:"updatedAt"`
+}
+
+func (s *wStock) model() model.Stock {
+	v := s.Variant.get()
+	return model.Stock{
+		SKU: str(v.SKU), VariantID: s.Variant.ID, Name: str(v.Name), EAN: str(v.EAN),
+		Available: int64(s.Available), Incoming: int64(s.Incoming), Allocated: int64(s.Allocated), Locked: int64(s.Locked),
+		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
+	}
+}
+
+// wMovement is a stock movement as both editions send it; Edition B adds
+// owners, lots and expiry dates (movementB).
+type wMovement struct {
+	docID
+	FromPosition wStr             `json:"fromPosition"`
+	ToPosition   wStr             `json:"toPosition"`
+	Quantity     wInt             `json:"quantity"`
+	MovedAt      wTime            `json:"movedAt"`
+	Comment      wStr             `json:"comment"`
+	Variant      ref[variantHead] `json:"variant"`
+	Processed    wBool            `json:"processed"`
+	CreatedAt    wTime            `json:"createdAt"`
+}
+
+func (m *wMovement) model() model.Movement {
+	return model.Movement{
+		ID: m.id(), SKU: str(m.Variant.get().SKU), VariantID: m.Variant.ID,
+		FromPosition: str(m.FromPosition), ToPosition: str(m.ToPosition), Quantity: int64(m.Quantity),
+		MovedAt: m.MovedAt.Time, Comment: str(m.Comment), Processed: bool(m.Processed), CreatedAt: m.CreatedAt.Time,
+	}
 }
 
 // codec is an edition's wire table for the documents both editions have:

@@ -158,7 +158,7 @@ func (r *receptionA) model() model.Inbound {
 		WarehouseLocation: r.WarehouseLocation.ID, SupplierID: r.Supplier.ID,
 		SupplierCode: str(r.Supplier.get().Code), OrderType: str(r.OrderType),
 		Attributes: attrs(r.Attributes), DueAt: r.DueAt.Time, ReceivedAt: r.ReceivedAt.Time,
-		Status:    model.Status{Code: int(r.Status.Code), Name: str(r.Status.Name)},
+		Status:    r.Status.model(),
 		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
 	}
 	for _, l := range r.Lines {
@@ -272,8 +272,8 @@ func (o *orderA) model() model.Outbound {
 		ID: o.id(), OrderNumber: str(o.OrderNumber), ExternalOrderNumber: str(o.ExternalOrderNumber),
 		DeliveryMode: str(o.DeliveryMode), WarehouseLocation: o.WarehouseLocation.ID,
 		ShippedAt:            o.ShippedAt.Time,
-		FulfillmentStatus:    model.Status{Code: int(o.FulfillmentStatus.Code), Name: str(o.FulfillmentStatus.Name)},
-		TransportationStatus: model.Status{Code: int(o.TransportationStatus.Code), Name: str(o.TransportationStatus.Name)},
+		FulfillmentStatus:    o.FulfillmentStatus.model(),
+		TransportationStatus: o.TransportationStatus.model(),
 		Attributes:           attrs(o.Attributes), CreatedAt: o.CreatedAt.Time, UpdatedAt: o.UpdatedAt.Time,
 	}
 	if s := o.ShipTo; s != nil {
@@ -345,55 +345,16 @@ func (wireA) outbounds(b []byte) (page[model.Outbound], error) {
 
 // Stock and stock movement.
 
-type stockA struct {
-	Available wInt             `json:"available"`
-	Incoming  wInt             `json:"incoming"`
-	Allocated wInt             `json:"allocated"`
-	Locked    wInt             `json:"locked"`
-	Variant   ref[variantHead] `json:"variant"`
-	CreatedAt wTime            `json:"createdAt"`
-	UpdatedAt wTime            `json:"updatedAt"`
-}
-
-func (s *stockA) model() model.Stock {
-	v := s.Variant.get()
-	return model.Stock{
-		SKU: str(v.SKU), VariantID: s.Variant.ID, Name: str(v.Name), EAN: str(v.EAN),
-		Available: int64(s.Available), Incoming: int64(s.Incoming), Allocated: int64(s.Allocated), Locked: int64(s.Locked),
-		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
-	}
-}
-
-func (wireA) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*stockA).model) }
+func (wireA) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*wStock).model) }
 
 func (wireA) stocks(b []byte) (page[model.Stock], error) {
-	return decodePage(b, (*stockA).model)
+	return decodePage(b, (*wStock).model)
 }
 
-type movementA struct {
-	docID
-	FromPosition wStr             `json:"fromPosition"`
-	ToPosition   wStr             `json:"toPosition"`
-	Quantity     wInt             `json:"quantity"`
-	MovedAt      wTime            `json:"movedAt"`
-	Comment      wStr             `json:"comment"`
-	Variant      ref[variantHead] `json:"variant"`
-	Processed    wBool            `json:"processed"`
-	CreatedAt    wTime            `json:"createdAt"`
-}
-
-func (m *movementA) model() model.Movement {
-	return model.Movement{
-		ID: m.id(), SKU: str(m.Variant.get().SKU), VariantID: m.Variant.ID,
-		FromPosition: str(m.FromPosition), ToPosition: str(m.ToPosition), Quantity: int64(m.Quantity),
-		MovedAt: m.MovedAt.Time, Comment: str(m.Comment), Processed: bool(m.Processed), CreatedAt: m.CreatedAt.Time,
-	}
-}
-
-func (wireA) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementA).model) }
+func (wireA) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*wMovement).model) }
 
 func (wireA) movements(b []byte) (page[model.Movement], error) {
-	return decodePage(b, (*movementA).model)
+	return decodePage(b, (*wMovement).model)
 }
 
 func (wireA) keyField(k model.Kind) string {

@@ -205,10 +205,6 @@ func (wireB) packagingBody(p model.Packaging, variantIRI, supplierIRI string) an
 	}
 }
 
-func (wireB) packaging(raw []byte) (model.Packaging, error) {
-	return decodeAs(raw, (*packagingB).model)
-}
-
 // Reference data: warehouse clients, carriers, carrier services.
 
 type warehouseB struct {
@@ -228,10 +224,6 @@ func (w *warehouseClientB) model() WarehouseClient {
 		WarehouseCode: str(wh.Code), WarehouseName: str(wh.Name)}
 }
 
-func (wireB) warehouseClient(raw []byte) (WarehouseClient, error) {
-	return decodeAs(raw, (*warehouseClientB).model)
-}
-
 type refCodeB struct {
 	Code wStr `json:"code"`
 	Name wStr `json:"name"`
@@ -249,8 +241,6 @@ func (c *carrierB) model() Carrier {
 		TransportationType: str(c.MainTransportationType.get().Code)}
 }
 
-func (wireB) carrier(raw []byte) (Carrier, error) { return decodeAs(raw, (*carrierB).model) }
-
 type carrierServiceB struct {
 	docID
 	Carrier ref[carrierB] `json:"carrier"`
@@ -261,10 +251,6 @@ type carrierServiceB struct {
 func (s *carrierServiceB) model() CarrierService {
 	return CarrierService{ID: s.id(), Code: str(s.Code), Name: str(s.Name), CarrierID: s.Carrier.ID,
 		CarrierCode: str(s.Carrier.get().Code)}
-}
-
-func (wireB) carrierService(raw []byte) (CarrierService, error) {
-	return decodeAs(raw, (*carrierServiceB).model)
 }
 
 // Purchase order.
@@ -320,7 +306,7 @@ func (p *purchaseOrderB) model() model.Inbound {
 		WarehouseLocation: p.WarehouseLocation.ID, WarehouseCode: str(wh.Code), WarehouseName: str(wh.Name),
 		SupplierID: p.Supplier.ID, SupplierCode: str(p.Supplier.get().Code), OrderType: str(p.OrderType),
 		DueAt: p.DueAt.Time, ReceivedAt: p.ReceivedAt.Time,
-		Status:    model.Status{Code: int(p.Status.Code), Name: str(p.Status.Name)},
+		Status:    p.Status.model(),
 		CreatedAt: p.CreatedAt.Time, UpdatedAt: p.UpdatedAt.Time,
 	}
 	for _, l := range p.Lines {
@@ -417,8 +403,8 @@ func (s *salesOrderB) model() model.Outbound {
 		WarehouseCode: str(s.WarehouseLocation.get().Code), ShipToID: s.ShipTo.ID, BillingToID: s.BillingTo.ID,
 		PlannedDeliveryDate: s.PlannedDeliveryDate.Time, DeliveryTimeSlotBefore: str(s.DeliveryTimeSlotBefore),
 		ShippedAt:            s.ShippedAt.Time,
-		FulfillmentStatus:    model.Status{Code: int(s.FulfillmentStatus.Code), Name: str(s.FulfillmentStatus.Name)},
-		TransportationStatus: model.Status{Code: int(s.TransportationStatus.Code), Name: str(s.TransportationStatus.Name)},
+		FulfillmentStatus:    s.FulfillmentStatus.model(),
+		TransportationStatus: s.TransportationStatus.model(),
 		CreatedAt:            s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
 	}
 	if c := &s.ShipTo.Obj; s.ShipTo.Has {

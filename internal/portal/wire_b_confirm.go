@@ -45,7 +45,7 @@ func (f *fulfillmentB) model() model.Shipment {
 	s := model.Shipment{
 		ID: f.id(), FulfillmentNumber: str(f.FulfillmentNumber), OrderNumber: str(so.OrderNumber),
 		ExternalOrderNumber: str(so.ExternalOrderNumber),
-		Status:              model.Status{Code: int(f.Status.Code), Name: str(f.Status.Name)},
+		Status:              f.Status.model(),
 		ShippedAt:           f.FulfilledAt.Time, TrackingNumber: str(f.TrackingNumber),
 		CarrierCode: str(carrier.Code), CarrierName: str(carrier.Name), WarehouseCode: str(f.Warehouse.get().Code),
 		CreatedAt: f.CreatedAt.Time, UpdatedAt: f.UpdatedAt.Time,
@@ -106,7 +106,7 @@ func (u *shippingUnitB) model() model.ShippingUnit {
 	su := model.ShippingUnit{
 		ID: u.id(), ShippingUnitNumber: str(u.ShippingUnitNumber), ShippingTrackingNumber: str(u.ShippingTrackingNumber),
 		OrderNumber: str(u.SalesOrder.get().OrderNumber),
-		Status:      model.Status{Code: int(u.ShippingUnitStatus.Code), Name: str(u.ShippingUnitStatus.Name)},
+		Status:      u.ShippingUnitStatus.model(),
 		Weight:      u.Weight, Volume: u.Volume, CompletedAt: u.CompletedAt.Time, DeliveryDateTime: u.DeliveryDateTime.Time,
 		CreatedAt: u.CreatedAt.Time, UpdatedAt: u.UpdatedAt.Time,
 	}
@@ -153,67 +153,37 @@ func (e *eventB) model() model.TrackingEvent {
 	return model.TrackingEvent{
 		ID: e.id(), ShippingUnitNumber: str(su.ShippingUnitNumber), TrackingNumber: str(su.ShippingTrackingNumber),
 		OrderNumber: str(su.SalesOrder.get().OrderNumber),
-		Status:      model.Status{Code: int(e.ShippingUnitStatus.Code), Name: str(e.ShippingUnitStatus.Name)},
+		Status:      e.ShippingUnitStatus.model(),
 		OccurredAt:  e.OccurredAt.Time, Location: str(e.Location), Latitude: e.Latitude, Longitude: e.Longitude,
 		Message: str(e.Message), StatusDetail: str(e.StatusDetail), Severity: int(e.Severity), UpdatedAt: e.UpdatedAt.Time,
 	}
 }
 
-func (wireB) event(raw []byte) (model.TrackingEvent, error) { return decodeAs(raw, (*eventB).model) }
-
 // Stock and stock movement.
 
-type stockB struct {
-	Available wInt             `json:"available"`
-	Incoming  wInt             `json:"incoming"`
-	Allocated wInt             `json:"allocated"`
-	Locked    wInt             `json:"locked"`
-	Variant   ref[variantHead] `json:"variant"`
-	CreatedAt wTime            `json:"createdAt"`
-	UpdatedAt wTime            `json:"updatedAt"`
-}
-
-func (s *stockB) model() model.Stock {
-	v := s.Variant.get()
-	return model.Stock{
-		SKU: str(v.SKU), VariantID: s.Variant.ID, Name: str(v.Name), EAN: str(v.EAN),
-		Available: int64(s.Available), Incoming: int64(s.Incoming), Allocated: int64(s.Allocated), Locked: int64(s.Locked),
-		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
-	}
-}
-
-func (wireB) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*stockB).model) }
+func (wireB) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*wStock).model) }
 
 func (wireB) stocks(b []byte) (page[model.Stock], error) {
-	return decodePage(b, (*stockB).model)
+	return decodePage(b, (*wStock).model)
 }
 
+// movementB is a stock movement with the owner, lot and expiry date on
+// both sides.
 type movementB struct {
-	docID
-	FromPosition   wStr             `json:"fromPosition"`
-	FromOwnerCode  wStr             `json:"fromOwnerCode"`
-	FromLotNumber  wStr             `json:"fromLotNumber"`
-	FromExpiryDate wTime            `json:"fromExpiryDate"`
-	ToPosition     wStr             `json:"toPosition"`
-	ToOwnerCode    wStr             `json:"toOwnerCode"`
-	ToLotNumber    wStr             `json:"toLotNumber"`
-	ToExpiryDate   wTime            `json:"toExpiryDate"`
-	Quantity       wInt             `json:"quantity"`
-	MovedAt        wTime            `json:"movedAt"`
-	Comment        wStr             `json:"comment"`
-	Variant        ref[variantHead] `json:"variant"`
-	Processed      wBool            `json:"processed"`
-	CreatedAt      wTime            `json:"createdAt"`
+	wMovement
+	FromOwnerCode  wStr  `json:"fromOwnerCode"`
+	FromLotNumber  wStr  `json:"fromLotNumber"`
+	FromExpiryDate wTime `json:"fromExpiryDate"`
+	ToOwnerCode    wStr  `json:"toOwnerCode"`
+	ToLotNumber    wStr  `json:"toLotNumber"`
+	ToExpiryDate   wTime `json:"toExpiryDate"`
 }
 
 func (m *movementB) model() model.Movement {
-	return model.Movement{
-		ID: m.id(), SKU: str(m.Variant.get().SKU), VariantID: m.Variant.ID,
-		FromPosition: str(m.FromPosition), FromOwnerCode: str(m.FromOwnerCode), FromLotNumber: str(m.FromLotNumber),
-		FromExpiryDate: m.FromExpiryDate.Time, ToPosition: str(m.ToPosition), ToOwnerCode: str(m.ToOwnerCode),
-		ToLotNumber: str(m.ToLotNumber), ToExpiryDate: m.ToExpiryDate.Time, Quantity: int64(m.Quantity),
-		MovedAt: m.MovedAt.Time, Comment: str(m.Comment), Processed: bool(m.Processed), CreatedAt: m.CreatedAt.Time,
-	}
+	mv := m.wMovement.model()
+	mv.FromOwnerCode, mv.FromLotNumber, mv.FromExpiryDate = str(m.FromOwnerCode), str(m.FromLotNumber), m.FromExpiryDate.Time
+	mv.ToOwnerCode, mv.ToLotNumber, mv.ToExpiryDate = str(m.ToOwnerCode), str(m.ToLotNumber), m.ToExpiryDate.Time
+	return mv
 }
 
 func (wireB) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementB).model) }

@@ -9,11 +9,10 @@ package portal
 // checks that both paths agree.
 
 var (
-	_ fastDecoder = (*stockA)(nil)
+	_ fastDecoder = (*wStock)(nil)
 	_ fastDecoder = (*skuA)(nil)
 	_ fastDecoder = (*supplierA)(nil)
-	_ fastDecoder = (*movementA)(nil)
-	_ fastDecoder = (*stockB)(nil)
+	_ fastDecoder = (*wMovement)(nil)
 	_ fastDecoder = (*variantB)(nil)
 	_ fastDecoder = (*connectionB)(nil)
 	_ fastDecoder = (*movementB)(nil)
@@ -21,11 +20,10 @@ var (
 )
 
 var (
-	stockAKeys      = jsonKeys[stockA]()
+	stockKeys       = jsonKeys[wStock]()
 	skuAKeys        = jsonKeys[skuA]()
 	supplierAKeys   = jsonKeys[supplierA]()
-	movementAKeys   = jsonKeys[movementA]()
-	stockBKeys      = jsonKeys[stockB]()
+	movementKeys    = jsonKeys[wMovement]()
 	variantBKeys    = jsonKeys[variantB]()
 	connectionBKeys = jsonKeys[connectionB]()
 	movementBKeys   = jsonKeys[movementB]()
@@ -43,7 +41,7 @@ func (d *docID) docField(r *reader, key []byte) (handled, ok bool) {
 	return false, false
 }
 
-func (s *stockA) decodeFast(r *reader) bool {
+func (s *wStock) decodeFast(r *reader) bool {
 	return r.object(func(k []byte) bool {
 		switch string(k) {
 		case "available":
@@ -61,29 +59,7 @@ func (s *stockA) decodeFast(r *reader) bool {
 		case "updatedAt":
 			return r.wtime(&s.UpdatedAt)
 		}
-		return r.other(k, stockAKeys)
-	})
-}
-
-func (s *stockB) decodeFast(r *reader) bool {
-	return r.object(func(k []byte) bool {
-		switch string(k) {
-		case "available":
-			return r.wint(&s.Available)
-		case "incoming":
-			return r.wint(&s.Incoming)
-		case "allocated":
-			return r.wint(&s.Allocated)
-		case "locked":
-			return r.wint(&s.Locked)
-		case "variant":
-			return readRef(r, &s.Variant)
-		case "createdAt":
-			return r.wtime(&s.CreatedAt)
-		case "updatedAt":
-			return r.wtime(&s.UpdatedAt)
-		}
-		return r.other(k, stockBKeys)
+		return r.other(k, stockKeys)
 	})
 }
 
@@ -216,67 +192,60 @@ func (c *connectionB) decodeFast(r *reader) bool {
 	})
 }
 
-func (m *movementA) decodeFast(r *reader) bool {
+// field reads a key of the movement both editions send; handled is false
+// for any other key.
+func (m *wMovement) field(r *reader, key []byte) (handled, ok bool) {
+	if handled, ok := m.docField(r, key); handled {
+		return true, ok
+	}
+	switch string(key) {
+	case "fromPosition":
+		return true, r.wstr(&m.FromPosition)
+	case "toPosition":
+		return true, r.wstr(&m.ToPosition)
+	case "quantity":
+		return true, r.wint(&m.Quantity)
+	case "movedAt":
+		return true, r.wtime(&m.MovedAt)
+	case "comment":
+		return true, r.wstr(&m.Comment)
+	case "variant":
+		return true, readRef(r, &m.Variant)
+	case "processed":
+		return true, r.wbool(&m.Processed)
+	case "createdAt":
+		return true, r.wtime(&m.CreatedAt)
+	}
+	return false, false
+}
+
+func (m *wMovement) decodeFast(r *reader) bool {
 	return r.object(func(k []byte) bool {
-		if handled, ok := m.docField(r, k); handled {
+		if handled, ok := m.field(r, k); handled {
 			return ok
 		}
-		switch string(k) {
-		case "fromPosition":
-			return r.wstr(&m.FromPosition)
-		case "toPosition":
-			return r.wstr(&m.ToPosition)
-		case "quantity":
-			return r.wint(&m.Quantity)
-		case "movedAt":
-			return r.wtime(&m.MovedAt)
-		case "comment":
-			return r.wstr(&m.Comment)
-		case "variant":
-			return readRef(r, &m.Variant)
-		case "processed":
-			return r.wbool(&m.Processed)
-		case "createdAt":
-			return r.wtime(&m.CreatedAt)
-		}
-		return r.other(k, movementAKeys)
+		return r.other(k, movementKeys)
 	})
 }
 
 func (m *movementB) decodeFast(r *reader) bool {
 	return r.object(func(k []byte) bool {
-		if handled, ok := m.docField(r, k); handled {
+		if handled, ok := m.wMovement.field(r, k); handled {
 			return ok
 		}
 		switch string(k) {
-		case "fromPosition":
-			return r.wstr(&m.FromPosition)
 		case "fromOwnerCode":
 			return r.wstr(&m.FromOwnerCode)
 		case "fromLotNumber":
 			return r.wstr(&m.FromLotNumber)
 		case "fromExpiryDate":
 			return r.wtime(&m.FromExpiryDate)
-		case "toPosition":
-			return r.wstr(&m.ToPosition)
 		case "toOwnerCode":
 			return r.wstr(&m.ToOwnerCode)
 		case "toLotNumber":
 			return r.wstr(&m.ToLotNumber)
 		case "toExpiryDate":
 			return r.wtime(&m.ToExpiryDate)
-		case "quantity":
-			return r.wint(&m.Quantity)
-		case "movedAt":
-			return r.wtime(&m.MovedAt)
-		case "comment":
-			return r.wstr(&m.Comment)
-		case "variant":
-			return readRef(r, &m.Variant)
-		case "processed":
-			return r.wbool(&m.Processed)
-		case "createdAt":
-			return r.wtime(&m.CreatedAt)
 		}
 		return r.other(k, movementBKeys)
 	})

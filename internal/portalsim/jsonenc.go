@@ -85,38 +85,29 @@ func appendJSON(b []byte, v any) []byte {
 		}
 		return append(b, '}')
 	case []obj:
-		b = append(b, '[')
-		for i, o := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSON(b, o)
-		}
-		return append(b, ']')
+		return appendArray(b, x, func(b []byte, o obj) []byte { return appendJSON(b, o) })
 	case []any:
-		b = append(b, '[')
-		for i, o := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSON(b, o)
-		}
-		return append(b, ']')
+		return appendArray(b, x, appendJSON)
 	case []string:
-		b = append(b, '[')
-		for i, o := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, o)
-		}
-		return append(b, ']')
+		return appendArray(b, x, appendString)
 	}
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return append(b, "null"...)
 	}
 	return append(b, raw...)
+}
+
+// appendArray appends a JSON array, each element with elem.
+func appendArray[T any](b []byte, xs []T, elem func([]byte, T) []byte) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = elem(b, x)
+	}
+	return append(b, ']')
 }
 
 // appendString appends s as a JSON string.

@@ -26,22 +26,7 @@ func (s *Sim) createPO(m map[string]any) (doc, vset) {
 	p.DueAt = o.when("dueAt", f("dueAt"))
 	seen := map[int64]bool{}
 	for i, l := range o.list("purchaseOrderLineItems", true) {
-		line := poLine{Position: int64(i + 1)}
-		if l.has("position") {
-			line.Position = l.integer("position", f("position"))
-		}
-		if seen[line.Position] {
-			l.v.add(l.path("position"), msgUsed, codeUnique)
-		}
-		seen[line.Position] = true
-		line.VariantID = l.ref("variant", true, portal.Variants)
-		line.Quantity = l.integer("quantity", f("quantity"))
-		if s.isB() {
-			line.LotNumber = l.str("lotNumber", f("lotNumber"))
-			line.ExpiryDate = l.when("expiryDate", f("expiryDate"))
-			line.OwnerCode = l.str("ownerCode", f("ownerCode"))
-		}
-		p.Lines = append(p.Lines, line)
+		p.Lines = append(p.Lines, poLine{orderLine: s.readLine(l, i, f, seen)})
 	}
 	if p.OrderNumber != "" && s.tables[portal.PurchaseOrders].byKey[p.OrderNumber] != nil {
 		o.v.add("orderNumber", msgUsed, codeUnique)
@@ -88,24 +73,13 @@ func (s *Sim) createSO(m map[string]any) (doc, vset) {
 	}
 	seen := map[int64]bool{}
 	for i, l := range o.list("salesOrderLineItems", true) {
-		line := soLine{Position: int64(i + 1)}
-		if l.has("position") {
-			line.Position = l.integer("position", f("position"))
-		}
-		if seen[line.Position] {
-			l.v.add(l.path("position"), msgUsed, codeUnique)
-		}
-		seen[line.Position] = true
-		line.VariantID = l.ref("variant", true, portal.Variants)
-		line.Quantity = l.integer("quantity", f("quantity"))
-		if s.isB() {
-			line.LotNumber = l.str("lotNumber", f("lotNumber"))
-			line.ExpiryDate = l.when("expiryDate", f("expiryDate"))
-			line.OwnerCode = l.str("ownerCode", f("ownerCode"))
-		} else if link, ok := l.object("purchaseOrderLineItem", false); ok {
-			line.HasPOLink = true
-			line.POOrderNumber = link.str("orderNumber", f("purchaseOrderLineItem.orderNumber"))
-			line.POPosition = link.integer("position", f("purchaseOrderLineItem.position"))
+		line := soLine{orderLine: s.readLine(l, i, f, seen)}
+		if !s.isB() {
+			if link, ok := l.object("purchaseOrderLineItem", false); ok {
+				line.HasPOLink = true
+				line.POOrderNumber = link.str("orderNumber", f("purchaseOrderLineItem.orderNumber"))
+				line.POPosition = link.integer("position", f("purchaseOrderLineItem.position"))
+			}
 		}
 		so.Lines = append(so.Lines, line)
 	}
@@ -148,6 +122,28 @@ func (s *Sim) createSO(m map[string]any) (doc, vset) {
 		s.clock.touchStock(&st.base)
 	}
 	return so, nil
+}
+
+// readLine reads line i of a new order: its position (by default its rank,
+// unique in the order, seen so far in seen), variant and quantity, and in
+// Edition B its lot, expiry date and owner. f gives the fields' rules.
+func (s *Sim) readLine(l in, i int, f func(string) model.Field, seen map[int64]bool) orderLine {
+	line := orderLine{Position: int64(i + 1)}
+	if l.has("position") {
+		line.Position = l.integer("position", f("position"))
+	}
+	if seen[line.Position] {
+		l.v.add(l.path("position"), msgUsed, codeUnique)
+	}
+	seen[line.Position] = true
+	line.VariantID = l.ref("variant", true, portal.Variants)
+	line.Quantity = l.integer("quantity", f("quantity"))
+	if s.isB() {
+		line.LotNumber = l.str("lotNumber", f("lotNumber"))
+		line.ExpiryDate = l.when("expiryDate", f("expiryDate"))
+		line.OwnerCode = l.str("ownerCode", f("ownerCode"))
+	}
+	return line
 }
 
 // party reads a sales order's consignee or billing party (B): a connection

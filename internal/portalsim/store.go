@@ -155,13 +155,18 @@ type carrierService struct {
 	Code, Name string
 }
 
+// orderLine is what purchase and sales order lines have in common.
+type orderLine struct {
+	Position   int64
+	VariantID  int64
+	Quantity   int64
+	LotNumber  string    // B
+	ExpiryDate time.Time // B
+	OwnerCode  string    // B
+}
+
 type poLine struct {
-	Position         int64
-	VariantID        int64
-	Quantity         int64
-	LotNumber        string
-	ExpiryDate       time.Time
-	OwnerCode        string
+	orderLine
 	QuantityReceived int64
 }
 
@@ -190,12 +195,7 @@ type address struct {
 }
 
 type soLine struct {
-	Position        int64
-	VariantID       int64
-	Quantity        int64
-	LotNumber       string
-	ExpiryDate      time.Time
-	OwnerCode       string
+	orderLine
 	POOrderNumber   string // A: purchaseOrderLineItem.orderNumber
 	POPosition      int64  // A: purchaseOrderLineItem.position
 	HasPOLink       bool

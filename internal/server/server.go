@@ -46,20 +46,43 @@ type PortalHealth struct {
 // Paused reports whether the portal is paused.
 func (p PortalHealth) Paused() bool { return p.Status == StatusPaused }
 
-// InboxHealth is the state of one inbox.
+// InboxHealth is the state of one inbox, as the inbox reports it.
 type InboxHealth struct {
 	Portal string `json:"portal"`
-	// LastActivity is when a file of the inbox last changed state.
-	LastActivity *time.Time `json:"last_activity,omitempty"`
-	// LastError is the error of the last round, if it failed.
-	LastError string `json:"last_error,omitempty"`
-	// Queue is how many files are claimed in processing/ and not finished
-	// (being submitted or waiting for a retry).
+	// LastRound is the inbox's last finished round (absent before the
+	// first); RoundSince is when the round under way started.
+	LastRound  *RoundHealth `json:"last_round,omitempty"`
+	RoundSince *time.Time   `json:"round_since,omitempty"`
+	// Queue is how many files wait: seen in the inbox and not settled yet,
+	// or claimed in processing/ and not finished.
 	Queue int `json:"queue"`
+	// Retrying is how many files the last round left in processing/ after
+	// a transient failure or a refused token; NextRetry is when the next
+	// round may run.
+	Retrying  int        `json:"retrying"`
+	NextRetry *time.Time `json:"next_retry,omitempty"`
+	// LastError is the inbox's last error (of a round or of its folder)
+	// and LastErrorAt when it happened.
+	LastError   string     `json:"last_error,omitempty"`
+	LastErrorAt *time.Time `json:"last_error_at,omitempty"`
 	// Processed (done or duplicate) and Failed count the files the journal
-	// holds.
+	// holds, all rounds together.
 	Processed int `json:"processed"`
 	Failed    int `json:"failed"`
+}
+
+// RoundHealth sums up one finished round of an inbox.
+type RoundHealth struct {
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended"`
+	// Processed counts the files the round finished in processed/ (done
+	// or duplicate), Failed those it moved to error/, Retrying those it
+	// left in processing/ for a retry.
+	Processed int `json:"processed"`
+	Failed    int `json:"failed"`
+	Retrying  int `json:"retrying"`
+	// Error is why the round stopped early.
+	Error string `json:"error,omitempty"`
 }
 
 // OutboxHealth is the state of one outbox's exports.

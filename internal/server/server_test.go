@@ -3,12 +3,17 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -99,5 +104,52 @@ func TestResourceOf(t *testing.T) {
 		if got := resourceOf(path); got != want {
 			t.Errorf("resourceOf(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// TestHealthzInboxes: /healthz shows each inbox's last round, queue,
+// retry and last error as its JSON fields (testdata/healthz.json).
+func TestHealthzInboxes(t *testing.T) {
+	at := func(s string) *time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	h := Health{
+		Portals: map[string]PortalHealth{"main": {Edition: "A", Status: StatusOK}},
+		Inboxes: map[string]InboxHealth{
+			"erp": {Portal: "main", LastRound: &RoundHealth{Started: *at("2026-03-16T10:00:00Z"), Ended: *at("2026-03-16T10:00:02Z"), Processed: 3, Failed: 1},
+				Queue: 2, Processed: 40, Failed: 2},
+			"sftp": {Portal: "main", LastRound: &RoundHealth{Started: *at("2026-03-16T10:01:00Z"), Ended: *at("2026-03-16T10:01:01Z"), Retrying: 1,
+				Error: "submitting SKU-1 of SKU.csv: 503 Service Unavailable"},
+				RoundSince: at("2026-03-16T10:01:30Z"), Queue: 1, Retrying: 1, NextRetry: at("2026-03-16T10:01:31Z"),
+				LastError: "submitting SKU-1 of SKU.csv: 503 Service Unavailable", LastErrorAt: at("2026-03-16T10:01:01Z")},
+		},
+	}
+	rec := httptest.NewRecorder()
+	Handler(prometheus.NewRegistry(), func(context.Context) Health { return h }).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	if rec.Code != http.StatusOK {
+		t.Errorf("got %d, want 200", rec.Code)
+	}
+	got := regexp.MustCompile(`"time": "[^"]*"`).ReplaceAllString(rec.Body.String(), `"time": "TIME"`)
+	p := filepath.Join("testdata", "healthz.json")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("reading the golden file (go test -update): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("/healthz differs from %s:\n--- got\n%s\n--- want\n%s", p, got, want)
 	}
 }

@@ -19,17 +19,18 @@ type pair struct {
 	what, ours, base, metric string
 	higherBetter             bool
 	target                   float64 // minimum ratio (ours relative to base, >1 = better)
+	baseMetric               string  // the baseline's metric when it differs from metric
 }
 
 var pairs = []pair{
-	{"portal creates, concurrency 1", "BenchmarkCreates/client/c1", "BenchmarkCreates/raw/c1", "creates/s", true, 0.8},
-	{"portal creates, concurrency 8", "BenchmarkCreates/client/c8", "BenchmarkCreates/raw/c8", "creates/s", true, 0.8},
-	{"portal creates, concurrency 32", "BenchmarkCreates/client/c32", "BenchmarkCreates/raw/c32", "creates/s", true, 0.8},
-	{"validate 1M-row SKU CSV vs encoding/csv", "BenchmarkValidateSKUs1M", "BenchmarkRawCSV1M", "rows/s", true, 0.5},
-	{"read 200k-row XLSX vs bare excelize Rows()", "BenchmarkXLSX200k", "BenchmarkXLSXBareRows200k", "rows/s", true, 0.8},
-	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0},
-	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8},
-	{"SFTP inbox 1000 files vs rclone copy", "BenchmarkSFTPInbox1000", "BenchmarkRcloneCopy1000", "files/s", true, 1.0},
+	{"portal creates, concurrency 1", "BenchmarkCreates/client/c1", "BenchmarkCreates/raw/c1", "creates/s", true, 0.8, ""},
+	{"portal creates, concurrency 8", "BenchmarkCreates/client/c8", "BenchmarkCreates/raw/c8", "creates/s", true, 0.8, ""},
+	{"portal creates, concurrency 32", "BenchmarkCreates/client/c32", "BenchmarkCreates/raw/c32", "creates/s", true, 0.8, ""},
+	{"validate 1M-row SKU CSV vs encoding/csv", "BenchmarkValidateSKUs1M", "BenchmarkRawCSV1M", "rows/s", true, 0.5, ""},
+	{"read 200k-row XLSX vs bare excelize Rows()", "BenchmarkXLSX200k", "BenchmarkXLSXBareRows200k", "rows/s", true, 0.8, ""},
+	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0, ""},
+	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8, ""},
+	{"SFTP inbox 1000 files vs rclone copy", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 1.0, "files/s-rclone"},
 }
 
 var suffix = regexp.MustCompile(`-\d+$`)
@@ -68,7 +69,11 @@ func main() {
 	fmt.Printf("%-46s %14s %14s %-10s %7s %7s\n", "comparison", "ours", "baseline", "metric", "ratio", "target")
 	for _, p := range pairs {
 		o, ok1 := metrics[p.ours][p.metric]
-		b, ok2 := metrics[p.base][p.metric]
+		bm := p.metric
+		if p.baseMetric != "" {
+			bm = p.baseMetric
+		}
+		b, ok2 := metrics[p.base][bm]
 		if !ok1 || !ok2 || o == 0 || b == 0 {
 			fmt.Printf("%-46s %14s %14s %-10s %7s %7.2f\n", p.what, "-", "-", p.metric, "n/a", p.target)
 			continue
@@ -92,7 +97,7 @@ func main() {
 	}
 	for n, m := range metrics {
 		for k, v := range m {
-			if strings.Contains(k, "latency") || strings.Contains(k, "lines/s") {
+			if strings.HasPrefix(k, "ms-") || strings.Contains(k, "lines/s") || strings.Contains(k, "orders/s") {
 				fmt.Printf("%-46s %14.4g %s\n", strings.TrimPrefix(n, "Benchmark"), v, k)
 			}
 		}

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"filebridge/internal/journal"
+)
+
+// TestGracefulShutdown sends SIGTERM to `filebridge run` while it submits
+// a 300-order file to a simulator slowed down by --latency: it exits 0,
+// every order whose create was sent has its final result in the journal
+// (none is left "sending") and is on the portal, no order was started
+// after the signal, and the file waits in processing/. The next run
+// finishes it without creating any order twice.
+func TestGracefulShutdown(t *testing.T) {
+	t.Parallel()
+	const orders = 300
+	s := startSim(t, "A", "--preload", "50", "--latency", "100ms")
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
+	const name = "ORDERS_STOP_20260401.csv"
+	writeAtomic(t, filepath.Join(inbox, name), ordersFile("A", "ST-", orders, 1, 50))
+
+	p := start(t, "run", "run", "--config", cfg)
+	waitFor(t, 60*time.Second, "20 orders on the portal", func() bool { return s.stats(t).Counts["sales_orders"] >= 20 })
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Fatalf("run exited with %d after SIGTERM, want 0", code)
+	}
+	onPortal := s.stats(t).Counts["sales_orders"]
+
+	ctx := context.Background()
+	j, err := journal.Open(ctx, filepath.Join(dir, "var", "filebridge.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open, err := j.OpenFiles(ctx, "erp")
+	if err != nil || len(open) != 1 {
+		_ = j.Close()
+		t.Fatalf("open files in the journal: %+v, %v; want the file", open, err)
+	}
+	docs, err := j.Documents(ctx, open[0].ID)
+	_ = j.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[journal.Result]int{}
+	for _, d := range docs {
+		counts[d.Result]++
+	}
+	if counts[journal.ResultSending] != 0 {
+		t.Errorf("%d order(s) left sending after SIGTERM: %v", counts[journal.ResultSending], counts)
+	}
+	if ok := counts[journal.ResultCreated] + counts[journal.ResultExists]; ok != onPortal || ok >= orders {
+		t.Errorf("the journal has %d orders created, the portal %d, of %d: every create sent must be journaled, and the rest not sent", ok, onPortal, orders)
+	}
+	if open[0].State != journal.FileSubmitting || !has(files(t, filepath.Join(inbox, "processing")), name) {
+		t.Errorf("file state %s, processing/ holds %q: want it submitting in processing/", open[0].State, files(t, filepath.Join(inbox, "processing")))
+	}
+
+	p = start(t, "run (again)", "run", "--config", cfg)
+	allIn(t, 90*time.Second, filepath.Join(inbox, "processed"), []string{name})
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("the second run exited with %d after SIGTERM", code)
+	}
+	got := s.keyCounts(t, "sales_orders", "orderNumber")
+	if len(got) != orders {
+		t.Errorf("the portal holds %d orders, want %d", len(got), orders)
+	}
+	for k, n := range got {
+		if n != 1 {
+			t.Errorf("order %s exists %d times", k, n)
+		}
+	}
+}

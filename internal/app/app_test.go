@@ -1,0 +1,201 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/inbox"
+	"filebridge/internal/model"
+	"filebridge/internal/portalsim"
+	"filebridge/internal/server"
+)
+
+// tricky are folder names that an unescaped file:// URL would misread:
+// "#" starts a fragment, "?" a query, "%41" decodes to "A".
+var tricky = []string{"in #1", "in%41", "in?x=1", "in #2 %zz?"}
+
+// setup writes a config whose inbox and outbox are the folders named
+// inboxName and outboxName under a temporary folder, with a simulator of
+// Edition A as its portal, and loads it. Each folder holds a file
+// "marker.txt"; the folders an unescaped URL would lead to (the name up to
+// "#" or "?") exist too, empty.
+func setup(t *testing.T, inboxName, outboxName string) *config.Config {
+	t.Helper()
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
+	root := t.TempDir()
+	for _, name := range []string{inboxName, outboxName} {
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "marker.txt"), []byte("here\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []string{"#", "?"} {
+			if i := strings.Index(name, cut); i >= 0 {
+				if err := os.MkdirAll(filepath.Join(root, name[:i]), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	toml := fmt.Sprintf(`[journal]
+path = %q
+
+[portals.main]
+edition = "A"
+base_url = %q
+company = 42
+token_file = "token"
+
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = %q
+
+[[outboxes]]
+name = "erp-out"
+portal = "main"
+url = %q
+
+  [[outboxes.exports]]
+  type = "stock"
+  schedule = "@daily"
+`, filepath.Join(root, "journal.db"), srv.URL+"/api", filepath.Join(root, inboxName), filepath.Join(root, outboxName))
+	file := filepath.Join(root, "config.toml")
+	if err := os.WriteFile(file, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(file)
+	if err != nil {
+		t.Fatalf("loading the config: %v\n%s", err, toml)
+	}
+	return cfg
+}
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// names lists the names of a folder's root.
+func names(t *testing.T, f folder.Folder) []string {
+	t.Helper()
+	entries, err := f.List(context.Background(), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// TestOpenFolders: inbox and outbox folders whose paths hold "#", "%" or
+// "?" open as themselves, through OpenInboxFolder, OpenOutboxFolder and
+// the inbox's own folder.
+func TestOpenFolders(t *testing.T) {
+	for _, name := range tricky {
+		t.Run(name, func(t *testing.T) {
+			cfg := setup(t, name, "out "+name)
+			ctx := context.Background()
+			in, err := app.OpenInboxFolder(ctx, &cfg.Inboxes[0], discard())
+			if err != nil {
+				t.Fatalf("opening the inbox: %v", err)
+			}
+			defer in.Close()
+			if got := names(t, in); !slices.Contains(got, "marker.txt") {
+				t.Errorf("inbox %s opened a folder holding %q, not its own", cfg.Inboxes[0].Folder.Path, got)
+			}
+			out, err := app.OpenOutboxFolder(ctx, &cfg.Outboxes[0], discard())
+			if err != nil {
+				t.Fatalf("opening the outbox: %v", err)
+			}
+			defer out.Close()
+			if got := names(t, out); !slices.Contains(got, "marker.txt") {
+				t.Errorf("outbox %s opened a folder holding %q, not its own", cfg.Outboxes[0].Folder.Path, got)
+			}
+
+			d, err := app.Open(ctx, cfg, discard(), app.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			f, err := d.Inboxes[0].Folder(ctx)
+			if err != nil {
+				t.Fatalf("opening the inbox's folder: %v", err)
+			}
+			if got := names(t, f); !slices.Contains(got, "marker.txt") {
+				t.Errorf("the inbox's own folder holds %q, not marker.txt", got)
+			}
+		})
+	}
+}
+
+// TestHealthReport: /healthz reports each inbox's last round as the inbox
+// saw it (files processed and failed in it, the queue), beside the
+// journal's totals.
+func TestHealthReport(t *testing.T) {
+	cfg := setup(t, "in #1", "out #1")
+	ctx := context.Background()
+	d, err := app.Open(ctx, cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+
+	if ih := d.HealthReport(ctx).Inboxes["erp"]; ih.LastRound != nil || ih.Portal != "main" {
+		t.Errorf("before any round: %+v, want no last round, portal main", ih)
+	}
+	dir := cfg.Inboxes[0].Folder.Path
+	if err := os.Remove(filepath.Join(dir, "marker.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"SUPPLIERS.csv":     "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n",
+		"SUPPLIERS_BAD.csv": "code,name,relationship\n,No code,Manufacturer\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := d.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h := d.HealthReport(ctx)
+	if !h.Healthy() {
+		t.Errorf("unhealthy: %+v", h.Portals)
+	}
+	ih := h.Inboxes["erp"]
+	want := server.RoundHealth{Processed: 1, Failed: 1}
+	if ih.LastRound == nil {
+		t.Fatalf("no last round: %+v", ih)
+	}
+	got := *ih.LastRound
+	if got.Started.IsZero() || got.Ended.Before(got.Started) {
+		t.Errorf("last round from %s to %s", got.Started, got.Ended)
+	}
+	got.Started, got.Ended = want.Started, want.Ended
+	if got != want {
+		t.Errorf("last round %+v, want %+v", got, want)
+	}
+	if ih.Queue != 0 || ih.Retrying != 0 || ih.NextRetry != nil || ih.LastError != "" || ih.Processed != 1 || ih.Failed != 1 {
+		t.Errorf("inbox health %+v", ih)
+	}
+}
