@@ -23,3 +23,8 @@ go test -run '^$' -bench . -benchmem -count=1 -timeout 30m ./... | tee bench.out
 echo
 echo "== end-to-end figures =="
 grep -E '^(Benchmark(PickupLatency|SFTPInbox|LargeOrderFile)|\s+bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
+
+# --- side by side: each figure beside the baseline measured in this run.
+echo
+echo "== ratios against the baselines of this run =="
+go run ./scripts/benchratio bench.out

@@ -66,7 +66,7 @@ func main() {
 			}
 		}
 	}
-	fmt.Printf("%-46s %14s %14s %-10s %7s %7s\n", "comparison", "ours", "baseline", "metric", "ratio", "target")
+	fmt.Printf("%-46s %14s %14s %-18s %7s %7s\n", "comparison", "ours", "baseline", "metric", "ratio", "target")
 	for _, p := range pairs {
 		o, ok1 := metrics[p.ours][p.metric]
 		bm := p.metric
@@ -75,7 +75,7 @@ func main() {
 		}
 		b, ok2 := metrics[p.base][bm]
 		if !ok1 || !ok2 || o == 0 || b == 0 {
-			fmt.Printf("%-46s %14s %14s %-10s %7s %7.2f\n", p.what, "-", "-", p.metric, "n/a", p.target)
+			fmt.Printf("%-46s %14s %14s %-18s %7s %7.2f\n", p.what, "-", "-", p.metric, "n/a", p.target)
 			continue
 		}
 		r := o / b
@@ -86,7 +86,7 @@ func main() {
 		if r < p.target {
 			verdict = "BELOW"
 		}
-		fmt.Printf("%-46s %14.4g %14.4g %-10s %7.2f %7.2f %s\n", p.what, o, b, p.metric, r, p.target, verdict)
+		fmt.Printf("%-46s %14.4g %14.4g %-18s %7.2f %7.2f %s\n", p.what, o, b, p.metric, r, p.target, verdict)
 	}
 	for _, n := range []string{"BenchmarkValidateSKUs10k", "BenchmarkValidateSKUs1M", "BenchmarkXLSX200k", "BenchmarkStockSnapshot100k"} {
 		for k, v := range metrics[n] {
