@@ -101,7 +101,7 @@ func TestExample(t *testing.T) {
 		{"sku route charset", c.Route("erp", "in/sku_2026.csv").Charset, CharsetWindows1252},
 		{"sku route constants", c.Route("erp", "SKU_1.csv").Constants(), map[string]string{"warehouseLocation": "3"}},
 		{"orders route", c.Route("erp", "ORDERS_1.XLSX").Type, "orders"},
-		{"orders positions", len(c.Route("erp", "ORDERS_1.xlsx").Positions), 6},
+		{"orders positions", len(c.Route("erp", "ORDERS_1.xlsx").Positions), 10},
 		{"no route", c.Route("erp", "other.csv") == nil, true},
 		{"local folder", c.Inbox("uploads").Folder, FolderURL{Scheme: "file", Path: filepath.Join(root, "var/inbox")}},
 		{"local poll", c.Inbox("uploads").Poll.Duration, DefaultLocalPoll},
