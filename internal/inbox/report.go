@@ -59,7 +59,7 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 				msg := jd.Message
 				if !jd.Result.OK() {
 					for _, r := range d.Rows {
-						failed[r] = msg
+						failed[r] = rowMessage(d, r, msg)
 					}
 				}
 				return cw.Write([]string{rowsText(d.Rows), displayKey(d), string(jd.Result), jd.PortalID, msg})
@@ -246,4 +246,24 @@ func (fr *fileRun) delimiterNoSource() rune {
 		return fr.opts.Delimiter
 	}
 	return ','
+}
+
+// rowMessage is the error column of one row of a failed document in the
+// rejected file: the problems found on that row, or, when the row itself
+// is fine, why its document failed (another row of the order, or the
+// portal's answer).
+func rowMessage(d formats.Doc, row int, docMsg string) string {
+	var own []string
+	for _, is := range d.Issues {
+		if is.Row == row && !is.Warning {
+			own = append(own, issueText(is))
+		}
+	}
+	if len(own) == 0 {
+		if len(d.Rows) > 1 {
+			return "this row is fine, but its order failed: " + docMsg
+		}
+		return docMsg
+	}
+	return strings.Join(own, "; ")
 }
