@@ -11,8 +11,8 @@ import (
 )
 
 // TestLifecycle checks, on one running daemon with a local inbox and a
-// settle of 1s: a file written in pieces over ~3s is not picked up before
-// it is complete; the same content dropped again is reported as a
+// settle of 1.5s: a file written in pieces 250ms apart over ~2s is not
+// picked up before it is complete (a margin of 6 for a loaded machine); the same content dropped again is reported as a
 // duplicate and submits nothing; a different file under a name already in
 // processed/ gets a suffix instead of overwriting.
 func TestLifecycle(t *testing.T) {
@@ -23,7 +23,7 @@ func TestLifecycle(t *testing.T) {
 	if err := os.MkdirAll(inbox, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "1s"`})
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "1.5s"`})
 	p := start(t, "run", "run", "--config", cfg)
 	processed := filepath.Join(inbox, "processed")
 
@@ -44,9 +44,11 @@ func TestLifecycle(t *testing.T) {
 			if err := f.Sync(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(400 * time.Millisecond)
+			wrote := time.Now()
+			time.Sleep(250 * time.Millisecond)
 			if _, err := os.Stat(filepath.Join(inbox, name)); err != nil {
-				t.Fatalf("the file was taken while still being written (after %d bytes of %d): %v", i+step, len(data), err)
+				t.Fatalf("the file was taken while still being written (after %d bytes of %d, %s after the last write): %v",
+					i+step, len(data), time.Since(wrote).Round(time.Millisecond), err)
 			}
 			if n := len(s.keyCounts(t, "sales_orders", "orderNumber")); n > 0 {
 				t.Fatalf("%d orders submitted while the file was still being written", n)

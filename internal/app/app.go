@@ -103,36 +103,9 @@ func NewPortals(cfg *config.Config, o PortalOptions) (map[string]*portal.Client,
 }
 
 // FolderOptions are the folder.Options of an inbox's or outbox's url and
-// SFTP settings (secrets resolved by config.Load). The URL is the folder's
-// escaped FolderURL.String, which folder.Open reads back as the same
-// folder whatever its path holds ("#", "%", "?", spaces). The inbox
-// package keeps the same mapping for itself (it cannot import this
-// package).
+// SFTP settings: config.FolderOptions, the one mapping the inboxes use too.
 func FolderOptions(u config.FolderURL, s config.SFTP, timeout time.Duration, log *slog.Logger) folder.Options {
-	o := folder.Options{
-		URL:                u.String(),
-		Timeout:            timeout,
-		Logger:             log,
-		KnownHostsFile:     s.KnownHosts,
-		HostKeyFingerprint: s.HostKeyFingerprint,
-	}
-	if u.IsSFTP() {
-		o.Password = s.Password.Value()
-		if !s.PrivateKey.IsZero() {
-			o.PrivateKey = []byte(s.PrivateKey.Value())
-		}
-		o.PrivateKeyPassphrase = s.PrivateKeyPassphrase.Value()
-	}
-	return o
-}
-
-// OpenInboxFolder opens (for SFTP: connects to) an inbox's folder.
-func OpenInboxFolder(ctx context.Context, in *config.Inbox, log *slog.Logger) (folder.Folder, error) {
-	f, err := folder.Open(ctx, FolderOptions(in.Folder, in.SFTP, in.OperationTimeout.Duration, log))
-	if err != nil {
-		return nil, fmt.Errorf("opening inbox %s: %w", in.Name, err)
-	}
-	return f, nil
+	return config.FolderOptions(u, s, timeout, log)
 }
 
 // OpenOutboxFolder opens (for SFTP: connects to) an outbox's folder.

@@ -108,14 +108,15 @@ func names(t *testing.T, f folder.Folder) []string {
 }
 
 // TestOpenFolders: inbox and outbox folders whose paths hold "#", "%" or
-// "?" open as themselves, through OpenInboxFolder, OpenOutboxFolder and
-// the inbox's own folder.
+// "?" open as themselves, through FolderOptions (what check opens),
+// OpenOutboxFolder and the inbox's own folder.
 func TestOpenFolders(t *testing.T) {
 	for _, name := range tricky {
 		t.Run(name, func(t *testing.T) {
 			cfg := setup(t, name, "out "+name)
 			ctx := context.Background()
-			in, err := app.OpenInboxFolder(ctx, &cfg.Inboxes[0], discard())
+			ic := &cfg.Inboxes[0]
+			in, err := folder.Open(ctx, app.FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, discard()))
 			if err != nil {
 				t.Fatalf("opening the inbox: %v", err)
 			}

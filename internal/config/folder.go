@@ -3,12 +3,39 @@ package config
 import (
 	"encoding/base64"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
+
+	"filebridge/internal/folder"
 )
+
+// FolderOptions are the folder.Options of an inbox's or outbox's url,
+// SFTP settings (secrets resolved by Load) and operation timeout: the one
+// mapping every command and the daemon use. The URL is u's escaped
+// String, which folder.Open reads back as the same folder whatever its
+// path holds ("#", "%", "?", spaces). Secrets are set for SFTP only.
+func FolderOptions(u FolderURL, s SFTP, timeout time.Duration, log *slog.Logger) folder.Options {
+	o := folder.Options{
+		URL:                u.String(),
+		Timeout:            timeout,
+		Logger:             log,
+		KnownHostsFile:     s.KnownHosts,
+		HostKeyFingerprint: s.HostKeyFingerprint,
+	}
+	if u.IsSFTP() {
+		o.Password = s.Password.Value()
+		if !s.PrivateKey.IsZero() {
+			o.PrivateKey = []byte(s.PrivateKey.Value())
+		}
+		o.PrivateKeyPassphrase = s.PrivateKeyPassphrase.Value()
+	}
+	return o
+}
 
 // parseFolderURL reads an inbox's or outbox's url: "file:///dir", a plain
 // path (relative to the config's folder) or "sftp://user@host[:port]/dir".

@@ -167,7 +167,7 @@ func fromEnv(lookup LookupEnv, key, name string) (Secret, error) {
 	}
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return Secret{}, fmt.Errorf("%s: environment variable %s is empty", key, name)
+		return Secret{}, fmt.Errorf("%s: environment variable %s is empty: set it to the secret before starting filebridge", key, name)
 	}
 	return Secret{v}, nil
 }
@@ -178,10 +178,10 @@ func fromFile(key, path string, trim bool) (Secret, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return Secret{}, fmt.Errorf("%s %s does not exist", key, path)
+			return Secret{}, fmt.Errorf("%s %s does not exist: create it or correct the path", key, path)
 		}
 		if errors.Is(err, os.ErrPermission) {
-			return Secret{}, fmt.Errorf("%s %s is not readable by this user", key, path)
+			return Secret{}, fmt.Errorf("%s %s is not readable by this user: give the user filebridge runs as read access", key, path)
 		}
 		return Secret{}, fmt.Errorf("reading %s %s: %w", key, path, err)
 	}
@@ -190,7 +190,7 @@ func fromFile(key, path string, trim bool) (Secret, error) {
 		v = strings.TrimSpace(v)
 	}
 	if strings.TrimSpace(v) == "" {
-		return Secret{}, fmt.Errorf("%s %s is empty", key, path)
+		return Secret{}, fmt.Errorf("%s %s is empty: write the secret into it", key, path)
 	}
 	return Secret{v}, nil
 }

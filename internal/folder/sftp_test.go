@@ -55,8 +55,15 @@ func TestSFTPMemConformance(t *testing.T) {
 }
 
 func TestSFTPReplaceFallback(t *testing.T) {
+	checkReplaceFallback(t, memFolder(t, sftptest.NewServer(t)))
+}
+
+// checkReplaceFallback checks Replace on f without posix-rename@openssh.com:
+// the target is replaced, nothing is left aside, and a failed replace
+// leaves the target as it was.
+func checkReplaceFallback(t *testing.T, f folder.Folder) {
+	t.Helper()
 	ctx := t.Context()
-	f := memFolder(t, sftptest.NewServer(t))
 	folder.DisablePosixRename(f)
 	foldertest.Write(t, ctx, f, "new", "fresh")
 	foldertest.Write(t, ctx, f, "cur", "stale")

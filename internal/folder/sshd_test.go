@@ -38,20 +38,7 @@ func TestOpenSSHConformance(t *testing.T) {
 func TestOpenSSHReplaceFallback(t *testing.T) {
 	root := t.TempDir()
 	sshd := sftptest.StartSSHD(t, root)
-	ctx := t.Context()
-	f := openSFTP(t, sshd.Options(root))
-	folder.DisablePosixRename(f)
-	foldertest.Write(t, ctx, f, "new", "fresh")
-	foldertest.Write(t, ctx, f, "cur", "stale")
-	if err := f.Replace(ctx, "new", "cur"); err != nil {
-		t.Fatalf("Replace: %v", err)
-	}
-	if got := foldertest.Read(t, ctx, f, "cur"); got != "fresh" {
-		t.Errorf("got %q, want fresh", got)
-	}
-	if got := foldertest.Names(t, ctx, f, "."); !slices.Equal(got, []string{"cur"}) {
-		t.Errorf("got %q, want only cur", got)
-	}
+	checkReplaceFallback(t, openSFTP(t, sshd.Options(root)))
 }
 
 func TestOpenSSHLinksAndOddNames(t *testing.T) {

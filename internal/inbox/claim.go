@@ -148,11 +148,9 @@ func (in *Inbox) claim(ctx context.Context, f folder.Folder, name string) (journ
 	}
 	in.forget(name)
 	if r := in.route(name); r != nil && r.DoneMarker {
-		for _, s := range markerSuffixes {
-			for _, m := range []string{name + s, name + upper(s)} {
-				if err := f.Remove(ctx, m); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					in.log.Warn("could not remove the done marker; remove it by hand", "file", name, "marker", m, "error", err)
-				}
+		for _, m := range markerNames(name) {
+			if err := f.Remove(ctx, m); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				in.log.Warn("could not remove the done marker; remove it by hand", "file", name, "marker", m, "error", err)
 			}
 		}
 	}
@@ -275,14 +273,4 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		return nil, fmt.Errorf("downloading %s: %w", p, err)
 	}
 	return &source{ReaderAt: tmp, size: n, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
-}
-
-func upper(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'a' <= c && c <= 'z' {
-			b[i] = c - 'a' + 'A'
-		}
-	}
-	return string(b)
 }

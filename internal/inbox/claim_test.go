@@ -2,6 +2,7 @@ package inbox_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,36 +57,49 @@ func TestNameCollision(t *testing.T) {
 }
 
 // TestSettle: a file still being written is not claimed before its size
-// and mtime stay unchanged for settle; then it is processed whole.
+// and mtime stay unchanged for settle; then it is processed whole. The
+// writer appends a row every 100ms for as long as the round runs, so the
+// round sees it grow whatever the machine's load.
 func TestSettle(t *testing.T) {
 	e := newEnv(t, envOpts{settle: true, inbox: `settle = "600ms"`})
-	rows := []string{"code,name,relationship\n"}
-	for i := range 12 {
-		rows = append(rows, "SUP-"+string(rune('A'+i))+",Supplier,Manufacturer\n")
-	}
 	p := filepath.Join(e.dir, "SUPPLIERS.csv")
 	f, err := os.Create(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
+	if _, err := f.WriteString("code,name,relationship\n"); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	written := make(chan int, 1)
 	go func() {
-		defer close(done)
-		defer f.Close()
-		for _, r := range rows {
-			_, _ = f.WriteString(r)
+		n := 0
+		for {
+			n++
+			if _, err := fmt.Fprintf(f, "SUP-%03d,Supplier,Manufacturer\n", n); err != nil {
+				t.Error(err)
+			}
 			_ = f.Sync()
-			time.Sleep(100 * time.Millisecond)
+			select {
+			case <-stop:
+				if err := f.Close(); err != nil {
+					t.Error(err)
+				}
+				written <- n
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
 		}
 	}()
 	rr := e.runOnce() // looks twice 600ms apart while the writer appends
+	close(stop)
+	n := <-written
 	if len(rr.Files) != 0 || rr.Waiting != 1 {
 		t.Fatalf("a file being written was picked up: %+v", rr)
 	}
-	<-done
 	r := result(t, e.runOnce(), "SUPPLIERS.csv")
-	if r.State != journal.FileDone || r.Rows != 12 || r.DocsOK != 12 {
-		t.Fatalf("state %s, %d rows, %d ok: %s", r.State, r.Rows, r.DocsOK, r.Message)
+	if r.State != journal.FileDone || r.Rows != n || r.DocsOK != n {
+		t.Fatalf("state %s, %d rows, %d ok, want %d: %s", r.State, r.Rows, r.DocsOK, n, r.Message)
 	}
 }
 

@@ -182,7 +182,8 @@ func (in *Inbox) Run(ctx context.Context) error {
 	in.log.Info("watching inbox", "url", in.cfg.Folder.String(), "poll", in.cfg.Poll.Duration, "settle", in.cfg.Settle.Duration)
 	work, release := in.workContext(ctx)
 	defer release()
-	alarm := in.watch(ctx)
+	alarm, unwatch := in.watch(ctx)
+	defer unwatch()
 	poll := in.cfg.Poll.Duration
 	wake := time.Now()
 	timer := time.NewTimer(0)
@@ -378,26 +379,35 @@ func (a *alarm) take() time.Time {
 // watch watches a local inbox for file-system events and looks at the
 // files they are about as they come, even while a round runs (observe):
 // the returned alarm rings with the time a round should run (nil for
-// SFTP, or when the watcher cannot start: polling still works).
-func (in *Inbox) watch(ctx context.Context) *alarm {
+// SFTP, or when the watcher cannot start: polling still works). The
+// watcher stops when ctx ends; wait returns once it has (the watcher
+// closed, no look at the folder under way).
+func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func()) {
+	var wg sync.WaitGroup
 	if in.cfg.Folder.IsSFTP() {
-		return nil
+		return nil, wg.Wait
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		in.log.Warn("file-system events unavailable; relying on polling", "error", err)
-		return nil
+		return nil, wg.Wait
 	}
 	root := filepath.Clean(in.cfg.Folder.Path)
 	if err := w.Add(root); err != nil {
-		_ = w.Close()
-		in.log.Warn("file-system events unavailable; relying on polling", "error", err)
-		return nil
+		if cerr := w.Close(); cerr != nil {
+			in.log.Debug("closing the file-system watcher", "error", cerr)
+		}
+		in.log.Warn("file-system events unavailable; relying on polling", "inbox_path", root, "error", err)
+		return nil, wg.Wait
 	}
 	h := &hints{signal: make(chan struct{}, 1), names: map[string]struct{}{}}
-	a := &alarm{signal: make(chan struct{}, 1)}
-	go func() {
-		defer w.Close()
+	a = &alarm{signal: make(chan struct{}, 1)}
+	wg.Go(func() {
+		defer func() {
+			if err := w.Close(); err != nil {
+				in.log.Debug("closing the file-system watcher", "error", err)
+			}
+		}()
 		for {
 			select {
 			case <-ctx.Done():
@@ -423,8 +433,8 @@ func (in *Inbox) watch(ctx context.Context) *alarm {
 				in.log.Debug("file-system watcher error", "error", err)
 			}
 		}
-	}()
-	go func() {
+	})
+	wg.Go(func() {
 		for {
 			select {
 			case <-ctx.Done():
@@ -443,8 +453,8 @@ func (in *Inbox) watch(ctx context.Context) *alarm {
 				a.post(at)
 			}
 		}
-	}()
-	return a
+	})
+	return a, wg.Wait
 }
 
 // sleepUntil waits until t or ctx's end.

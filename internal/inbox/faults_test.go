@@ -64,7 +64,11 @@ func TestTransientFaults(t *testing.T) {
 			t.Fatalf("files still open after %d rounds: %+v", round, open)
 		}
 	}
-	t.Logf("rounds with a retry: %d; simulator: %+v", retries, e.sim.Stats())
+	st := e.sim.Stats()
+	t.Logf("rounds with a retry: %d; simulator: %+v", retries, st)
+	if st.Faults.Failed+st.Faults.Throttled+st.Faults.Dropped == 0 {
+		t.Errorf("no fault was injected, the test proved nothing: %+v", st.Faults)
+	}
 	if got := e.ls("error"); len(got) != 0 {
 		t.Errorf("files in error/: %v", got)
 	}

@@ -171,7 +171,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	}
 	if in.open == nil {
 		in.open = func(ctx context.Context) (folder.Folder, error) {
-			return folder.Open(ctx, folderOptions(&cfg, log))
+			return folder.Open(ctx, config.FolderOptions(cfg.Folder, cfg.SFTP, cfg.OperationTimeout.Duration, log))
 		}
 	}
 	if in.opts.Now == nil {
@@ -189,35 +189,11 @@ func setDefault(v *string, def string) {
 	}
 }
 
-// folderOptions are the folder options of the inbox's url and SFTP
-// settings (secrets resolved by config.Load). Package app has the same
-// mapping for the commands; it imports this package, hence the copy.
-func folderOptions(ic *config.Inbox, log *slog.Logger) folder.Options {
-	o := folder.Options{
-		URL:                ic.Folder.String(), // escaped: folder.Open reads the same folder back
-		Timeout:            ic.OperationTimeout.Duration,
-		Logger:             log,
-		KnownHostsFile:     ic.KnownHosts,
-		HostKeyFingerprint: ic.HostKeyFingerprint,
-	}
-	if ic.Folder.IsSFTP() {
-		o.Password = ic.Password.Value()
-		if !ic.PrivateKey.IsZero() {
-			o.PrivateKey = []byte(ic.PrivateKey.Value())
-		}
-		o.PrivateKeyPassphrase = ic.PrivateKeyPassphrase.Value()
-	}
-	return o
-}
-
 // Name is the inbox's name.
 func (in *Inbox) Name() string { return in.cfg.Name }
 
 // Portal is the name of the portal the inbox submits to.
 func (in *Inbox) Portal() string { return in.cfg.Portal }
-
-// Health is the health the inbox reports auth pauses to.
-func (in *Inbox) Health() *Health { return in.health }
 
 // Folder returns the inbox's folder, opening it (and creating processing/)
 // on first use. Close closes it.

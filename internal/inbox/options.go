@@ -71,13 +71,21 @@ func isMarker(name string) bool {
 	return false
 }
 
+// markerNames are the names a done marker of name may have: NAME.done,
+// NAME.DONE, NAME.ok, NAME.OK.
+func markerNames(name string) []string {
+	out := make([]string, 0, 2*len(markerSuffixes))
+	for _, s := range markerSuffixes {
+		out = append(out, name+s, name+strings.ToUpper(s))
+	}
+	return out
+}
+
 // markerOf returns the done marker of name present in names, or "".
 func markerOf(name string, names map[string]bool) string {
-	for _, s := range markerSuffixes {
-		for _, cand := range []string{name + s, name + strings.ToUpper(s)} {
-			if names[cand] {
-				return cand
-			}
+	for _, cand := range markerNames(name) {
+		if names[cand] {
+			return cand
 		}
 	}
 	return ""

@@ -51,17 +51,17 @@ type DB struct {
 // whose schema is newer than this code knows is refused with ErrSchemaTooNew.
 func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
-		return nil, errors.New("opening journal: no state file path configured: set the state path in the config")
+		return nil, errors.New("opening journal: no path given: set path in the [journal] table of the config (e.g. \"var/filebridge.db\")")
 	}
 	if strings.ContainsRune(path, '?') {
-		return nil, fmt.Errorf("opening journal %s: the path must not contain '?': choose another state file path", path)
+		return nil, fmt.Errorf("opening journal %s: the path must not contain '?': choose a [journal] path without it", path)
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening journal %s: %w", path, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o750); err != nil {
-		return nil, fmt.Errorf("creating the journal's directory: %w", err)
+		return nil, fmt.Errorf("opening journal %s: creating its folder: %w", abs, err)
 	}
 
 	w, err := sql.Open("sqlite", dsn(abs, false))

@@ -56,9 +56,6 @@ func ParseDecimal(s string) (Decimal, error) {
 	return Decimal(out), nil
 }
 
-// DecimalFromInt returns the decimal of an integer.
-func DecimalFromInt(n int64) Decimal { return Decimal(strconv.FormatInt(n, 10)) }
-
 // IsZero reports whether the decimal was not given.
 func (d Decimal) IsZero() bool { return d == "" }
 

@@ -24,11 +24,10 @@ type Health struct {
 	// Status is "ok" or "degraded" (at least one portal is paused).
 	Status string `json:"status"`
 	// Time is when the report was made (UTC).
-	Time     time.Time                 `json:"time"`
-	Portals  map[string]PortalHealth   `json:"portals"`
-	Inboxes  map[string]InboxHealth    `json:"inboxes"`
-	Outboxes map[string]OutboxHealth   `json:"outboxes,omitempty"`
-	Extra    map[string]map[string]any `json:"extra,omitempty"`
+	Time     time.Time               `json:"time"`
+	Portals  map[string]PortalHealth `json:"portals"`
+	Inboxes  map[string]InboxHealth  `json:"inboxes"`
+	Outboxes map[string]OutboxHealth `json:"outboxes,omitempty"`
 }
 
 // PortalHealth is the state of one portal (tenant).
@@ -39,8 +38,6 @@ type PortalHealth struct {
 	// Reason says why the portal is paused and what to do.
 	Reason string     `json:"reason,omitempty"`
 	Since  *time.Time `json:"since,omitempty"`
-	// RetryAt is when the paused portal is tried again.
-	RetryAt *time.Time `json:"retry_at,omitempty"`
 }
 
 // Paused reports whether the portal is paused.
@@ -157,7 +154,7 @@ func Start(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listening for /metrics and /healthz on %s (server.listen): %w", addr, err)
+		return nil, fmt.Errorf("listening for /metrics and /healthz on %s: %w; set server.listen to a free host:port, or to \"\" to turn the server off", addr, err)
 	}
 	s := &Server{
 		srv: &http.Server{
