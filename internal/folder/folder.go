@@ -106,6 +106,26 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// String describes the options without their secrets, so that printing
+// them (%v, %+v) or logging them never shows a password or a key.
+func (o Options) String() string {
+	return fmt.Sprintf("{URL:%s Password:%s PrivateKey:%s KnownHostsFile:%s HostKeyFingerprint:%s Timeout:%s KeepAlive:%s}",
+		o.URL, redacted(o.Password != ""), redacted(len(o.PrivateKey) > 0), o.KnownHostsFile, o.HostKeyFingerprint, o.Timeout, o.KeepAlive)
+}
+
+// LogValue is what slog records of the options: String.
+func (o Options) LogValue() slog.Value { return slog.StringValue(o.String()) }
+
+// Format prints String for every verb, %+v and %#v included.
+func (o Options) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, o.String()) }
+
+func redacted(set bool) string {
+	if set {
+		return "[redacted]"
+	}
+	return `""`
+}
+
 // Defaults for Options.
 const (
 	DefaultTimeout   = 30 * time.Second

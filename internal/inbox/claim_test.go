@@ -139,6 +139,34 @@ done_marker = true
 	}
 }
 
+// TestStaleDoneMarker: a marker older than its file (left by a crash
+// between an earlier claim and the marker's removal) does not release a
+// new file of the same name; a fresh marker does.
+func TestStaleDoneMarker(t *testing.T) {
+	e := newEnv(t, envOpts{routes: `
+[[inboxes.routes]]
+match = "SUPPLIERS_*.csv"
+type = "suppliers"
+done_marker = true
+`})
+	e.drop("SUPPLIERS_1.csv.done", "")
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(e.dir, "SUPPLIERS_1.csv.done"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	e.drop("SUPPLIERS_1.csv", suppliersA)
+	if rr := e.runOnce(); len(rr.Files) != 0 || rr.Waiting != 1 {
+		t.Fatalf("claimed on a marker older than the file: %+v", rr)
+	}
+	now := time.Now().Add(time.Second)
+	if err := os.Chtimes(filepath.Join(e.dir, "SUPPLIERS_1.csv.done"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	if r := result(t, e.runOnce(), "SUPPLIERS_1.csv"); r.State != journal.FileDone {
+		t.Fatalf("state %s: %s", r.State, r.Message)
+	}
+}
+
 // TestMaxFileSize: a file over max_file_size goes to error/ unread.
 func TestMaxFileSize(t *testing.T) {
 	e := newEnv(t, envOpts{inbox: `max_file_size = "64B"`})

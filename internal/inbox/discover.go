@@ -31,10 +31,10 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 	if err != nil {
 		return nil, 0, time.Time{}, fmt.Errorf("listing inbox %q: %w", in.cfg.Name, err)
 	}
-	names := make(map[string]bool, len(entries))
+	names := make(map[string]time.Time, len(entries))
 	for _, e := range entries {
 		if !e.IsDir {
-			names[e.Name] = true
+			names[e.Name] = e.ModTime
 		}
 	}
 	now := time.Now()
@@ -48,7 +48,7 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 		}
 		present[e.Name] = true
 		if r := in.route(e.Name); r != nil && r.DoneMarker {
-			if markerOf(e.Name, names) != "" {
+			if markerOf(e.Name, e.ModTime, names) != "" {
 				settled = append(settled, e.Name)
 			} else {
 				waiting++

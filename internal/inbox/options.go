@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"filebridge/internal/config"
@@ -81,10 +82,13 @@ func markerNames(name string) []string {
 	return out
 }
 
-// markerOf returns the done marker of name present in names, or "".
-func markerOf(name string, names map[string]bool) string {
+// markerOf returns the done marker of name present in names (name ->
+// modification time), or "". A marker older than the file is left over from
+// an earlier file of the same name (a crash between the claim and the
+// marker's removal) and does not count.
+func markerOf(name string, mtime time.Time, names map[string]time.Time) string {
 	for _, cand := range markerNames(name) {
-		if names[cand] {
+		if at, ok := names[cand]; ok && !at.Before(mtime) {
 			return cand
 		}
 	}
