@@ -43,6 +43,12 @@ type csvSource struct {
 	// comma is the delimiter when it is one byte (0: every line goes to r).
 	comma byte
 	rec   []string // the record of the last line split here (reused)
+	// block holds whole lines without any double quote, read from br
+	// already, and pos is where the next one starts: the lines split here
+	// are carved from it, one allocation for many lines (see fillBlock).
+	// r reads br only once block is used up.
+	block string
+	pos   int
 	// fastLines counts the lines consumed here, csvLines those r consumed
 	// (r numbers lines among its own only).
 	fastLines, csvLines int
@@ -128,6 +134,30 @@ func validDelim(r rune) bool {
 
 func (s *csvSource) next() (int, []string, error) {
 	for s.comma != 0 {
+		if s.pos == len(s.block) {
+			s.fillBlock()
+		}
+		if s.pos < len(s.block) {
+			// A line of the block: it ends with "\n" and holds no quote.
+			rest := s.block[s.pos:]
+			n := strings.IndexByte(rest, '\n') + 1
+			text := rest[:n-1]
+			if len(text) > 0 && text[len(text)-1] == '\r' {
+				text = text[:len(text)-1]
+			}
+			s.pos += n
+			s.fastLines++
+			if len(text) == 0 {
+				continue
+			}
+			rec, ascii := splitLine(s.rec[:0], text, s.comma)
+			s.rec = rec
+			if !ascii && (strings.IndexByte(text, 0) >= 0 || s.utf8 && !utf8.ValidString(text)) {
+				// The delimiter is ASCII: the line is text if and only if every field is.
+				return 0, nil, s.encodingProblem()
+			}
+			return s.fastLines + s.csvLines, rec, nil
+		}
 		line, err := s.peekLine()
 		switch {
 		case err != nil:
@@ -161,8 +191,7 @@ func (s *csvSource) next() (int, []string, error) {
 			// The delimiter is ASCII: the line is text if and only if every field is.
 			return 0, nil, s.encodingProblem()
 		}
-		str := string(text)
-		s.rec = splitLine(s.rec[:0], text, str, s.comma)
+		s.rec, _ = splitLine(s.rec[:0], string(text), s.comma)
 		_, _ = s.br.Discard(n)
 		s.fastLines++
 		return s.fastLines + s.csvLines, s.rec, nil
@@ -170,15 +199,48 @@ func (s *csvSource) next() (int, []string, error) {
 	return s.csvNext()
 }
 
-// splitLine appends to rec the fields of str, which is the text b,
-// separated by comma. It looks at eight bytes at a time.
-func splitLine(rec []string, b []byte, str string, comma byte) []string {
+// blockSize is the most bytes fillBlock copies at once.
+const blockSize = 32 << 10
+
+// fillBlock moves into block the complete lines at the start of the
+// buffered text, up to blockSize bytes and up to the first line with a
+// double quote (which encoding/csv reads). It leaves block empty when the
+// next line is not such a line, or ends the file without a "\n": the line
+// by line path reads it. Read errors are left to that path too.
+//
+// Lines are taken from one string so that reading a line allocates nothing:
+// a document handed on keeps the text of its block alive (blockSize bytes
+// at most), not just its own line's.
+func (s *csvSource) fillBlock() {
+	s.block, s.pos = "", 0
+	buf, _ := s.br.Peek(s.br.Buffered())
+	if len(buf) < blockSize {
+		buf, _ = s.br.Peek(s.br.Size())
+	}
+	buf = buf[:min(len(buf), blockSize)]
+	if q := bytes.IndexByte(buf, '"'); q >= 0 {
+		buf = buf[:q]
+	}
+	if end := bytes.LastIndexByte(buf, '\n') + 1; end > 0 {
+		s.block = string(buf[:end])
+		_, _ = s.br.Discard(end)
+	}
+}
+
+// splitLine appends to rec the fields of str separated by comma, and
+// reports whether str is plain ASCII (see plainASCII). It looks at eight
+// bytes at a time.
+func splitLine(rec []string, str string, comma byte) ([]string, bool) {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	const low7 = ^uint64(hi)
 	c := lo * uint64(comma)
+	var notASCII uint64
 	start, i := 0, 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:]) ^ c
+	for ; i+8 <= len(str); i += 8 {
+		w := uint64(str[i]) | uint64(str[i+1])<<8 | uint64(str[i+2])<<16 | uint64(str[i+3])<<24 |
+			uint64(str[i+4])<<32 | uint64(str[i+5])<<40 | uint64(str[i+6])<<48 | uint64(str[i+7])<<56
+		notASCII |= w&hi | (w-lo)&^w&hi
+		x := w ^ c
 		// The high bit of each byte of m is set where x has a zero byte.
 		m := ^((x&low7 + low7) | x | low7)
 		for m != 0 {
@@ -188,13 +250,17 @@ func splitLine(rec []string, b []byte, str string, comma byte) []string {
 			m &= m - 1
 		}
 	}
-	for ; i < len(b); i++ {
-		if b[i] == comma {
+	for ; i < len(str); i++ {
+		b := str[i]
+		if b == 0 || b >= utf8.RuneSelf {
+			notASCII = 1
+		}
+		if b == comma {
 			rec = append(rec, str[start:i])
 			start = i + 1
 		}
 	}
-	return append(rec, str[start:])
+	return append(rec, str[start:]), notASCII == 0
 }
 
 // peekLine returns the next line of text with its "\n" (without it at the

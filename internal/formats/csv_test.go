@@ -67,6 +67,9 @@ func TestReadCSV(t *testing.T) {
 		{"decimal comma refuses thousands", semi(skuHead) + "\n" + "CHAIR;Oak;4006381333931;1;45;50;90;6,5;7,2;\"1.234,90\";SUP-001\n", Options{DecimalComma: true}, func(t *testing.T, r result) {
 			wantIssue(t, r, "buyPrice", "mixes", 2)
 		}},
+		{"decimal comma refuses a point", semi(skuHead) + "\n" + "CHAIR;Oak;4006381333931;1;45;50;90;6,5;7,2;1.234;SUP-001\n", Options{DecimalComma: true}, func(t *testing.T, r result) {
+			wantIssue(t, r, "buyPrice", "comma", 2)
+		}},
 		{"dates in a zone", "orderNumber,warehouseLocation,supplierCode,dueAt,sku,quantity\nR1,3,S,2026-12-01 08:00,A,1\nR2,3,S,2026-07-01,A,1\nR3,3,S,2026-12-01T08:00:00Z,A,1\n",
 			Options{Location: paris}, func(t *testing.T, r result) {
 				wantDocs(t, r, 3, 0)

@@ -21,9 +21,12 @@ func TestSplitLine(t *testing.T) {
 			b[i] = ",;a\x01\xff\x80"[r.IntN(6)]
 		}
 		for _, c := range []byte{',', ';', 0x01, 0xff} {
-			got := splitLine(nil, b, string(b), c)
+			got, ascii := splitLine(nil, string(b), c)
 			if want := strings.Split(string(b), string([]byte{c})); !slices.Equal(got, want) {
 				t.Fatalf("splitLine(%q, %q) = %q, want %q", b, c, got, want)
+			}
+			if want := plainASCIIBytes(b); ascii != want {
+				t.Fatalf("splitLine(%q, %q) says ASCII %v, want %v", b, c, ascii, want)
 			}
 		}
 	}
@@ -98,15 +101,20 @@ func TestCSVLikeStdlib(t *testing.T) {
 			checkCSVLikeStdlib(t, []byte(s), c)
 		}
 	}
-	// Lines across the read buffer, and longer than it.
+	// Lines across the read buffer, and longer than it; runs of lines
+	// without quotes across blocks, lines longer than a block.
 	var b strings.Builder
 	for i := 0; b.Len() < 3*readSize; i++ {
-		switch i % 7 {
-		case 3:
+		switch {
+		case i >= 2000 && i < 4000:
+			fmt.Fprintf(&b, "%d,plain,%s\r\n", i, strings.Repeat("é", i%40))
+		case i%500 == 0:
+			fmt.Fprintf(&b, "%d,%s\n", i, strings.Repeat("b", blockSize-20+i%40))
+		case i%7 == 3:
 			fmt.Fprintf(&b, "%d,\"two\r\nlines\",x\r\n", i)
-		case 5:
+		case i%7 == 5:
 			b.WriteString("\n")
-		case 6:
+		case i%7 == 6:
 			fmt.Fprintf(&b, "%d,\"last\nfield\"\n", i)
 		default:
 			fmt.Fprintf(&b, "%d,some text,%s\n", i, strings.Repeat("y", i%50))

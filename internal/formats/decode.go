@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"filebridge/internal/model"
@@ -38,6 +39,9 @@ type decoder struct {
 	lineSet    []boundField
 	required   []int // the required fields
 	boxItem    boxPair
+	// fast is, per field, how doRow may convert a common cell without the
+	// general parser (see fastKind).
+	fast []fastKind
 
 	// The current row.
 	row     int
@@ -54,6 +58,34 @@ type decoder struct {
 	filling, waiting docBatch
 	groups           *grouper
 	t                target // the documents of the current row (kept here: no allocation per row)
+	// The chunks that master-data documents are carved from (see newDoc).
+	partners docChunk[model.Partner]
+	items    docChunk[model.Item]
+	packs    docChunk[model.Packaging]
+}
+
+// fastKind says which cells of a field doRow converts itself: the common,
+// valid ones; the others go through parser.parseInto.
+type fastKind uint8
+
+const (
+	fastNone    fastKind = iota
+	fastText             // free text: within the length limit
+	fastDecimal          // a canonical decimal (see canonicalDecimal)
+	fastEAN              // a valid EAN (see validEAN)
+)
+
+// fastKindOf returns the fast conversion of a field.
+func fastKindOf(f *model.Field) fastKind {
+	switch {
+	case f.Type == model.TString && len(f.Enum) == 0:
+		return fastText
+	case f.Type == model.TDecimal:
+		return fastDecimal
+	case f.Type == model.TEAN:
+		return fastEAN
+	}
+	return fastNone
 }
 
 // decode implements Decode.
@@ -129,6 +161,7 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 		set:        make([]bool, len(lay.fields)),
 		bad:        make([]bool, len(lay.fields)),
 		fromDef:    make([]bool, len(lay.fields)),
+		fast:       make([]fastKind, len(lay.fields)),
 	}
 	if x, ok := src.(*xlsxSource); ok {
 		d.p.date1904 = x.date1904
@@ -138,6 +171,7 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 		if f.Required {
 			d.required = append(d.required, fi)
 		}
+		d.fast[fi] = fastKindOf(f)
 		if d.setters[fi] = bind(dt.Kind, f.Name); d.setters[fi] != nil && lay.has(fi) {
 			if f.Level == model.LevelHeader {
 				d.hdrSetters[fi] = d.setters[fi]
@@ -247,10 +281,22 @@ func fileProblemSummary(sum Summary, name string, err error) (Summary, error) {
 	return sum, err
 }
 
+// trimmedCopy returns the trimmed cells, copied: cells may share the
+// memory of many lines (see csvSource.fillBlock), which the header, kept
+// for the whole file and in the Summary, must not keep alive.
 func trimmedCopy(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = strings.TrimSpace(c)
+		out[i] = strings.Clone(strings.TrimSpace(c))
+	}
+	return out
+}
+
+// copiedCells returns a copy of cells and of their text (see trimmedCopy).
+func copiedCells(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = strings.Clone(c)
 	}
 	return out
 }
@@ -283,12 +329,13 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	n := len(fields)
 	cellOf, defs := d.lay.cellOf[:n], d.lay.defs[:n]
 	set, bad, fromDef, vals := d.set[:n], d.bad[:n], d.fromDef[:n], d.vals[:n]
-	setters := d.hdrSetters[:n]
+	setters, fast := d.hdrSetters[:n], d.fast[:n]
 	for fi := range fields {
 		s := ""
 		if ci := cellOf[fi]; ci >= 0 && ci < len(cells) {
 			s = cells[ci]
-			if s != "" && (s[0] <= ' ' || s[len(s)-1] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] >= utf8.RuneSelf) {
+			// Trimmed unless it starts and ends with a visible ASCII character.
+			if s != "" && (s[0]-'!' >= utf8.RuneSelf-'!' || s[len(s)-1]-'!' >= utf8.RuneSelf-'!') {
 				s = strings.TrimSpace(s)
 			}
 		}
@@ -306,7 +353,11 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 			}
 			continue
 		}
-		if msg := d.p.parseInto(v, &fields[fi], s); msg != "" {
+		if d.convertFast(v, &fields[fi], fast[fi], s) {
+			if t != nil && setters[fi] != nil {
+				setters[fi](t, v)
+			}
+		} else if msg := d.p.parseInto(v, &fields[fi], s); msg != "" {
 			bad[fi] = true
 			d.fieldIssue(fi, s, msg)
 		} else if t != nil && setters[fi] != nil {
@@ -317,6 +368,42 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		return d.groups.add()
 	}
 	return d.master(doc)
+}
+
+// convertFast converts s (trimmed, non-empty) into v, as parseInto would,
+// when it is a common valid cell of its kind, and reports whether it did.
+// Other cells, valid or not, are left to parseInto.
+func (d *decoder) convertFast(v *value, f *model.Field, k fastKind, s string) bool {
+	switch k {
+	case fastText:
+		// A text of at most MaxLen bytes has at most MaxLen characters.
+		if f.MaxLen > 0 && len(s) > f.MaxLen {
+			return false
+		}
+	case fastDecimal:
+		x, ok := canonicalDecimal(s)
+		// decimalComma first: pointAllowed is a call.
+		if !ok || d.p.decimalComma && !d.p.pointAllowed(s) || d.p.xlsx && len(s) > 16 || f.Positive && x.Sign() <= 0 {
+			return false
+		}
+		v.d = x
+	case fastEAN:
+		if !validEAN(s) {
+			return false
+		}
+	default:
+		return false
+	}
+	// What parseInto resets: a field's type does not change, so only the
+	// parts of a value written by mistake are ever set.
+	v.s, v.i = s, 0
+	if v.d != "" && k != fastDecimal {
+		v.d = ""
+	}
+	if !v.t.IsZero() {
+		v.t = time.Time{}
+	}
+	return true
 }
 
 // ok reports whether field fi has a valid value on the row.
@@ -332,7 +419,9 @@ func (d *decoder) text(fi int) string {
 
 // issueAt builds an issue on a row for field fi (-1: the whole row).
 func (d *decoder) issueAt(row, fi int, val, msg string, fromDef bool) Issue {
-	is := Issue{File: d.file, Row: row, Sheet: d.src.sheet(), Value: val, Message: msg}
+	// The value is copied: it may share the memory of many lines (see
+	// csvSource.fillBlock), which an issue kept by the caller must not keep alive.
+	is := Issue{File: d.file, Row: row, Sheet: d.src.sheet(), Value: strings.Clone(val), Message: msg}
 	if fi >= 0 {
 		is.Column = d.lay.colName[fi]
 		if ci := d.lay.cellOf[fi]; ci >= 0 && !fromDef {
@@ -379,32 +468,51 @@ func (d *decoder) apply(t *target, fields []boundField) {
 	}
 }
 
+// docChunk hands out documents of type T with their row number, carved from
+// chunks of docChunkMin up to docChunkMax slots: one allocation for many
+// rows. A slot is never reused, so a document handed on stays valid however
+// long the caller keeps it (and keeps its chunk alive with it).
+type docChunk[T any] struct {
+	slots []docSlot[T] // the unused slots of the current chunk
+	size  int          // the size of the current chunk
+}
+
+// docSlot is a document and its row number (Doc.Rows).
+type docSlot[T any] struct {
+	doc  T
+	rows [1]int
+}
+
+const docChunkMin, docChunkMax = 8, 256
+
+// take returns a new zero document and its Rows, holding row.
+func (c *docChunk[T]) take(row int) (*T, []int) {
+	if len(c.slots) == 0 {
+		c.size = min(max(2*c.size, docChunkMin), docChunkMax)
+		c.slots = make([]docSlot[T], c.size)
+	}
+	s := &c.slots[0]
+	c.slots = c.slots[1:]
+	s.rows[0] = row
+	return &s.doc, s.rows[:1:1]
+}
+
 // newDoc makes the document of a master-data row, and points d.t at it.
 func (d *decoder) newDoc() Doc {
 	// Only the document pointer of the decoder's kind is ever set in d.t:
 	// overwriting it resets the target.
 	t := &d.t
 	doc := Doc{Kind: d.kind}
-	// The document and its row number share one allocation.
 	switch d.kind {
 	case model.KindPartner:
-		a := &struct {
-			doc  model.Partner
-			rows [1]int
-		}{rows: [1]int{d.row}}
-		t.partner, doc.Partner, doc.Rows = &a.doc, &a.doc, a.rows[:]
+		t.partner, doc.Rows = d.partners.take(d.row)
+		doc.Partner = t.partner
 	case model.KindItem:
-		a := &struct {
-			doc  model.Item
-			rows [1]int
-		}{rows: [1]int{d.row}}
-		t.item, doc.Item, doc.Rows = &a.doc, &a.doc, a.rows[:]
+		t.item, doc.Rows = d.items.take(d.row)
+		doc.Item = t.item
 	case model.KindPackaging:
-		a := &struct {
-			doc  model.Packaging
-			rows [1]int
-		}{rows: [1]int{d.row}}
-		t.pack, doc.Packaging, doc.Rows = &a.doc, &a.doc, a.rows[:]
+		t.pack, doc.Rows = d.packs.take(d.row)
+		doc.Packaging = t.pack
 	default:
 		doc.Rows = []int{d.row}
 	}
@@ -473,6 +581,9 @@ func (d *decoder) checkEANBox(b boxPair, context string) {
 
 // greaterThanOne compares a canonical decimal with 1.
 func greaterThanOne(x model.Decimal) bool {
+	if len(x) == 1 { // one digit: the common quantity
+		return x[0] > '1'
+	}
 	if x.Sign() <= 0 {
 		return false
 	}
@@ -535,7 +646,7 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 			return header, fmt.Errorf("reading %s: %w", name, err)
 		}
 		if first {
-			header, first = slices.Clone(cells), false
+			header, first = copiedCells(cells), false
 			continue
 		}
 		if err := fn(row, cells); err != nil {

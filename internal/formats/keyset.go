@@ -10,8 +10,7 @@ import (
 //
 // It holds no Go pointers: keys are copied into an arena of fixed-size
 // chunks as [row int32][len uint16][bytes], and an open-addressing table
-// of uint64 slots holds (hash<<32 | arena offset+1). On unix the chunks are
-// mapped outside the Go heap (alloc_linux.go, alloc_unix.go); free releases them.
+// of uint64 slots holds (hash<<32 | arena offset+1).
 //
 // A table of up to keyHeapMax bytes (4M slots, sized for 1.5M keys) lives
 // on the Go heap: it is pointer-free, so the collector never scans it, and
@@ -19,15 +18,21 @@ import (
 // file, which allocates every document, triggers several times fewer
 // collections (for at most as much memory again in garbage between them).
 // A bigger table is mapped outside the heap, so memory stays at one table.
+// Arena chunks of a big file live on the heap too, for the same reason,
+// while the table and the chunks there stay within keyHeapMax (see
+// allocChunk); the others are mapped outside the heap on unix
+// (alloc_linux.go, alloc_unix.go), and free releases them.
 type keySet struct {
 	seed   maphash.Seed
 	slots  []uint64
 	mapped bool // slots are mapped outside the heap
 	count  int
 	chunks [][]byte
-	used   int // bytes used in the last chunk
-	spill  map[string]int32
-	sink   uint64 // what touch loaded, so that the loads are kept
+	// heapChunks are the first chunks, those on the Go heap.
+	heapChunks int
+	used       int // bytes used in the last chunk
+	spill      map[string]int32
+	sink       uint64 // what touch loaded, so that the loads are kept
 }
 
 const (
@@ -74,13 +79,20 @@ func (k *keySet) add(key string, row int) (int, bool) {
 // hash returns the hash of key for touch and addHash.
 func (k *keySet) hash(key string) uint64 { return maphash.String(k.seed, key) }
 
-// touch loads the slots where keys of the hashes start probing. A lookup in
-// a table of millions of keys is a cache miss; touching the slots of a batch
-// of keys first, in a loop that does nothing else, lets the processor wait
-// for those misses together.
+// touch prefetches the slots where keys of the hashes start probing. A
+// lookup in a table of millions of keys is a cache miss; touching the slots
+// of a batch of keys first lets the processor wait for those misses
+// together, or not at all with a prefetch instruction, which does not wait
+// for the data.
 func (k *keySet) touch(hashes []uint64) {
 	slots := k.slots
 	mask := uint64(len(slots) - 1)
+	if havePrefetch {
+		if len(hashes) > 0 && len(slots) > 0 {
+			prefetchSlots(&slots[0], mask, hashes)
+		}
+		return
+	}
 	var x uint64
 	for _, h := range hashes {
 		x ^= slots[h&mask]
@@ -118,7 +130,7 @@ func (k *keySet) addHash(key string, h uint64, row int) (int, bool) {
 func (k *keySet) store(key string, row int) uint32 {
 	need := keyHeader + len(key)
 	if len(k.chunks) == 0 || k.used+need > keyChunkSize {
-		k.chunks = append(k.chunks, allocBytes(keyChunkSize))
+		k.chunks = append(k.chunks, k.allocChunk())
 		k.used = 0
 	}
 	c := k.chunks[len(k.chunks)-1]
@@ -128,6 +140,20 @@ func (k *keySet) store(key string, row int) uint32 {
 	copy(c[k.used+keyHeader:], key)
 	k.used += need
 	return off
+}
+
+// allocChunk makes an arena chunk: on the heap when the table there is at
+// least a chunk big (a file of some 200k rows: a small file does not need
+// fewer collections) and the table and the chunks there stay within
+// keyHeapMax; mapped otherwise.
+func (k *keySet) allocChunk() []byte {
+	table := len(k.slots) * 8
+	if !k.mapped && table >= keyChunkSize && table+(k.heapChunks+1)*keyChunkSize <= keyHeapMax &&
+		k.heapChunks == len(k.chunks) {
+		k.heapChunks++
+		return make([]byte, keyChunkSize)
+	}
+	return allocBytes(keyChunkSize)
 }
 
 // match compares the record at off with key.
@@ -180,7 +206,7 @@ func (k *keySet) addSpill(key string, row int) (int, bool) {
 // free releases the memory of the set; it must not be used afterwards.
 func (k *keySet) free() {
 	freeSlots(k.slots, k.mapped)
-	for _, c := range k.chunks {
+	for _, c := range k.chunks[k.heapChunks:] {
 		freeBytes(c)
 	}
 	k.slots, k.chunks, k.spill = nil, nil, nil

@@ -69,3 +69,26 @@ func TestKeySetMapped(t *testing.T) {
 		}
 	}
 }
+
+func TestKeySetHeapAndMappedChunks(t *testing.T) {
+	k := newKeySet(750_000) // a 16 MiB table on the heap: room for 4 chunks there
+	defer k.free()
+	if k.mapped || len(k.slots)*8 != keyHeapMax/2 {
+		t.Fatalf("table of %d slots, mapped %v", len(k.slots), k.mapped)
+	}
+	// Keys of 60000 bytes: 69 per chunk, 6 chunks.
+	keys := make([]string, 6*70)
+	for i := range keys {
+		keys[i] = strconv.Itoa(i) + strings.Repeat("k", 60000)
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i, key := range keys {
+			if first, dup := k.add(key, 2*i+pass); dup != (pass == 1) || dup && first != 2*i {
+				t.Fatalf("pass %d: add(key %d) = %d, %v", pass, i, first, dup)
+			}
+		}
+	}
+	if len(k.chunks) != 7 || k.heapChunks != 4 {
+		t.Fatalf("%d chunks, %d on the heap; want 7 and 4", len(k.chunks), k.heapChunks)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // rowSource yields the rows of one sheet or CSV file.
@@ -102,6 +103,9 @@ func humanBytes(n int64) string {
 // isEmptyRow reports whether every cell is blank.
 func isEmptyRow(cells []string) bool {
 	for _, c := range cells {
+		if c != "" && c[0]-'!' < utf8.RuneSelf-'!' {
+			return false // starts with a visible ASCII character
+		}
 		if strings.TrimSpace(c) != "" {
 			return false
 		}

@@ -202,7 +202,7 @@ func isFloatText(s string) bool {
 
 // parseDecimal reads an exact decimal number.
 func (p *parser) parseDecimal(s string) (model.Decimal, string) {
-	if d, ok := canonicalDecimal(s); ok && (!p.xlsx || len(s) <= 16 || significantDigits(s) <= 15) {
+	if d, ok := canonicalDecimal(s); ok && p.pointAllowed(s) && (!p.xlsx || len(s) <= 16 || significantDigits(s) <= 15) {
 		return d, ""
 	}
 	t := s
@@ -241,6 +241,13 @@ func (p *parser) parseDecimal(s string) (model.Decimal, string) {
 		return "", "is not a number: write it like 12.5"
 	}
 	return d, ""
+}
+
+// pointAllowed reports whether s may use a '.' as its decimal point: not in
+// a CSV file of a route that writes decimals with a comma, where "1.234"
+// likely means 1234 (workbooks store numbers with a point whatever the route).
+func (p *parser) pointAllowed(s string) bool {
+	return !p.decimalComma || p.xlsx || strings.IndexByte(s, '.') < 0
 }
 
 // canonicalDecimal returns, without allocating, the canonical form of plain
@@ -400,7 +407,7 @@ func (p *parser) dateHelp(what, examples string) string {
 
 // checkEAN explains why s is not a usable EAN/GTIN, or returns "".
 func (p *parser) checkEAN(s string) string {
-	if model.CheckEAN(s) == nil {
+	if validEAN(s) {
 		return ""
 	}
 	if strings.ContainsAny(s, "eE") && isFloatText(s) {
@@ -414,6 +421,28 @@ func (p *parser) checkEAN(s string) string {
 	}
 	err := model.CheckEAN(s)
 	return "is not a valid EAN/GTIN: " + err.Error()
+}
+
+// validEAN reports whether s is a valid EAN/GTIN, as model.CheckEAN does,
+// without building an error.
+func validEAN(s string) bool {
+	switch len(s) {
+	case 8, 12, 13, 14:
+	default:
+		return false
+	}
+	// Weights 3,1,3,1... from the right, excluding the check digit.
+	sum, w := 0, 3
+	for i := len(s) - 2; i >= 0; i-- {
+		c := s[i] - '0'
+		if c > 9 {
+			return false
+		}
+		sum += int(c) * w
+		w = 4 - w
+	}
+	c := s[len(s)-1] - '0'
+	return c <= 9 && int(c) == (10-sum%10)%10
 }
 
 func isDigits(s string) bool {
