@@ -3,6 +3,7 @@ package config
 import (
 	"bytes"
 	"errors"
+	"filebridge/internal/suggest"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -130,7 +131,7 @@ func suggestKey(key []string) string {
 	want := strings.ToLower(key[len(key)-1])
 	best, bestDist := "", 3
 	for name := range tomlFields(t) {
-		if d := editDistance(want, name); d < bestDist || (d == bestDist && name < best) {
+		if d := suggest.Distance(want, name); d < bestDist || (d == bestDist && name < best) {
 			best, bestDist = name, d
 		}
 	}
@@ -168,27 +169,6 @@ func tomlFields(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // locateDurationErrors finds durations written as bare numbers or booleans.

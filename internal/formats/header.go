@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"filebridge/internal/suggest"
 	"fmt"
 	"strings"
 
@@ -241,7 +242,7 @@ func nearest(norm string, spec model.Spec) string {
 	best, bestD := "", 3
 	for _, f := range spec.Fields {
 		n := model.NormalizeHeader(f.Name)
-		if d := editDistance(norm, n); d < bestD {
+		if d := suggest.Distance(norm, n); d < bestD {
 			best, bestD = f.Name, d
 		}
 		if strings.HasSuffix(n, norm) && len(norm) >= 4 && best == "" {
@@ -249,25 +250,4 @@ func nearest(norm string, spec model.Spec) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
