@@ -3,7 +3,6 @@ package config
 import (
 	"bytes"
 	"errors"
-	"filebridge/internal/suggest"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"filebridge/internal/suggest"
 )
 
 // Error lists every problem found in a configuration, each saying where

@@ -1,11 +1,11 @@
 package formats
 
 import (
-	"filebridge/internal/suggest"
 	"fmt"
 	"strings"
 
 	"filebridge/internal/model"
+	"filebridge/internal/suggest"
 )
 
 // layout maps the cells of a row to the fields of a spec.
