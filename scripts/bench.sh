@@ -14,7 +14,11 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "bench: install ${missing[*]} for the baselines (their benchmarks are skipped otherwise)" >&2
   fi
 fi
-go test -run '^$' -bench . -benchmem -count=1 -timeout 30m ./... | tee bench.out
+# The quick in-process comparisons run three times (their medians count);
+# the end-to-end and export benchmarks, which take minutes, once.
+quick="./internal/portal/ ./internal/formats/"
+go test -run '^$' -bench . -benchmem -count=3 -timeout 30m $quick | tee bench.out
+go test -run '^$' -bench . -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$') | tee -a bench.out
 
 # --- end to end (e2e): the built binary against the simulator, OpenSSH sshd
 # and rclone. Their figures are in bench.out above; this repeats them with

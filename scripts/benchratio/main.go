@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -37,7 +38,7 @@ var suffix = regexp.MustCompile(`-\d+$`)
 
 func main() {
 	flag.Parse()
-	metrics := map[string]map[string]float64{}
+	samples := map[string]map[string][]float64{}
 	in := os.Stdin
 	if flag.NArg() > 0 {
 		f, err := os.Open(flag.Arg(0))
@@ -55,15 +56,24 @@ func main() {
 			continue
 		}
 		name := suffix.ReplaceAllString(fields[0], "")
-		m := metrics[name]
+		m := samples[name]
 		if m == nil {
-			m = map[string]float64{}
-			metrics[name] = m
+			m = map[string][]float64{}
+			samples[name] = m
 		}
 		for i := 2; i+1 < len(fields); i += 2 {
 			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
-				m[fields[i+1]] = v
+				m[fields[i+1]] = append(m[fields[i+1]], v)
 			}
+		}
+	}
+	// A benchmark run several times (-count) counts with its median.
+	metrics := map[string]map[string]float64{}
+	for name, m := range samples {
+		metrics[name] = map[string]float64{}
+		for k, vs := range m {
+			sort.Float64s(vs)
+			metrics[name][k] = vs[len(vs)/2]
 		}
 	}
 	fmt.Printf("%-46s %14s %14s %-18s %7s %7s\n", "comparison", "ours", "baseline", "metric", "ratio", "target")
