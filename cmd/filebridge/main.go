@@ -16,7 +16,7 @@ import (
 // Exit codes, as documented in the README.
 const (
 	exitOK          = 0
-	exitInvalid     = 1 // the input or the remote side was at fault
+	exitInvalid     = 1 // the data or the portal said no
 	exitUsage       = 2 // usage or configuration error
 	exitUnreachable = 3 // could not reach a dependency
 )

@@ -1,8 +1,8 @@
-// Package journal owns filebridge's durable state: one SQLite file holding
-// the inbound files with their hash, state and counts, one row per document
-// of a file with its result and portal id, and the export cursors, sequence
-// numbers and runs of the outboxes. Everything `status` and the reports show
-// is read from here.
+// Package journal owns filebridge's durable state, kept in one SQLite file:
+// every claimed inbound file (content hash, where it stands, how many of its
+// documents went through), every document of those files (key, source rows,
+// outcome, the id the portal gave it), and for the outboxes their cursors,
+// file sequence numbers and past runs. Reports and health read from here.
 //
 // The database runs in WAL mode with synchronous=FULL, so a call that
 // returned nil has its change on disk. Writes go through a single connection
