@@ -53,14 +53,3 @@ func freeBytes(b []byte) {
 		_ = syscall.Munmap(m.([]byte))
 	}
 }
-
-func allocUint64(n int) []uint64 {
-	b := allocBytes(n * 8)
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
-
-func freeUint64(s []uint64) {
-	if cap(s) > 0 {
-		freeBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*8))
-	}
-}

@@ -4,7 +4,6 @@ package formats
 
 import (
 	"syscall"
-	"unsafe"
 )
 
 // allocBytes maps n zeroed bytes outside the Go heap (falling back to the
@@ -21,16 +20,5 @@ func allocBytes(n int) []byte {
 func freeBytes(b []byte) {
 	if cap(b) > 0 {
 		_ = syscall.Munmap(b[:cap(b)])
-	}
-}
-
-func allocUint64(n int) []uint64 {
-	b := allocBytes(n * 8)
-	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
-}
-
-func freeUint64(s []uint64) {
-	if cap(s) > 0 {
-		freeBytes(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), cap(s)*8))
 	}
 }

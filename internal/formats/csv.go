@@ -38,8 +38,9 @@ const readSize = 256 << 10
 // which shares the buffered reader: it reads exactly the lines of a record,
 // so the two take turns without losing a byte.
 type csvSource struct {
-	r  *csv.Reader
-	br *bufio.Reader // the text, shared with r
+	delim rune // the delimiter in use, configured or detected
+	r     *csv.Reader
+	br    *bufio.Reader // the text, shared with r
 	// comma is the delimiter when it is one byte (0: every line goes to r).
 	comma byte
 	rec   []string // the record of the last line split here (reused)
@@ -103,7 +104,7 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 	if !validDelim(delim) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields: use ',', ';', tab or '|'", delim)
 	}
-	s := &csvSource{raw: r, size: size}
+	s := &csvSource{raw: r, size: size, delim: delim}
 	// in is handed to encoding/csv as is: it uses a *bufio.Reader directly,
 	// without buffering of its own.
 	in := br

@@ -100,6 +100,9 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 		return fileProblemSummary(sum, name, err)
 	}
 	defer src.close()
+	if c, ok := src.(*csvSource); ok {
+		sum.Delimiter = c.delim
+	}
 
 	var header []string
 	first := true
@@ -133,7 +136,7 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	if opts.Type == "" {
 		names := opts.Positions
 		if !opts.NoHeader {
-			names = ourNames(header, opts.Columns)
+			names = OurNames(header, opts.Columns)
 		}
 		dt, err = detectType(opts.Edition, names)
 		if err != nil {

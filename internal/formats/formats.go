@@ -15,6 +15,7 @@ package formats
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -180,6 +181,9 @@ type Summary struct {
 	// Header is the header row as the file has it (the Positions when the
 	// file has no header).
 	Header []string
+	// Delimiter is the CSV field separator, as configured or detected; 0
+	// for a workbook.
+	Delimiter rune
 	// Rows counts the data rows read (empty rows are skipped).
 	Rows        int
 	Docs        int
@@ -216,6 +220,21 @@ func Decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 // exactly the rows that failed. cells is reused between calls.
 func Rows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string) error) (header []string, err error) {
 	return rawRows(ctx, r, size, name, opts, fn)
+}
+
+// FileType is the document type of a file without decoding it: opts.Type
+// when set, else the type its header row names (after the route's column
+// renames). It reads the header row only.
+func FileType(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options) (model.DocType, error) {
+	if opts.Type != "" {
+		return model.LookupDocType(opts.Edition, opts.Type)
+	}
+	errStop := errors.New("header read")
+	header, err := rawRows(ctx, r, size, name, opts, func(int, []string) error { return errStop })
+	if err != nil && !errors.Is(err, errStop) {
+		return model.DocType{}, err
+	}
+	return detectType(opts.Edition, OurNames(header, opts.Columns))
 }
 
 // DetectType picks the document type of an edition from a header row: the

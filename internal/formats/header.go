@@ -58,8 +58,9 @@ func renames(cols map[string]string) map[string]string {
 	return m
 }
 
-// ourNames applies the route's renames to a header row.
-func ourNames(header []string, cols map[string]string) []string {
+// OurNames is a header row in filebridge's column names: each header that
+// the route's column map (Options.Columns) renames is replaced.
+func OurNames(header []string, cols map[string]string) []string {
 	ren := renames(cols)
 	out := make([]string, len(header))
 	for i, h := range header {
@@ -141,7 +142,7 @@ func newLayout(dt model.DocType, e model.Edition, header []string, opts Options,
 	if opts.NoHeader {
 		names = opts.Positions
 	} else {
-		names = ourNames(header, opts.Columns)
+		names = OurNames(header, opts.Columns)
 	}
 	l.width = len(names)
 	for ci, n := range names {

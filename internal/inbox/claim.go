@@ -188,36 +188,12 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 // else the one its header row names ("" when it cannot tell; processing
 // then reports why).
 func (in *Inbox) detectType(ctx context.Context, src *source, name string) string {
-	r := in.route(name)
-	if r != nil && r.Type != "" {
-		return r.DocType.Name
-	}
-	opts := FormatOptions(in.edition, r, int64(in.cfg.MaxFileSize))
-	header, err := formats.Rows(ctx, src, src.size, name, opts, func(int, []string) error { return errStop })
-	if err != nil && !errors.Is(err, errStop) {
-		return ""
-	}
-	dt, err := formats.DetectType(in.edition, renameHeader(header, opts.Columns))
+	opts := FormatOptions(in.edition, in.route(name), int64(in.cfg.MaxFileSize))
+	dt, err := formats.FileType(ctx, src, src.size, name, opts)
 	if err != nil {
 		return ""
 	}
 	return dt.Name
-}
-
-// renameHeader applies a route's foreign-header map to a header row.
-func renameHeader(header []string, cols map[string]string) []string {
-	ren := make(map[string]string, len(cols))
-	for from, to := range cols {
-		ren[model.NormalizeHeader(from)] = to
-	}
-	out := make([]string, len(header))
-	for i, h := range header {
-		out[i] = h
-		if to, ok := ren[model.NormalizeHeader(h)]; ok {
-			out[i] = to
-		}
-	}
-	return out
 }
 
 // source is a claimed file opened for random access: the local file

@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -472,5 +471,3 @@ func sleepUntil(ctx context.Context, t time.Time) error {
 		return nil
 	}
 }
-
-var errStop = errors.New("stop")

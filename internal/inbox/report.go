@@ -1,8 +1,6 @@
 package inbox
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -10,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -146,54 +143,13 @@ func newCSVWriter(w io.Writer, delim rune) *csv.Writer {
 	return cw
 }
 
-// delimiter is the delimiter of the file's CSV: the route's, else the one
-// the header line uses most among , ; tab |; "," for workbooks.
+// delimiter is the separator of the report and rejected files: the one
+// the decoder used for a CSV file, a comma for a workbook.
 func (fr *fileRun) delimiter() rune {
-	if fr.opts.Delimiter != 0 {
-		return fr.opts.Delimiter
+	if fr.sum.Delimiter != 0 {
+		return fr.sum.Delimiter
 	}
-	format := strings.ToLower(fr.opts.Format)
-	if format == "" {
-		switch strings.ToLower(filepath.Ext(fr.row.Name)) {
-		case ".xlsx", ".xlsm":
-			format = "xlsx"
-		}
-	}
-	if format == "xlsx" || fr.src == nil {
-		return ','
-	}
-	head := make([]byte, 64<<10)
-	n, _ := fr.src.ReadAt(head, 0)
-	return sniffDelimiter(head[:n])
-}
-
-// sniffDelimiter picks the candidate found most often outside quotes on
-// the first line.
-func sniffDelimiter(head []byte) rune {
-	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
-	sc := bufio.NewScanner(bytes.NewReader(head))
-	sc.Buffer(make([]byte, 0, len(head)+1), len(head)+1)
-	line := ""
-	if sc.Scan() {
-		line = sc.Text()
-	}
-	counts := map[rune]int{}
-	quoted := false
-	for _, r := range line {
-		switch {
-		case r == '"':
-			quoted = !quoted
-		case !quoted && strings.ContainsRune(",;\t|", r):
-			counts[r]++
-		}
-	}
-	best, n := ',', 0
-	for _, c := range []rune{',', ';', '\t', '|'} {
-		if counts[c] > n {
-			best, n = c, counts[c]
-		}
-	}
-	return best
+	return ','
 }
 
 // duplicate ends a file whose content was already processed successfully:

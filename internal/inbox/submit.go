@@ -287,7 +287,7 @@ func (fr *fileRun) column(field string) string {
 	if field == "" || len(fr.sum.Header) == 0 {
 		return ""
 	}
-	ours := renameHeader(fr.sum.Header, fr.opts.Columns)
+	ours := formats.OurNames(fr.sum.Header, fr.opts.Columns)
 	find := func(name string) string {
 		n := model.NormalizeHeader(name)
 		for i, h := range ours {
