@@ -163,7 +163,7 @@ func (g *grouper) inboundLine(gr *group, t *target, posGiven bool) {
 		for _, fi := range g.itemReq {
 			d.require(fi, fmt.Sprintf("is empty: this line carries SKU master data (item.* columns), so %s is required", d.lay.fields[fi].Name))
 		}
-		d.checkEANBox(d.boxItem, "this line carries SKU master data: ")
+		d.checkEANBox(d.lineBox, "this line carries SKU master data: ")
 		line.Item.SKU = line.SKU
 	}
 	gr.doc.Inbound.Lines = append(gr.doc.Inbound.Lines, line)
