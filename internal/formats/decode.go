@@ -15,6 +15,8 @@ import (
 // decoder holds the state of one Decode call.
 type decoder struct {
 	ctx  context.Context
+	r    io.ReaderAt // the file, for the passes of grouped documents
+	size int64
 	file string
 	opts Options
 	src  rowSource
@@ -95,7 +97,83 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	}
 	sum.Type = dt
 	d := newDecoder(ctx, src, name, opts, dt, header, sum, fn)
-	return d.loop(first)
+	d.r, d.size = r, size
+	if !dt.Grouped {
+		fp, err := d.readRows(first)
+		if err != nil {
+			return d.sum, err
+		}
+		d.fileProblem(fp)
+		return d.finish()
+	}
+	return d.grouped(first)
+}
+
+// grouped reads the file as orders: a pass indexing the order numbers,
+// then one pass per window of orders (see grouper).
+func (d *decoder) grouped(first *firstRow) (Summary, error) {
+	src, first2, err := d.reopen()
+	if err != nil {
+		return d.sum, err
+	}
+	idx, err := d.indexKeys(src, first2)
+	src.close()
+	if err != nil {
+		return d.sum, err
+	}
+	d.groups = newGrouper(d, idx)
+	fp, err := d.readRows(first)
+	if err != nil {
+		return d.sum, err
+	}
+	d.fileProblem(fp)
+	if err := d.groups.handOn(true); err != nil {
+		return d.sum, err
+	}
+	mainSrc := d.src
+	defer func() { d.src = mainSrc }()
+	for d.groups.more() {
+		d.groups.nextWindow()
+		src, first, err := d.reopen()
+		if err != nil {
+			return d.sum, err
+		}
+		d.src = src
+		_, err = d.readRows(first)
+		src.close()
+		if err != nil {
+			return d.sum, err
+		}
+		if err := d.groups.handOn(true); err != nil {
+			return d.sum, err
+		}
+	}
+	return d.finish()
+}
+
+// reopen opens the file again for another pass, its header read.
+func (d *decoder) reopen() (rowSource, *firstRow, error) {
+	src, err := openSource(d.ctx, d.r, d.size, d.file, d.opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
+	}
+	var sum Summary
+	_, first, done, err := readHeader(src, d.file, d.opts, &sum)
+	if err == nil && done {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		src.close()
+		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
+	}
+	return src, first, nil
+}
+
+// fileProblem records a problem that ended the rows of the file.
+func (d *decoder) fileProblem(fp *fileProblem) {
+	if fp != nil {
+		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Message: fp.msg})
+	}
 }
 
 // readHeader reads the header row into sum.Header, or, for a file without
@@ -170,20 +248,19 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 		}
 	}
 	d.itemBox, d.lineBox = d.boxPair(""), d.boxPair("item.")
-	if dt.Grouped {
-		d.groups = newGrouper(d)
-	} else {
+	if !dt.Grouped {
 		d.seen = map[string]int32{}
 	}
 	return d
 }
 
-// loop reads the data rows, starting with first when it is set.
-func (d *decoder) loop(first *firstRow) (Summary, error) {
+// readRows reads the data rows, starting with first when it is set, up to
+// the end of the file or a problem that ends it (returned).
+func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := d.ctx.Err(); err != nil {
-				return d.sum, err
+				return nil, err
 			}
 		}
 		var row int
@@ -200,16 +277,21 @@ func (d *decoder) loop(first *firstRow) (Summary, error) {
 		switch {
 		case err == nil:
 		case errors.Is(err, io.EOF):
-			return d.finish()
+			return nil, nil
 		case errors.As(err, &re):
 		case errors.As(err, &fp):
-			d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Message: fp.msg})
-			return d.finish()
+			return fp, nil
 		default:
-			return d.sum, fmt.Errorf("reading %s: %w", d.file, err)
+			return nil, fmt.Errorf("reading %s: %w", d.file, err)
+		}
+		if d.groups != nil {
+			d.cells = cells
+			if !d.groups.take() {
+				continue
+			}
 		}
 		if err := d.doRow(row, cells, re); err != nil {
-			return d.sum, err
+			return nil, err
 		}
 	}
 }
@@ -505,13 +587,8 @@ func (d *decoder) emit(doc Doc) error {
 	return d.fn(doc)
 }
 
-// finish flushes the grouped documents and closes the summary.
+// finish closes the summary.
 func (d *decoder) finish() (Summary, error) {
-	if d.groups != nil {
-		if err := d.groups.flush(); err != nil {
-			return d.sum, err
-		}
-	}
 	if d.sum.Rows == 0 && !hasError(d.sum.FileIssues) {
 		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Message: "the file has a header row but no data rows", Warning: true})
 	}
