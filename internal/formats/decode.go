@@ -390,20 +390,40 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	return d.master(doc)
 }
 
-// cellText returns the text of field fi on the current row, trimmed, or
-// the route's default for it when the cell is empty (def).
+// cellText returns the text of field fi on the current row (see
+// cleanCell), or the route's default for it when the cell is empty (def).
 func (d *decoder) cellText(fi int) (s string, def bool) {
 	if ci := d.lay.cellOf[fi]; ci >= 0 && ci < len(d.cells) {
-		s = d.cells[ci]
-		// Trimmed unless it starts and ends with a visible ASCII character.
-		if s != "" && (s[0]-'!' >= utf8.RuneSelf-'!' || s[len(s)-1]-'!' >= utf8.RuneSelf-'!') {
-			s = strings.TrimSpace(s)
-		}
+		s = cleanCell(d.cells[ci])
 	}
 	if s == "" && d.lay.defs[fi] != "" {
 		return d.lay.defs[fi], true
 	}
 	return s, false
+}
+
+// cleanCell trims a cell and drops the apostrophe that neutralises a
+// formula: our reports write a text cell starting with '=', '+', '-', '@',
+// a tab or a carriage return with a leading "'" (export.Neutralize), so
+// that a NAME.rejected.csv, corrected, can be dropped into the inbox again.
+func cleanCell(s string) string {
+	s = trimCell(s)
+	if len(s) > 1 && s[0] == '\'' {
+		switch s[1] {
+		case '=', '+', '-', '@', '\t', '\r':
+			return trimCell(s[1:])
+		}
+	}
+	return s
+}
+
+// trimCell trims s unless it starts and ends with a visible ASCII
+// character (nearly every cell: a check instead of a call).
+func trimCell(s string) string {
+	if s != "" && (s[0]-'!' >= utf8.RuneSelf-'!' || s[len(s)-1]-'!' >= utf8.RuneSelf-'!') {
+		return strings.TrimSpace(s)
+	}
+	return s
 }
 
 // ok reports whether field fi has a valid value on the row.
