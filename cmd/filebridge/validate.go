@@ -28,6 +28,7 @@ type validateFlags struct {
 	decimalComma         bool
 	dateLayout, timezone string
 	sheet                string
+	maxSize              string
 }
 
 // newValidateCmd builds `filebridge validate`: decode and validate files
@@ -69,6 +70,7 @@ cannot be read, 2 on a usage or configuration error.`,
 	f.StringVar(&fl.dateLayout, "date-layout", "", `extra Go layout of dates, e.g. "02.01.2006"`)
 	f.StringVar(&fl.timezone, "timezone", "", "IANA zone of dates without an offset (default UTC)")
 	f.StringVar(&fl.sheet, "sheet", "", "XLSX sheet to read (default: the first)")
+	f.StringVar(&fl.maxSize, "max-size", "", `largest file read, e.g. "1GB" (default: the inbox's max_file_size, else 100MB)`)
 	return cmd
 }
 
@@ -87,6 +89,7 @@ type setup struct {
 	changed func(string) bool
 	loc     *time.Location
 	delim   rune
+	maxSize int64
 }
 
 func runValidate(cmd *cobra.Command, fl validateFlags, args []string) error {
@@ -163,6 +166,13 @@ func newSetup(fl validateFlags, changed func(string) bool) (*setup, error) {
 			return nil, err
 		}
 		s.delim = d
+	}
+	if fl.maxSize != "" {
+		n, err := config.ParseByteSize(fl.maxSize)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("--max-size %q: give a size such as \"500MB\" or \"1GB\"", fl.maxSize)
+		}
+		s.maxSize = int64(n)
 	}
 	switch strings.ToLower(fl.charset) {
 	case "", "utf-8", "utf8", "windows-1252", "cp1252", "iso-8859-1", "latin1":
@@ -251,6 +261,9 @@ func (s *setup) forFile(path string) fileSetup {
 	}
 	if fl.sheet != "" {
 		o.Sheet = fl.sheet
+	}
+	if s.maxSize > 0 {
+		o.MaxSize = s.maxSize
 	}
 	return fs
 }

@@ -3,12 +3,10 @@ package formats
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -25,34 +23,13 @@ const (
 // sniffSize is how much of a CSV file delimiter detection looks at.
 const sniffSize = 64 << 10
 
-// readSize is the read buffer of CSV text; a line longer than that is read
-// by encoding/csv alone.
+// readSize is the read buffer of CSV text.
 const readSize = 256 << 10
 
-// csvSource reads CSV rows.
-//
-// A line without any double quote is split by csvSource itself, exactly as
-// encoding/csv would split it (fields between delimiters, "\r\n" read as
-// "\n", empty lines skipped): that is nearly every line of a legacy export,
-// and the hot loop of reading a file. Any other line is read by encoding/csv,
-// which shares the buffered reader: it reads exactly the lines of a record,
-// so the two take turns without losing a byte.
+// csvSource reads CSV rows with encoding/csv.
 type csvSource struct {
 	delim rune // the delimiter in use, configured or detected
 	r     *csv.Reader
-	br    *bufio.Reader // the text, shared with r
-	// comma is the delimiter when it is one byte (0: every line goes to r).
-	comma byte
-	rec   []string // the record of the last line split here (reused)
-	// block holds whole lines without any double quote, read from br
-	// already, and pos is where the next one starts: the lines split here
-	// are carved from it, one allocation for many lines (see fillBlock).
-	// r reads br only once block is used up.
-	block string
-	pos   int
-	// fastLines counts the lines consumed here, csvLines those r consumed
-	// (r numbers lines among its own only).
-	fastLines, csvLines int
 	// raw is the file, to locate an encoding error exactly.
 	raw  io.ReaderAt
 	size int64
@@ -105,20 +82,14 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields: use ',', ';', tab or '|'", delim)
 	}
 	s := &csvSource{raw: r, size: size, delim: delim}
-	// in is handed to encoding/csv as is: it uses a *bufio.Reader directly,
-	// without buffering of its own.
-	in := br
+	var in io.Reader = br
 	switch charset {
 	case charsetWindows1252:
-		in = bufio.NewReaderSize(charmap.Windows1252.NewDecoder().Reader(br), readSize)
+		in = charmap.Windows1252.NewDecoder().Reader(br)
 	case charsetLatin1:
-		in = bufio.NewReaderSize(charmap.ISO8859_1.NewDecoder().Reader(br), readSize)
+		in = charmap.ISO8859_1.NewDecoder().Reader(br)
 	default:
 		s.utf8 = true
-	}
-	s.br = in
-	if delim < utf8.RuneSelf {
-		s.comma = byte(delim)
 	}
 	cr := csv.NewReader(in)
 	cr.Comma = delim
@@ -133,189 +104,25 @@ func validDelim(r rune) bool {
 	return r != 0 && r != '"' && r != '\r' && r != '\n' && r != utf8.RuneError && utf8.ValidRune(r)
 }
 
+// next reads a record, numbered by the line it starts on.
 func (s *csvSource) next() (int, []string, error) {
-	for s.comma != 0 {
-		if s.pos == len(s.block) {
-			s.fillBlock()
-		}
-		if s.pos < len(s.block) {
-			// A line of the block: it ends with "\n" and holds no quote.
-			rest := s.block[s.pos:]
-			n := strings.IndexByte(rest, '\n') + 1
-			text := rest[:n-1]
-			if len(text) > 0 && text[len(text)-1] == '\r' {
-				text = text[:len(text)-1]
-			}
-			s.pos += n
-			s.fastLines++
-			if len(text) == 0 {
-				continue
-			}
-			rec, ascii := splitLine(s.rec[:0], text, s.comma)
-			s.rec = rec
-			if !ascii && (strings.IndexByte(text, 0) >= 0 || s.utf8 && !utf8.ValidString(text)) {
-				// The delimiter is ASCII: the line is text if and only if every field is.
-				return 0, nil, s.encodingProblem()
-			}
-			return s.fastLines + s.csvLines, rec, nil
-		}
-		line, err := s.peekLine()
-		switch {
-		case err != nil:
-			return 0, nil, fmt.Errorf("reading CSV: %w", err)
-		case line == nil:
-			return s.csvNext()
-		case len(line) == 0:
-			return 0, nil, io.EOF
-		}
-		// What encoding/csv does to a line: drop a final "\r" before the end
-		// of the file, read "\r\n" as "\n", skip empty lines.
-		n := len(line)
-		text := line
-		if text[n-1] == '\n' {
-			text = text[:n-1]
-			if len(text) > 0 && text[len(text)-1] == '\r' {
-				text = text[:len(text)-1]
-			}
-		} else if text[n-1] == '\r' {
-			text = text[:n-1]
-		}
-		if len(text) == 0 {
-			_, _ = s.br.Discard(n)
-			s.fastLines++
-			continue
-		}
-		if bytes.IndexByte(text, '"') >= 0 {
-			return s.csvNext()
-		}
-		if !plainASCIIBytes(text) && (bytes.IndexByte(text, 0) >= 0 || s.utf8 && !utf8.Valid(text)) {
-			// The delimiter is ASCII: the line is text if and only if every field is.
-			return 0, nil, s.encodingProblem()
-		}
-		s.rec, _ = splitLine(s.rec[:0], string(text), s.comma)
-		_, _ = s.br.Discard(n)
-		s.fastLines++
-		return s.fastLines + s.csvLines, s.rec, nil
-	}
-	return s.csvNext()
-}
-
-// blockSize is the most bytes fillBlock copies at once.
-const blockSize = 32 << 10
-
-// fillBlock moves into block the complete lines at the start of the
-// buffered text, up to blockSize bytes and up to the first line with a
-// double quote (which encoding/csv reads). It leaves block empty when the
-// next line is not such a line, or ends the file without a "\n": the line
-// by line path reads it. Read errors are left to that path too.
-//
-// Lines are taken from one string so that reading a line allocates nothing:
-// a document handed on keeps the text of its block alive (blockSize bytes
-// at most), not just its own line's.
-func (s *csvSource) fillBlock() {
-	s.block, s.pos = "", 0
-	buf, _ := s.br.Peek(s.br.Buffered())
-	if len(buf) < blockSize {
-		buf, _ = s.br.Peek(s.br.Size())
-	}
-	buf = buf[:min(len(buf), blockSize)]
-	if q := bytes.IndexByte(buf, '"'); q >= 0 {
-		buf = buf[:q]
-	}
-	if end := bytes.LastIndexByte(buf, '\n') + 1; end > 0 {
-		s.block = string(buf[:end])
-		_, _ = s.br.Discard(end)
-	}
-}
-
-// splitLine appends to rec the fields of str separated by comma, and
-// reports whether str is plain ASCII (see plainASCII). It looks at eight
-// bytes at a time.
-func splitLine(rec []string, str string, comma byte) ([]string, bool) {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	const low7 = ^uint64(hi)
-	c := lo * uint64(comma)
-	var notASCII uint64
-	start, i := 0, 0
-	for ; i+8 <= len(str); i += 8 {
-		w := uint64(str[i]) | uint64(str[i+1])<<8 | uint64(str[i+2])<<16 | uint64(str[i+3])<<24 |
-			uint64(str[i+4])<<32 | uint64(str[i+5])<<40 | uint64(str[i+6])<<48 | uint64(str[i+7])<<56
-		notASCII |= w&hi | (w-lo)&^w&hi
-		x := w ^ c
-		// The high bit of each byte of m is set where x has a zero byte.
-		m := ^((x&low7 + low7) | x | low7)
-		for m != 0 {
-			j := i + bits.TrailingZeros64(m)>>3
-			rec = append(rec, str[start:j])
-			start = j + 1
-			m &= m - 1
-		}
-	}
-	for ; i < len(str); i++ {
-		b := str[i]
-		if b == 0 || b >= utf8.RuneSelf {
-			notASCII = 1
-		}
-		if b == comma {
-			rec = append(rec, str[start:i])
-			start = i + 1
-		}
-	}
-	return append(rec, str[start:]), notASCII == 0
-}
-
-// peekLine returns the next line of text with its "\n" (without it at the
-// end of the file) without consuming it: empty at the end of the file, nil
-// when the line is longer than the buffer.
-func (s *csvSource) peekLine() ([]byte, error) {
-	buf, _ := s.br.Peek(s.br.Buffered())
-	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-		return buf[:i+1], nil
-	}
-	buf, err := s.br.Peek(s.br.Size())
-	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-		return buf[:i+1], nil
-	}
-	switch {
-	case err == nil || errors.Is(err, bufio.ErrBufferFull):
-		return nil, nil
-	case errors.Is(err, io.EOF):
-		return buf[:len(buf):len(buf)], nil
-	}
-	return nil, err
-}
-
-// csvNext reads a record with encoding/csv, numbering its lines among all
-// the lines of the file.
-func (s *csvSource) csvNext() (int, []string, error) {
 	rec, err := s.r.Read()
 	if err == nil {
 		line, _ := s.r.FieldPos(0)
-		// The record ends on the line of its last field, or later when that
-		// field is quoted and holds line breaks.
-		last, _ := s.r.FieldPos(len(rec) - 1)
-		s.csvLines = last + strings.Count(rec[len(rec)-1], "\n")
 		if !s.textOK(rec) {
 			return 0, nil, s.encodingProblem()
 		}
-		return line + s.fastLines, rec, nil
+		return line, rec, nil
 	}
 	if errors.Is(err, io.EOF) {
 		return 0, nil, io.EOF
 	}
-	if rec == nil && s.rec != nil {
-		// encoding/csv reuses the slice of the record before, which was split here.
-		rec = s.rec[:0]
-	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		// encoding/csv stops reading on the line of the error.
-		s.csvLines = pe.Line
-		start, at := pe.StartLine+s.fastLines, pe.Line+s.fastLines
 		if !s.textOK(rec) {
 			return 0, nil, s.encodingProblem()
 		}
-		return start, rec, &rowError{row: start, cells: rec, msg: parseErrorMessage(pe, start, at)}
+		return pe.StartLine, rec, &rowError{row: pe.StartLine, cells: rec, msg: parseErrorMessage(pe, pe.StartLine, pe.Line)}
 	}
 	return 0, nil, fmt.Errorf("reading CSV: %w", err)
 }
@@ -441,24 +248,6 @@ func plainASCII(s string) bool {
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// plainASCIIBytes is plainASCII for a byte slice.
-func plainASCIIBytes(b []byte) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		if w&hi != 0 || (w-lo)&^w&hi != 0 {
-			return false
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c == 0 || c >= utf8.RuneSelf {
 			return false
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"filebridge/internal/model"
@@ -16,6 +15,8 @@ import (
 // decoder holds the state of one Decode call.
 type decoder struct {
 	ctx  context.Context
+	r    io.ReaderAt // the file, for the passes of grouped documents
+	size int64
 	file string
 	opts Options
 	src  rowSource
@@ -30,18 +31,15 @@ type decoder struct {
 	skuFi   int  // packaging: the variant's sku
 	relFi   int  // partner: relationship
 	isXLSX  bool // rows come from a workbook
-	boxA    boxPair
 	// hdrSetters are, per field, the setter of a header-level field that
 	// the file (or a default) can fill, nil for other fields. lineSet are
 	// the fields of the line and service levels with a setter that the file
 	// (or a default) can fill, in field order.
 	hdrSetters []setter
 	lineSet    []boundField
-	required   []int // the required fields
-	boxItem    boxPair
-	// fast is, per field, how doRow may convert a common cell without the
-	// general parser (see fastKind).
-	fast []fastKind
+	required   []int   // the required fields
+	itemBox    boxPair // item: quantity per box and carton EAN
+	lineBox    boxPair // order line: the same of the SKU master data it carries
 
 	// The current row.
 	row     int
@@ -52,43 +50,22 @@ type decoder struct {
 	fromDef []bool // value is the route's default
 	issues  []Issue
 
-	keys *keySet
-	// Master data waiting for their key check: filling takes the rows,
-	// waiting is the batch before (see pendingBatch).
-	filling, waiting docBatch
-	groups           *grouper
-	t                target // the documents of the current row (kept here: no allocation per row)
-	// The chunks that master-data documents are carved from (see newDoc).
-	partners docChunk[model.Partner]
-	items    docChunk[model.Item]
-	packs    docChunk[model.Packaging]
+	// seen holds the key of every master-data document read so far (SKU NUL
+	// code for packagings) with the row it first appeared on.
+	seen   map[string]int32
+	groups *grouper
+	t      target // the documents of the current row (kept here: no allocation per row)
 }
 
-// fastKind says which cells of a field doRow converts itself: the common,
-// valid ones; the others go through parser.parseInto.
-type fastKind uint8
-
-const (
-	fastNone    fastKind = iota
-	fastText             // free text: within the length limit
-	fastDecimal          // a canonical decimal (see canonicalDecimal)
-	fastEAN              // a valid EAN (see validEAN)
-)
-
-// fastKindOf returns the fast conversion of a field.
-func fastKindOf(f *model.Field) fastKind {
-	switch {
-	case f.Type == model.TString && len(f.Enum) == 0:
-		return fastText
-	case f.Type == model.TDecimal:
-		return fastDecimal
-	case f.Type == model.TEAN:
-		return fastEAN
-	}
-	return fastNone
+// firstRow is a row read before the row loop starts (the first data row of
+// a file without header).
+type firstRow struct {
+	row   int
+	cells []string
+	err   error
 }
 
-// decode implements Decode.
+// decode implements Decode: the header, the decoder's setup, the row loop.
 func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(Doc) error) (Summary, error) {
 	var sum Summary
 	dt, err := checkOptions(opts)
@@ -103,35 +80,9 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	if c, ok := src.(*csvSource); ok {
 		sum.Delimiter = c.delim
 	}
-
-	var header []string
-	first := true
-	var row0 int
-	var cells0 []string
-	var err0 error
-	if !opts.NoHeader {
-		row, cells, err := readRow(src)
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty: it needs a header row and at least one data row"})
-				return sum, nil
-			}
-			var re *rowError
-			if !errors.As(err, &re) {
-				return fileProblemSummary(sum, name, err)
-			}
-			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Message: "header row: " + re.msg})
-		}
-		header = trimmedCopy(cells)
-		sum.Header = header
-	} else {
-		sum.Header = slices.Clone(opts.Positions)
-		row0, cells0, err0 = readRow(src)
-		first = false
-		if errors.Is(err0, io.EOF) {
-			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty"})
-			return sum, nil
-		}
+	header, first, done, err := readHeader(src, name, opts, &sum)
+	if done || err != nil {
+		return sum, err
 	}
 	if opts.Type == "" {
 		names := opts.Positions
@@ -145,28 +96,142 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 		}
 	}
 	sum.Type = dt
+	d := newDecoder(ctx, src, name, opts, dt, header, sum, fn)
+	d.r, d.size = r, size
+	if !dt.Grouped {
+		fp, err := d.readRows(first)
+		if err != nil {
+			return d.sum, err
+		}
+		d.fileProblem(fp)
+		return d.finish()
+	}
+	return d.grouped(first)
+}
+
+// grouped reads the file as orders: a pass indexing the order numbers,
+// then one pass per window of orders (see grouper).
+func (d *decoder) grouped(first *firstRow) (Summary, error) {
+	src, first2, err := d.reopen()
+	if err != nil {
+		return d.sum, err
+	}
+	idx, err := d.indexKeys(src, first2)
+	src.close()
+	if err != nil {
+		return d.sum, err
+	}
+	d.groups = newGrouper(d, idx)
+	fp, err := d.readRows(first)
+	if err != nil {
+		return d.sum, err
+	}
+	d.fileProblem(fp)
+	if err := d.groups.handOn(true); err != nil {
+		return d.sum, err
+	}
+	mainSrc := d.src
+	defer func() { d.src = mainSrc }()
+	for d.groups.more() {
+		d.groups.nextWindow()
+		src, first, err := d.reopen()
+		if err != nil {
+			return d.sum, err
+		}
+		d.src = src
+		_, err = d.readRows(first)
+		src.close()
+		if err != nil {
+			return d.sum, err
+		}
+		if err := d.groups.handOn(true); err != nil {
+			return d.sum, err
+		}
+	}
+	return d.finish()
+}
+
+// reopen opens the file again for another pass, its header read.
+func (d *decoder) reopen() (rowSource, *firstRow, error) {
+	src, err := openSource(d.ctx, d.r, d.size, d.file, d.opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
+	}
+	var sum Summary
+	_, first, done, err := readHeader(src, d.file, d.opts, &sum)
+	if err == nil && done {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		src.close()
+		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
+	}
+	return src, first, nil
+}
+
+// fileProblem records a problem that ended the rows of the file.
+func (d *decoder) fileProblem(fp *fileProblem) {
+	if fp != nil {
+		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Message: fp.msg})
+	}
+}
+
+// readHeader reads the header row into sum.Header, or, for a file without
+// header, the first data row (first). done says the file ends there: sum
+// then says why.
+func readHeader(src rowSource, name string, opts Options, sum *Summary) (header []string, first *firstRow, done bool, err error) {
+	if opts.NoHeader {
+		sum.Header = slices.Clone(opts.Positions)
+		row, cells, err := readRow(src)
+		if errors.Is(err, io.EOF) {
+			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty"})
+			return nil, nil, true, nil
+		}
+		return nil, &firstRow{row, cells, err}, false, nil
+	}
+	row, cells, err := readRow(src)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty: it needs a header row and at least one data row"})
+			return nil, nil, true, nil
+		}
+		var re *rowError
+		if !errors.As(err, &re) {
+			s, err := fileProblemSummary(*sum, name, err)
+			*sum = s
+			return nil, nil, true, err
+		}
+		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Message: "header row: " + re.msg})
+	}
+	header = trimmedCopy(cells)
+	sum.Header = header
+	return header, nil, false, nil
+}
+
+// newDecoder binds the fields of the layout of the header to their setters.
+func newDecoder(ctx context.Context, src rowSource, name string, opts Options, dt model.DocType, header []string, sum Summary, fn func(Doc) error) *decoder {
 	lay := newLayout(dt, opts.Edition, header, opts, name)
 	sum.FileIssues = append(sum.FileIssues, lay.issues...)
-	_, isXLSX := src.(*xlsxSource)
+	x, isXLSX := src.(*xlsxSource)
+	n := len(lay.fields)
 	d := &decoder{
 		ctx: ctx, file: name, opts: opts, src: src, lay: lay, kind: dt.Kind, fn: fn, sum: sum,
 		p: parser{
 			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: isXLSX,
 			loc: opts.location(), layout: opts.DateLayout,
 		},
-		setters:    make([]setter, len(lay.fields)),
-		hdrSetters: make([]setter, len(lay.fields)),
+		setters:    make([]setter, n),
+		hdrSetters: make([]setter, n),
 		keyFi:      lay.fieldIndex(lay.spec.Key),
 		skuFi:      lay.fieldIndex("sku"),
 		relFi:      lay.fieldIndex("relationship"),
 		isXLSX:     isXLSX,
-		vals:       make([]value, len(lay.fields)),
-		set:        make([]bool, len(lay.fields)),
-		bad:        make([]bool, len(lay.fields)),
-		fromDef:    make([]bool, len(lay.fields)),
-		fast:       make([]fastKind, len(lay.fields)),
+		vals:       make([]value, n),
+		set:        make([]bool, n),
+		bad:        make([]bool, n),
+		fromDef:    make([]bool, n),
 	}
-	if x, ok := src.(*xlsxSource); ok {
+	if isXLSX {
 		d.p.date1904 = x.date1904
 	}
 	for fi := range lay.fields {
@@ -174,7 +239,6 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 		if f.Required {
 			d.required = append(d.required, fi)
 		}
-		d.fast[fi] = fastKindOf(f)
 		if d.setters[fi] = bind(dt.Kind, f.Name); d.setters[fi] != nil && lay.has(fi) {
 			if f.Level == model.LevelHeader {
 				d.hdrSetters[fi] = d.setters[fi]
@@ -183,76 +247,53 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 			}
 		}
 	}
-	d.boxA, d.boxItem = d.boxPair(""), d.boxPair("item.")
-	if dt.Grouped {
-		d.groups = newGrouper(d)
-	} else {
-		d.keys = newKeySet(size / max(int64(len(strings.Join(header, ","))), 32))
-		defer d.keys.free()
-		d.filling, d.waiting = newDocBatch(), newDocBatch()
+	d.itemBox, d.lineBox = d.boxPair(""), d.boxPair("item.")
+	if !dt.Grouped {
+		d.seen = map[string]int32{}
 	}
+	return d
+}
 
+// readRows reads the data rows, starting with first when it is set, up to
+// the end of the file or a problem that ends it (returned).
+func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				if ferr := d.flushPending(); ferr != nil {
-					return d.sum, ferr
-				}
-				return d.sum, err
+			if err := d.ctx.Err(); err != nil {
+				return nil, err
 			}
 		}
 		var row int
 		var cells []string
 		var err error
-		if !first {
-			row, cells, err = row0, cells0, err0
-			first = true
+		if first != nil {
+			row, cells, err = first.row, first.cells, first.err
+			first = nil
 		} else {
-			row, cells, err = readRow(src)
+			row, cells, err = readRow(d.src)
 		}
 		var re *rowError
-		if err != nil {
-			re = asRowError(err)
-		}
+		var fp *fileProblem
 		switch {
 		case err == nil:
 		case errors.Is(err, io.EOF):
-			return d.finish()
-		case re != nil:
+			return nil, nil
+		case errors.As(err, &re):
+		case errors.As(err, &fp):
+			return fp, nil
 		default:
-			var fp *fileProblem
-			if errors.As(err, &fp) {
-				// The documents of the rows before go first, as if handed on row by row.
-				if ferr := d.flushPending(); ferr != nil {
-					return d.sum, ferr
-				}
-				d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: name, Row: fp.row, Sheet: src.sheet(), Message: fp.msg})
-				if _, ferr := d.finish(); ferr != nil {
-					return d.sum, ferr
-				}
-				return d.sum, nil
+			return nil, fmt.Errorf("reading %s: %w", d.file, err)
+		}
+		if d.groups != nil {
+			d.cells = cells
+			if !d.groups.take() {
+				continue
 			}
-			if ferr := d.flushPending(); ferr != nil {
-				return d.sum, ferr
-			}
-			return d.sum, fmt.Errorf("reading %s: %w", name, err)
 		}
 		if err := d.doRow(row, cells, re); err != nil {
-			return d.sum, err
+			return nil, err
 		}
 	}
-}
-
-// asRowError returns the *rowError in err's chain, or nil. It is kept apart
-// from the row loop so that the loop's variables stay off the heap.
-//
-//go:noinline
-func asRowError(err error) *rowError {
-	var re *rowError
-	if errors.As(err, &re) {
-		return re
-	}
-	return nil
 }
 
 // checkOptions validates the route's options and returns the configured
@@ -284,9 +325,8 @@ func fileProblemSummary(sum Summary, name string, err error) (Summary, error) {
 	return sum, err
 }
 
-// trimmedCopy returns the trimmed cells, copied: cells may share the
-// memory of many lines (see csvSource.fillBlock), which the header, kept
-// for the whole file and in the Summary, must not keep alive.
+// trimmedCopy returns the trimmed cells, copied: cells share the memory
+// of their whole row, which the header, kept in the Summary, need not keep alive.
 func trimmedCopy(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
@@ -327,44 +367,21 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	if d.groups == nil {
 		doc, t = d.newDoc(), &d.t
 	}
-	// Slices of one length: the loop runs without bounds checks.
-	fields := d.lay.fields
-	n := len(fields)
-	cellOf, defs := d.lay.cellOf[:n], d.lay.defs[:n]
-	set, bad, fromDef, vals := d.set[:n], d.bad[:n], d.fromDef[:n], d.vals[:n]
-	setters, fast := d.hdrSetters[:n], d.fast[:n]
-	for fi := range fields {
-		s := ""
-		if ci := cellOf[fi]; ci >= 0 && ci < len(cells) {
-			s = cells[ci]
-			// Trimmed unless it starts and ends with a visible ASCII character.
-			if s != "" && (s[0]-'!' >= utf8.RuneSelf-'!' || s[len(s)-1]-'!' >= utf8.RuneSelf-'!') {
-				s = strings.TrimSpace(s)
-			}
-		}
-		def := false
-		if s == "" && defs[fi] != "" {
-			s, def = defs[fi], true
-		}
-		fromDef[fi] = def
-		set[fi] = s != ""
-		bad[fi] = false
-		v := &vals[fi]
+	for fi := range d.lay.fields {
+		s, def := d.cellText(fi)
+		d.fromDef[fi] = def
+		d.set[fi] = s != ""
+		d.bad[fi] = false
+		v := &d.vals[fi]
 		if s == "" {
-			if v.s != "" {
-				*v = value{}
-			}
+			*v = value{}
 			continue
 		}
-		if d.convertFast(v, &fields[fi], fast[fi], s) {
-			if t != nil && setters[fi] != nil {
-				setters[fi](t, v)
-			}
-		} else if msg := d.p.parseInto(v, &fields[fi], s); msg != "" {
-			bad[fi] = true
+		if msg := d.p.parseInto(v, &d.lay.fields[fi], s); msg != "" {
+			d.bad[fi] = true
 			d.fieldIssue(fi, s, msg)
-		} else if t != nil && setters[fi] != nil {
-			setters[fi](t, v)
+		} else if t != nil && d.hdrSetters[fi] != nil {
+			d.hdrSetters[fi](t, v)
 		}
 	}
 	if d.groups != nil {
@@ -373,40 +390,40 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	return d.master(doc)
 }
 
-// convertFast converts s (trimmed, non-empty) into v, as parseInto would,
-// when it is a common valid cell of its kind, and reports whether it did.
-// Other cells, valid or not, are left to parseInto.
-func (d *decoder) convertFast(v *value, f *model.Field, k fastKind, s string) bool {
-	switch k {
-	case fastText:
-		// A text of at most MaxLen bytes has at most MaxLen characters.
-		if f.MaxLen > 0 && len(s) > f.MaxLen {
-			return false
-		}
-	case fastDecimal:
-		x, ok := canonicalDecimal(s)
-		// decimalComma first: pointAllowed is a call.
-		if !ok || d.p.decimalComma && !d.p.pointAllowed(s) || d.p.xlsx && len(s) > 16 || f.Positive && x.Sign() <= 0 {
-			return false
-		}
-		v.d = x
-	case fastEAN:
-		if !validEAN(s) {
-			return false
-		}
-	default:
-		return false
+// cellText returns the text of field fi on the current row (see
+// cleanCell), or the route's default for it when the cell is empty (def).
+func (d *decoder) cellText(fi int) (s string, def bool) {
+	if ci := d.lay.cellOf[fi]; ci >= 0 && ci < len(d.cells) {
+		s = cleanCell(d.cells[ci])
 	}
-	// What parseInto resets: a field's type does not change, so only the
-	// parts of a value written by mistake are ever set.
-	v.s, v.i = s, 0
-	if v.d != "" && k != fastDecimal {
-		v.d = ""
+	if s == "" && d.lay.defs[fi] != "" {
+		return d.lay.defs[fi], true
 	}
-	if !v.t.IsZero() {
-		v.t = time.Time{}
+	return s, false
+}
+
+// cleanCell trims a cell and drops the apostrophe that neutralises a
+// formula: our reports write a text cell starting with '=', '+', '-', '@',
+// a tab or a carriage return with a leading "'" (export.Neutralize), so
+// that a NAME.rejected.csv, corrected, can be dropped into the inbox again.
+func cleanCell(s string) string {
+	s = trimCell(s)
+	if len(s) > 1 && s[0] == '\'' {
+		switch s[1] {
+		case '=', '+', '-', '@', '\t', '\r':
+			return trimCell(s[1:])
+		}
 	}
-	return true
+	return s
+}
+
+// trimCell trims s unless it starts and ends with a visible ASCII
+// character (nearly every cell: a check instead of a call).
+func trimCell(s string) string {
+	if s != "" && (s[0]-'!' >= utf8.RuneSelf-'!' || s[len(s)-1]-'!' >= utf8.RuneSelf-'!') {
+		return strings.TrimSpace(s)
+	}
+	return s
 }
 
 // ok reports whether field fi has a valid value on the row.
@@ -422,8 +439,8 @@ func (d *decoder) text(fi int) string {
 
 // issueAt builds an issue on a row for field fi (-1: the whole row).
 func (d *decoder) issueAt(row, fi int, val, msg string, fromDef bool) Issue {
-	// The value is copied: it may share the memory of many lines (see
-	// csvSource.fillBlock), which an issue kept by the caller must not keep alive.
+	// The value is copied: it shares the memory of its whole row, which an
+	// issue kept by the caller need not keep alive.
 	is := Issue{File: d.file, Row: row, Sheet: d.src.sheet(), Value: strings.Clone(val), Message: msg}
 	if fi >= 0 {
 		is.Column = d.lay.colName[fi]
@@ -471,77 +488,61 @@ func (d *decoder) apply(t *target, fields []boundField) {
 	}
 }
 
-// docChunk hands out documents of type T with their row number, carved from
-// chunks of docChunkMin up to docChunkMax slots: one allocation for many
-// rows. A slot is never reused, so a document handed on stays valid however
-// long the caller keeps it (and keeps its chunk alive with it).
-type docChunk[T any] struct {
-	slots []docSlot[T] // the unused slots of the current chunk
-	size  int          // the size of the current chunk
-}
-
-// docSlot is a document and its row number (Doc.Rows).
-type docSlot[T any] struct {
-	doc  T
-	rows [1]int
-}
-
-const docChunkMin, docChunkMax = 8, 256
-
-// take returns a new zero document and its Rows, holding row.
-func (c *docChunk[T]) take(row int) (*T, []int) {
-	if len(c.slots) == 0 {
-		c.size = min(max(2*c.size, docChunkMin), docChunkMax)
-		c.slots = make([]docSlot[T], c.size)
-	}
-	s := &c.slots[0]
-	c.slots = c.slots[1:]
-	s.rows[0] = row
-	return &s.doc, s.rows[:1:1]
-}
-
 // newDoc makes the document of a master-data row, and points d.t at it.
 func (d *decoder) newDoc() Doc {
 	// Only the document pointer of the decoder's kind is ever set in d.t:
 	// overwriting it resets the target.
 	t := &d.t
-	doc := Doc{Kind: d.kind}
+	doc := Doc{Kind: d.kind, Rows: []int{d.row}}
 	switch d.kind {
 	case model.KindPartner:
-		t.partner, doc.Rows = d.partners.take(d.row)
+		t.partner = new(model.Partner)
 		doc.Partner = t.partner
 	case model.KindItem:
-		t.item, doc.Rows = d.items.take(d.row)
+		t.item = new(model.Item)
 		doc.Item = t.item
 	case model.KindPackaging:
-		t.pack, doc.Rows = d.packs.take(d.row)
+		t.pack = new(model.Packaging)
 		doc.Packaging = t.pack
-	default:
-		doc.Rows = []int{d.row}
 	}
 	return doc
 }
 
-// master hands on the document of one master-data row, with the values of
-// the row already written into it.
+// master checks the document of one master-data row, with the values of
+// the row already written into it, and hands it on.
 func (d *decoder) master(doc Doc) error {
 	for _, fi := range d.required {
 		if !d.set[fi] {
 			d.require(fi, "")
 		}
 	}
-	t := &d.t
-	d.enumDefaults(t)
+	d.enumDefaults(&d.t)
 	if d.kind == model.KindItem {
-		d.checkEANBox(d.boxA, "")
+		d.checkEANBox(d.itemBox, "")
 	}
 	doc.Key = d.text(d.keyFi)
-	sku := ""
-	if d.kind == model.KindPackaging {
-		sku = d.text(d.skuFi)
+	if doc.Key != "" {
+		d.checkUnique(doc.Key)
 	}
-	// The key is checked, and the document handed on, with a batch of rows.
-	return d.queue(doc, sku)
+	if len(d.issues) > 0 {
+		doc.Issues = slices.Clone(d.issues)
+	}
+	return d.emit(doc)
+}
+
+// checkUnique reports a key already seen on an earlier row of the file.
+func (d *decoder) checkUnique(key string) {
+	what, setKey := label(d.lay.spec.Key), key
+	if d.kind == model.KindPackaging {
+		sku := d.text(d.skuFi)
+		what, setKey = fmt.Sprintf("packaging code of SKU %q", sku), sku+"\x00"+key
+	}
+	if first, dup := d.seen[setKey]; dup {
+		d.fieldIssue(d.keyFi, key, fmt.Sprintf("%s %q already appears %s: each one may appear only once in a file", what, key, d.where(int(first))))
+		return
+	}
+	// The key is cloned: it shares the memory of its row's text.
+	d.seen[strings.Clone(setKey)] = int32(d.row)
 }
 
 // where names a row for a message: "on line 5" (CSV) or "on row 5" (XLSX).
@@ -606,16 +607,8 @@ func (d *decoder) emit(doc Doc) error {
 	return d.fn(doc)
 }
 
-// finish flushes the grouped documents and closes the summary.
+// finish closes the summary.
 func (d *decoder) finish() (Summary, error) {
-	if err := d.flushPending(); err != nil {
-		return d.sum, err
-	}
-	if d.groups != nil {
-		if err := d.groups.flush(); err != nil {
-			return d.sum, err
-		}
-	}
 	if d.sum.Rows == 0 && !hasError(d.sum.FileIssues) {
 		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Message: "the file has a header row but no data rows", Warning: true})
 	}

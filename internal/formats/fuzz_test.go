@@ -108,6 +108,11 @@ func FuzzDecodeCSV(f *testing.F) {
 func FuzzDecodeXLSX(f *testing.F) {
 	f.Add(workbook(f, "Sheet1", false, [][]string{strings.Split(skuHead, ","), strings.Split(skuRow, ",")}, ""))
 	f.Add(workbook(f, "Sheet1", true, [][]string{{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}, {"R1", "#3", "S", "#46000.5", "A", "#2"}}, ""))
+	// Damaged workbooks: parts that do not match their zip headers, a cut sheet.
+	_, bad := corruptWorkbooks(f)
+	for _, data := range bad {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// A small unzip cap: excelize allocates what the zip entries declare.
 		r := decodeBytes(t, "F.xlsx", data, Options{Edition: A, UnzipSizeLimit: 4 << 20})

@@ -1,7 +1,9 @@
 package formats
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,12 +12,18 @@ import (
 )
 
 // grouper collects the rows of inbound and outbound orders into documents,
-// one per orderNumber, in order of first appearance.
+// one per orderNumber, handed on in order of first appearance. The rows of
+// one order may be anywhere in the file (a sheet sorted by SKU).
+//
+// Memory stays bounded: a first pass (indexKeys) numbers the orders in
+// order of first appearance and counts their rows. An order is handed on
+// as soon as its last row is read and the orders before it are handed on.
+// When every order's rows are adjacent, that is one more pass; otherwise
+// the orders are read in windows of at most windowRows rows, one pass over
+// the file each, so that only the orders of one window are held at a time.
 type grouper struct {
 	d      *decoder
-	byKey  map[string]*group
-	order  []*group
-	last   *group
+	idx    *keyIndex
 	hdr    []int // indexes of the header-level fields
 	posFi  int
 	skuFi  int
@@ -24,13 +32,28 @@ type grouper struct {
 	itemFi []int
 	// itemReq are the item.* fields required when a line carries SKU master data.
 	itemReq []int
+
+	// The window of order numbers (ordinals) of the current pass, the
+	// orders of it being built, the next one to hand on.
+	lo, hi int32
+	open   map[int32]*group
+	next   int32
+	// The current row's order, and how many rows without key this pass met.
+	ord     int32
+	noKeyAt int
 }
+
+// windowRows is how many rows of orders a pass holds at most when the
+// rows of orders are not adjacent (an order bigger than that is one window).
+// A variable for the tests.
+var windowRows = 64 << 10
 
 // group is one order being built.
 type group struct {
-	doc   Doc
+	doc  Doc
+	left int32 // rows of the order not read yet
+	// first is the order's first row.
 	first int
-	last  int
 	// hdr holds per header field the text first given and hdrRow its row.
 	hdr    []string
 	hdrRow []int
@@ -45,8 +68,8 @@ type lineInfo struct {
 	posSet   bool // a position cell not empty (valid or not)
 }
 
-func newGrouper(d *decoder) *grouper {
-	g := &grouper{d: d, byKey: map[string]*group{}}
+func newGrouper(d *decoder, idx *keyIndex) *grouper {
+	g := &grouper{d: d, idx: idx, open: map[int32]*group{}}
 	lay := d.lay
 	for fi, f := range lay.fields {
 		if f.Level == model.LevelHeader {
@@ -63,35 +86,53 @@ func newGrouper(d *decoder) *grouper {
 	}
 	g.posFi, g.skuFi, g.svcFi = lay.fieldIndex("position"), lay.fieldIndex("sku"), lay.fieldIndex("serviceType")
 	g.linkFi = [2]int{lay.fieldIndex("purchaseOrderLineItem.orderNumber"), lay.fieldIndex("purchaseOrderLineItem.position")}
+	g.nextWindow()
 	return g
+}
+
+// more reports whether orders are left after the current window.
+func (g *grouper) more() bool { return int(g.hi) < len(g.idx.rows) }
+
+// nextWindow moves to the orders after the current window.
+func (g *grouper) nextWindow() {
+	n := int32(len(g.idx.rows))
+	g.lo, g.next, g.noKeyAt = g.hi, g.hi, 0
+	if g.idx.adjacent {
+		g.hi = n
+		return
+	}
+	rows := 0
+	for g.hi < n && (g.hi == g.lo || rows+int(g.idx.rows[g.hi]) <= windowRows) {
+		rows += int(g.idx.rows[g.hi])
+		g.hi++
+	}
+}
+
+// take says whether the current row of the decoder (cells read, not yet
+// converted) belongs to an order of the window.
+func (g *grouper) take() bool {
+	key, _ := g.d.cellText(g.d.keyFi)
+	g.ord = g.idx.ordinal(key, &g.noKeyAt)
+	return g.ord >= g.lo && g.ord < g.hi
 }
 
 // add takes the current row of the decoder.
 func (g *grouper) add() error {
 	d := g.d
-	key := d.text(d.keyFi)
-	var gr *group
-	if key != "" {
-		gr = g.byKey[key]
-	}
-	isNew := gr == nil
-	if isNew {
-		gr = &group{first: d.row, hdr: make([]string, len(g.hdr)), hdrRow: make([]int, len(g.hdr))}
-		gr.doc = Doc{Kind: d.kind, Key: key}
+	gr := g.open[g.ord]
+	if gr == nil {
+		gr = &group{first: d.row, left: g.idx.rows[g.ord], hdr: make([]string, len(g.hdr)), hdrRow: make([]int, len(g.hdr))}
+		gr.doc = Doc{Kind: d.kind, Key: d.text(d.keyFi)}
 		if d.kind == model.KindInbound {
 			gr.doc.Inbound = &model.Inbound{}
 		} else {
 			gr.doc.Outbound = &model.Outbound{}
 		}
-		if key != "" {
-			g.byKey[key] = gr
-		}
-		g.order = append(g.order, gr)
-	} else if g.last != gr {
-		d.fieldIssue(d.keyFi, key, fmt.Sprintf("order %q already appeared %s, and other orders come in between: keep the rows of one order together (or remove the repeated order)", key, d.where(gr.last)))
+		g.open[g.ord] = gr
 	}
-	g.last, gr.last = gr, d.row
+	key := gr.doc.Key
 	gr.doc.Rows = append(gr.doc.Rows, d.row)
+	gr.left--
 
 	t := target{in: gr.doc.Inbound, out: gr.doc.Outbound}
 	// Header fields: the first value given counts; later rows must agree.
@@ -101,7 +142,7 @@ func (g *grouper) add() error {
 		}
 		s := d.vals[fi].s
 		if gr.hdr[k] == "" {
-			gr.hdr[k], gr.hdrRow[k] = s, d.row
+			gr.hdr[k], gr.hdrRow[k] = strings.Clone(s), d.row
 			if !d.bad[fi] && d.setters[fi] != nil {
 				d.setters[fi](&t, &d.vals[fi])
 			}
@@ -126,6 +167,33 @@ func (g *grouper) add() error {
 	}
 	if len(d.issues) > 0 {
 		gr.doc.Issues = append(gr.doc.Issues, d.issues...)
+	}
+	if gr.left == 0 && g.ord == g.next {
+		return g.handOn(false)
+	}
+	return nil
+}
+
+// handOn hands on, in order, the complete orders from the next one on;
+// all of them (the end of a pass) with all.
+func (g *grouper) handOn(all bool) error {
+	for ; g.next < g.hi; g.next++ {
+		gr := g.open[g.next]
+		if gr == nil {
+			if all {
+				continue // no row of it read: the pass stopped early
+			}
+			return nil
+		}
+		if gr.left > 0 && !all {
+			return nil
+		}
+		delete(g.open, g.next)
+		g.finish(gr)
+		slices.SortStableFunc(gr.doc.Issues, func(a, b Issue) int { return a.Row - b.Row })
+		if err := g.d.emit(gr.doc); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -163,7 +231,7 @@ func (g *grouper) inboundLine(gr *group, t *target, posGiven bool) {
 		for _, fi := range g.itemReq {
 			d.require(fi, fmt.Sprintf("is empty: this line carries SKU master data (item.* columns), so %s is required", d.lay.fields[fi].Name))
 		}
-		d.checkEANBox(d.boxItem, "this line carries SKU master data: ")
+		d.checkEANBox(d.lineBox, "this line carries SKU master data: ")
 		line.Item.SKU = line.SKU
 	}
 	gr.doc.Inbound.Lines = append(gr.doc.Inbound.Lines, line)
@@ -201,19 +269,6 @@ func (g *grouper) outboundLine(gr *group, t *target, posGiven bool) {
 	}
 	gr.doc.Outbound.Lines = append(gr.doc.Outbound.Lines, line)
 	gr.lines = append(gr.lines, lineInfo{row: d.row, posGiven: posGiven, posSet: g.posFi >= 0 && d.set[g.posFi]})
-}
-
-// flush checks every order as a whole and hands the documents on.
-func (g *grouper) flush() error {
-	for i, gr := range g.order {
-		g.finish(gr)
-		slices.SortStableFunc(gr.doc.Issues, func(a, b Issue) int { return a.Row - b.Row })
-		if err := g.d.emit(gr.doc); err != nil {
-			return err
-		}
-		g.order[i] = nil // let the document go once handed on
-	}
-	return nil
 }
 
 // finish runs the checks that need all rows of an order.
@@ -328,5 +383,84 @@ func (g *grouper) positions(gr *group, lines []lineInfo, pos func(i int) *int) {
 			continue
 		}
 		seen[p] = l.row
+	}
+}
+
+// keyIndex numbers the orders of a file in order of first appearance, with
+// their number of rows. Rows without an order number are an order each.
+type keyIndex struct {
+	ord map[string]int32
+	// noKey are the ordinals of the rows without key, in file order.
+	noKey []int32
+	// rows counts the rows of each order, by ordinal.
+	rows []int32
+	// adjacent says the rows of every order are next to each other.
+	adjacent bool
+}
+
+// ordinal returns the ordinal of key; for an empty key, the one of the
+// *noKeyAt-th row without key of the pass, counting it.
+func (x *keyIndex) ordinal(key string, noKeyAt *int) int32 {
+	if key == "" {
+		if *noKeyAt >= len(x.noKey) {
+			return -1 // not indexed: the index pass stopped before
+		}
+		*noKeyAt++
+		return x.noKey[*noKeyAt-1]
+	}
+	if o, ok := x.ord[key]; ok {
+		return o
+	}
+	return -1
+}
+
+// indexKeys reads the keys of the data rows of src (its header read
+// already) in a first pass. It stops where the rows end or the file has a
+// problem (the decoding pass reports it).
+func (d *decoder) indexKeys(src rowSource, first *firstRow) (*keyIndex, error) {
+	x := &keyIndex{ord: map[string]int32{}, adjacent: true}
+	last := int32(-1)
+	cells := d.cells
+	defer func() { d.cells = cells }()
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			if err := d.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		var row []string
+		var err error
+		if first != nil {
+			row, err = first.cells, first.err
+			first = nil
+		} else {
+			_, row, err = readRow(src)
+		}
+		var re *rowError
+		var fp *fileProblem
+		switch {
+		case err == nil, errors.As(err, &re):
+		case errors.Is(err, io.EOF), errors.As(err, &fp):
+			return x, nil
+		default:
+			return nil, fmt.Errorf("reading %s: %w", d.file, err)
+		}
+		d.cells = row
+		key, _ := d.cellText(d.keyFi)
+		o, ok := x.ord[key]
+		switch {
+		case key == "":
+			o = int32(len(x.rows))
+			x.noKey = append(x.noKey, o)
+			x.rows = append(x.rows, 0)
+		case !ok:
+			o = int32(len(x.rows))
+			x.ord[strings.Clone(key)] = o
+			x.rows = append(x.rows, 0)
+		case o != last:
+			x.adjacent = false
+		}
+		x.rows[o]++
+		last = o
 	}
 }

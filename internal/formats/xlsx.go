@@ -1,10 +1,13 @@
 package formats
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -51,6 +54,9 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 		return nil, fmt.Errorf("%s is an old Excel 97-2003 workbook (.xls) renamed .xlsx: save it as an Excel Workbook (.xlsx)", name)
 	}
 	limit := opts.unzipSizeLimit()
+	if err := checkZip(r, size, name, limit); err != nil {
+		return nil, err
+	}
 	f, err := excelize.OpenReader(io.NewSectionReader(r, 0, size), excelize.Options{
 		UnzipSizeLimit:    limit,
 		UnzipXMLSizeLimit: min(limit, excelize.StreamChunkSize),
@@ -92,6 +98,88 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 		return nil, xlsxOpenError(name, limit, err)
 	}
 	return s, nil
+}
+
+// checkZip reads every part of a workbook through archive/zip, which
+// checks each part's length and CRC-32 against the zip headers, and checks
+// that every worksheet ends with its closing tag. excelize reads what the
+// headers declare and stops a sheet at its first XML error without saying
+// so: a part longer or shorter than declared, altered, or cut would give
+// fewer rows, read as valid. A workbook declaring more than limit bytes
+// unpacked is left to excelize, which refuses it.
+func checkZip(r io.ReaderAt, size int64, name string, limit int64) error {
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return fmt.Errorf("%s is not a readable XLSX workbook (the zip archive is truncated or damaged): ask for the file again, or open it in Excel and save it again as .xlsx: %w", name, err)
+	}
+	var total uint64
+	for _, zf := range zr.File {
+		total += zf.UncompressedSize64
+	}
+	if total > uint64(limit) {
+		return nil
+	}
+	for _, zf := range zr.File {
+		if err := checkPart(zf); err != nil {
+			return fmt.Errorf("%s is damaged: its part %s %v; nothing of it was read: ask for the file again (it was probably cut or altered in transfer), or open it in Excel and save it again as .xlsx", name, zf.Name, err)
+		}
+	}
+	return nil
+}
+
+// worksheetEnd is how a worksheet part ends (after trailing space), with or
+// without a namespace prefix.
+var worksheetEnd = regexp.MustCompile(`</([A-Za-z_][A-Za-z0-9_.-]*:)?worksheet>\s*$`)
+
+// checkPart reads one part to its end, and says what is wrong with it.
+func checkPart(zf *zip.File) error {
+	rc, err := zf.Open()
+	if err != nil {
+		return fmt.Errorf("cannot be opened (%w)", err)
+	}
+	defer rc.Close()
+	// The end of the part is kept, to check a worksheet's closing tag.
+	tail := &tailWriter{}
+	_, err = io.Copy(tail, rc)
+	switch {
+	case errors.Is(err, zip.ErrChecksum):
+		return errors.New("does not match its CRC-32 checksum")
+	case errors.Is(err, zip.ErrFormat):
+		return fmt.Errorf("holds more than the %d bytes its zip header declares", zf.UncompressedSize64)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("ends before its %d bytes (the archive is cut)", zf.UncompressedSize64)
+	case errors.As(err, new(flate.CorruptInputError)):
+		return fmt.Errorf("has damaged compressed data (%w)", err)
+	case err != nil:
+		return fmt.Errorf("cannot be read (%w)", err)
+	case tail.n != zf.UncompressedSize64:
+		return fmt.Errorf("holds %d bytes, its zip header declares %d", tail.n, zf.UncompressedSize64)
+	}
+	if strings.HasPrefix(zf.Name, "xl/worksheets/") && strings.HasSuffix(zf.Name, ".xml") && !worksheetEnd.Match(tail.b) {
+		return errors.New("ends early: the sheet is cut before its closing </worksheet> tag")
+	}
+	return nil
+}
+
+// tailWriter counts what is written and keeps the last bytes of it.
+type tailWriter struct {
+	b []byte
+	n uint64
+}
+
+const tailSize = 256
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.n += uint64(len(p))
+	if len(p) >= tailSize {
+		w.b = append(w.b[:0], p[len(p)-tailSize:]...)
+		return len(p), nil
+	}
+	w.b = append(w.b, p...)
+	if len(w.b) > tailSize {
+		w.b = append(w.b[:0], w.b[len(w.b)-tailSize:]...)
+	}
+	return len(p), nil
 }
 
 // xlsxOpenError explains why a workbook cannot be opened.

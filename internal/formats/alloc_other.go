@@ -1,6 +1,0 @@
-//go:build !unix
-
-package formats
-
-func allocBytes(n int) []byte { return make([]byte, n) }
-func freeBytes([]byte)        {}
