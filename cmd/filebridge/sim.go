@@ -55,6 +55,9 @@ GET /_sim/stats shows counts; POST /_sim/faults changes the injected faults.`,
 			fmt.Fprintf(out, "base_url = \"http://%s/api\"\n", ln.Addr())
 			fmt.Fprintf(out, "token    = %s\n", token)
 			fmt.Fprintf(out, "company  = %d\n", sim.Company())
+			if opts.Literal {
+				fmt.Fprintln(out, "literal: only what the API documents state")
+			}
 			if opts.Tick > 0 {
 				fmt.Fprintf(out, "the warehouse moves on every %s; POST http://%s/_sim/tick to move it now\n", opts.Tick, ln.Addr())
 			} else {
@@ -76,6 +79,7 @@ GET /_sim/stats shows counts; POST /_sim/faults changes the injected faults.`,
 	f.Float64Var(&opts.DropRate, "drop-rate", 0, "share of API requests whose connection is closed without a response (0..1)")
 	f.StringVar(&envelope, "envelope", "hydra", "collection envelope: hydra (hydra:member...) or plain (member...)")
 	f.IntVar(&opts.Preload, "preload", 0, "create this many variants with suppliers and stock at start")
+	f.BoolVar(&opts.Literal, "literal", false, "serve only what the API documents state: no item reads, hydra:next on shipping units only, no timestamps where the documents list none, only documented filters, a repeated consignee code refused")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(exitUsage, err) })
 	return cmd
 }

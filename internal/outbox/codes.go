@@ -11,8 +11,9 @@ import (
 
 // codes turns the ids some list responses carry (a reception line's
 // variant, a reception's supplier) back into the codes files carry. Each id
-// is read once from the portal (GET by id) and kept for the next runs; an
-// id the portal does not know maps to "".
+// is looked up once through the client (an item read where the portal
+// offers one, else the documented list) and kept for the next runs; an id
+// the portal does not know maps to "".
 type codes struct {
 	mu        sync.Mutex
 	skus      map[int64]string

@@ -1,7 +1,10 @@
 package outbox
 
 import (
+	"fmt"
+	"hash/fnv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +47,7 @@ func (s stamp) time() time.Time { return time.Unix(s.sec, int64(s.nsec)).UTC() }
 type window struct {
 	at     time.Time
 	done   map[stamp]bool
+	byKey  map[string]bool      // keys of done, for admitTimeless; built on first use
 	latest map[string]time.Time // newest timestamp of each key seen in this run
 	max    time.Time
 	seen   bool
@@ -76,6 +80,50 @@ func (w *window) admit(key string, ts time.Time) bool {
 	}
 	w.done[s] = true
 	return true
+}
+
+// admitTimeless reports whether a document without a timestamp is to be
+// exported, and records it. Its key carries the digest of its rows, so a
+// document that changed (a status 75 then 80) has a new key. It is stamped
+// with the time of the query q, the documents' own cursor
+// ("updatedAt[after]=<time of the last query>"): its hidden updatedAt is at
+// most q, so while q is not before the cursor's At the portal may list it
+// again and its key is kept, and once At has passed q the portal cannot
+// list that state again. A key already recorded is not exported again,
+// whatever its stamp.
+func (w *window) admitTimeless(key string, q time.Time) bool {
+	if w.byKey == nil {
+		w.byKey = make(map[string]bool, len(w.done))
+		for s := range w.done {
+			w.byKey[s.key] = true
+		}
+	}
+	if q.Before(w.at) {
+		q = w.at
+	}
+	if !w.seen || q.After(w.max) {
+		w.max, w.seen = q, true
+	}
+	if w.byKey[key] {
+		return false
+	}
+	w.byKey[key] = true
+	w.done[stampOf(key, q)] = true
+	w.latest[key] = q
+	return true
+}
+
+// keyDigestSep joins a timeless document's key and the digest of its rows.
+const keyDigestSep = "#"
+
+// rowsDigest is a short digest of a document's rows: equal rows, equal
+// digest.
+func rowsDigest(rows []any) string {
+	h := fnv.New64a()
+	for _, r := range rows {
+		fmt.Fprintf(h, "%+v\n", r)
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
 }
 
 // next returns the cursor to save after a successful run: At moves to the

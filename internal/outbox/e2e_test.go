@@ -33,9 +33,17 @@ type simEnv struct {
 
 func newSimEnv(t testing.TB, ed model.Edition, preload, perPage int, clock func() time.Time) *simEnv {
 	t.Helper()
+	return newSimEnvOpts(t, portalsim.Options{Edition: ed, Preload: preload, Clock: clock}, perPage)
+}
+
+// newSimEnvOpts is newSimEnv with the simulator's options (token, seed and
+// logger are set here).
+func newSimEnvOpts(t testing.TB, opts portalsim.Options, perPage int) *simEnv {
+	t.Helper()
 	ctx := t.Context()
-	sim, err := portalsim.New(portalsim.Options{Edition: ed, Token: "demo-token", Seed: 7, Preload: preload, Clock: clock,
-		Logger: slog.New(slog.DiscardHandler)})
+	ed := opts.Edition
+	opts.Token, opts.Seed, opts.Logger = "demo-token", 7, slog.New(slog.DiscardHandler)
+	sim, err := portalsim.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,51 +186,62 @@ func sku(i int) string { return fmt.Sprintf("PRE-%06d", i) }
 // lets the simulated warehouse work, exports every type of the edition and
 // checks every row of every file against the portal's documents and what
 // was created; then checks that a second round exports only what is new.
+// It runs against both simulator modes (the literal one: no next links,
+// no item reads, no order timestamps, documented filters only), with pages
+// of 3, smaller than every list.
 func TestEndToEnd(t *testing.T) {
 	for _, ed := range model.Editions {
-		t.Run("edition "+string(ed), func(t *testing.T) {
-			e := newSimEnv(t, ed, 12, 5, nil)
-			e.t = t
-			receptions := map[string][]createdLine{}
-			for i := 1; i <= 4; i++ {
-				n := fmt.Sprintf("R%s-%d", ed, i)
-				receptions[n] = []createdLine{{sku(i), int64(10 * i)}, {sku(i + 4), int64(i)}}
-				e.createReception(n, receptions[n]...)
+		for _, literal := range []bool{false, true} {
+			name := "edition " + string(ed)
+			if literal {
+				name += " literal"
 			}
-			orders := map[string][]createdLine{}
-			for i := 1; i <= 6; i++ {
-				n := fmt.Sprintf("O%s-%d", ed, i)
-				orders[n] = []createdLine{{sku(i), 2}, {sku(i + 6), 3}}
-				e.createOrder(n, orders[n]...)
-			}
-			for range 5 {
-				e.sim.Tick()
-			}
-			e.checkReceipts(receptions)
-			e.checkShipments(orders)
-			e.checkStock()
-			e.checkMovements()
-			if ed == model.EditionB {
-				e.checkTracking()
-				e.checkItems()
-			}
+			t.Run(name, func(t *testing.T) { endToEnd(t, ed, literal) })
+		}
+	}
+}
 
-			// Second round: nothing new in receipts and shipments.
-			for _, typ := range []model.ExportType{model.ExportReceipts, model.ExportShipments} {
-				if res, _ := e.export(typ); res.File != "" {
-					t.Errorf("%s exported again without changes: %+v", typ, res)
-				}
-			}
-			n := "R" + string(ed) + "-NEW"
-			e.createReception(n, createdLine{sku(11), 7})
-			for range 3 {
-				e.sim.Tick()
-			}
-			_, rows := e.export(model.ExportReceipts)
-			if len(rows) != 1 || rows[0]["orderNumber"] != n || rows[0]["sku"] != sku(11) {
-				t.Errorf("third round exported %v, want the one line of %s", rows, n)
-			}
-		})
+func endToEnd(t *testing.T, ed model.Edition, literal bool) {
+	e := newSimEnvOpts(t, portalsim.Options{Edition: ed, Preload: 12, Literal: literal}, 3)
+	e.t = t
+	receptions := map[string][]createdLine{}
+	for i := 1; i <= 4; i++ {
+		n := fmt.Sprintf("R%s-%d", ed, i)
+		receptions[n] = []createdLine{{sku(i), int64(10 * i)}, {sku(i + 4), int64(i)}}
+		e.createReception(n, receptions[n]...)
+	}
+	orders := map[string][]createdLine{}
+	for i := 1; i <= 6; i++ {
+		n := fmt.Sprintf("O%s-%d", ed, i)
+		orders[n] = []createdLine{{sku(i), 2}, {sku(i + 6), 3}}
+		e.createOrder(n, orders[n]...)
+	}
+	for range 5 {
+		e.sim.Tick()
+	}
+	e.checkReceipts(receptions)
+	e.checkShipments(orders)
+	e.checkStock()
+	e.checkMovements()
+	if ed == model.EditionB {
+		e.checkTracking()
+		e.checkItems()
+	}
+
+	// Second round: nothing new in receipts and shipments.
+	for _, typ := range []model.ExportType{model.ExportReceipts, model.ExportShipments} {
+		if res, _ := e.export(typ); res.File != "" {
+			t.Errorf("%s exported again without changes: %+v", typ, res)
+		}
+	}
+	n := "R" + string(ed) + "-NEW"
+	e.createReception(n, createdLine{sku(11), 7})
+	for range 3 {
+		e.sim.Tick()
+	}
+	_, rows := e.export(model.ExportReceipts)
+	if len(rows) != 1 || rows[0]["orderNumber"] != n || rows[0]["sku"] != sku(11) {
+		t.Errorf("third round exported %v, want the one line of %s", rows, n)
 	}
 }
 

@@ -159,11 +159,12 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 	if win != nil {
 		after = win.at
 	}
+	queried := r.now() // the time of this query: the cursor of documents without timestamps
 	all, err := docs(ctx, r.Source, job.Edition, job.Type, after)
 	if err != nil {
 		return Result{}, err
 	}
-	next, stop := iter.Pull2(admitted(all, win))
+	next, stop := iter.Pull2(admitted(all, win, queried))
 	defer stop()
 
 	// Look at the first document before creating anything: no rows, no file.
@@ -222,15 +223,25 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 }
 
 // admitted passes the documents the window admits (all of them without a
-// window); it reports a listing error and stops.
-func admitted(all iter.Seq2[doc, error], win *window) iter.Seq2[doc, error] {
+// window); it reports a listing error and stops. A document without the
+// timestamp its export follows (the documents list none on receptions,
+// orders, purchase and sales orders, variants) is admitted by its key and
+// the digest of its rows, stamped with the time of the query (see
+// window.admitTimeless).
+func admitted(all iter.Seq2[doc, error], win *window, queried time.Time) iter.Seq2[doc, error] {
 	return func(yield func(doc, error) bool) {
 		for d, err := range all {
 			if err != nil {
 				yield(doc{}, err)
 				return
 			}
-			if win != nil && !win.admit(d.key, d.ts) {
+			switch {
+			case win == nil:
+			case d.ts.IsZero():
+				if !win.admitTimeless(d.key+keyDigestSep+rowsDigest(d.rows), queried) {
+					continue
+				}
+			case !win.admit(d.key, d.ts):
 				continue
 			}
 			if len(d.rows) == 0 {

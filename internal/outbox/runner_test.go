@@ -27,6 +27,9 @@ type fakeSource struct {
 	inbounds []model.Inbound
 	stock    []model.Stock
 	fail     int // 0: never
+	// timeless lists documents without their updatedAt (still filtered on
+	// it), as the documents show receptions and purchase orders.
+	timeless bool
 }
 
 func (f *fakeSource) put(in model.Inbound) {
@@ -43,7 +46,7 @@ func (f *fakeSource) put(in model.Inbound) {
 
 func (f *fakeSource) Receipts(_ context.Context, after time.Time) iter.Seq2[model.Inbound, error] {
 	f.mu.Lock()
-	docs, fail := slices.Clone(f.inbounds), f.fail
+	docs, fail, timeless := slices.Clone(f.inbounds), f.fail, f.timeless
 	f.mu.Unlock()
 	return func(yield func(model.Inbound, error) bool) {
 		n := 0
@@ -54,6 +57,9 @@ func (f *fakeSource) Receipts(_ context.Context, after time.Time) iter.Seq2[mode
 			if n++; fail > 0 && n > fail {
 				yield(model.Inbound{}, errors.New("connection reset"))
 				return
+			}
+			if timeless {
+				in.UpdatedAt = time.Time{}
 			}
 			if !yield(in, nil) {
 				return
@@ -201,6 +207,46 @@ func TestRunExportsOnlyWhatChanged(t *testing.T) {
 	runs, err := h.db.RecentRuns(t.Context(), "erp", "receipts", 0)
 	if err != nil || len(runs) != 3 || runs[0].FileName != "REC_000002.csv" || runs[0].Rows != 2 || runs[1].FileName != "" {
 		t.Errorf("runs recorded: %+v %v", runs, err)
+	}
+}
+
+// TestRunWithoutTimestamps follows documents that carry no updatedAt (the
+// documents list none on receptions and orders): the cursor is the time of
+// the query less the overlap, a document listed again unchanged is not
+// exported again, one whose status changed (75 then 80) is.
+func TestRunWithoutTimestamps(t *testing.T) {
+	h := newHarness(t)
+	h.src.timeless = true
+	t0 := h.now
+	partial := inbound("A", t0.Add(30*time.Second), 1)
+	partial.Status.Code, partial.Lines[0].QuantityReceived = 75, 1
+	h.src.put(partial)
+	h.src.put(inbound("B", t0.Add(30*time.Second), 1))
+	steps := []struct {
+		change func()
+		want   []string
+	}{
+		{nil, []string{"A", "B"}},
+		{nil, nil}, // both listed again (within the overlap), unchanged
+		{func() { h.src.put(inbound("A", t0.Add(2*time.Minute+10*time.Second), 1)) }, []string{"A"}},
+		{nil, nil},
+		{nil, nil}, // the cursor has passed every document
+	}
+	for i, st := range steps {
+		if st.change != nil {
+			st.change()
+		}
+		if _, got := h.run(receiptJob()); !slices.Equal(got, st.want) {
+			t.Fatalf("run %d exported %v, want %v", i+1, got, st.want)
+		}
+	}
+	c, _, err := h.db.Cursor(t.Context(), "erp", "receipts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run 4 listed A at 09:04: the cursor is a minute before, with A's key.
+	if !c.At.Equal(t0.Add(3*time.Minute)) || len(c.Keys) != 1 || !strings.HasPrefix(c.Keys[0], "A#") {
+		t.Errorf("cursor = %s %v", c.At, c.Keys)
 	}
 }
 

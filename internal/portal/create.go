@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"filebridge/internal/model"
@@ -193,7 +194,8 @@ func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error)
 }
 
 // CreatePackaging creates a variant packaging (B only): the SKU is
-// resolved to the variant's IRI, the supplier code to the connection's.
+// resolved to the variant's IRI, the supplier code to the connection's id
+// (a string, as the documents give it).
 func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcome, error) {
 	if err := c.serves(VariantPackagings, "packagings"); err != nil {
 		return Outcome{}, err
@@ -203,19 +205,19 @@ func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcom
 	if err := refs.add(err); err != nil {
 		return Outcome{}, err
 	}
-	supplierIRI := ""
+	supplierID := "" // the documents: "string, id of a supplier connection"
 	if p.SupplierCode != "" {
 		id, err := c.resolvePartner(ctx, p.SupplierCode, "supplierCode")
 		if err := refs.add(err); err != nil {
 			return Outcome{}, err
 		}
-		supplierIRI = c.IRI(Connections, id)
+		supplierID = strconv.FormatInt(id, 10)
 	}
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
 	op := createOp{res: VariantPackagings, what: "packaging", key: p.SKU + " " + p.Code, kind: model.KindPackaging,
-		body: wireB{}.packagingBody(p, c.IRI(Variants, variant), supplierIRI)}
+		body: wireB{}.packagingBody(p, c.IRI(Variants, variant), supplierID)}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
 		return got.ID, diffPackaging(p, got), found, err
@@ -387,13 +389,93 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOp{res: SalesOrders, what: c.outboundWord(), key: o.OrderNumber, kind: model.KindOutbound,
-		body: c.codec.outboundBody(c.cfg.Company, o)}
-	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
-		got, found, err := c.findOutbound(ctx, o.OrderNumber)
-		return got.ID, diffOutbound(o, got), found, err
+	if c.cfg.Edition == model.EditionB {
+		if err := c.referExisting(ctx, &o, nil); err != nil {
+			return Outcome{}, err
+		}
 	}
-	return c.create(ctx, op)
+	for try := 0; ; try++ {
+		op := createOp{res: SalesOrders, what: c.outboundWord(), key: o.OrderNumber, kind: model.KindOutbound,
+			body: c.codec.outboundBody(c.cfg.Company, o)}
+		op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+			got, found, err := c.findOutbound(ctx, o.OrderNumber)
+			return got.ID, diffOutbound(o, got), found, err
+		}
+		out, err := c.create(ctx, op)
+		if err == nil || try > 0 || c.cfg.Edition != model.EditionB || !consigneeTaken(err) {
+			return out, err
+		}
+		// Another order created the consignee meanwhile: refer to it.
+		if rerr := c.referExisting(ctx, &o, err); rerr != nil {
+			return Outcome{}, rerr
+		}
+	}
+}
+
+// referExisting replaces an embedded consignee (shipTo) or billing party
+// whose code is already a connection by that connection's id: a code is
+// unique, so embedding it again would be refused as already used. After
+// such a refusal (refused) the codes are looked up again even when cached
+// as missing.
+func (c *Client) referExisting(ctx context.Context, o *model.Outbound, refused error) error {
+	for _, p := range []struct {
+		addr  **model.Address
+		code  string
+		id    *int64
+		field string
+	}{{&o.ShipTo, o.ShipToCode, &o.ShipToID, "shipToCode"}, {&o.BillingTo, o.BillingToCode, &o.BillingToID, "billingToCode"}} {
+		a := *p.addr
+		if a == nil {
+			continue
+		}
+		code := p.code
+		if a.Code != "" {
+			code = a.Code
+		}
+		if code == "" {
+			continue
+		}
+		id, found, err := c.existingPartner(ctx, code)
+		if err != nil {
+			if refused != nil {
+				return fmt.Errorf("%w (then looking up %s %q: %w)", refused, p.field, code, err)
+			}
+			return fmt.Errorf("looking up %s %q: %w", p.field, code, err)
+		}
+		if found {
+			*p.addr, *p.id = nil, id
+		}
+	}
+	return nil
+}
+
+// existingPartner returns the id of the connection with this code, when
+// there is one: from the cache, else from the list.
+func (c *Client) existingPartner(ctx context.Context, code string) (int64, bool, error) {
+	if id, _ := c.refs.get(RefPartner, code); id != 0 {
+		return id, true, nil
+	}
+	p, found, err := c.findPartner(ctx, code)
+	if err != nil || !found {
+		return 0, false, err
+	}
+	c.refs.put(RefPartner, code, p.ID)
+	return p.ID, true, nil
+}
+
+// consigneeTaken reports whether a refusal says the code of an embedded
+// shipTo or billingTo is already used.
+func consigneeTaken(err error) bool {
+	e, ok := asError(err)
+	if !ok || e.Class != Invalid {
+		return false
+	}
+	for _, v := range e.Violations {
+		if (v.Field == "shipTo.code" || v.Field == "billingTo.code") && saysTaken(v.Message) {
+			return true
+		}
+	}
+	return false
 }
 
 // refErrors gathers the violations of references that do not resolve, so

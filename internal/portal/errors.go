@@ -203,7 +203,7 @@ func decodeError(status int, body []byte) *Error {
 				if msg == "" {
 					msg = strings.TrimSpace(string(v.Title))
 				}
-				e.Violations = append(e.Violations, Violation{Field: string(v.PropertyPath), Message: msg})
+				e.Violations = append(e.Violations, Violation{Field: clip(string(v.PropertyPath), 200), Message: clip(msg, 500)})
 			}
 			e.Message = firstNonEmpty(string(eb.HydraDescription), string(eb.Description), string(eb.Detail),
 				string(eb.Message), errorText(eb.Error), string(eb.HydraTitle), string(eb.Title))
@@ -276,6 +276,8 @@ func coveredByViolations(msg string, vs []Violation) bool {
 }
 
 // plainText strips tags and collapses white space of an HTML or text body.
+// It reads s byte by byte and matches tag names without changing case, so
+// every offset is one of s (lowercasing may change a string's byte length).
 func plainText(b []byte) string {
 	var out strings.Builder
 	inTag, space := false, false
@@ -283,19 +285,19 @@ func plainText(b []byte) string {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "?")
 	}
-	lower := strings.ToLower(s)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !inTag && c == '<' {
 			// Drop the content of <script> and <style>.
-			for _, tag := range []string{"<script", "<style"} {
-				if strings.HasPrefix(lower[i:], tag) {
-					end := strings.Index(lower[i:], "</"+tag[1:])
+			for _, tag := range []string{"script", "style"} {
+				if hasPrefixFold(s[i+1:], tag) {
+					end := indexFold(s[i:], "</"+tag)
 					if end < 0 {
 						i = len(s)
 					} else {
 						i += end
 					}
+					break
 				}
 			}
 			inTag = true
@@ -321,7 +323,25 @@ func plainText(b []byte) string {
 	return html.UnescapeString(out.String())
 }
 
-// clip shortens s to at most n runes.
+// hasPrefixFold reports whether s begins with the ASCII word prefix, in
+// any case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexFold is the byte offset in s of the first ASCII word sub, in any
+// case, or -1.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if hasPrefixFold(s[i:], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// clip shortens s to at most n runes, never inside one: every message
+// read from a response body goes through it.
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s

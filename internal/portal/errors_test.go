@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"filebridge/internal/model"
 )
@@ -141,6 +142,8 @@ func FuzzDecodeError(f *testing.F) {
 	f.Add(502, []byte("<html><script>x<"))
 	f.Add(500, []byte(`{"violations":[{"propertyPath":1,"message":{}}]}`))
 	f.Add(400, []byte("\xff\xfe<"))
+	f.Add(502, []byte("ẞẞẞẞ<"))
+	f.Add(502, []byte("İİ<SCRIPT>x</sCrIpT>ok"))
 	f.Fuzz(func(t *testing.T, status int, body []byte) {
 		e := decodeError(status, body)
 		s := e.Error()
@@ -152,4 +155,48 @@ func FuzzDecodeError(f *testing.F) {
 		}
 		_ = s
 	})
+}
+
+// TestPlainTextRuneSafe reads bodies whose lowercase form has another byte
+// length than the body (ẞ and İ shrink or grow); it used to panic.
+func TestPlainTextRuneSafe(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"sharp s before tag", "ẞẞẞẞ<", "ẞẞẞẞ"},
+		{"dotted I before script", "İİ<SCRIPT>alert(1)</sCrIpT> ok", "İİ ok"},
+		{"style in capitals", "<STYLE>b{}</STYLE><p>Bad &amp; gateway</p>", "Bad & gateway"},
+		{"unterminated script", "a<script>x<", "a"},
+		{"invalid utf-8", "\xff<b>x</b>", "? x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := plainText([]byte(tt.body)); got != tt.want {
+				t.Errorf("plainText(%q) = %q, want %q", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestClipRuneSafe checks that every clipped message stays valid UTF-8.
+func TestClipRuneSafe(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"ẞẞẞ", 2, "ẞẞ…"},
+		{"abc", 3, "abc"},
+		{"äöü", 0, "…"},
+	}
+	for _, tt := range tests {
+		if got := clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+	long := strings.Repeat("ẞ", 600)
+	e := decodeError(422, []byte(`{"violations":[{"propertyPath":"sku","message":"`+long+`"}]}`))
+	if m := e.Violations[0].Message; !utf8.ValidString(m) || utf8.RuneCountInString(m) != 501 {
+		t.Errorf("violation message not clipped rune-safe: %d runes", utf8.RuneCountInString(m))
+	}
 }

@@ -205,7 +205,51 @@ func TestReadByID(t *testing.T) {
 	if _, err := c.Partner(ctx, 0); !IsInvalid(err) {
 		t.Fatalf("id 0: %v", err)
 	}
-	if n := len(rec.all()); n != 3 {
-		t.Errorf("%d requests, want 3 (SKUs and codes read are cached)", n)
+	if n := len(rec.all()); n != 4 {
+		t.Errorf("%d requests, want 4 (SKUs and codes read are cached; variant 99 is looked for in the list after its 404)", n)
+	}
+}
+
+// TestCodesWithoutItemReads reads SKUs and connection codes of ids from a
+// portal that offers no item reads, as the documents list none: one item
+// read is tried, then each list is read once, whole, by page number.
+func TestCodesWithoutItemReads(t *testing.T) {
+	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		page := r.URL.Query().Get("page")
+		view := `"hydra:view":{"@id":"x?page=` + page + `","@type":"hydra:PartialCollectionView"}`
+		switch {
+		case r.URL.Path == "/api/variants" && page == "1":
+			reply(w, 200, `{"hydra:member":[{"id":1,"sku":"A"},{"id":2,"sku":"B"}],"hydra:totalItems":3,`+view+`}`)
+		case r.URL.Path == "/api/variants" && page == "2":
+			reply(w, 200, `{"hydra:member":[{"id":3,"sku":"C"}],"hydra:totalItems":3,`+view+`}`)
+		case r.URL.Path == "/api/connections" && page == "1":
+			reply(w, 200, `{"hydra:member":[{"id":7,"code":"SUP"}],"hydra:totalItems":1,`+view+`}`)
+		default:
+			reply(w, 404, `{"@type":"hydra:Error","hydra:description":"No route found for \"GET `+r.URL.Path+`\""}`)
+		}
+	})
+	c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 2 })
+	ctx := t.Context()
+	for _, tt := range []struct {
+		id   int64
+		want string
+	}{{3, "C"}, {1, "A"}, {2, "B"}} {
+		if sku, err := c.SKUOf(ctx, tt.id); err != nil || sku != tt.want {
+			t.Fatalf("SKUOf(%d) = %q, %v; want %q", tt.id, sku, err, tt.want)
+		}
+	}
+	if p, err := c.Partner(ctx, 7); err != nil || p.Code != "SUP" {
+		t.Fatalf("Partner(7) = %+v, %v", p, err)
+	}
+	if _, err := c.SKUOf(ctx, 9); !IsNotFound(err) {
+		t.Fatalf("SKUOf(9): %v, want not found", err)
+	}
+	var paths []string
+	for _, r := range rec.all() {
+		paths = append(paths, r.Path)
+	}
+	want := "/api/variants/3,/api/variants,/api/variants,/api/connections/7,/api/connections"
+	if got := strings.Join(paths, ","); got != want {
+		t.Errorf("requests %s\nwant     %s", got, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"net/url"
+	"reflect"
 	"slices"
 
 	"filebridge/internal/model"
@@ -45,12 +46,18 @@ type listOpts struct {
 func all(perPage int) listOpts { return listOpts{perPage: perPage, ahead: true} }
 
 // listAll iterates over every document of a resource matching q, page by
-// page, each page read by dec. Paging stops at the total, at a view
-// without a next page, at an empty page, or (when the page says neither)
-// at a short page. With o.ahead, the next page is requested before the
+// page, each page read by dec. Paging goes on by page number while fewer
+// documents than the page's total were read, whether or not the page links
+// a next one (the documents show a next link on the shipping-unit list
+// only); without a total it follows the view's next link, or (without a
+// view) stops at a short page. It always stops at an empty page: one that
+// comes before the total was read is an error, so that an export never
+// moves its cursor past documents it did not see. A page equal to the one
+// before it (a portal ignoring the page parameter) is an error too, so
+// that the loop ends. With o.ahead, the next page is requested before the
 // current one is yielded (when the total already says it will be needed,
-// before it is even decoded), so that the portal prepares it meanwhile;
-// a consumer that stops early cancels it.
+// before it is even decoded), so that the portal prepares it meanwhile; a
+// consumer that stops early cancels it.
 func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o listOpts, dec func([]byte) (page[M], error)) iter.Seq2[M, error] {
 	return func(yield func(M, error) bool) {
 		var zero M
@@ -70,6 +77,7 @@ func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o 
 		}
 		var seen int64
 		total := int64(-1)
+		var prev []M
 		for page := 1; ; page++ {
 			body, err := f.take(page)
 			if err != nil {
@@ -85,18 +93,24 @@ func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o 
 				fail(page, err)
 				return
 			}
+			if len(p.Members) > 0 && reflect.DeepEqual(p.Members, prev) {
+				f.cancel()
+				fail(page, fmt.Errorf("page %d is the same as page %d: the portal seems to ignore the page parameter, so the list cannot be read to its end", page, page-1))
+				return
+			}
+			prev = p.Members
 			seen += int64(len(p.Members))
 			total = p.TotalItems
-			more := p.Err == nil
+			var more bool
 			switch {
-			case len(p.Members) == 0:
-				more = false
-			case p.TotalItems >= 0 && seen >= p.TotalItems:
-				more = false
-			case p.HasView && p.Next == "":
-				more = false
-			case p.TotalItems < 0 && !p.HasView && len(p.Members) < perPage:
-				more = false
+			case p.Err != nil || len(p.Members) == 0:
+			case p.TotalItems >= 0:
+				more = seen < p.TotalItems
+			case p.Next != "":
+				more = true
+			case p.HasView:
+			default:
+				more = len(p.Members) >= perPage
 			}
 			if !more {
 				f.cancel()
@@ -110,6 +124,10 @@ func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o 
 			}
 			if p.Err != nil {
 				fail(page, p.Err)
+				return
+			}
+			if len(p.Members) == 0 && total >= 0 && seen < total {
+				fail(page, fmt.Errorf("the list ended after %d of the %d documents it announced (page %d is empty): it changed while it was read, or the portal pages differently; try again later", seen, total, page))
 				return
 			}
 			if !more {

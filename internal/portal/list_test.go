@@ -39,6 +39,12 @@ func pager(n int, style string) http.HandlerFunc {
 			reply(w, 200, fmt.Sprintf(`{"member":%s,"view":{"@id":"x"%s}}`, list, strings.ReplaceAll(next, "hydra:", "")))
 		case "array":
 			reply(w, 200, list)
+		case "literal": // as the documents show: a view of @id and @type only
+			reply(w, 200, fmt.Sprintf(`{"hydra:member":%s,"hydra:totalItems":%d,"hydra:view":{"@id":"/api/connections?page=%d","@type":"hydra:PartialCollectionView"}}`, list, n, page))
+		case "short": // announces two more documents than it lists
+			reply(w, 200, fmt.Sprintf(`{"hydra:member":%s,"hydra:totalItems":%d,"hydra:view":{"@id":"x"}}`, list, n+2))
+		case "same-page": // ignores the page parameter
+			reply(w, 200, fmt.Sprintf(`{"hydra:member":[{"id":1,"code":"C000"}],"hydra:totalItems":%d,"hydra:view":{"@id":"/api/connections?page=%d"}}`, n, page))
 		}
 	}
 }
@@ -58,6 +64,10 @@ func TestPaging(t *testing.T) {
 		{"plain-view", 7, 3, 3},
 		{"array", 25, 10, 3},
 		{"array", 20, 10, 3}, // a last full page needs one empty page to be sure
+		{"literal", 5, 3, 2},
+		{"literal", 7, 3, 3},
+		{"literal", 6, 3, 2},
+		{"literal", 0, 3, 1},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%d-by-%d", tt.style, tt.n, tt.per), func(t *testing.T) {
@@ -77,6 +87,45 @@ func TestPaging(t *testing.T) {
 				if code != fmt.Sprintf("C%03d", i) {
 					t.Fatalf("partner %d is %s", i, code)
 				}
+			}
+			if pages := len(rec.all()); pages != tt.wantPages {
+				t.Errorf("pages requested: got %d want %d", pages, tt.wantPages)
+			}
+		})
+	}
+}
+
+// TestPagingIncomplete lists portals that end a list before its total or
+// repeat a page: both are errors after the documents seen, never a loop.
+func TestPagingIncomplete(t *testing.T) {
+	tests := []struct {
+		style     string
+		n, per    int
+		wantSeen  int
+		wantPages int
+		wantErr   string
+	}{
+		{"short", 5, 3, 5, 3, "ended after 5 of the 7 documents"},
+		{"same-page", 5, 1, 1, 2, "page 2 is the same as page 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.style, func(t *testing.T) {
+			srv, rec := serve(t, pager(tt.n, tt.style))
+			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = tt.per })
+			seen := 0
+			var last error
+			for _, err := range c.Partners(t.Context(), PartnerFilter{}) {
+				if err != nil {
+					last = err
+					break
+				}
+				seen++
+			}
+			if last == nil || !strings.Contains(last.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want one saying %q", last, tt.wantErr)
+			}
+			if seen != tt.wantSeen {
+				t.Errorf("listed %d before the error, want %d", seen, tt.wantSeen)
 			}
 			if pages := len(rec.all()); pages != tt.wantPages {
 				t.Errorf("pages requested: got %d want %d", pages, tt.wantPages)

@@ -93,7 +93,14 @@ func TestCreateRequestGolden(t *testing.T) {
 		}},
 		{"B-outbound-embedded", model.EditionB, "/api/sales_orders", func(ctx context.Context, c *Client) (Outcome, error) {
 			o := sampleOutbound()
-			o.WarehouseLocation, o.WarehouseCode, o.ShipToCode = 0, "WH-LILLE", "CUST-9"
+			o.WarehouseLocation, o.WarehouseCode, o.ShipToCode = 0, "WH-LILLE", "CUST-NEW"
+			return c.CreateOutbound(ctx, o)
+		}},
+		// A consignee whose code is already a connection is referred to by
+		// its id: embedding a code again is refused as already used.
+		{"B-outbound-known-consignee", model.EditionB, "/api/sales_orders", func(ctx context.Context, c *Client) (Outcome, error) {
+			o := sampleOutbound()
+			o.ShipToCode, o.CarrierCode, o.CarrierServiceCode = "CUST-9", "", ""
 			return c.CreateOutbound(ctx, o)
 		}},
 		{"B-outbound-codes", model.EditionB, "/api/sales_orders", func(ctx context.Context, c *Client) (Outcome, error) {

@@ -3,7 +3,9 @@ package portal
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,6 +73,11 @@ type refCache struct {
 	ids    map[refKey]int64
 	misses map[refKey]time.Time // until
 	skus   map[int64]string     // variant id -> SKU
+	codes  map[int64]string     // connection id -> code
+
+	walkMu sync.Mutex
+	walked map[Resource]time.Time // when a whole list was last read into the cache
+	noRead map[Resource]bool      // the portal refused an item read (GET <path>/<id>)
 
 	listMu   sync.Mutex
 	loaded   map[RefKind]time.Time
@@ -80,7 +87,8 @@ type refCache struct {
 }
 
 func newRefCache() *refCache {
-	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, loaded: map[RefKind]time.Time{},
+	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, codes: map[int64]string{},
+		walked: map[Resource]time.Time{}, noRead: map[Resource]bool{}, loaded: map[RefKind]time.Time{},
 		known: map[RefKind][]string{}, now: time.Now}
 }
 
@@ -99,9 +107,19 @@ func (r *refCache) put(k RefKind, code string, id int64) {
 	defer r.mu.Unlock()
 	r.ids[refKey{k, code}] = id
 	delete(r.misses, refKey{k, code})
-	if k == RefSKU {
+	switch k {
+	case RefSKU:
 		r.skus[id] = code
+	case RefPartner:
+		r.codes[id] = code
 	}
+}
+
+func (r *refCache) partner(id int64) (string, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	s, ok := r.codes[id]
+	return s, ok
 }
 
 func (r *refCache) sku(id int64) (string, bool) {
@@ -418,27 +436,47 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 }
 
 // SKUOf returns the SKU of a variant id: from the cache, else read from
-// the portal (GET <variants>/<id>) and cached for the client's life. A
-// variant the portal does not know is an error IsNotFound reports.
+// the portal (see skuOf) and cached for the client's life. A variant the
+// portal does not know is an error IsNotFound reports.
 func (c *Client) SKUOf(ctx context.Context, variantID int64) (string, error) {
 	return c.skuOf(ctx, variantID)
 }
 
 // skuOf is SKUOf. Lists whose lines carry the variant as a bare id (Edition
-// A receptions and orders) are completed with it.
+// A receptions and orders, Edition B sales orders) are completed with it.
+// The documents list no item read, so one is only tried (GET
+// <variants>/<id>) until the portal refuses it; the SKU then comes from
+// the variant list, a documented route, read whole into the cache (once
+// per missTTL).
 func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
 	if s, ok := c.refs.sku(id); ok {
 		return s, nil
 	}
-	it, err := c.item(ctx, id)
-	if err != nil {
+	if id <= 0 {
+		return "", &Error{Class: Invalid, Message: fmt.Sprintf("variant id %d is not a portal id: ids are positive", id)}
+	}
+	if c.tryItemRead(Variants) {
+		it, err := c.item(ctx, id)
+		if err == nil {
+			return it.SKU, nil
+		}
+		if !c.noItemRead(Variants, err) {
+			return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
+		}
+	}
+	if err := c.walk(ctx, Variants); err != nil {
 		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
 	}
-	return it.SKU, nil
+	if s, ok := c.refs.sku(id); ok {
+		return s, nil
+	}
+	return "", &Error{Class: NotFound, Path: c.paths[Variants],
+		Message: fmt.Sprintf("reading the SKU of variant %d: the variant list does not hold it", id)}
 }
 
 // Item reads the SKU (A) / variant (B) with this id (GET <variants>/<id>)
-// and caches its SKU. A 404 is an error IsNotFound reports.
+// and caches its SKU. A 404 is an error IsNotFound reports. The documents
+// list no such route: a portal may not offer it.
 func (c *Client) Item(ctx context.Context, id int64) (model.Item, error) {
 	it, err := c.item(ctx, id)
 	if err != nil {
@@ -455,18 +493,100 @@ func (c *Client) item(ctx context.Context, id int64) (model.Item, error) {
 	return it, err
 }
 
-// Partner reads the supplier (A) / connection (B) with this id (GET
-// <connections>/<id>) and caches its code. A 404 is an error IsNotFound
-// reports.
+// Partner returns the supplier (A) / connection (B) with this id: from
+// the cache (then only ID and Code are set), else read by id (GET
+// <connections>/<id>) while the portal offers that route, else from the
+// connection list, read whole into the cache. Its code is cached. An id
+// the portal does not know is an error IsNotFound reports.
 func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
-	p, err := readOne(c, ctx, Connections, id, c.codec.partner)
-	if err != nil {
-		return p, fmt.Errorf("reading connection %d: %w", id, err)
+	if code, ok := c.refs.partner(id); ok {
+		return model.Partner{ID: id, Code: code}, nil
 	}
-	if p.Code != "" {
-		c.refs.put(RefPartner, p.Code, id)
+	if id <= 0 {
+		return model.Partner{}, &Error{Class: Invalid, Message: fmt.Sprintf("connection id %d is not a portal id: ids are positive", id)}
 	}
-	return p, nil
+	if c.tryItemRead(Connections) {
+		p, err := readOne(c, ctx, Connections, id, c.codec.partner)
+		if err == nil {
+			if p.Code != "" {
+				c.refs.put(RefPartner, p.Code, id)
+			}
+			return p, nil
+		}
+		if !c.noItemRead(Connections, err) {
+			return p, fmt.Errorf("reading connection %d: %w", id, err)
+		}
+	}
+	if err := c.walk(ctx, Connections); err != nil {
+		return model.Partner{}, fmt.Errorf("reading connection %d: %w", id, err)
+	}
+	if code, ok := c.refs.partner(id); ok {
+		return model.Partner{ID: id, Code: code}, nil
+	}
+	return model.Partner{}, &Error{Class: NotFound, Path: c.paths[Connections],
+		Message: fmt.Sprintf("reading connection %d: the connection list does not hold it", id)}
+}
+
+// tryItemRead reports whether an item read of r is still worth trying.
+func (c *Client) tryItemRead(r Resource) bool {
+	c.refs.walkMu.Lock()
+	defer c.refs.walkMu.Unlock()
+	return !c.refs.noRead[r]
+}
+
+// noItemRead reports whether a failed item read of r is to be replaced by
+// the list: any refusal or failure but a canceled call or a refused token.
+// A portal that answers 404, 405 or 400 is not asked by id again.
+func (c *Client) noItemRead(r Resource, err error) bool {
+	if ctxErr(err) || IsAuth(err) {
+		return false
+	}
+	if e, ok := asError(err); ok && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed || e.Status == http.StatusBadRequest) {
+		c.refs.walkMu.Lock()
+		if !c.refs.noRead[r] {
+			c.log.Info("portal offers no item read: reading codes from the list", "path", c.paths[r], "status", e.Status)
+		}
+		c.refs.noRead[r] = true
+		c.refs.walkMu.Unlock()
+	}
+	return true
+}
+
+// walk reads the whole list of variants or connections into the cache
+// (codes by id), unless it was read within missTTL.
+func (c *Client) walk(ctx context.Context, r Resource) error {
+	c.refs.walkMu.Lock()
+	defer c.refs.walkMu.Unlock()
+	if at, ok := c.refs.walked[r]; ok && c.refs.now().Sub(at) < missTTL {
+		return nil
+	}
+	switch r {
+	case Variants:
+		for it, err := range listAll(c, ctx, Variants, nil, all(0), c.codec.items) {
+			if err != nil {
+				return err
+			}
+			if it.SKU != "" && it.ID != 0 {
+				c.refs.put(RefSKU, it.SKU, it.ID)
+			}
+		}
+	case Connections:
+		for p, err := range listAll(c, ctx, Connections, nil, all(0), c.codec.partners) {
+			if err != nil {
+				return err
+			}
+			if p.Code != "" && p.ID != 0 {
+				c.refs.put(RefPartner, p.Code, p.ID)
+			}
+		}
+	}
+	c.refs.walked[r] = c.refs.now()
+	return nil
+}
+
+// ctxErr reports whether err comes from a canceled or expired context.
+func ctxErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // readOne reads the document of a resource with this id (its errors say

@@ -129,6 +129,30 @@ func outbound(e model.Edition, number string) model.Outbound {
 	return o
 }
 
+// simModes are both editions in both simulator modes.
+func simModes() []struct {
+	name string
+	opts portalsim.Options
+} {
+	var out []struct {
+		name string
+		opts portalsim.Options
+	}
+	for _, e := range model.Editions {
+		for _, literal := range []bool{false, true} {
+			name := string(e)
+			if literal {
+				name += "/literal"
+			}
+			out = append(out, struct {
+				name string
+				opts portalsim.Options
+			}{name, portalsim.Options{Edition: e, Literal: literal}})
+		}
+	}
+	return out
+}
+
 // seedMaster creates SUP-1 and SKU-1..3 through the client.
 func seedMaster(t testing.TB, sp *simPortal) {
 	t.Helper()
@@ -145,12 +169,17 @@ func seedMaster(t testing.TB, sp *simPortal) {
 }
 
 // TestSimCreatesAndLists: every create and every list of both editions,
-// in both envelopes, paging across several pages.
+// in both envelopes and in the literal mode (hydra, no next links, no item
+// reads, no order timestamps), paging across several pages.
 func TestSimCreatesAndLists(t *testing.T) {
 	for _, e := range model.Editions {
-		for _, env := range []string{"hydra", "plain"} {
+		for _, env := range []string{"hydra", "plain", "literal"} {
 			t.Run(string(e)+"/"+env, func(t *testing.T) {
-				sp := startSim(t, portalsim.Options{Edition: e, Seed: 7, Envelope: env, Preload: 7})
+				opts := portalsim.Options{Edition: e, Seed: 7, Envelope: env, Preload: 7}
+				if env == "literal" {
+					opts.Envelope, opts.Literal = "hydra", true
+				}
+				sp := startSim(t, opts)
 				ctx := t.Context()
 				c := sp.c
 				seedMaster(t, sp)
@@ -548,9 +577,12 @@ func asPortalError(err error, target **portal.Error) bool {
 // lines carry bare variant ids, and an inbound line with SKU master data
 // creates its SKU first.
 func TestSimLinesCompleted(t *testing.T) {
-	for _, e := range model.Editions {
-		t.Run(string(e), func(t *testing.T) {
-			sp := startSim(t, portalsim.Options{Edition: e, Seed: 9})
+	for _, tt := range simModes() {
+		e := tt.opts.Edition
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			opts.Seed = 9
+			sp := startSim(t, opts)
 			seedMaster(t, sp)
 			in := inbound(e, "REC-N")
 			nested := item(e, "", 55)

@@ -196,12 +196,13 @@ func (p *packagingB) model() model.Packaging {
 	}
 }
 
-// packagingBody needs the variant's IRI and the supplier's IRI (or "").
-func (wireB) packagingBody(p model.Packaging, variantIRI, supplierIRI string) any {
+// packagingBody needs the variant's IRI and the supplier connection's id
+// as a string (or "").
+func (wireB) packagingBody(p model.Packaging, variantIRI, supplierID string) any {
 	return &packagingReqB{
 		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity, Length: p.Length, Width: p.Width,
 		Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
-		Supplier: supplierIRI,
+		Supplier: supplierID,
 	}
 }
 

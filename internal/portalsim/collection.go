@@ -264,7 +264,7 @@ func (s *Sim) envelope(res *resource, q *query, members []obj, total int) obj {
 		p = ""
 	}
 	view := obj{{"@id", pageIRI(res.path, q, q.page)}, {"@type", p + "PartialCollectionView"}}
-	if q.perPage > 0 {
+	if q.perPage > 0 && (!s.opts.Literal || res.name == portal.ShippingUnits) {
 		last := max(1, (total+q.perPage-1)/q.perPage)
 		view = append(view, kv{p + "first", pageIRI(res.path, q, 1)}, kv{p + "last", pageIRI(res.path, q, last)})
 		if q.page > 1 {

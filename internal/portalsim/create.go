@@ -2,6 +2,7 @@ package portalsim
 
 import (
 	"fmt"
+	"strings"
 
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
@@ -134,6 +135,12 @@ func (s *Sim) createPackaging(m map[string]any) (doc, vset) {
 	p.NetWeight = o.num("netWeight", f("netWeight"))
 	p.Level = o.str("level", f("level"))
 	p.Type = o.str("type", f("type"))
+	if x, ok := o.get("supplier"); ok && s.opts.Literal {
+		// The documents: "string or null, id of a supplier connection".
+		if v, isStr := x.(string); x != nil && (!isStr || strings.Contains(v, "/")) {
+			o.v.add("supplier", msgInvalid+" Give the id of a supplier connection as a string.", codeInvalid)
+		}
+	}
 	p.SupplierID = o.ref("supplier", false, portal.Connections)
 	key := packagingKey(p.VariantID, p.Code)
 	if p.VariantID > 0 && p.Code != "" && s.tables[portal.VariantPackagings].byKey[key] != nil {

@@ -148,8 +148,8 @@ func (s *Sim) readLine(l in, i int, f func(string) model.Field, seen map[int64]b
 
 // party reads a sales order's consignee or billing party (B): a connection
 // id or IRI, or an embedded connection. An embedded connection whose code
-// exists is that connection; otherwise it is returned to be created with
-// the order.
+// exists is that connection (refused as a repeated code in the literal
+// mode); otherwise it is returned to be created with the order.
 func (s *Sim) party(o in, name string, required bool) (int64, *connection) {
 	x, ok := o.get(name)
 	if !ok {
@@ -170,6 +170,11 @@ func (s *Sim) party(o in, name string, required bool) (int64, *connection) {
 	c := s.readConnection(e, name == "shipTo")
 	if c.Code != "" {
 		if old, ok := s.tables[portal.Connections].byKey[c.Code].(*connection); ok {
+			if s.opts.Literal {
+				// A connection code is unique, embedded or not.
+				e.v.add(e.path("code"), msgUsed, codeUnique)
+				return 0, nil
+			}
 			return old.ID, nil
 		}
 	}

@@ -77,7 +77,7 @@ func (s *Sim) renderConnection(c *connection) obj {
 			kv{"streetAddress3", nullable(c.Street3)}, kv{"email", nullable(c.Email)}, kv{"contactName", nullable(c.ContactName)},
 			kv{"phone", nullable(c.Phone)})
 	}
-	return append(o, s.times(&c.base)...)
+	return append(o, s.stampsOf(portal.Connections, &c.base)...)
 }
 
 // renderVariant renders a SKU (A) or variant (B); in Edition A the supplier
@@ -98,7 +98,7 @@ func (s *Sim) renderVariant(v *variant, supplierObj bool) obj {
 	} else {
 		o = append(o, kv{"length", v.Length}, kv{"width", v.Width}, kv{"height", v.Height}, kv{"grossWeight", v.GrossWeight})
 	}
-	return append(o, s.times(&v.base)...)
+	return append(o, s.stampsOf(portal.Variants, &v.base)...)
 }
 
 func (s *Sim) renderPackaging(p *packaging) obj {
@@ -183,7 +183,7 @@ func (s *Sim) renderPO(p *purchaseOrder) obj {
 	}
 	o = append(o, kv{"dueAt", s.ts(p.ID, p.DueAt)}, kv{"purchaseOrderLineItems", lines},
 		kv{"status", s.statusObj(p.Status, model.StatusName(p.Status))}, kv{"receivedAt", s.ts(p.ID, p.ReceivedAt)})
-	return append(o, s.times(&p.base)...)
+	return append(o, s.stampsOf(portal.PurchaseOrders, &p.base)...)
 }
 
 // outboundStatusName names order fulfillment codes (the documents name
@@ -267,7 +267,7 @@ func (s *Sim) renderSO(o *salesOrder, units bool) obj {
 		out = append(out, kv{"shipTo", s.renderAddress(o.ShipTo)}, kv{"salesOrderLineItems", lines}, kv{"serviceLineItems", services},
 			kv{"fulfillmentStatus", fs}, kv{"transportationStatus", ts}, kv{"shippedAt", s.ts(o.ID, o.ShippedAt)},
 			kv{"attributes", obj{{"marketplaceTrackingNumber", nullable(o.TrackingNumber)}, {"receiptNumber", nullable(o.ReceiptNumber)}}})
-		return append(out, s.times(&o.base)...)
+		return append(out, s.stampsOf(portal.SalesOrders, &o.base)...)
 	}
 	var billing, carr, svc any
 	if o.BillingToID > 0 {
@@ -291,7 +291,7 @@ func (s *Sim) renderSO(o *salesOrder, units bool) obj {
 		}
 		out = append(out, kv{"shippingUnits", sus})
 	}
-	return append(out, s.times(&o.base)...)
+	return append(out, s.stampsOf(portal.SalesOrders, &o.base)...)
 }
 
 func soSummary(o *salesOrder) obj {
@@ -425,7 +425,9 @@ func (s *Sim) renderMovement(m *movement) obj {
 		o = append(o, kv{"toOwnerCode", nullable(m.ToOwner)}, kv{"toLotNumber", nullable(m.ToLot)}, kv{"toExpiryDate", nil})
 	}
 	o = append(o, kv{"quantity", m.Quantity}, kv{"movedAt", s.ts(m.ID, m.MovedAt)}, kv{"comment", m.Comment},
-		kv{"variant", s.renderVariant(s.variantOf(m.VariantID), false)}, kv{"processed", m.Processed},
-		kv{"createdAt", s.ts(m.ID, m.CreatedAt)})
+		kv{"variant", s.renderVariant(s.variantOf(m.VariantID), false)}, kv{"processed", m.Processed})
+	if !s.opts.Literal {
+		o = append(o, kv{"createdAt", s.ts(m.ID, m.CreatedAt)})
+	}
 	return o
 }

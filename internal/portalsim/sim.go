@@ -42,6 +42,11 @@ type Options struct {
 	// Preload creates this many variants with suppliers and stock at start.
 	Preload int
 	Logger  *slog.Logger
+	// Literal serves only what the API documents state (see literal.go):
+	// no item reads, hydra:next only on shipping units, no timestamps where
+	// the field tables list none, only the documented filters, a repeated
+	// consignee code refused.
+	Literal bool
 	// Clock replaces time.Now (tests). The simulator's timestamps never go
 	// back even when it does.
 	Clock func() time.Time
@@ -118,6 +123,9 @@ func New(opts Options) (*Sim, error) {
 		d := s.describe(r)
 		d.path = "/api" + portal.DefaultPath(r)
 		d.index()
+		if opts.Literal {
+			d.keepOnly(literalParams(r))
+		}
 		s.res[r] = d
 		s.paths[d.path] = d
 	}
@@ -289,8 +297,12 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// item serves GET /api/<res>/{id}.
+// item serves GET /api/<res>/{id}; the literal mode has no such route.
 func (s *Sim) item(w http.ResponseWriter, res *resource, id string) {
+	if s.opts.Literal {
+		s.writeError(w, http.StatusNotFound, "No route found for \"GET "+res.path+"/"+id+"\"")
+		return
+	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	s.mu.RLock()
 	var body []byte

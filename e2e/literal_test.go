@@ -1,0 +1,185 @@
+package e2e
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// literalExports are the export types of each edition.
+var literalExports = map[string][]string{
+	"A": {"receipts", "shipments", "stock", "movements"},
+	"B": {"receipts", "shipments", "stock", "movements", "tracking", "items"},
+}
+
+// TestLiteralPortal runs the built binary against `filebridge sim
+// --literal` (only what the API documents state: no item reads, no next
+// links but on shipping units, no timestamps on receptions and orders,
+// documented filters only, repeated consignee codes refused) with pages of
+// 3 items, fewer than every list holds: the good samples are submitted,
+// and every export type of the edition writes every row the portal holds,
+// with its codes; a second run exports nothing again.
+func TestLiteralPortal(t *testing.T) {
+	for _, ed := range []string{"A", "B"} {
+		t.Run(ed, func(t *testing.T) {
+			t.Parallel()
+			s := startSim(t, ed, "--literal", "--preload", "8")
+			dir := t.TempDir()
+			inbox, outDir := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+			for _, d := range []string{inbox, outDir} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := literalConfig(t, runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox}), outDir, literalExports[ed])
+			p := start(t, "run "+ed, "run", "--config", cfg)
+			good := sampleNames(t, ed, "good")
+			dropSamples(t, ed, "good", inbox, good)
+			processed := filepath.Join(inbox, "processed")
+			allIn(t, 60*time.Second, processed, good)
+			for _, n := range good {
+				if res := readReport(t, findFile(t, processed, stem(n)+".report.csv")).results(); res["created"] == 0 || len(res) != 1 {
+					t.Errorf("report of %s: results %v, want only created", n, res)
+				}
+			}
+			if code := p.stop(t, 25*time.Second); code != 0 {
+				t.Errorf("run exited with %d after SIGTERM", code)
+			}
+			for range 8 {
+				s.tick(t)
+			}
+			for _, typ := range literalExports[ed] {
+				t.Run(typ, func(t *testing.T) {
+					rows := literalExport(t, cfg, outDir, typ)
+					want := s.expectedRows(t, ed, typ)
+					if want == 0 || len(rows) != want {
+						t.Fatalf("%s: %d rows exported, the portal holds %d", typ, len(rows), want)
+					}
+					for i, r := range rows {
+						for _, col := range []string{"sku", "supplierCode"} {
+							if v, ok := r[col]; ok && v == "" {
+								t.Errorf("%s row %d: %s is empty: %v", typ, i+1, col, r)
+							}
+						}
+					}
+					if typ != "stock" && typ != "items" {
+						if again := literalExport(t, cfg, outDir, typ); len(again) != 0 {
+							t.Errorf("%s exported %d rows again without changes", typ, len(again))
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// literalConfig adds items_per_page = 3 to the portal of a run config and
+// an outbox with the export types (scheduled once a year: the test runs
+// them with `filebridge export`).
+func literalConfig(t testing.TB, path, outDir string, types []string) string {
+	t.Helper()
+	text := strings.Replace(readFile(t, path), "timeout = \"10s\"\n", "timeout = \"10s\"\nitems_per_page = 3\n", 1)
+	var b strings.Builder
+	b.WriteString(text)
+	fmt.Fprintf(&b, "\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n", outDir)
+	for _, typ := range types {
+		fmt.Fprintf(&b, "\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"0 0 1 1 *\"\n  filename = \"{type}_{seq}.csv\"\n", typ)
+	}
+	mustWrite(t, path, b.String())
+	return path
+}
+
+var wroteFile = regexp.MustCompile(`wrote (\S+) in `)
+
+// literalExport runs one export and returns its rows by column name (none
+// when it wrote no file).
+func literalExport(t testing.TB, cfg, outDir, typ string) []map[string]string {
+	t.Helper()
+	out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "out", typ)
+	if code != 0 {
+		t.Fatalf("export %s exited with %d:\n%s", typ, code, out)
+	}
+	m := wroteFile.FindStringSubmatch(out)
+	if m == nil {
+		return nil
+	}
+	fh, err := os.Open(filepath.Join(outDir, m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	recs, err := csv.NewReader(fh).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("reading %s: %v", m[1], err)
+	}
+	var rows []map[string]string
+	for _, rec := range recs[1:] {
+		r := map[string]string{}
+		for i, h := range recs[0] {
+			r[h] = rec[i]
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// expectedRows counts the rows an export of everything must hold, from
+// the simulator's lists read in one page each.
+func (s *sim) expectedRows(t testing.TB, ed, typ string) int {
+	t.Helper()
+	list := func(resource string) []map[string]any {
+		var body struct {
+			Members []map[string]any `json:"hydra:member"`
+		}
+		s.getJSON(t, s.Base+"/"+resource+"?itemsPerPage=10000", &body, true)
+		return body.Members
+	}
+	count := func(m map[string]any, field string) int {
+		l, _ := m[field].([]any)
+		return len(l)
+	}
+	code := func(m map[string]any, field string) int {
+		st, _ := m[field].(map[string]any)
+		n, _ := st["code"].(float64)
+		return int(n)
+	}
+	n := 0
+	switch typ {
+	case "receipts":
+		codes := map[string][]int{"A": {80}, "B": {75, 80}}[ed]
+		for _, po := range list("purchase_orders") {
+			if slices.Contains(codes, code(po, "status")) {
+				n += count(po, "purchaseOrderLineItems")
+			}
+		}
+	case "shipments":
+		if ed == "A" {
+			for _, o := range list("sales_orders") {
+				if code(o, "fulfillmentStatus") == 80 {
+					n += count(o, "salesOrderLineItems")
+				}
+			}
+			break
+		}
+		for _, f := range list("fulfillments") {
+			n += count(f, "fulfillmentLineItems") + count(f, "unfulfillableLineItems")
+		}
+	case "stock":
+		n = len(list("stocks"))
+	case "movements":
+		n = len(list("stock_movements"))
+	case "tracking":
+		for _, u := range list("shipping_units") {
+			n += count(u, "shippingUnitEvents")
+		}
+	case "items":
+		n = len(list("variants"))
+	}
+	return n
+}
