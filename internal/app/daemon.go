@@ -103,6 +103,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		d.Close()
 		return nil, err
 	}
+	if err := registerLimits(reg, d.Portals); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("registering the portal limits: %w", err)
+	}
 	metrics := inbox.NewMetrics(reg)
 	for i := range cfg.Inboxes {
 		ic := cfg.Inboxes[i]
