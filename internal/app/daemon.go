@@ -113,7 +113,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		p := cfg.Portals[ic.Portal]
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Concurrency: p.Concurrency, Options: opts.Inbox,
+			Metrics: metrics, Health: d.Health, Concurrency: InboxWorkers(p), Options: opts.Inbox,
 		})
 		if err != nil {
 			d.Close()

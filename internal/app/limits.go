@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"filebridge/internal/config"
 	"filebridge/internal/portal"
 )
 
@@ -21,4 +22,17 @@ func registerLimits(reg prometheus.Registerer, portals map[string]*portal.Client
 		}
 	}
 	return nil
+}
+
+// documentsPerRequest is how many documents an inbox keeps in progress per
+// request its portal allows: a document waiting to retry (a 429's
+// Retry-After, a backoff) holds no request slot, and the others keep the
+// portal busy meanwhile; the portal client's limit still bounds the
+// requests.
+const documentsPerRequest = 8
+
+// InboxWorkers is the number of documents an inbox submits at once to a
+// portal of the given concurrency.
+func InboxWorkers(p *config.Portal) int {
+	return max(p.Concurrency, 1) * documentsPerRequest
 }
