@@ -98,7 +98,9 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 	if err != nil {
 		return err
 	}
+	stop := showDocProgress(ctx, cmd.ErrOrStderr(), journalDocCounts(db, ic.Name, name))
 	res, err := in.ProcessFile(ctx, name)
+	stop()
 	w := cmd.OutOrStdout()
 	if err != nil {
 		return processFailure(ic, res, err)
