@@ -36,6 +36,7 @@ var pairs = []pair{
 	{"--throttle 0.2 vs the unthrottled run", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/latency", "docs/s", true, 0.5, ""},
 	{"--throttle 0.2: suppliers landed once", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/throttle", "docs-once", true, 1.0, "docs"},
 	{"--fail-rate/--drop-rate 0.05: landed once", "BenchmarkSlowPortal/faults", "BenchmarkSlowPortal/faults", "docs-once", true, 1.0, "docs"},
+	{"adaptive limiter slot vs channel semaphore", "BenchmarkLimiter/adaptive", "BenchmarkLimiter/channel", "ns/op", false, 0.5, ""},
 }
 
 var suffix = regexp.MustCompile(`-\d+$`)
