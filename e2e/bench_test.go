@@ -63,9 +63,9 @@ func BenchmarkPickupLatency(b *testing.B) {
 
 // BenchmarkSFTPInbox puts 1,000 one-supplier files into an SFTP inbox
 // served by OpenSSH sshd and measures how fast `filebridge run` takes them
-// through (download, validate, submit, report, move), beside `rclone copy`
-// uploading the same files to the same sshd with the same key: files/s of
-// each and their ratio.
+// through (download, validate, submit, report, move), beside `rclone move
+// --sftp-disable-hashcheck` taking the same files off the same sshd, with
+// the same key, to a local folder: files/s of each and their ratio.
 func BenchmarkSFTPInbox(b *testing.B) {
 	const n = 1000
 	rclone, err := exec.LookPath("rclone")
@@ -83,31 +83,28 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		sshd := sftptest.StartSSHD(b, root)
 		key := filepath.Join(dir, "id_ed25519")
 		mustWrite(b, key, string(sshd.ClientKey))
-		src := filepath.Join(dir, "src")
-		if err := os.MkdirAll(src, 0o755); err != nil {
-			b.Fatal(err)
-		}
 		for i := range n {
 			name := fmt.Sprintf("SUPPLIERS_BENCH_%04d.csv", i)
-			data := supplierFile(fmt.Sprintf("SB-%05d", i))
-			mustWrite(b, filepath.Join(src, name), string(data))
-			mustWrite(b, filepath.Join(root, "in", name), string(data))
+			data := string(supplierFile(fmt.Sprintf("SB-%05d", i)))
+			mustWrite(b, filepath.Join(root, "rclone", name), data)
+			mustWrite(b, filepath.Join(root, "in", name), data)
 		}
 
-		// rclone copy of the same files to the same server.
+		// rclone move of the same files from the same server to a local folder.
 		host, port, _ := strings.Cut(sshd.Addr, ":")
-		cmd := exec.Command(rclone, "copy", src, "X:"+filepath.Join(root, "rclone"))
+		local := filepath.Join(dir, "moved")
+		cmd := exec.Command(rclone, "move", "--sftp-disable-hashcheck", "X:"+filepath.Join(root, "rclone"), local)
 		cmd.Env = append(os.Environ(),
 			"RCLONE_CONFIG_X_TYPE=sftp", "RCLONE_CONFIG_X_HOST="+host, "RCLONE_CONFIG_X_PORT="+port,
 			"RCLONE_CONFIG_X_USER="+sshd.User, "RCLONE_CONFIG_X_KEY_FILE="+key,
 			"RCLONE_CONFIG_X_KNOWN_HOSTS_FILE="+sshd.KnownHostsFile)
 		begin := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("rclone copy: %v\n%s", err, out)
+			b.Fatalf("rclone move: %v\n%s", err, out)
 		}
 		rcloneTook := time.Since(begin)
-		if got := len(files(b, filepath.Join(root, "rclone"))); got != n {
-			b.Fatalf("rclone copied %d files of %d", got, n)
+		if got, left := len(files(b, local)), len(files(b, filepath.Join(root, "rclone"))); got != n || left != 0 {
+			b.Fatalf("rclone moved %d files of %d, left %d on the server", got, n, left)
 		}
 
 		s := startSim(b, "A")
@@ -135,7 +132,7 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		b.ReportMetric(fb, "files/s-filebridge")
 		b.ReportMetric(rc, "files/s-rclone")
 		b.ReportMetric(fb/rc, "ratio")
-		b.Logf("1,000 files: filebridge %.1f files/s (%s, through the API), rclone copy %.1f files/s (%s, upload only), ratio %.2f",
+		b.Logf("1,000 files: filebridge %.1f files/s (%s, through the API), rclone move %.1f files/s (%s, download and delete only), ratio %.2f",
 			fb, fbTook.Round(time.Millisecond), rc, rcloneTook.Round(time.Millisecond), fb/rc)
 	}
 }

@@ -23,10 +23,11 @@ go test -run '^$' -bench . -benchmem -count=1 -timeout 30m $(go list ./... | gre
 # --- end to end (e2e): the built binary against the simulator, OpenSSH sshd
 # and rclone. Their figures are in bench.out above; this repeats them with
 # their explanation lines (pickup latency vs settle, SFTP files/s vs
-# rclone copy, lines/s of a 100k-line order file).
+# rclone move, lines/s of a 100k-line order file, docs/s against a slow,
+# throttling or failing portal).
 echo
 echo "== end-to-end figures =="
-grep -E '^(Benchmark(PickupLatency|SFTPInbox|LargeOrderFile)|\s+bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
+grep -E '^(Benchmark(PickupLatency|SFTPInbox|LargeOrderFile|SlowPortal)|\s+(throughput_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
 
 # --- side by side: each figure beside the baseline measured in this run.
 echo

@@ -84,7 +84,7 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 		return withCode(exitUnreachable, err)
 	}
 	defer db.Close()
-	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: cfg.Portal(ic.Portal).Concurrency})
+	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal))})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -98,7 +98,9 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 	if err != nil {
 		return err
 	}
+	stop := showDocProgress(ctx, cmd.ErrOrStderr(), journalDocCounts(db, ic.Name, name))
 	res, err := in.ProcessFile(ctx, name)
+	stop()
 	w := cmd.OutOrStdout()
 	if err != nil {
 		return processFailure(ic, res, err)

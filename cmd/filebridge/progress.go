@@ -25,13 +25,17 @@ type progress struct {
 // newProgress returns a progress indicator writing to w, enabled when w is
 // a character device (a terminal).
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.enabled = true
-		}
+	return &progress{w: w, enabled: isTerminal(w)}
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	return p
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // countingReaderAt records the furthest offset read.

@@ -103,13 +103,17 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		d.Close()
 		return nil, err
 	}
+	if err := registerLimits(reg, d.Portals); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("registering the portal limits: %w", err)
+	}
 	metrics := inbox.NewMetrics(reg)
 	for i := range cfg.Inboxes {
 		ic := cfg.Inboxes[i]
 		p := cfg.Portals[ic.Portal]
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Concurrency: p.Concurrency, Options: opts.Inbox,
+			Metrics: metrics, Health: d.Health, Concurrency: InboxWorkers(p), Options: opts.Inbox,
 		})
 		if err != nil {
 			d.Close()

@@ -43,7 +43,8 @@ type Config struct {
 	Token string
 	// Paths overrides resource paths (resource name -> path starting "/").
 	Paths map[string]string
-	// Concurrency is the number of requests in flight at most.
+	// Concurrency is the number of requests in flight at most. The client
+	// adapts its limit below it to the portal's answers (see Limit).
 	Concurrency int
 	// Timeout bounds one request, response body included.
 	Timeout time.Duration
@@ -76,8 +77,8 @@ type Client struct {
 	hc      *http.Client
 	ownHC   bool // hc is the client's own: Close releases its connections
 	log     *slog.Logger
-	sem     chan struct{}
-	auth    string // "Bearer " + token
+	lim     *limiter // adaptive bound of the requests in flight
+	auth    string   // "Bearer " + token
 	ua      string
 	refs    *refCache
 	ignored atomic.Bool // the deployment ignores code[] on variants
@@ -160,7 +161,7 @@ func New(cfg Config) (*Client, error) {
 		paths: paths,
 		hc:    cfg.HTTPClient,
 		log:   cfg.Logger,
-		sem:   make(chan struct{}, cfg.Concurrency),
+		lim:   newLimiter(cfg.Concurrency, time.Now),
 		auth:  "Bearer " + strings.TrimSpace(cfg.Token),
 		ua:    cfg.UserAgent,
 		refs:  newRefCache(),
@@ -195,6 +196,11 @@ func newTransport(concurrency int) *http.Transport {
 
 // Edition returns the client's API edition.
 func (c *Client) Edition() model.Edition { return c.cfg.Edition }
+
+// Limit returns how many requests the client lets in flight now: the
+// configured concurrency while the portal answers, halved on each wave of
+// 429, 5xx and timeouts, growing back by one per round of answers.
+func (c *Client) Limit() int { return c.lim.current() }
 
 // Company returns the caller's company id.
 func (c *Client) Company() int64 { return c.cfg.Company }

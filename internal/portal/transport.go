@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -35,6 +36,7 @@ type sendError struct {
 	err        error
 	written    bool // the whole request reached the connection
 	callerDone bool // the caller's context ended
+	timedOut   bool // no answer within the timeout (an overload signal)
 }
 
 func (e *sendError) Error() string { return e.err.Error() }
@@ -87,17 +89,18 @@ func releaseBody(b *bytes.Buffer) {
 	}
 }
 
-// attempt sends one request under the concurrency limit and the per-request
-// timeout. On 2xx it decodes the body into out (when not nil); otherwise it
+// attempt sends one request under the adaptive concurrency limit and the
+// per-request timeout, and tells the limiter what the answer said about
+// the portal's load. On 2xx it decodes the body into out (when not nil); otherwise it
 // returns up to maxErrorBody bytes of the body. The returned response's
 // body is always drained and closed.
 func (c *Client) attempt(ctx context.Context, method, path string, q url.Values, body []byte, out any) (*http.Response, []byte, error) {
-	select {
-	case c.sem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, nil, &sendError{err: context.Cause(ctx), callerDone: true}
+	epoch, err := c.lim.acquire(ctx)
+	if err != nil {
+		return nil, nil, &sendError{err: err, callerDone: true}
 	}
-	defer func() { <-c.sem }()
+	load, retryAfter := signalNone, time.Duration(0)
+	defer func() { c.lim.release(epoch, load, retryAfter) }()
 
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
@@ -133,7 +136,11 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, nil, c.sendFailure(ctx, err, written.Load())
+		se := c.sendFailure(ctx, err, written.Load())
+		if se.timedOut {
+			load = signalOverloaded
+		}
+		return nil, nil, se
 	}
 	defer drainClose(resp.Body)
 	if debug {
@@ -150,10 +157,21 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 			}
 			if err != nil {
 				// Processed, but unreadable: the outcome is unknown.
-				return nil, nil, c.sendFailure(ctx, fmt.Errorf("reading the %d response: %w", resp.StatusCode, err), true)
+				se := c.sendFailure(ctx, fmt.Errorf("reading the %d response: %w", resp.StatusCode, err), true)
+				if se.timedOut {
+					load = signalOverloaded
+				}
+				return nil, nil, se
 			}
 		}
+		load = signalAnswered
 		return resp, nil, nil
+	}
+	load = loadSignal(resp.StatusCode)
+	if load == signalOverloaded {
+		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+			retryAfter = min(ra, c.cfg.RetryMaxWait)
+		}
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return resp, b, nil
@@ -167,11 +185,15 @@ func (c *Client) sendFailure(ctx context.Context, err error, written bool) *send
 		err = ue.Err
 	}
 	se := &sendError{err: err, written: written}
+	var ne net.Error
 	switch {
 	case ctx.Err() != nil:
 		se.callerDone, se.err = true, context.Cause(ctx)
 	case errors.Is(err, context.DeadlineExceeded):
+		se.timedOut = true
 		se.err = fmt.Errorf("no response within %s: %w", c.cfg.Timeout, err)
+	case errors.As(err, &ne) && ne.Timeout():
+		se.timedOut = true
 	}
 	return se
 }

@@ -31,7 +31,12 @@ var pairs = []pair{
 	{"read 200k-row XLSX vs bare excelize Rows()", "BenchmarkXLSX200k", "BenchmarkXLSXBareRows200k", "rows/s", true, 0.8, ""},
 	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0, ""},
 	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8, ""},
-	{"SFTP inbox 1000 files vs rclone copy", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 1.0, "files/s-rclone"},
+	{"SFTP inbox 1000 files vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 1.0, "files/s-rclone"},
+	{"2000 suppliers, 50ms portal, c16 vs 16/50ms", "BenchmarkSlowPortal/latency", "BenchmarkSlowPortal/latency", "docs/s", true, 0.85, "docs/s-ideal"},
+	{"--throttle 0.2 vs the unthrottled run", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/latency", "docs/s", true, 0.5, ""},
+	{"--throttle 0.2: suppliers landed once", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/throttle", "docs-once", true, 1.0, "docs"},
+	{"--fail-rate/--drop-rate 0.05: landed once", "BenchmarkSlowPortal/faults", "BenchmarkSlowPortal/faults", "docs-once", true, 1.0, "docs"},
+	{"adaptive limiter slot vs channel semaphore", "BenchmarkLimiter/adaptive", "BenchmarkLimiter/channel", "ns/op", false, 0.5, ""},
 }
 
 var suffix = regexp.MustCompile(`-\d+$`)
