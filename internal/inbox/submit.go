@@ -23,6 +23,9 @@ const batchSize = 256
 type task struct {
 	key string
 	doc formats.Doc
+	// resume: an earlier attempt may have reached the portal; the
+	// document is looked up by its key before anything is sent.
+	resume bool
 }
 
 // submit is pass 2: it decodes the file again, records its documents in
@@ -92,6 +95,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 					}
 					continue
 				}
+				t.resume = jd.Result == journal.ResultSending
 			}
 			if stopped() {
 				return context.Cause(fr.stop)
@@ -175,10 +179,31 @@ func (fr *fileRun) decision() (bool, string) {
 // before creating it).
 func (fr *fileRun) send(ctx context.Context, t task) error {
 	in, row := fr.in, &fr.row
+	if t.resume {
+		out, found, err := in.p.Lookup(ctx, func(ctx context.Context) (portal.Outcome, error) { return fr.create(ctx, t.doc) })
+		switch {
+		case errors.Is(err, portal.ErrNoKey):
+			fr.log.Warn("document sent before a restart without an answer cannot be looked up: not sent again", "doc", t.key)
+			return in.j.SetResult(context.WithoutCancel(ctx), row.ID, t.key, journal.ResultFailed, "", unknownOutcome)
+		case found:
+			fr.log.Info("document sent before a restart is on the portal: not sent again", "doc", t.key, "portal_id", out.ID)
+			return fr.record(ctx, t, out, err)
+		case err != nil && !portal.IsInvalid(err):
+			return fr.record(ctx, t, out, err)
+		}
+		// Not on the portal (or a reference that does not resolve, which
+		// the create reports again without posting): send it.
+	}
 	if err := in.j.StartAttempt(ctx, row.ID, t.key); err != nil {
 		return err
 	}
 	out, err := fr.create(ctx, t.doc)
+	return fr.record(ctx, t, out, err)
+}
+
+// record journals the outcome of a create (or a look-up).
+func (fr *fileRun) record(ctx context.Context, t task, out portal.Outcome, err error) error {
+	in, row := fr.in, &fr.row
 	// Record outcomes even when another worker stopped the file meanwhile.
 	rctx := context.WithoutCancel(ctx)
 	switch {
