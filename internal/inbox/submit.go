@@ -237,14 +237,21 @@ func (fr *fileRun) record(ctx context.Context, t task, out portal.Outcome, err e
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	default:
+		if in.health.Unreachable(in.cfg.Portal, err) {
+			in.log.Warn("portal unreachable: files stay in processing/ and are retried", "portal", in.cfg.Portal, "error", err)
+		}
 		return &retryError{err: fmt.Errorf("submitting %s of %s: %w", t.key, row.Name, err)}
 	}
 }
 
-// resumed clears an auth pause of the portal after a call went through.
+// resumed clears an auth pause or an outage of the portal after a call
+// went through.
 func (fr *fileRun) resumed() {
 	if fr.in.health.Resume(fr.in.cfg.Portal) {
 		fr.in.log.Info("portal accepts the token again: submissions resumed", "portal", fr.in.cfg.Portal)
+	}
+	if fr.in.health.Reachable(fr.in.cfg.Portal) {
+		fr.in.log.Info("portal reachable again", "portal", fr.in.cfg.Portal)
 	}
 }
 
