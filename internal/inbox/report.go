@@ -31,6 +31,18 @@ type note struct{ result, msg string }
 // path ("" when none was written).
 func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 	row := &fr.row
+	// A stop that comes while the reports are written ends the writing
+	// (a huge file's reports take long): the temporary files are removed,
+	// the file stays in processing/ and its reports are written at the
+	// next start. A stop that came before lets them be written, within
+	// the grace period.
+	if fr.stop.Err() == nil {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		unhook := context.AfterFunc(fr.stop, func() { cancel(context.Cause(fr.stop)) })
+		defer unhook()
+	}
 	delim := fr.delimiter()
 	withDocs := fr.src != nil && len(fr.problems) == 0
 	var spool *rejectSpool
