@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -202,5 +204,123 @@ func TestStopWhileWritingReports(t *testing.T) {
 	}
 	if left := temps(); len(left) > 0 {
 		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// writeOrders writes an Edition A order file of about mb megabytes to
+// path, 200 lines per order; with invalid every quantity is 0.
+func writeOrders(t testing.TB, path string, mb int, invalid bool) int {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n, _ := w.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
+	size, lines := int64(n), 0
+	for order := 1; size < int64(mb)<<20; order++ {
+		for p := 1; p <= 200; p++ {
+			q := 1 + p%5
+			if invalid {
+				q = 0
+			}
+			n, _ := fmt.Fprintf(w, "MEM-%07d,EXT-MEM-%07d,STANDARD,3,Jeanne,Martin,12 rue des Lilas,69003,Lyon,FR,jeanne.martin@example.org,%d,PRE-%06d,%d\n",
+				order, order, p, p%50+1, q)
+			size += int64(n)
+			lines++
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// procStatus reads a kB figure (VmHWM: peak RSS, VmRSS: current) of a
+// process from /proc, in MiB.
+func procStatus(t testing.TB, pid int, field string) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatalf("reading the memory of process %d: %v", pid, err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb / 1024
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
+
+// TestLargeFileMemory is the memory drill of `make bench`: `run` processes
+// a generated order file of FILEBRIDGE_MEMTEST_MB megabytes (make bench:
+// 300), once valid and once with every line invalid, each in a fresh
+// daemon. It prints the peak RSS (VmHWM) and the RSS once the file is
+// done, and fails when the peak exceeds 400 MiB.
+func TestLargeFileMemory(t *testing.T) {
+	mb, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_MB"))
+	if mb <= 0 {
+		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_MB (make bench runs it with 300) to measure the memory of a large file")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("SKIPPED: no /proc to read the peak RSS from")
+	}
+	const limitMiB = 400
+	for _, invalid := range []bool{false, true} {
+		kind := "valid"
+		if invalid {
+			kind = "invalid"
+		}
+		t.Run(kind, func(t *testing.T) {
+			s := startSim(t, "A", "--preload", "50")
+			dir := t.TempDir()
+			inbox := filepath.Join(dir, "in")
+			if err := os.MkdirAll(inbox, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
+			name := fmt.Sprintf("ORDERS_MEM_%s.csv", strings.ToUpper(kind))
+			tmp := filepath.Join(dir, name)
+			lines := writeOrders(t, tmp, mb, invalid)
+			p := start(t, "run", "run", "--config", cfg)
+			waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+			base := procStatus(t, p.cmd.Process.Pid, "VmRSS")
+			begin := time.Now()
+			if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
+				t.Fatal(err)
+			}
+			dest := filepath.Join(inbox, "processed")
+			if invalid {
+				dest = filepath.Join(inbox, "error")
+			}
+			allIn(t, 30*time.Minute, dest, []string{name})
+			took := time.Since(begin)
+			// The inbox hands memory back after a large file; give the
+			// runtime a moment to do it.
+			var after float64
+			waitFor(t, 30*time.Second, "the RSS to settle", func() bool {
+				prev := after
+				after = procStatus(t, p.cmd.Process.Pid, "VmRSS")
+				return prev > 0 && after >= prev-1 && after < 2*limitMiB
+			})
+			peak := procStatus(t, p.cmd.Process.Pid, "VmHWM")
+			t.Logf("%s %d MB order file (%d lines): took %s, peak RSS %.0f MiB, RSS before %.0f MiB, after %.0f MiB (limit %d MiB)",
+				kind, mb, lines, took.Round(time.Second), peak, base, after, limitMiB)
+			fmt.Printf("memory %s %dMB: peak_rss_mib=%.0f rss_after_mib=%.0f seconds=%.0f\n", kind, mb, peak, after, took.Seconds())
+			if peak > limitMiB {
+				t.Errorf("peak RSS %.0f MiB over the %d MiB limit", peak, limitMiB)
+			}
+			if code := p.stop(t, 25*time.Second); code != 0 {
+				t.Errorf("run exited with %d after SIGTERM", code)
+			}
+		})
 	}
 }

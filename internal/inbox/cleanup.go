@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"runtime/debug"
 
 	"filebridge/internal/folder"
 )
@@ -50,4 +51,18 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 			in.log.Info("removed a temporary file left by an earlier stop", "name", name, "size", e.Size)
 		}
 	}
+}
+
+// largeFile is the size from which a file's memory is handed back to the
+// operating system as soon as the file is done.
+const largeFile = 32 << 20
+
+// releaseMemory hands the memory a large file needed back to the
+// operating system at once, rather than when the runtime's scavenger gets
+// to it minutes later: a daemon's RSS falls back after a huge file.
+func (in *Inbox) releaseMemory(size int64) {
+	if size < largeFile {
+		return
+	}
+	debug.FreeOSMemory()
 }
