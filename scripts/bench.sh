@@ -33,3 +33,9 @@ grep -E '^(Benchmark(PickupLatency|SFTPInbox|LargeOrderFile|SlowPortal)|\s+(thro
 echo
 echo "== ratios against the baselines of this run =="
 go run ./scripts/benchratio bench.out
+
+# --- memory: `run` on a generated 300 MB order file, valid and all invalid
+# (peak RSS from /proc, limit 400 MiB; RSS once the file is done).
+echo
+echo "== memory of a 300 MB order file =="
+FILEBRIDGE_MEMTEST_MB=300 go test -count=1 -timeout 40m -run '^TestLargeFileMemory$' -v ./e2e/ | tee mem.out | grep -E '^(memory |--- |\s+reliability_test.go:)' || echo "(memory drill failed: see mem.out)"

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
+	"filebridge/internal/journal"
 	"filebridge/internal/portal"
 )
 
@@ -121,27 +121,18 @@ func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
 	return rep.err()
 }
 
-// checkJournalPath checks that the journal's folder exists or can be made
-// and that the database file can be written, without opening it (a daemon
-// may be running on it).
+// checkJournalPath checks what `run` needs of the journal, with the same
+// check run does at start (journal.CheckPath), without opening the
+// database (a daemon may be running on it): its folder and, where they
+// exist, the database file and its -wal and -shm files are writable.
 func checkJournalPath(path string) (checkOutcome, string) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return checkUnreachable, fmt.Sprintf("%s: cannot create its folder: %v; fix the permissions or change journal.path", path, err)
+	if err := journal.CheckPath(path); err != nil {
+		return checkUnreachable, fmt.Sprintf("%s: %v", path, err)
 	}
-	if f, err := os.OpenFile(path, os.O_RDWR, 0); err == nil {
-		_ = f.Close()
-		return checkOK, path + ": exists and is writable"
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return checkUnreachable, fmt.Sprintf("%s: cannot be written: %v; fix the permissions or change journal.path", path, err)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return checkOK, path + ": folder writable (the journal will be created at the first run)"
 	}
-	f, err := os.CreateTemp(dir, ".filebridge-check-*")
-	if err != nil {
-		return checkUnreachable, fmt.Sprintf("%s: its folder is not writable: %v; fix the permissions or change journal.path", path, err)
-	}
-	_ = f.Close()
-	_ = os.Remove(f.Name())
-	return checkOK, path + ": folder writable (the journal will be created at the first run)"
+	return checkOK, path + ": file and folder writable"
 }
 
 // checkPortal asks for one connection with the portal's token: the

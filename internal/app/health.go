@@ -84,8 +84,9 @@ func (m *ExportMetrics) lastRun(outbox string) (outboxRun, bool) {
 	return r, ok
 }
 
-// HealthReport is the /healthz body: each portal running or paused for
-// auth (with the reason); each inbox's last round, queue, retry backoff
+// HealthReport is the /healthz body: the journal writable or not; each
+// portal running, paused for auth or unreachable (with the reason); each
+// inbox ok or degraded (host key) with its last round, queue, retry backoff
 // and last error as the inbox reports them, with the totals of files the
 // journal holds; each outbox's last run.
 func (d *Daemon) HealthReport(ctx context.Context) server.Health {
@@ -100,15 +101,26 @@ func (d *Daemon) HealthReport(ctx context.Context) server.Health {
 	for _, p := range d.Health.Snapshot() {
 		ph := h.Portals[p.Portal]
 		ph.Status, ph.Reason = server.StatusPaused, p.Reason
+		if !p.Paused {
+			ph.Status = server.StatusUnreachable
+		}
 		since := p.Since
 		ph.Since = &since
 		h.Portals[p.Portal] = ph
+	}
+	h.Journal = &server.JournalHealth{Path: d.Journal.Path(), Status: server.StatusOK}
+	if tr := d.Health.Journal(); tr.Reason != "" {
+		h.Journal.Status, h.Journal.Reason, h.Journal.Since = server.StatusDegraded, tr.Reason, timePtr(tr.Since)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	for _, in := range d.Inboxes {
 		ih := inboxHealth(in.Status())
 		ih.Portal = in.Portal()
+		ih.Status = server.StatusOK
+		if tr := d.Health.Inbox(in.Name()); tr.Reason != "" {
+			ih.Status, ih.Reason, ih.ReasonSince = server.StatusDegraded, tr.Reason, timePtr(tr.Since)
+		}
 		if states, err := d.Journal.FileStates(ctx, in.Name()); err == nil {
 			ih.Processed = states[journal.FileDone] + states[journal.FileDuplicate]
 			ih.Failed = states[journal.FileFailed]

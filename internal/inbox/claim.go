@@ -35,6 +35,9 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	in.beginRound(start)
 	defer func() { in.endRound(start, res, err) }()
 	res = RoundResult{Waiting: waiting}
+	if err := in.checkJournal(ctx); err != nil {
+		return res, in.retryLater(err)
+	}
 	jobs, err := in.openJobs(ctx, f)
 	if err != nil {
 		if ctx.Err() != nil {

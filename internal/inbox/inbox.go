@@ -199,8 +199,8 @@ func (in *Inbox) Portal() string { return in.cfg.Portal }
 // on first use. Close closes it.
 func (in *Inbox) Folder(ctx context.Context) (folder.Folder, error) { return in.folder(ctx) }
 
-// folder returns the open folder, opening it (and creating processing/)
-// on first use.
+// folder returns the open folder, opening it (creating processing/ and
+// removing temporary files an earlier stop left) on first use.
 func (in *Inbox) folder(ctx context.Context) (folder.Folder, error) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -215,6 +215,7 @@ func (in *Inbox) folder(ctx context.Context) (folder.Folder, error) {
 		_ = f.Close()
 		return nil, fmt.Errorf("opening inbox %q: %w", in.cfg.Name, err)
 	}
+	in.removeTemps(ctx, f)
 	in.f = f
 	return f, nil
 }

@@ -90,6 +90,7 @@ func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal
 		fr.notes = append(fr.notes, fmt.Sprintf("no route of inbox %q matches %s: its type was detected from the header row and it was read with the default options (policy reject); add a route to set them", in.cfg.Name, row.Name))
 	}
 	res, err := fr.run(ctx)
+	in.releaseMemory(row.Size)
 	if err != nil {
 		stopping := stop.Err() != nil || ctx.Err() != nil
 		res = fr.result()

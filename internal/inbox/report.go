@@ -9,15 +9,16 @@ import (
 	"io/fs"
 	"path"
 	"strconv"
-	"strings"
 	"time"
 
 	"filebridge/internal/formats"
 	"filebridge/internal/journal"
 )
 
-// reportHeader are the columns of NAME.report.csv.
-var reportHeader = []string{"row", "key", "result", "portal_id", "message"}
+// reportCap is how many lines of one problem the report lists (per
+// column and message); the rest are counted in one "omitted" line, while
+// NAME.rejected.csv still holds every failed row.
+const reportCap = 1000
 
 // note is a file-level line of the report.
 type note struct{ result, msg string }
@@ -25,75 +26,135 @@ type note struct{ result, msg string }
 // writeReports writes NAME.report.csv next to the file's final path and,
 // when documents failed, NAME.rejected.csv with exactly their rows (raw
 // cells, original header, an "error" column), in UTF-8 with a byte order
-// mark and the file's delimiter: ready to fix and drop again. It returns
-// the rejected file's path ("" when none was written).
+// mark and the file's delimiter: ready to fix and drop again. Both are
+// streamed, in time linear in the rows. It returns the rejected file's
+// path ("" when none was written).
 func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 	row := &fr.row
+	// A stop that comes while the reports are written ends the writing
+	// (a huge file's reports take long): the temporary files are removed,
+	// the file stays in processing/ and its reports are written at the
+	// next start. A stop that came before lets them be written, within
+	// the grace period.
+	if fr.stop.Err() == nil {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		unhook := context.AfterFunc(fr.stop, func() { cancel(context.Cause(fr.stop)) })
+		defer unhook()
+	}
 	delim := fr.delimiter()
-	failed := map[int]string{} // row -> message of the failed document
+	withDocs := fr.src != nil && len(fr.problems) == 0
+	var spool *rejectSpool
+	if withDocs {
+		var err error
+		if spool, err = newRejectSpool(); err != nil {
+			return "", fmt.Errorf("writing the report of %s: %w", row.Name, err)
+		}
+		defer spool.Close()
+	}
 	err := fr.createFile(ctx, row.ReportPath, func(w io.Writer) error {
-		cw := newCSVWriter(w, delim)
-		_ = cw.Write(reportHeader)
+		rw, err := newReportWriter(w, delim)
+		if err != nil {
+			return err
+		}
+		limit := newLineCap(reportCap)
 		for _, n := range fr.fileNotes() {
-			_ = cw.Write([]string{"", "", n.result, "", n.msg})
+			if err := rw.add(ReportLine{Result: n.result, Message: n.msg}); err != nil {
+				return err
+			}
 		}
 		for _, is := range fr.sum.FileIssues {
-			r, result := "", "error"
+			l := ReportLine{Result: "error", Message: issueText(is)}
 			if is.Row > 0 {
-				r = strconv.Itoa(is.Row)
+				l.Row = strconv.Itoa(is.Row)
 			}
 			if is.Warning {
-				result = "warning"
+				l.Result = "warning"
 			}
-			_ = cw.Write([]string{r, "", result, "", issueText(is)})
+			if !limit.keep(l.Result, is.Column, is.Message) {
+				continue
+			}
+			if err := rw.add(l); err != nil {
+				return err
+			}
 		}
-		if fr.src != nil && len(fr.problems) == 0 {
+		if withDocs {
+			if err := spool.reset(); err != nil {
+				return err
+			}
 			_, err := formats.Decode(ctx, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
 				jd, err := fr.in.j.Document(ctx, row.ID, journalKey(d))
 				if err != nil {
 					return err
 				}
-				msg := jd.Message
-				if !jd.Result.OK() {
-					for _, r := range d.Rows {
-						failed[r] = rowMessage(d, r, msg)
+				if jd.Result.OK() {
+					return rw.add(ReportLine{Row: rowsText(d.Rows), Key: displayKey(d), Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message})
+				}
+				if err := spool.addDoc(d, jd.Message); err != nil {
+					return err
+				}
+				column, problem := jd.Message, ""
+				for _, is := range d.Issues {
+					if !is.Warning {
+						column, problem = is.Column, is.Message
+						break
 					}
 				}
-				return cw.Write([]string{rowsText(d.Rows), displayKey(d), string(jd.Result), jd.PortalID, msg})
+				if !limit.keep(string(jd.Result), column, problem) {
+					return nil
+				}
+				return rw.add(ReportLine{Row: rowsText(d.Rows), Key: displayKey(d), Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message})
 			})
 			if err != nil {
 				return fmt.Errorf("reading the results of %s: %w", row.Name, err)
 			}
 		}
-		cw.Flush()
-		return cw.Error()
+		_, rejected := reportNames(path.Base(row.FinalPath))
+		for _, l := range limit.omitted(rejected) {
+			if err := rw.add(l); err != nil {
+				return err
+			}
+		}
+		return rw.flush()
 	})
 	if err != nil {
 		return "", fmt.Errorf("writing the report of %s: %w", row.Name, err)
 	}
-	if len(failed) == 0 || fr.src == nil {
+	if spool == nil || spool.empty() {
 		return "", nil
 	}
 	_, rejected := reportNames(path.Base(row.FinalPath))
 	rejected = path.Join(path.Dir(row.FinalPath), rejected)
 	err = fr.createFile(ctx, rejected, func(w io.Writer) error {
+		msgs, err := spool.reader()
+		if err != nil {
+			return err
+		}
 		cw := newCSVWriter(w, delim)
 		width := 0
 		if !fr.opts.NoHeader && len(fr.sum.Header) > 0 {
 			width = len(fr.sum.Header)
-			_ = cw.Write(append(append([]string(nil), fr.sum.Header...), "error"))
+			out := make([]string, 0, width+1)
+			for _, h := range fr.sum.Header {
+				out = append(out, neutralize(h))
+			}
+			_ = cw.Write(append(out, "error"))
 		}
 		out := make([]string, 0, width+1)
-		_, err := formats.Rows(ctx, fr.src, fr.src.size, row.Name, fr.opts, func(r int, cells []string) error {
-			msg, ok := failed[r]
-			if !ok {
-				return nil
+		_, err = formats.Rows(ctx, fr.src, fr.src.size, row.Name, fr.opts, func(r int, cells []string) error {
+			msg, ok, err := msgs.message(r)
+			if err != nil || !ok {
+				return err
 			}
-			out = append(out[:0], cells...)
+			out = out[:0]
+			for _, c := range cells {
+				out = append(out, neutralize(c))
+			}
 			for len(out) < width {
 				out = append(out, "")
 			}
-			return cw.Write(append(out, msg))
+			return cw.Write(append(out, neutralize(msg)))
 		})
 		if err != nil {
 			return fmt.Errorf("reading the rows of %s: %w", row.Name, err)
@@ -105,6 +166,46 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("writing the rejected rows of %s: %w", row.Name, err)
 	}
 	return rejected, nil
+}
+
+// lineCap counts report lines per result, column and problem and keeps
+// the first max of each.
+type lineCap struct {
+	max   int
+	seen  map[capKey]int
+	order []capKey // problems over the cap, in order of first omission
+}
+
+type capKey struct{ result, column, problem string }
+
+func newLineCap(max int) *lineCap { return &lineCap{max: max, seen: map[capKey]int{}} }
+
+// keep counts a line and reports whether it is within the cap.
+func (c *lineCap) keep(result, column, problem string) bool {
+	k := capKey{result, column, problem}
+	n := c.seen[k] + 1
+	c.seen[k] = n
+	if n == c.max+1 {
+		c.order = append(c.order, k)
+	}
+	return n <= c.max
+}
+
+// omitted are the lines counting what the cap left out.
+func (c *lineCap) omitted(rejected string) []ReportLine {
+	ls := make([]ReportLine, 0, len(c.order))
+	for _, k := range c.order {
+		what := k.problem
+		switch {
+		case k.column != "" && k.problem != "":
+			what = fmt.Sprintf("column %q: %s", k.column, k.problem)
+		case k.problem == "":
+			what = k.column // a document's whole message
+		}
+		ls = append(ls, ReportLine{Result: "omitted", Message: fmt.Sprintf("%d more %s line(s) with the same problem are not listed (%s); %s holds every failed row",
+			c.seen[k]-c.max, k.result, what, rejected)})
+	}
+	return ls
 }
 
 // fileNotes are the report's first lines: remarks and file problems.
@@ -188,11 +289,14 @@ func (fr *fileRun) duplicate(ctx context.Context, orig journal.File) (FileResult
 
 func (fr *fileRun) writeDuplicateReport(ctx context.Context, msg string) (string, error) {
 	err := fr.createFile(ctx, fr.row.ReportPath, func(w io.Writer) error {
-		cw := newCSVWriter(w, fr.delimiterNoSource())
-		_ = cw.Write(reportHeader)
-		_ = cw.Write([]string{"", "", "duplicate", "", msg})
-		cw.Flush()
-		return cw.Error()
+		rw, err := newReportWriter(w, fr.delimiterNoSource())
+		if err != nil {
+			return err
+		}
+		if err := rw.add(ReportLine{Result: "duplicate", Message: msg}); err != nil {
+			return err
+		}
+		return rw.flush()
 	})
 	return fr.row.ReportPath, err
 }
@@ -202,24 +306,4 @@ func (fr *fileRun) delimiterNoSource() rune {
 		return fr.opts.Delimiter
 	}
 	return ','
-}
-
-// rowMessage is the error column of one row of a failed document in the
-// rejected file: the problems found on that row, or, when the row itself
-// is fine, why its document failed (another row of the order, or the
-// portal's answer).
-func rowMessage(d formats.Doc, row int, docMsg string) string {
-	var own []string
-	for _, is := range d.Issues {
-		if is.Row == row && !is.Warning {
-			own = append(own, issueText(is))
-		}
-	}
-	if len(own) == 0 {
-		if len(d.Rows) > 1 {
-			return "this row is fine, but its order failed: " + docMsg
-		}
-		return docMsg
-	}
-	return strings.Join(own, "; ")
 }

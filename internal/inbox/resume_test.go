@@ -40,8 +40,8 @@ func item(i int, supplier string) model.Item {
 // TestResumeAfterCrash rebuilds the state a crash leaves behind: a file in
 // processing/ whose journal says some documents were created, some were
 // being sent (created on the portal or not), some pending and some never
-// recorded. One round finishes it: every SKU exists exactly once and the
-// file ends in processed/.
+// recorded. One round finishes it: every SKU exists exactly once, none is
+// posted twice, and the file ends in processed/.
 func TestResumeAfterCrash(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, envOpts{workers: 1})
@@ -96,6 +96,11 @@ func TestResumeAfterCrash(t *testing.T) {
 		if n := e.sim.Count(portal.Variants, fmt.Sprintf("SKU-%d", i)); n != 1 {
 			t.Errorf("SKU-%d exists %d times, want 1", i, n)
 		}
+	}
+	// SKU-2 and SKU-3 were looked up before anything was sent: no create
+	// was refused as a repeat.
+	if n := e.sim.RepeatedCreates(); n != 0 {
+		t.Errorf("%d create(s) sent again and refused as already used, want 0", n)
 	}
 	golden(t, "resume.report.csv", e.read(r.ReportPath))
 }

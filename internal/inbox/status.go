@@ -73,6 +73,9 @@ func (in *Inbox) endRound(start time.Time, res RoundResult, err error) {
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		rs.Error = err.Error()
+		in.folderTrouble(err)
+	} else if err == nil {
+		in.folderFine()
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -89,6 +92,7 @@ func (in *Inbox) noteError(err error) error {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return err
 	}
+	in.folderTrouble(err)
 	in.mu.Lock()
 	in.status.LastError, in.status.LastErrorAt = err.Error(), time.Now()
 	in.mu.Unlock()

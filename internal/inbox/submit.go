@@ -23,6 +23,9 @@ const batchSize = 256
 type task struct {
 	key string
 	doc formats.Doc
+	// resume: an earlier attempt may have reached the portal; the
+	// document is looked up by its key before anything is sent.
+	resume bool
 }
 
 // submit is pass 2: it decodes the file again, records its documents in
@@ -92,6 +95,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 					}
 					continue
 				}
+				t.resume = jd.Result == journal.ResultSending
 			}
 			if stopped() {
 				return context.Cause(fr.stop)
@@ -175,10 +179,31 @@ func (fr *fileRun) decision() (bool, string) {
 // before creating it).
 func (fr *fileRun) send(ctx context.Context, t task) error {
 	in, row := fr.in, &fr.row
+	if t.resume {
+		out, found, err := in.p.Lookup(ctx, func(ctx context.Context) (portal.Outcome, error) { return fr.create(ctx, t.doc) })
+		switch {
+		case errors.Is(err, portal.ErrNoKey):
+			fr.log.Warn("document sent before a restart without an answer cannot be looked up: not sent again", "doc", t.key)
+			return in.j.SetResult(context.WithoutCancel(ctx), row.ID, t.key, journal.ResultFailed, "", unknownOutcome)
+		case found:
+			fr.log.Info("document sent before a restart is on the portal: not sent again", "doc", t.key, "portal_id", out.ID)
+			return fr.record(ctx, t, out, err)
+		case err != nil && !portal.IsInvalid(err):
+			return fr.record(ctx, t, out, err)
+		}
+		// Not on the portal (or a reference that does not resolve, which
+		// the create reports again without posting): send it.
+	}
 	if err := in.j.StartAttempt(ctx, row.ID, t.key); err != nil {
 		return err
 	}
 	out, err := fr.create(ctx, t.doc)
+	return fr.record(ctx, t, out, err)
+}
+
+// record journals the outcome of a create (or a look-up).
+func (fr *fileRun) record(ctx context.Context, t task, out portal.Outcome, err error) error {
+	in, row := fr.in, &fr.row
 	// Record outcomes even when another worker stopped the file meanwhile.
 	rctx := context.WithoutCancel(ctx)
 	switch {
@@ -212,14 +237,21 @@ func (fr *fileRun) send(ctx context.Context, t task) error {
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	default:
+		if in.health.Unreachable(in.cfg.Portal, err) {
+			in.log.Warn("portal unreachable: files stay in processing/ and are retried", "portal", in.cfg.Portal, "error", err)
+		}
 		return &retryError{err: fmt.Errorf("submitting %s of %s: %w", t.key, row.Name, err)}
 	}
 }
 
-// resumed clears an auth pause of the portal after a call went through.
+// resumed clears an auth pause or an outage of the portal after a call
+// went through.
 func (fr *fileRun) resumed() {
 	if fr.in.health.Resume(fr.in.cfg.Portal) {
 		fr.in.log.Info("portal accepts the token again: submissions resumed", "portal", fr.in.cfg.Portal)
+	}
+	if fr.in.health.Reachable(fr.in.cfg.Portal) {
+		fr.in.log.Info("portal reachable again", "portal", fr.in.cfg.Portal)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -44,11 +45,15 @@ type DB struct {
 	w    *sql.DB // the single writer connection
 	r    *sql.DB // read-only connections
 	now  func() time.Time
+
+	probeMu  sync.Mutex
+	probedAt time.Time // last write probe that went through (CheckWritable)
 }
 
 // Open opens the journal at path, creating the file and its parent directory
 // when missing, and migrates its schema to the current version. A database
-// whose schema is newer than this code knows is refused with ErrSchemaTooNew.
+// whose schema is newer than this code knows is refused with ErrSchemaTooNew;
+// one that cannot be written (CheckPath) with ErrNotWritable.
 func Open(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("opening journal: no path given: set path in the [journal] table of the config (e.g. \"var/filebridge.db\")")
@@ -62,6 +67,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o750); err != nil {
 		return nil, fmt.Errorf("opening journal %s: creating its folder: %w", abs, err)
+	}
+	if err := CheckPath(abs); err != nil {
+		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
 	}
 
 	w, err := sql.Open("sqlite", dsn(abs, false))

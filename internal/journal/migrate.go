@@ -81,6 +81,12 @@ CREATE TABLE export_runs (
 );
 CREATE INDEX export_runs_export ON export_runs (outbox, export, id);
 `},
+	{name: "write probe", sql: `
+CREATE TABLE probe (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	at TEXT NOT NULL
+);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

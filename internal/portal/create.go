@@ -38,6 +38,9 @@ type createOp struct {
 // refused as existing is looked up too: equal means already done,
 // different is a Conflict.
 func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
+	if lookingUp(ctx) {
+		return c.lookup(ctx, op)
+	}
 	buf, err := encodeBody(op.body)
 	if err != nil {
 		return Outcome{}, err

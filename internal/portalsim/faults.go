@@ -130,7 +130,10 @@ type Stats struct {
 	Ticks    int            `json:"ticks"`
 	Counts   map[string]int `json:"counts"`
 	Requests int            `json:"requests"`
-	Faults   FaultStats     `json:"faults"`
+	// RepeatedCreates counts creates refused because the document's
+	// unique key was already used.
+	RepeatedCreates int        `json:"repeatedCreates"`
+	Faults          FaultStats `json:"faults"`
 }
 
 // FaultStats counts injected faults and gives the current settings.
@@ -157,6 +160,7 @@ func (s *Sim) Stats() Stats {
 	f := &s.faults
 	f.mu.Lock()
 	st.Requests = f.requests
+	st.RepeatedCreates = s.RepeatedCreates()
 	st.Faults = FaultStats{FailRate: f.fail, ThrottleRate: f.throttle, DropRate: f.drop, Latency: f.latency.String(),
 		Failed: f.failed, Throttled: f.throttled, Dropped: f.dropped, DroppedAfterDoc: f.droppedAfterDoc}
 	f.mu.Unlock()

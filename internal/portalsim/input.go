@@ -380,6 +380,12 @@ func (s *Sim) createDoc(w http.ResponseWriter, r *http.Request, res *resource) {
 	}
 	s.mu.Unlock()
 	if len(vs) > 0 {
+		for _, v := range vs {
+			if v.code == codeUnique && !strings.ContainsRune(v.path, '[') {
+				s.repeated.Add(1)
+				break
+			}
+		}
 		s.writeViolations(w, vs)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"filebridge/internal/model"
@@ -58,6 +59,9 @@ type Sim struct {
 	log    *slog.Logger
 	plain  bool
 	faults faults
+	// repeated counts creates refused because their unique key is
+	// already used: a client sending a document again.
+	repeated atomic.Int64
 
 	mu      sync.RWMutex // guards everything below
 	clock   clock
@@ -223,6 +227,10 @@ func (s *Sim) keyOf(r portal.Resource, d doc) string {
 	}
 	return strconv.FormatInt(d.meta().ID, 10)
 }
+
+// RepeatedCreates is how many creates were refused because their
+// document's unique key was already used (a document sent twice).
+func (s *Sim) RepeatedCreates() int { return int(s.repeated.Load()) }
 
 // Len returns how many documents the resource holds.
 func (s *Sim) Len(r portal.Resource) int {

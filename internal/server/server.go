@@ -1,8 +1,9 @@
 // Package server is filebridge's small HTTP listener for operators and
 // monitoring: /metrics in the Prometheus text format and /healthz, a JSON
 // report of every portal and inbox that answers 200 while the daemon can do
-// its work and 503 while a portal is paused (for example because its token
-// was refused).
+// its work and 503 while it is degraded: a portal paused (for example
+// because its token was refused) or unreachable, the journal not writable,
+// or an inbox whose SFTP host key does not match.
 package server
 
 import (
@@ -21,19 +22,32 @@ import (
 
 // Health is the body of GET /healthz.
 type Health struct {
-	// Status is "ok" or "degraded" (at least one portal is paused).
+	// Status is "ok" or "degraded" (a portal is paused or unreachable, the
+	// journal cannot be written, or an inbox is in trouble).
 	Status string `json:"status"`
 	// Time is when the report was made (UTC).
-	Time     time.Time               `json:"time"`
+	Time time.Time `json:"time"`
+	// Journal is the journal's state: "ok", or "degraded" with the reason
+	// while it cannot be written (the inboxes are paused then).
+	Journal  *JournalHealth          `json:"journal,omitempty"`
 	Portals  map[string]PortalHealth `json:"portals"`
 	Inboxes  map[string]InboxHealth  `json:"inboxes"`
 	Outboxes map[string]OutboxHealth `json:"outboxes,omitempty"`
 }
 
+// JournalHealth is the state of the journal.
+type JournalHealth struct {
+	Path   string     `json:"path"`
+	Status string     `json:"status"`
+	Reason string     `json:"reason,omitempty"`
+	Since  *time.Time `json:"since,omitempty"`
+}
+
 // PortalHealth is the state of one portal (tenant).
 type PortalHealth struct {
 	Edition string `json:"edition,omitempty"`
-	// Status is "ok" or "paused" (requests stopped, e.g. token refused).
+	// Status is "ok", "paused" (requests stopped, e.g. token refused) or
+	// "unreachable" (its last calls failed after their retries).
 	Status string `json:"status"`
 	// Reason says why the portal is paused and what to do.
 	Reason string     `json:"reason,omitempty"`
@@ -46,6 +60,12 @@ func (p PortalHealth) Paused() bool { return p.Status == StatusPaused }
 // InboxHealth is the state of one inbox, as the inbox reports it.
 type InboxHealth struct {
 	Portal string `json:"portal"`
+	// Status is "ok", or "degraded" with the reason while its folder has a
+	// problem that is not an ordinary outage (an SFTP host key that does
+	// not match).
+	Status      string     `json:"status,omitempty"`
+	Reason      string     `json:"reason,omitempty"`
+	ReasonSince *time.Time `json:"reason_since,omitempty"`
 	// LastRound is the inbox's last finished round (absent before the
 	// first); RoundSince is when the round under way started.
 	LastRound  *RoundHealth `json:"last_round,omitempty"`
@@ -90,17 +110,27 @@ type OutboxHealth struct {
 	LastError string `json:"last_error,omitempty"`
 }
 
-// Values of Health.Status and PortalHealth.Status.
+// Values of the Status fields.
 const (
-	StatusOK       = "ok"
-	StatusDegraded = "degraded"
-	StatusPaused   = "paused"
+	StatusOK          = "ok"
+	StatusDegraded    = "degraded"
+	StatusPaused      = "paused"
+	StatusUnreachable = "unreachable"
 )
 
-// Healthy reports whether no portal is paused.
+// Healthy reports whether nothing is degraded: every portal ok, the
+// journal writable, no inbox in trouble.
 func (h Health) Healthy() bool {
 	for _, p := range h.Portals {
-		if p.Paused() {
+		if p.Status != StatusOK && p.Status != "" {
+			return false
+		}
+	}
+	if h.Journal != nil && h.Journal.Status == StatusDegraded {
+		return false
+	}
+	for _, in := range h.Inboxes {
+		if in.Status == StatusDegraded {
 			return false
 		}
 	}

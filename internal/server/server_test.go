@@ -31,6 +31,16 @@ func TestHealthz(t *testing.T) {
 			"other": {Status: StatusPaused, Reason: "401 Unauthorized: check token_env"},
 		}}, http.StatusServiceUnavailable, StatusDegraded},
 		{"no portals", Health{}, http.StatusOK, StatusOK},
+		{"portal unreachable", Health{Portals: map[string]PortalHealth{
+			"main": {Status: StatusUnreachable, Reason: "unreachable: dial tcp: connection refused"},
+		}}, http.StatusServiceUnavailable, StatusDegraded},
+		{"journal not writable", Health{Journal: &JournalHealth{Status: StatusDegraded, Reason: "the journal is not writable"}},
+			http.StatusServiceUnavailable, StatusDegraded},
+		{"journal ok", Health{Journal: &JournalHealth{Status: StatusOK}}, http.StatusOK, StatusOK},
+		{"host key mismatch", Health{Inboxes: map[string]InboxHealth{
+			"edi": {Status: StatusDegraded, Reason: "SFTP host key mismatch, possibly an attack"},
+			"erp": {Status: StatusOK},
+		}}, http.StatusServiceUnavailable, StatusDegraded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

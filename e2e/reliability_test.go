@@ -1,0 +1,326 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/folder"
+	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/journal"
+)
+
+// chattr sets (+i) or clears (-i) the immutable attribute: writes to the
+// path then fail even for root, as the tests run. Where the file system
+// does not support it the test is skipped, visibly.
+func chattr(t *testing.T, flag, path string) {
+	t.Helper()
+	if flag == "+i" {
+		t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
+	}
+	if out, err := exec.Command("chattr", flag, path).CombinedOutput(); err != nil {
+		t.Skipf("SKIPPED: cannot make %s read-only for root here (chattr %s: %v %s); the read-only journal is not tested", path, flag, err, out)
+	}
+}
+
+// healthz fetches /healthz: its status code and body ("" when it does
+// not answer).
+func healthz(listen string) (int, string) {
+	resp, err := http.Get("http://" + listen + "/healthz")
+	if err != nil {
+		return 0, ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestReadOnlyJournal: `check` and `run` agree about a journal that cannot
+// be written, whether its file or its folder is read-only: check fails
+// its journal line and run refuses to start (exit 3). A journal that
+// becomes read-only while run runs pauses the inbox (nothing is claimed,
+// /healthz says degraded with the reason); once writable again the inbox
+// resumes by itself.
+func TestReadOnlyJournal(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "A")
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	listen := freeAddr(t)
+	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
+	dbPath := filepath.Join(dir, "var", "filebridge.db")
+	j, err := journal.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, target := range []string{dbPath, filepath.Dir(dbPath)} {
+		chattr(t, "+i", target)
+		out, code := runCmd(t, 60*time.Second, "check", "--config", cfg)
+		if code != 3 || !strings.Contains(out, "FAIL journal") || !strings.Contains(out, "not writable") {
+			t.Errorf("check with %s read-only: exit %d, want 3 and a failed journal line:\n%s", target, code, out)
+		}
+		out, code = runCmd(t, 30*time.Second, "run", "--config", cfg)
+		if code != 3 || !strings.Contains(out, "not writable") {
+			t.Errorf("run with %s read-only: exit %d, want 3 and why:\n%s", target, code, out)
+		}
+		chattr(t, "-i", target)
+	}
+	if out, code := runCmd(t, 60*time.Second, "check", "--config", cfg); code != 0 || !strings.Contains(out, "ok   journal") {
+		t.Fatalf("check with the journal writable again: exit %d:\n%s", code, out)
+	}
+
+	p := start(t, "run", "run", "--config", cfg)
+	waitFor(t, 30*time.Second, "/healthz to answer 200", func() bool { code, _ := healthz(listen); return code == http.StatusOK })
+	chattr(t, "+i", dbPath)
+	copySample(t, "A", "good", "SUPPLIERS_20260302.csv", inbox, "")
+	var body string
+	waitFor(t, 30*time.Second, "/healthz to answer 503 for the journal", func() bool {
+		var code int
+		code, body = healthz(listen)
+		return code == http.StatusServiceUnavailable && strings.Contains(body, "not writable")
+	})
+	if !strings.Contains(body, `"journal": {`) || !strings.Contains(body, `"degraded"`) {
+		t.Errorf("/healthz lacks the journal's degraded state:\n%s", body)
+	}
+	if got := files(t, inbox); len(got) != 1 || got[0] != "SUPPLIERS_20260302.csv" {
+		t.Errorf("files moved while the journal was read-only: %q", got)
+	}
+	chattr(t, "-i", dbPath)
+	allIn(t, 30*time.Second, filepath.Join(inbox, "processed"), []string{"SUPPLIERS_20260302.csv"})
+	waitFor(t, 10*time.Second, "/healthz to answer 200 again", func() bool { code, _ := healthz(listen); return code == http.StatusOK })
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("run exited with %d after SIGTERM", code)
+	}
+	if n := strings.Count(p.out.String(), "journal not writable"); n != 1 {
+		t.Errorf("the journal problem was logged %d times, want once", n)
+	}
+}
+
+// TestHostKeyMismatchHealthz: an SFTP inbox whose server presents another
+// key than known_hosts holds makes /healthz degraded with the reason, and
+// is logged at ERROR as a possible attack once, not at every retry.
+func TestHostKeyMismatchHealthz(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "A")
+	srv, other := sftptest.NewServer(t), sftptest.NewServer(t)
+	dir := t.TempDir()
+	pw := filepath.Join(dir, "sftp-password")
+	mustWrite(t, pw, srv.Password)
+	extra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + rewriteKnownHosts(t, dir, other.KnownHostsLine, other.Addr, srv.Addr) + "\""
+	listen := freeAddr(t)
+	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "edi", url: srv.URL("/in"), extra: extra})
+	p := start(t, "run", "run", "--config", cfg)
+	var body string
+	waitFor(t, 30*time.Second, "/healthz to answer 503 for the host key", func() bool {
+		var code int
+		code, body = healthz(listen)
+		return code == http.StatusServiceUnavailable && strings.Contains(body, "host key mismatch")
+	})
+	if !strings.Contains(body, "possibly an attack") {
+		t.Errorf("/healthz does not call the mismatch a possible attack:\n%s", body)
+	}
+	// Let a few retries fail, then count the ERROR lines.
+	waitFor(t, 30*time.Second, "three failed attempts", func() bool {
+		return strings.Count(p.out.String(), folder.ErrHostKeyMismatch.Error()) >= 6
+	})
+	attacks := 0
+	for _, l := range strings.Split(p.out.String(), "\n") {
+		if strings.Contains(l, `"level":"ERROR"`) && strings.Contains(l, "possibly an attack") {
+			attacks++
+		}
+	}
+	if attacks != 1 {
+		t.Errorf("%d ERROR lines about a possible attack, want 1", attacks)
+	}
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("run exited with %d after SIGTERM", code)
+	}
+}
+
+// TestStopWhileWritingReports sends SIGTERM while `run` writes the
+// reports of one order of many invalid lines: it exits 0, leaves no
+// temporary .part file anywhere in the inbox, the file waits in
+// processing/, and the next run writes its reports and files it in
+// error/.
+func TestStopWhileWritingReports(t *testing.T) {
+	t.Parallel()
+	const lines = 400_000
+	s := startSim(t, "A")
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
+	var b strings.Builder
+	b.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
+	for i := 1; i <= lines; i++ {
+		fmt.Fprintf(&b, "BIG-1,EXT-BIG-1,STANDARD,3,Jeanne,Martin,12 rue des Lilas,69003,Lyon,FR,jeanne.martin@example.org,%d,PRE-%06d,0\n", i, i%50+1)
+	}
+	const name = "ORDERS_BIG_20260401.csv"
+	writeAtomic(t, filepath.Join(inbox, name), []byte(b.String()))
+
+	temps := func() []string {
+		var out []string
+		for _, f := range files(t, inbox) {
+			if folder.IsTemp(filepath.Base(f)) {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	p := start(t, "run", "run", "--config", cfg)
+	waitFor(t, 120*time.Second, "a report being written", func() bool { return len(temps()) > 0 })
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Fatalf("run exited with %d after SIGTERM, want 0", code)
+	}
+	if left := temps(); len(left) > 0 {
+		t.Errorf("temporary files left after SIGTERM: %q", left)
+	}
+	if !has(files(t, filepath.Join(inbox, "processing")), name) {
+		t.Fatalf("the file is not waiting in processing/: %q", files(t, inbox))
+	}
+
+	p = start(t, "run (again)", "run", "--config", cfg)
+	allIn(t, 120*time.Second, filepath.Join(inbox, "error"), []string{name, stem(name) + ".report.csv", stem(name) + ".rejected.csv"})
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("the second run exited with %d after SIGTERM", code)
+	}
+	if left := temps(); len(left) > 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// writeOrders writes an Edition A order file of about mb megabytes to
+// path, 200 lines per order; with invalid every quantity is 0.
+func writeOrders(t testing.TB, path string, mb int, invalid bool) int {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n, _ := w.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
+	size, lines := int64(n), 0
+	for order := 1; size < int64(mb)<<20; order++ {
+		for p := 1; p <= 200; p++ {
+			q := 1 + p%5
+			if invalid {
+				q = 0
+			}
+			n, _ := fmt.Fprintf(w, "MEM-%07d,EXT-MEM-%07d,STANDARD,3,Jeanne,Martin,12 rue des Lilas,69003,Lyon,FR,jeanne.martin@example.org,%d,PRE-%06d,%d\n",
+				order, order, p, p%50+1, q)
+			size += int64(n)
+			lines++
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// procStatus reads a kB figure (VmHWM: peak RSS, VmRSS: current) of a
+// process from /proc, in MiB.
+func procStatus(t testing.TB, pid int, field string) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatalf("reading the memory of process %d: %v", pid, err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb / 1024
+		}
+	}
+	t.Fatalf("no %s in /proc/%d/status", field, pid)
+	return 0
+}
+
+// TestLargeFileMemory is the memory drill of `make bench`: `run` processes
+// a generated order file of FILEBRIDGE_MEMTEST_MB megabytes (make bench:
+// 300), once valid and once with every line invalid, each in a fresh
+// daemon. It prints the peak RSS (VmHWM) and the RSS once the file is
+// done, and fails when the peak exceeds 400 MiB.
+func TestLargeFileMemory(t *testing.T) {
+	mb, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_MB"))
+	if mb <= 0 {
+		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_MB (make bench runs it with 300) to measure the memory of a large file")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("SKIPPED: no /proc to read the peak RSS from")
+	}
+	const limitMiB = 400
+	for _, invalid := range []bool{false, true} {
+		kind := "valid"
+		if invalid {
+			kind = "invalid"
+		}
+		t.Run(kind, func(t *testing.T) {
+			s := startSim(t, "A", "--preload", "50")
+			dir := t.TempDir()
+			inbox := filepath.Join(dir, "in")
+			if err := os.MkdirAll(inbox, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
+			name := fmt.Sprintf("ORDERS_MEM_%s.csv", strings.ToUpper(kind))
+			tmp := filepath.Join(dir, name)
+			lines := writeOrders(t, tmp, mb, invalid)
+			p := start(t, "run", "run", "--config", cfg)
+			waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+			base := procStatus(t, p.cmd.Process.Pid, "VmRSS")
+			begin := time.Now()
+			if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
+				t.Fatal(err)
+			}
+			dest := filepath.Join(inbox, "processed")
+			if invalid {
+				dest = filepath.Join(inbox, "error")
+			}
+			allIn(t, 30*time.Minute, dest, []string{name})
+			took := time.Since(begin)
+			// The inbox hands memory back after a large file; give the
+			// runtime a moment to do it.
+			var after float64
+			waitFor(t, 30*time.Second, "the RSS to settle", func() bool {
+				prev := after
+				after = procStatus(t, p.cmd.Process.Pid, "VmRSS")
+				return prev > 0 && after >= prev-1 && after < 2*limitMiB
+			})
+			peak := procStatus(t, p.cmd.Process.Pid, "VmHWM")
+			t.Logf("%s %d MB order file (%d lines): took %s, peak RSS %.0f MiB, RSS before %.0f MiB, after %.0f MiB (limit %d MiB)",
+				kind, mb, lines, took.Round(time.Second), peak, base, after, limitMiB)
+			fmt.Printf("memory %s %dMB: peak_rss_mib=%.0f rss_after_mib=%.0f seconds=%.0f\n", kind, mb, peak, after, took.Seconds())
+			if peak > limitMiB {
+				t.Errorf("peak RSS %.0f MiB over the %d MiB limit", peak, limitMiB)
+			}
+			if code := p.stop(t, 25*time.Second); code != 0 {
+				t.Errorf("run exited with %d after SIGTERM", code)
+			}
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package inbox
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"path"
+	"runtime/debug"
+
+	"filebridge/internal/folder"
+)
+
+// removeTemps removes the temporary files (folder.IsTemp) a kill or a
+// grace timeout left in the inbox's folders: its root, processing/,
+// error/, and the folders where the open files' reports are planned. It
+// runs when the folder is first opened, before any round; failures are
+// only logged.
+func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
+	dirs := []string{".", in.cfg.ProcessingDir, in.cfg.ErrorDir}
+	if open, err := in.j.OpenFiles(ctx, in.cfg.Name); err == nil {
+		for _, o := range open {
+			if o.FinalPath != "" {
+				dirs = append(dirs, path.Dir(o.FinalPath))
+			}
+		}
+	} else {
+		in.log.Warn("could not list the open files to clean up after a stop", "error", err)
+	}
+	seen := map[string]bool{}
+	for _, dir := range dirs {
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		entries, err := f.List(ctx, dir)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				in.log.Warn("could not list a folder to clean up after a stop", "dir", dir, "error", err)
+			}
+			continue
+		}
+		for _, e := range entries {
+			if e.IsDir || !folder.IsTemp(e.Name) {
+				continue
+			}
+			name := path.Join(dir, e.Name)
+			if err := f.Remove(ctx, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				in.log.Warn("could not remove a temporary file left by a stop; remove it by hand", "name", name, "error", err)
+				continue
+			}
+			in.log.Info("removed a temporary file left by an earlier stop", "name", name, "size", e.Size)
+		}
+	}
+}
+
+// largeFile is the size from which a file's memory is handed back to the
+// operating system as soon as the file is done.
+const largeFile = 32 << 20
+
+// releaseMemory hands the memory a large file needed back to the
+// operating system at once, rather than when the runtime's scavenger gets
+// to it minutes later: a daemon's RSS falls back after a huge file.
+func (in *Inbox) releaseMemory(size int64) {
+	if size < largeFile {
+		return
+	}
+	debug.FreeOSMemory()
+}

@@ -1,0 +1,146 @@
+package inbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gocarina/gocsv"
+
+	"filebridge/internal/formats/export"
+)
+
+// ReportLine is one line of NAME.report.csv. Every field is a string:
+// gocsv would read an empty cell into a number field as 0 and a key such
+// as "010" must stay as written.
+type ReportLine struct {
+	// Row is the file's row or rows of the line ("2", "2-5", "2-3,7"),
+	// empty for a remark about the whole file.
+	Row string `csv:"row"`
+	// Key is the document's key (a packaging's "SKU/CODE").
+	Key string `csv:"key"`
+	// Result is a journal result (created, exists, invalid, ...), or note,
+	// error, warning, duplicate, omitted for file-level lines.
+	Result   string `csv:"result"`
+	PortalID string `csv:"portal_id"`
+	Message  string `csv:"message"`
+}
+
+// reportBatch is how many lines are handed to gocsv at once.
+const reportBatch = 256
+
+// reportWriter streams ReportLines into a CSV with gocsv, in batches:
+// the report is never held whole in memory.
+type reportWriter struct {
+	w     *gocsv.SafeCSVWriter
+	batch []ReportLine
+}
+
+// newReportWriter starts a report: byte order mark and header.
+func newReportWriter(w io.Writer, delim rune) (*reportWriter, error) {
+	cw := newCSVWriter(w, delim)
+	rw := &reportWriter{w: gocsv.NewSafeCSVWriter(cw), batch: make([]ReportLine, 0, reportBatch)}
+	if err := gocsv.MarshalCSV([]ReportLine{}, rw.w); err != nil {
+		return nil, fmt.Errorf("writing the report header: %w", err)
+	}
+	return rw, nil
+}
+
+// add queues a line, its text cells neutralised for spreadsheets.
+func (rw *reportWriter) add(l ReportLine) error {
+	l.Row, l.Key, l.Result = neutralize(l.Row), neutralize(l.Key), neutralize(l.Result)
+	l.PortalID, l.Message = neutralize(l.PortalID), neutralize(l.Message)
+	rw.batch = append(rw.batch, l)
+	if len(rw.batch) >= reportBatch {
+		return rw.flush()
+	}
+	return nil
+}
+
+// flush writes the queued lines.
+func (rw *reportWriter) flush() error {
+	if len(rw.batch) == 0 {
+		rw.w.Flush()
+		return rw.w.Error()
+	}
+	err := gocsv.MarshalCSVWithoutHeaders(rw.batch, rw.w)
+	rw.batch = rw.batch[:0]
+	if err != nil {
+		return fmt.Errorf("writing report lines: %w", err)
+	}
+	rw.w.Flush()
+	return rw.w.Error()
+}
+
+// ReadReport reads a NAME.report.csv written by filebridge (any delimiter,
+// with or without byte order mark) and calls fn with each line, the
+// spreadsheet neutralisation undone. It stops at fn's first error.
+func ReadReport(r io.Reader, fn func(ReportLine) error) error {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\uFEFF")) {
+		_, _ = br.Discard(3)
+	}
+	cr := csv.NewReader(br)
+	cr.Comma = ','
+	if b, err := br.Peek(4); err == nil && string(b[:3]) == "row" && b[3] != ',' {
+		cr.Comma = rune(b[3]) // the file's own delimiter (";", tab)
+	}
+	cr.FieldsPerRecord = -1
+	var ferr error
+	err := gocsv.UnmarshalDecoderToCallback(gocsv.NewSimpleDecoderFromCSVReader(cr), func(l ReportLine) {
+		if ferr != nil {
+			return // drain: gocsv's callback cannot stop the read
+		}
+		l.Row, l.Key, l.Result = unneutralize(l.Row), unneutralize(l.Key), unneutralize(l.Result)
+		l.PortalID, l.Message = unneutralize(l.PortalID), unneutralize(l.Message)
+		ferr = fn(l)
+	})
+	if err != nil {
+		return fmt.Errorf("reading a report: %w", err)
+	}
+	return ferr
+}
+
+// neutralize defuses a text cell a spreadsheet would read as a formula,
+// as the exports do (export.Neutralize): a leading '=', '+', '-', '@',
+// tab or carriage return gets an apostrophe. A plain number ("-5",
+// "+3", "1,5") is left alone: it is not a formula, and it must read back
+// as the same number.
+func neutralize(s string) string {
+	if isPlainNumber(s) {
+		return s
+	}
+	return export.Neutralize(s)
+}
+
+// unneutralize undoes neutralize: a leading apostrophe is dropped only
+// where it precedes one of the formula characters.
+func unneutralize(s string) string {
+	if len(s) >= 2 && s[0] == '\'' && strings.IndexByte("=+-@\t\r", s[1]) >= 0 {
+		return s[1:]
+	}
+	return s
+}
+
+// isPlainNumber reports whether s is a signed decimal number: digits with
+// at most one '.' or ',' and an optional leading sign.
+func isPlainNumber(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	digits, seps := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' || c == ',':
+			seps++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && seps <= 1
+}

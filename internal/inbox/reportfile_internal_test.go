@@ -1,0 +1,131 @@
+package inbox
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/formats"
+)
+
+// TestReportRoundTrip writes report lines with gocsv and reads them back
+// into the same struct: keys such as "010" and empty cells stay strings,
+// formula cells are neutralised on disk and restored by ReadReport.
+func TestReportRoundTrip(t *testing.T) {
+	lines := []ReportLine{
+		{Row: "2", Key: "010", Result: "created", PortalID: "0042", Message: ""},
+		{Row: "3-5", Key: "", Result: "invalid", PortalID: "", Message: `line 3, column "qty" (value "x"): must be a number`},
+		{Row: "6", Key: "=cmd|' /C calc'!A0", Result: "invalid", Message: "@SUM(A1)"},
+		{Row: "7", Key: "-5", Result: "exists", PortalID: "7", Message: "+1 warning; with \"quotes\", commas; and\nnewline"},
+		{Row: "", Key: "\tTAB", Result: "note", Message: "\rcarriage"},
+	}
+	for _, delim := range []rune{',', ';', '\t'} {
+		t.Run(string(delim), func(t *testing.T) {
+			var buf bytes.Buffer
+			rw, err := newReportWriter(&buf, delim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range lines {
+				if err := rw.add(l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := rw.flush(); err != nil {
+				t.Fatal(err)
+			}
+			raw := buf.String()
+			if !strings.HasPrefix(raw, "\uFEFFrow"+string(delim)+"key") {
+				t.Fatalf("report starts %q, want a BOM and the header", raw[:min(len(raw), 20)])
+			}
+			for _, want := range []string{"'=cmd|", "'@SUM", "'\tTAB", "'+1 warning"} {
+				if !strings.Contains(raw, want) {
+					t.Errorf("report lacks the neutralised cell %q:\n%s", want, raw)
+				}
+			}
+			if strings.Contains(raw, "'-5") {
+				t.Errorf("the number -5 was neutralised:\n%s", raw)
+			}
+			var got []ReportLine
+			if err := ReadReport(strings.NewReader(raw), func(l ReportLine) error { got = append(got, l); return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(lines) {
+				t.Fatalf("read %d lines, want %d: %+v", len(got), len(lines), got)
+			}
+			for i := range lines {
+				if got[i] != lines[i] {
+					t.Errorf("line %d: read %+v, want %+v", i, got[i], lines[i])
+				}
+			}
+		})
+	}
+}
+
+func TestNeutralize(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"", ""}, {"abc", "abc"}, {"=1+1", "'=1+1"}, {"+33 6 12", "'+33 6 12"}, {"-", "'-"},
+		{"@x", "'@x"}, {"\tx", "'\tx"}, {"\rx", "'\rx"}, {"-5", "-5"}, {"+3", "+3"}, {"-1,5", "-1,5"},
+		{"-1.5.2", "'-1.5.2"}, {"-2+3", "'-2+3"}, {"'=x", "'=x"},
+	}
+	for _, c := range cases {
+		if got := neutralize(c.in); got != c.want {
+			t.Errorf("neutralize(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if c.in != "" && c.in[0] != '\'' {
+			if back := unneutralize(neutralize(c.in)); back != c.in {
+				t.Errorf("unneutralize(neutralize(%q)) = %q", c.in, back)
+			}
+		}
+	}
+}
+
+// TestRejectedRowsLinear times the rejected-row messages of one order of
+// n invalid lines at n and 8n: linear work takes about 8 times as long,
+// the earlier scan of every issue for every row 64 times.
+func TestRejectedRowsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing test skipped with -short")
+	}
+	doc := func(n int) formats.Doc {
+		d := formats.Doc{Key: "SO-1", Rows: make([]int, n), Issues: make([]formats.Issue, n)}
+		for i := range n {
+			d.Rows[i] = i + 2
+			d.Issues[i] = formats.Issue{Row: i + 2, Column: "quantity", Value: "0", Message: "must be greater than 0"}
+		}
+		return d
+	}
+	took := func(n int) time.Duration {
+		d := doc(n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			s, err := newRejectSpool()
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			if err := s.addDoc(d, "invalid"); err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.reader()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, row := range d.Rows {
+				if _, ok, err := r.message(row); err != nil || !ok {
+					t.Fatalf("row %d: ok %v, error %v", row, ok, err)
+				}
+			}
+			best = min(best, time.Since(start))
+			_ = s.Close()
+		}
+		return best
+	}
+	small, big := took(5000), took(40000)
+	ratio := float64(big) / float64(max(small, time.Microsecond))
+	t.Logf("5k rows %v, 40k rows %v: ratio %.1f (8 linear, 64 quadratic)", small, big, ratio)
+	if ratio > 24 {
+		t.Errorf("40k rows took %.1f times as long as 5k rows: not linear", ratio)
+	}
+}
