@@ -79,6 +79,15 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 		return withCode(exitUsage, err)
 	}
 	defer pc.Close()
+	lock, err := journal.AcquireLock(cfg.Journal.Path)
+	if err != nil {
+		return lockRefusal(cfg, ic, file, err)
+	}
+	defer func() {
+		if rerr := lock.Release(); rerr != nil {
+			log.Warn("releasing the journal lock", "error", rerr)
+		}
+	}()
 	db, err := journal.Open(ctx, cfg.Journal.Path)
 	if err != nil {
 		return withCode(exitUnreachable, err)
@@ -108,6 +117,23 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 		return withCode(exitInvalid, fmt.Errorf("%s: %s", res.Name, res.Message))
 	}
 	return nil
+}
+
+// lockRefusal explains why process cannot run while another filebridge
+// (a daemon, usually) owns the journal: exit 3. process refuses rather
+// than hand the file over, so that a file is only ever claimed and
+// submitted by the journal's one owner.
+func lockRefusal(cfg *config.Config, ic *config.Inbox, file string, err error) error {
+	var le *journal.LockedError
+	if !errors.As(err, &le) {
+		return withCode(exitUnreachable, err)
+	}
+	owner := "another filebridge process"
+	if le.PID > 0 {
+		owner = fmt.Sprintf("another filebridge process (PID %d, usually `filebridge run`)", le.PID)
+	}
+	return withCode(exitUnreachable, fmt.Errorf("not processing %s: %s owns journal %s and processes the files of inbox %q itself: drop the file into %s and it is picked up there, or stop that process and run process again: %w",
+		file, owner, cfg.Journal.Path, ic.Name, ic.Folder, err))
 }
 
 // intoInbox returns the inbox name of FILE: a name already in the inbox,

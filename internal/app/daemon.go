@@ -62,6 +62,7 @@ type Daemon struct {
 
 	opts    Options
 	exports *ExportMetrics
+	lock    *journal.Lock // this process owns the journal
 }
 
 // Outbox is an outbox with its export jobs and the runner that writes them.
@@ -90,13 +91,18 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	api := server.NewAPIMetrics(reg)
 
+	lock, err := LockJournal(cfg)
+	if err != nil {
+		return nil, &UnreachableError{Err: err}
+	}
 	j, err := journal.Open(ctx, cfg.Journal.Path)
 	if err != nil {
+		_ = lock.Release()
 		return nil, &UnreachableError{Err: fmt.Errorf("%w; check journal.path in %s", err, cfg.File)}
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: reg,
-		Health: inbox.NewHealth(), opts: opts, exports: NewExportMetrics(reg),
+		Health: inbox.NewHealth(), opts: opts, exports: NewExportMetrics(reg), lock: lock,
 	}
 	popts := PortalOptions{Transport: api.Transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
@@ -267,5 +273,6 @@ func (d *Daemon) Close() error {
 	if d.Journal != nil {
 		errs = append(errs, d.Journal.Close())
 	}
+	errs = append(errs, d.lock.Release())
 	return errors.Join(errs...)
 }

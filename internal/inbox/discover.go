@@ -181,8 +181,16 @@ func (in *Inbox) Run(ctx context.Context) error {
 	in.log.Info("watching inbox", "url", in.cfg.Folder.String(), "poll", in.cfg.Poll.Duration, "settle", in.cfg.Settle.Duration)
 	work, release := in.workContext(ctx)
 	defer release()
-	alarm, unwatch := in.watch(ctx)
-	defer unwatch()
+	// Open the folder first: a missing local inbox folder is created
+	// then, and can be watched.
+	if _, err := in.folder(ctx); err != nil {
+		in.log.Debug("inbox folder not open yet; the first round retries", "error", err)
+	}
+	alarm, unwatch, werr := in.watch(ctx)
+	defer func() { unwatch() }()
+	if werr != nil {
+		in.log.Warn("file-system events unavailable for now; polling, and watching again after each round", "inbox_path", in.cfg.Folder.Path, "error", werr)
+	}
 	poll := in.cfg.Poll.Duration
 	wake := time.Now()
 	timer := time.NewTimer(0)
@@ -199,6 +207,14 @@ func (in *Inbox) Run(ctx context.Context) error {
 			wake = at
 		case <-timer.C:
 			wake = in.tick(ctx, work, poll)
+			if werr != nil && ctx.Err() == nil {
+				// The folder may exist now (created by the round, or by
+				// someone else): watch it from now on.
+				if alarm, unwatch, werr = in.watch(ctx); werr == nil {
+					in.log.Info("watching the inbox folder for file-system events", "inbox_path", in.cfg.Folder.Path)
+					wake = time.Now()
+				}
+			}
 		}
 		timer.Reset(time.Until(wake))
 	}
@@ -378,26 +394,24 @@ func (a *alarm) take() time.Time {
 // watch watches a local inbox for file-system events and looks at the
 // files they are about as they come, even while a round runs (observe):
 // the returned alarm rings with the time a round should run (nil for
-// SFTP, or when the watcher cannot start: polling still works). The
-// watcher stops when ctx ends; wait returns once it has (the watcher
-// closed, no look at the folder under way).
-func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func()) {
+// SFTP, or when the watcher cannot start: err says why, and polling
+// still works). The watcher stops when ctx ends; wait returns once it has
+// (the watcher closed, no look at the folder under way).
+func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func(), err error) {
 	var wg sync.WaitGroup
 	if in.cfg.Folder.IsSFTP() {
-		return nil, wg.Wait
+		return nil, wg.Wait, nil
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		in.log.Warn("file-system events unavailable; relying on polling", "error", err)
-		return nil, wg.Wait
+		return nil, wg.Wait, fmt.Errorf("starting a file-system watcher: %w", err)
 	}
 	root := filepath.Clean(in.cfg.Folder.Path)
 	if err := w.Add(root); err != nil {
 		if cerr := w.Close(); cerr != nil {
 			in.log.Debug("closing the file-system watcher", "error", cerr)
 		}
-		in.log.Warn("file-system events unavailable; relying on polling", "inbox_path", root, "error", err)
-		return nil, wg.Wait
+		return nil, wg.Wait, fmt.Errorf("watching %s: %w", root, err)
 	}
 	h := &hints{signal: make(chan struct{}, 1), names: map[string]struct{}{}}
 	a = &alarm{signal: make(chan struct{}, 1)}
@@ -453,7 +467,7 @@ func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func()) {
 			}
 		}
 	})
-	return a, wg.Wait
+	return a, wg.Wait, nil
 }
 
 // sleepUntil waits until t or ctx's end.
