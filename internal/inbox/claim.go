@@ -64,7 +64,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 			res.Retrying = len(jobs) - i
 			return res, ctx.Err()
 		}
-		fr, err := in.process(ctx, work, f, row)
+		fr, err := in.process(ctx, work, f, row, FileOptions{})
 		if err != nil {
 			res.Retrying = len(jobs) - i
 			in.setQueue(waiting + len(jobs) - i)
@@ -165,7 +165,7 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 	if err != nil {
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
 	}
-	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed}
+	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed, Portal: in.p.Identity()}
 	if ent.Size <= int64(in.cfg.MaxFileSize) {
 		src, err := in.openSource(ctx, f, p, true)
 		if err != nil {

@@ -36,6 +36,9 @@ type fileRun struct {
 	problems []string
 	// notes are file-level remarks of the report (no route matched).
 	notes []string
+	// force submits the file even when its content was processed before
+	// (process --force).
+	force bool
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -44,6 +47,19 @@ type fileRun struct {
 // error matching IsRetry means the file stays in processing/ to be
 // retried (the portal or the folder failed, or refused the token).
 func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, error) {
+	return in.ProcessFileWith(ctx, name, FileOptions{})
+}
+
+// FileOptions change how ProcessFileWith treats one file.
+type FileOptions struct {
+	// Force submits a file whose content was already processed on this
+	// portal, instead of reporting it a duplicate: documents already on
+	// the portal are looked up by key, never created twice.
+	Force bool
+}
+
+// ProcessFileWith is ProcessFile with options.
+func (in *Inbox) ProcessFileWith(ctx context.Context, name string, opts FileOptions) (FileResult, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) {
 		return FileResult{Name: name}, fmt.Errorf("processing %q: give the name of a file in the inbox folder, without folders", name)
 	}
@@ -72,7 +88,7 @@ func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, erro
 	} else if err != nil {
 		return FileResult{Name: name}, &retryError{err: err}
 	}
-	return in.process(ctx, ctx, f, row)
+	return in.process(ctx, ctx, f, row, opts)
 }
 
 // process runs a claimed file to its end: processed/ or error/, or back
@@ -81,9 +97,9 @@ func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, erro
 // processing/ (those already sent finish under ctx and are journaled) and
 // process returns stop's error, unless every document was settled by
 // then (the file is then finished).
-func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal.File) (FileResult, error) {
+func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal.File, opts FileOptions) (FileResult, error) {
 	start := time.Now()
-	fr := &fileRun{in: in, stop: stop, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID)}
+	fr := &fileRun{in: in, stop: stop, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID), force: opts.Force}
 	fr.route = in.route(row.Name)
 	fr.opts = FormatOptions(in.edition, fr.route, int64(in.cfg.MaxFileSize))
 	if fr.route == nil {
@@ -139,11 +155,15 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		return fr.finish(ctx)
 	}
 	if row.State == journal.FileClaimed && row.SHA256 != "" {
-		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, row.SHA256)
+		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, in.p.Identity(), row.SHA256)
 		if err != nil {
 			return FileResult{}, err
 		}
-		if found && orig.ID != row.ID {
+		switch {
+		case found && orig.ID != row.ID && fr.force:
+			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
+				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
+		case found && orig.ID != row.ID:
 			return fr.duplicate(ctx, orig)
 		}
 	}
@@ -209,7 +229,7 @@ func (fr *fileRun) moved(ctx context.Context) (FileResult, error) {
 		row.State = journal.FileFailed
 	case len(counts) == 0 && row.SHA256 != "":
 		row.State = journal.FileDone
-		if orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, row.SHA256); err == nil && found && orig.ID != row.ID {
+		if orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, in.p.Identity(), row.SHA256); err == nil && found && orig.ID != row.ID {
 			row.State = journal.FileDuplicate
 		}
 	default:

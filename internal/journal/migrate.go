@@ -81,6 +81,12 @@ CREATE TABLE export_runs (
 );
 CREATE INDEX export_runs_export ON export_runs (outbox, export, id);
 `},
+	{name: "portal identity of files, holds for missing master data", sql: `
+ALTER TABLE files ADD COLUMN portal TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN held_since TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN waiting_for TEXT NOT NULL DEFAULT '';
+CREATE INDEX files_portal_sha256 ON files (portal, sha256);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.
