@@ -110,12 +110,16 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, err
 	}
 	metrics := inbox.NewMetrics(reg)
+	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
 	for i := range cfg.Inboxes {
 		ic := cfg.Inboxes[i]
 		p := cfg.Portals[ic.Portal]
+		if orders[ic.Portal] == nil {
+			orders[ic.Portal] = inbox.NewOrder()
+		}
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Concurrency: p.Concurrency, Options: opts.Inbox,
+			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: p.Concurrency, Options: opts.Inbox,
 		})
 		if err != nil {
 			d.Close()
@@ -156,17 +160,35 @@ func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, err
 	}, nil
 }
 
-// RunOnce runs one round of every inbox, one after the other, and returns
-// their results by inbox name. A round that leaves files for a retry is
+// RunOnce looks at every inbox, then runs rounds of every inbox, one
+// after the other, until no file is deferred behind a file of another
+// inbox of its portal (or a pass finishes none), and returns their
+// results by inbox name. A round that leaves files for a retry is
 // reported in its result and error.
 func (d *Daemon) RunOnce(ctx context.Context) (map[string]inbox.RoundResult, error) {
+	for _, in := range d.Inboxes {
+		if err := in.Look(ctx); err != nil {
+			d.Log.Debug("looking at the inbox before the first round", "inbox", in.Name(), "error", err)
+		}
+	}
 	out := map[string]inbox.RoundResult{}
 	var errs []error
-	for _, in := range d.Inboxes {
-		res, err := in.RunOnce(ctx)
-		out[in.Name()] = res
-		if err != nil {
-			errs = append(errs, fmt.Errorf("inbox %s: %w", in.Name(), err))
+	for pass := 0; pass <= len(d.Inboxes); pass++ {
+		errs = errs[:0]
+		deferred, finished := 0, 0
+		for _, in := range d.Inboxes {
+			res, err := in.RunOnce(ctx)
+			prev := out[in.Name()]
+			res.Files = append(prev.Files, res.Files...)
+			out[in.Name()] = res
+			deferred += res.Deferred
+			finished += len(res.Files) - len(prev.Files)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("inbox %s: %w", in.Name(), err))
+			}
+		}
+		if deferred == 0 || finished == 0 || ctx.Err() != nil {
+			break
 		}
 	}
 	return out, errors.Join(errs...)

@@ -58,25 +58,50 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		jobs = append(jobs, row)
 	}
 	in.sortJobs(jobs)
+	for _, row := range jobs {
+		in.order.claimed(in.cfg.Name, row.Name, row.ID, kindOrder(in.edition, row.DocType))
+	}
 	in.setQueue(waiting + len(jobs))
+	defer func() { in.setDeferred(res.Deferred) }()
 	for i, row := range jobs {
 		if ctx.Err() != nil {
-			res.Retrying = len(jobs) - i
+			res.Retrying = len(jobs) - i - res.Deferred
 			return res, ctx.Err()
+		}
+		if b := in.order.blocker(kindOrder(in.edition, row.DocType)); b != "" {
+			in.log.Info("file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", b)
+			res.Deferred++
+			continue
 		}
 		fr, err := in.process(ctx, work, f, row, FileOptions{})
 		if err != nil {
-			res.Retrying = len(jobs) - i
+			res.Retrying = len(jobs) - i - res.Deferred
 			in.setQueue(waiting + len(jobs) - i)
 			if ctx.Err() != nil {
 				return res, ctx.Err()
 			}
 			return res, in.retryLater(err)
 		}
+		in.order.finished(in.cfg.Name, row.ID)
 		res.Files = append(res.Files, fr)
 		in.setQueue(waiting + len(jobs) - i - 1)
 	}
 	return res, nil
+}
+
+// setDeferred records how many claimed files wait for files they depend
+// on.
+func (in *Inbox) setDeferred(n int) {
+	in.mu.Lock()
+	in.deferred = n
+	in.mu.Unlock()
+}
+
+// hasDeferred reports whether the last round deferred files.
+func (in *Inbox) hasDeferred() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.deferred > 0
 }
 
 // retryLater backs off and wraps err as a retry error (logging it).

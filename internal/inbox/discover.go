@@ -28,8 +28,11 @@ type look struct {
 func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, waiting int, next time.Time, err error) {
 	entries, err := f.List(ctx, ".")
 	if err != nil {
+		in.order.looked(in.cfg.Name)
 		return nil, 0, time.Time{}, fmt.Errorf("listing inbox %q: %w", in.cfg.Name, err)
 	}
+	root := map[string]int{}
+	defer func() { in.order.setRoot(in.cfg.Name, root) }()
 	names := make(map[string]time.Time, len(entries))
 	for _, e := range entries {
 		if !e.IsDir {
@@ -46,6 +49,7 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 			continue
 		}
 		present[e.Name] = true
+		root[e.Name] = in.rootOrder(e.Name)
 		if r := in.route(e.Name); r != nil && r.DoneMarker {
 			if markerOf(e.Name, e.ModTime, names) != "" {
 				settled = append(settled, e.Name)
@@ -137,6 +141,19 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 	return now, next
 }
 
+// Look lists the inbox once, so that the files it holds count for the
+// dependency order of the portal's other inboxes (Order) before any of
+// them runs a round; RunOnce does it itself.
+func (in *Inbox) Look(ctx context.Context) error {
+	f, err := in.folder(ctx)
+	if err != nil {
+		in.order.looked(in.cfg.Name)
+		return err
+	}
+	_, _, _, err = in.scan(ctx, f)
+	return err
+}
+
 // RunOnce runs one round: it resumes the files in processing/, looks at
 // the inbox (waiting up to settle for files seen for the first time, unless
 // Options.SkipSettle), claims every settled file and processes them all in
@@ -146,6 +163,7 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 	f, err := in.folder(ctx)
 	if err != nil {
+		in.order.looked(in.cfg.Name)
 		return RoundResult{}, in.noteError(&retryError{err: err})
 	}
 	settled, waiting, next, err := in.scan(ctx, f)
@@ -205,6 +223,13 @@ func (in *Inbox) Run(ctx context.Context) error {
 				continue
 			}
 			wake = at
+		case <-in.wake:
+			// A file of the portal finished: files deferred behind it
+			// may start now.
+			if !in.hasDeferred() {
+				continue
+			}
+			wake = time.Now()
 		case <-timer.C:
 			wake = in.tick(ctx, work, poll)
 			if werr != nil && ctx.Err() == nil {
@@ -278,6 +303,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 
 // failed logs a folder failure, backs off and returns when to try again.
 func (in *Inbox) failed(ctx context.Context, err error) time.Time {
+	in.order.looked(in.cfg.Name) // cannot tell what it holds: do not stop the other inboxes
 	if ctx.Err() != nil {
 		return time.Now()
 	}

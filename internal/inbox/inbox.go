@@ -43,6 +43,9 @@ type Deps struct {
 	// Health is shared by the inboxes of a portal: an auth failure pauses
 	// the portal there (visible on /healthz). Nil: a private one.
 	Health *Health
+	// Order is shared by the inboxes of one portal: it keeps their files
+	// in dependency order across inboxes. Nil: a private one.
+	Order *Order
 	// OpenFolder opens the inbox folder. Nil: folder.Open with the inbox's
 	// url and SFTP settings.
 	OpenFolder func(ctx context.Context) (folder.Folder, error)
@@ -79,6 +82,8 @@ type Inbox struct {
 	log     *slog.Logger
 	metrics *Metrics
 	health  *Health
+	order   *Order
+	wake    <-chan struct{} // signalled when a file of the portal finished
 	open    func(ctx context.Context) (folder.Folder, error)
 	workers int
 	opts    Options
@@ -91,6 +96,9 @@ type Inbox struct {
 	backoff time.Duration   // current retry backoff (0: none)
 	retryAt time.Time       // no round before this, after a transient failure
 	status  Status          // what Status reports
+	// deferred counts the claimed files the last round did not start
+	// because a file they depend on was not finished.
+	deferred int
 }
 
 // FileResult says what happened to one file.
@@ -117,6 +125,10 @@ type RoundResult struct {
 	Waiting int
 	// Retrying counts files left in processing/ for a later retry.
 	Retrying int
+	// Deferred counts files claimed but not started: a file of a type
+	// they depend on is settling, waiting or in processing/ in an inbox of
+	// the same portal. They start in a later round.
+	Deferred int
 }
 
 // New checks the dependencies and returns the inbox. It opens nothing.
@@ -166,6 +178,11 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	if in.health == nil {
 		in.health = NewHealth()
 	}
+	in.order = deps.Order
+	if in.order == nil {
+		in.order = NewOrder()
+	}
+	in.wake = in.order.register(cfg.Name)
 	if in.workers <= 0 {
 		in.workers = portal.DefaultConcurrency
 	}
