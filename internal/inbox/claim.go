@@ -62,7 +62,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		in.order.claimed(in.cfg.Name, row.Name, row.ID, kindOrder(in.edition, row.DocType))
 	}
 	in.setQueue(waiting + len(jobs))
-	defer func() { in.setDeferred(res.Deferred) }()
+	defer func() { in.setDeferred(res.Deferred + res.Held) }()
 	for i, row := range jobs {
 		if ctx.Err() != nil {
 			res.Retrying = len(jobs) - i - res.Deferred
@@ -82,7 +82,12 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 			}
 			return res, in.retryLater(err)
 		}
-		in.order.finished(in.cfg.Name, row.ID)
+		in.order.finished(in.cfg.Name, row.ID) // a held file does not hold up the others
+		if fr.Held {
+			res.Held++
+		} else {
+			in.unhold(row.ID)
+		}
 		res.Files = append(res.Files, fr)
 		in.setQueue(waiting + len(jobs) - i - 1)
 	}

@@ -97,8 +97,10 @@ type Inbox struct {
 	retryAt time.Time       // no round before this, after a transient failure
 	status  Status          // what Status reports
 	// deferred counts the claimed files the last round did not start
-	// because a file they depend on was not finished.
+	// because a file they depend on was not finished, or held for master
+	// data.
 	deferred int
+	held     map[int64]HeldFile // by journal id
 }
 
 // FileResult says what happened to one file.
@@ -114,7 +116,10 @@ type FileResult struct {
 	DocsFailed   int // invalid, conflict, skipped or failed
 	Invalid      int // documents refused by validation or by the portal
 	Duplicate    bool
-	Message      string // what happened, for the operator
+	// Held says the file waits in processing/ for master data not on the
+	// portal yet (Message names the codes); it is retried every round.
+	Held    bool
+	Message string // what happened, for the operator
 }
 
 // RoundResult sums up one round of an inbox.
@@ -129,6 +134,9 @@ type RoundResult struct {
 	// they depend on is settling, waiting or in processing/ in an inbox of
 	// the same portal. They start in a later round.
 	Deferred int
+	// Held counts files waiting in processing/ for master data not on
+	// the portal yet.
+	Held int
 }
 
 // New checks the dependencies and returns the inbox. It opens nothing.

@@ -15,6 +15,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 )
 
 // fileRun is the processing of one claimed file.
@@ -39,6 +40,11 @@ type fileRun struct {
 	// force submits the file even when its content was processed before
 	// (process --force).
 	force bool
+	// missing are the references of valid documents to codes not on the
+	// portal, once the file's hold is over (or hold_missing is 0), with
+	// their messages; heldFor is how long the file waited for them.
+	missing map[portal.Ref]string
+	heldFor time.Duration
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -174,8 +180,18 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	defer src.Close()
 	fr.src = src
 
-	// Pass 1: decode and validate the whole file, nothing submitted.
-	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(formats.Doc) error { return fr.stop.Err() })
+	// Pass 1: decode and validate the whole file, nothing submitted; note
+	// what the valid documents refer to.
+	fresh := row.State == journal.FileClaimed
+	refs := refSet{}
+	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
+		if fresh && d.Valid() {
+			for _, r := range in.docRefs(d) {
+				refs[r] = struct{}{}
+			}
+		}
+		return fr.stop.Err()
+	})
 	if err != nil {
 		if fr.stop.Err() != nil || ctx.Err() != nil {
 			return FileResult{}, cmp.Or(fr.stop.Err(), ctx.Err())
@@ -183,9 +199,19 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
 	fr.sum = sum
-	fresh := row.State == journal.FileClaimed
 	if sum.Type.Name != "" {
 		row.DocType = sum.Type.Name
+	}
+	if fresh && len(fr.problems) == 0 {
+		// Every reference resolved before the first create: a file that
+		// waits for master data is held, not failed.
+		held, err := fr.checkRefs(ctx, refs)
+		if err != nil {
+			return FileResult{}, err
+		}
+		if held != nil {
+			return *held, nil
+		}
 	}
 	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
 	if err := in.j.UpdateFile(ctx, *row); err != nil {

@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"filebridge/internal/journal"
@@ -30,6 +31,9 @@ type Status struct {
 	// (LastRound.Error says whether the last round failed).
 	LastError   string
 	LastErrorAt time.Time
+	// Held lists the files waiting in processing/ for master data not on
+	// the portal yet, with the codes they wait for.
+	Held []HeldFile
 }
 
 // RoundStatus sums up one finished round.
@@ -50,6 +54,10 @@ func (in *Inbox) Status() Status {
 	defer in.mu.Unlock()
 	st := in.status
 	st.NextRetry = in.retryAt
+	for _, h := range in.held {
+		st.Held = append(st.Held, h)
+	}
+	slices.SortFunc(st.Held, func(a, b HeldFile) int { return a.Since.Compare(b.Since) })
 	return st
 }
 

@@ -66,6 +66,17 @@ type InboxHealth struct {
 	// holds, all rounds together.
 	Processed int `json:"processed"`
 	Failed    int `json:"failed"`
+	// Held lists the files waiting in processing/ for master data not on
+	// the portal yet, and the codes they wait for.
+	Held []HeldHealth `json:"held,omitempty"`
+}
+
+// HeldHealth is a file held for missing master data.
+type HeldHealth struct {
+	File       string    `json:"file"`
+	Since      time.Time `json:"since"`
+	Until      time.Time `json:"until"`
+	WaitingFor []string  `json:"waiting_for"`
 }
 
 // RoundHealth sums up one finished round of an inbox.
