@@ -26,6 +26,9 @@ type look struct {
 // next is when the earliest of them may settle (zero when none can settle
 // by waiting, e.g. they wait for a marker).
 func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, waiting int, next time.Time, err error) {
+	in.mu.Lock()
+	in.beginListing()
+	in.mu.Unlock()
 	entries, err := f.List(ctx, ".")
 	if err != nil {
 		in.order.looked(in.cfg.Name)
@@ -44,8 +47,9 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	present := make(map[string]bool, len(entries))
+	defer in.endListing()
 	for _, e := range entries {
-		if e.IsDir || isTemp(e.Name) || isMarker(e.Name) {
+		if e.IsDir || isTemp(e.Name) || isMarker(e.Name) || in.unmatchedLeft(e.Name) {
 			continue
 		}
 		present[e.Name] = true

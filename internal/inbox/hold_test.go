@@ -153,6 +153,12 @@ func TestRejectAllOrNothing(t *testing.T) {
 match = "ORDERS_*"
 type = "orders"
 policy = "` + policy + `"
+[[inboxes.routes]]
+match = "SUPPLIERS_*"
+type = "suppliers"
+[[inboxes.routes]]
+match = "SKU_*"
+type = "skus"
 `
 			e := newEnv(t, envOpts{inbox: `hold_missing = "0s"`, routes: routes})
 			e.dropSample("A/good/SUPPLIERS_20260302.csv", "")

@@ -101,6 +101,7 @@ type Inbox struct {
 	// data.
 	deferred int
 	held     map[int64]HeldFile // by journal id
+	ign      ignored            // entries of the root not taken
 }
 
 // FileResult says what happened to one file.
@@ -196,7 +197,9 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	}
 	if in.open == nil {
 		in.open = func(ctx context.Context) (folder.Folder, error) {
-			return folder.Open(ctx, config.FolderOptions(cfg.Folder, cfg.SFTP, cfg.OperationTimeout.Duration, log))
+			opts := config.FolderOptions(cfg.Folder, cfg.SFTP, cfg.OperationTimeout.Duration, log)
+			opts.OnSkip = in.onSkip // listed once, not warned about at every poll
+			return folder.Open(ctx, opts)
 		}
 	}
 	if in.opts.Now == nil {

@@ -199,6 +199,10 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
 	fr.sum = sum
+	if hint := fr.typeHint(ctx); hint != "" {
+		fr.notes = append(fr.notes, hint)
+		fr.log.Info("file read as the wrong type?", "hint", hint)
+	}
 	if sum.Type.Name != "" {
 		row.DocType = sum.Type.Name
 	}

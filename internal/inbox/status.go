@@ -34,6 +34,9 @@ type Status struct {
 	// Held lists the files waiting in processing/ for master data not on
 	// the portal yet, with the codes they wait for.
 	Held []HeldFile
+	// Ignored lists the entries of the inbox folder that are not taken
+	// (no route matches, unsafe name, link leading outside), with why.
+	Ignored []IgnoredFile
 }
 
 // RoundStatus sums up one finished round.
@@ -58,6 +61,7 @@ func (in *Inbox) Status() Status {
 		st.Held = append(st.Held, h)
 	}
 	slices.SortFunc(st.Held, func(a, b HeldFile) int { return a.Since.Compare(b.Since) })
+	st.Ignored = in.ignoredFiles()
 	return st
 }
 

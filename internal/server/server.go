@@ -69,6 +69,16 @@ type InboxHealth struct {
 	// Held lists the files waiting in processing/ for master data not on
 	// the portal yet, and the codes they wait for.
 	Held []HeldHealth `json:"held,omitempty"`
+	// Ignored lists the entries of the inbox folder that are not taken (no
+	// route matches, unsafe name, link leading outside), with the reason.
+	Ignored []IgnoredHealth `json:"ignored,omitempty"`
+}
+
+// IgnoredHealth is an entry of an inbox folder that is not taken.
+type IgnoredHealth struct {
+	File   string    `json:"file"`
+	Reason string    `json:"reason"`
+	Since  time.Time `json:"since"`
 }
 
 // HeldHealth is a file held for missing master data.
