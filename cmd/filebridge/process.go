@@ -28,8 +28,9 @@ func init() { rootCmd.AddCommand(newProcessCmd()) }
 // pipeline, now.
 func newProcessCmd() *cobra.Command {
 	var cfgPath, inboxName string
+	var force bool
 	cmd := &cobra.Command{
-		Use:   "process --config FILE --inbox NAME FILE",
+		Use:   "process --config FILE --inbox NAME [--force] FILE",
 		Short: "Run one file through the inbound pipeline now",
 		Long: `process takes one file through an inbox's pipeline now, without waiting for it to
 settle: claim it into processing/, validate every row, submit its documents, write
@@ -39,8 +40,13 @@ processed/YYYY/MM/DD/ or error/. It prints where the file went and why.
 FILE is the name of a file in the inbox folder, or a path on this machine. A local
 path outside the inbox is first copied into the inbox (under a free name if the
 inbox already holds a different file of that name); the original is left alone.
-A file whose content was already processed is not submitted again: it goes to
-processed/ with a report naming the earlier file.
+A file whose content was already processed on the same portal (base URL and
+company) is not submitted again: it goes to processed/ with a report naming the
+earlier file. --force submits it anyway; documents already on the portal are
+looked up by their key and reported "exists", never created twice.
+
+Only one process owns a journal: while filebridge run owns it, process refuses
+(exit 3) and says so; drop the file into the inbox folder instead.
 
 Exit codes: 0 every document is in the portal (or the file is a duplicate);
 1 rows or documents were rejected (see the report), or the portal refused the
@@ -49,17 +55,18 @@ could not be reached (the file stays in processing/ and is retried by run or by
 process with its name).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProcess(cmd, cfgPath, inboxName, args[0])
+			return runProcess(cmd, cfgPath, inboxName, args[0], inbox.FileOptions{Force: force})
 		},
 	}
 	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
 	cmd.Flags().StringVar(&inboxName, "inbox", "", "name of the inbox (required)")
+	cmd.Flags().BoolVar(&force, "force", false, "submit the file even if its content was already processed on this portal")
 	_ = cmd.MarkFlagRequired("config")
 	_ = cmd.MarkFlagRequired("inbox")
 	return cmd
 }
 
-func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
+func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.FileOptions) error {
 	ctx := cmd.Context()
 	cfg, err := config.Load(cfgPath)
 	if err != nil {
@@ -79,6 +86,15 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 		return withCode(exitUsage, err)
 	}
 	defer pc.Close()
+	lock, err := journal.AcquireLock(cfg.Journal.Path)
+	if err != nil {
+		return lockRefusal(cfg, ic, file, err)
+	}
+	defer func() {
+		if rerr := lock.Release(); rerr != nil {
+			log.Warn("releasing the journal lock", "error", rerr)
+		}
+	}()
 	db, err := journal.Open(ctx, cfg.Journal.Path)
 	if err != nil {
 		return withCode(exitUnreachable, err)
@@ -99,7 +115,7 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 		return err
 	}
 	stop := showDocProgress(ctx, cmd.ErrOrStderr(), journalDocCounts(db, ic.Name, name))
-	res, err := in.ProcessFile(ctx, name)
+	res, err := in.ProcessFileWith(ctx, name, opts)
 	stop()
 	w := cmd.OutOrStdout()
 	if err != nil {
@@ -110,6 +126,23 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string) error {
 		return withCode(exitInvalid, fmt.Errorf("%s: %s", res.Name, res.Message))
 	}
 	return nil
+}
+
+// lockRefusal explains why process cannot run while another filebridge
+// (a daemon, usually) owns the journal: exit 3. process refuses rather
+// than hand the file over, so that a file is only ever claimed and
+// submitted by the journal's one owner.
+func lockRefusal(cfg *config.Config, ic *config.Inbox, file string, err error) error {
+	var le *journal.LockedError
+	if !errors.As(err, &le) {
+		return withCode(exitUnreachable, err)
+	}
+	owner := "another filebridge process"
+	if le.PID > 0 {
+		owner = fmt.Sprintf("another filebridge process (PID %d, usually `filebridge run`)", le.PID)
+	}
+	return withCode(exitUnreachable, fmt.Errorf("not processing %s: %s owns journal %s and processes the files of inbox %q itself: drop the file into %s and it is picked up there, or stop that process and run process again: %w",
+		file, owner, cfg.Journal.Path, ic.Name, ic.Folder, err))
 }
 
 // intoInbox returns the inbox name of FILE: a name already in the inbox,

@@ -62,6 +62,7 @@ type Daemon struct {
 
 	opts    Options
 	exports *ExportMetrics
+	lock    *journal.Lock // this process owns the journal
 }
 
 // Outbox is an outbox with its export jobs and the runner that writes them.
@@ -90,13 +91,18 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	api := server.NewAPIMetrics(reg)
 
+	lock, err := LockJournal(cfg)
+	if err != nil {
+		return nil, &UnreachableError{Err: err}
+	}
 	j, err := journal.Open(ctx, cfg.Journal.Path)
 	if err != nil {
+		_ = lock.Release()
 		return nil, &UnreachableError{Err: fmt.Errorf("%w; check journal.path in %s", err, cfg.File)}
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: reg,
-		Health: inbox.NewHealth(), opts: opts, exports: NewExportMetrics(reg),
+		Health: inbox.NewHealth(), opts: opts, exports: NewExportMetrics(reg), lock: lock,
 	}
 	popts := PortalOptions{Transport: api.Transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
@@ -108,12 +114,16 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, fmt.Errorf("registering the portal limits: %w", err)
 	}
 	metrics := inbox.NewMetrics(reg)
+	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
 	for i := range cfg.Inboxes {
 		ic := cfg.Inboxes[i]
 		p := cfg.Portals[ic.Portal]
+		if orders[ic.Portal] == nil {
+			orders[ic.Portal] = inbox.NewOrder()
+		}
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Concurrency: InboxWorkers(p), Options: opts.Inbox,
+			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox,
 		})
 		if err != nil {
 			d.Close()
@@ -154,17 +164,35 @@ func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, err
 	}, nil
 }
 
-// RunOnce runs one round of every inbox, one after the other, and returns
-// their results by inbox name. A round that leaves files for a retry is
+// RunOnce looks at every inbox, then runs rounds of every inbox, one
+// after the other, until no file is deferred behind a file of another
+// inbox of its portal (or a pass finishes none), and returns their
+// results by inbox name. A round that leaves files for a retry is
 // reported in its result and error.
 func (d *Daemon) RunOnce(ctx context.Context) (map[string]inbox.RoundResult, error) {
+	for _, in := range d.Inboxes {
+		if err := in.Look(ctx); err != nil {
+			d.Log.Debug("looking at the inbox before the first round", "inbox", in.Name(), "error", err)
+		}
+	}
 	out := map[string]inbox.RoundResult{}
 	var errs []error
-	for _, in := range d.Inboxes {
-		res, err := in.RunOnce(ctx)
-		out[in.Name()] = res
-		if err != nil {
-			errs = append(errs, fmt.Errorf("inbox %s: %w", in.Name(), err))
+	for pass := 0; pass <= len(d.Inboxes); pass++ {
+		errs = errs[:0]
+		deferred, finished := 0, 0
+		for _, in := range d.Inboxes {
+			res, err := in.RunOnce(ctx)
+			prev := out[in.Name()]
+			res.Files = append(prev.Files, res.Files...)
+			out[in.Name()] = res
+			deferred += res.Deferred
+			finished += len(res.Files) - len(prev.Files)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("inbox %s: %w", in.Name(), err))
+			}
+		}
+		if deferred == 0 || finished == 0 || ctx.Err() != nil {
+			break
 		}
 	}
 	return out, errors.Join(errs...)
@@ -271,5 +299,6 @@ func (d *Daemon) Close() error {
 	if d.Journal != nil {
 		errs = append(errs, d.Journal.Close())
 	}
+	errs = append(errs, d.lock.Release())
 	return errors.Join(errs...)
 }

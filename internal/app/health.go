@@ -147,6 +147,12 @@ func inboxHealth(st inbox.Status) server.InboxHealth {
 		NextRetry: timePtr(st.NextRetry), RoundSince: timePtr(st.RoundSince),
 		LastError: st.LastError, LastErrorAt: timePtr(st.LastErrorAt),
 	}
+	for _, h := range st.Held {
+		ih.Held = append(ih.Held, server.HeldHealth{File: h.Name, Since: h.Since.UTC(), Until: h.Until.UTC(), WaitingFor: h.WaitingFor})
+	}
+	for _, g := range st.Ignored {
+		ih.Ignored = append(ih.Ignored, server.IgnoredHealth{File: g.Name, Reason: g.Reason, Since: g.Since.UTC()})
+	}
 	if r := st.LastRound; !r.Start.IsZero() {
 		ih.LastRound = &server.RoundHealth{
 			Started: r.Start.UTC(), Ended: r.End.UTC(),

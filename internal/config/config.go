@@ -181,6 +181,17 @@ type Inbox struct {
 	// and "15m".
 	RetryBackoff    Duration `toml:"retry_backoff"`
 	RetryBackoffMax Duration `toml:"retry_backoff_max"`
+	// HoldMissing is how long a file whose only problems are references to
+	// codes not on the portal waits in processing/ for that master data
+	// before it fails. Default "30m"; "0s" fails at once. A route may
+	// override it.
+	HoldMissing Duration `toml:"hold_missing"`
+	// Unmatched says what becomes of a file no route matches: "leave"
+	// (default: left in place, listed once) or "error" (moved to error/
+	// with a report).
+	Unmatched string `toml:"unmatched"`
+	// Exclude globs name files of the inbox never to take (e.g. "*.pdf").
+	Exclude []string `toml:"exclude"`
 
 	// Routes give file types and reading options by file name; the first
 	// whose Match fits wins.
@@ -223,6 +234,9 @@ type Route struct {
 	Positions []string `toml:"positions"`
 	// DoneMarker waits for NAME.done or NAME.ok before reading NAME.
 	DoneMarker bool `toml:"done_marker"`
+	// HoldMissing overrides the inbox's hold_missing for these files (nil:
+	// the inbox's).
+	HoldMissing *Duration `toml:"hold_missing"`
 	// Columns maps a foreign header to one of our column names.
 	Columns map[string]string `toml:"columns"`
 	// Defaults are constants for columns the file lacks.
@@ -410,4 +424,25 @@ func (in *Inbox) Route(filename string) *Route {
 		}
 	}
 	return nil
+}
+
+// Excluded reports whether an exclude glob of the inbox matches the file
+// name (case-insensitive).
+func (in *Inbox) Excluded(filename string) bool {
+	lower := strings.ToLower(filename)
+	for _, g := range in.Exclude {
+		if ok, _ := path.Match(strings.ToLower(g), lower); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Hold returns how long a file of the route waits for missing master data
+// (route nil: the inbox's hold_missing).
+func (in *Inbox) Hold(r *Route) time.Duration {
+	if r != nil && r.HoldMissing != nil {
+		return r.HoldMissing.Duration
+	}
+	return in.HoldMissing.Duration
 }

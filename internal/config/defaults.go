@@ -29,11 +29,19 @@ const (
 	DefaultOperationTimeout     = 30 * time.Second
 	DefaultRetryBackoff         = 30 * time.Second
 	DefaultRetryBackoffMax      = 15 * time.Minute
+	DefaultHoldMissing          = 30 * time.Minute
+	DefaultUnmatched            = UnmatchedLeave
 	DefaultPolicy               = PolicyReject
 	DefaultCharset              = "utf-8"
 	DefaultDecimal              = "."
 	DefaultTimezone             = "UTC"
 	DefaultExportDelimiter      = ","
+)
+
+// What becomes of a file no route matches.
+const (
+	UnmatchedLeave = "leave"
+	UnmatchedError = "error"
 )
 
 // Route policies.
@@ -118,6 +126,8 @@ func (in *Inbox) provision(p presence) {
 	setDur(&in.OperationTimeout, p, "operation_timeout", DefaultOperationTimeout)
 	setDur(&in.RetryBackoff, p, "retry_backoff", DefaultRetryBackoff)
 	setDur(&in.RetryBackoffMax, p, "retry_backoff_max", DefaultRetryBackoffMax)
+	setDur(&in.HoldMissing, p, "hold_missing", DefaultHoldMissing)
+	setStr(&in.Unmatched, DefaultUnmatched)
 }
 
 func (r *Route) provision(p presence) {

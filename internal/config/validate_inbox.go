@@ -30,6 +30,16 @@ func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
 	} else if in.RetryBackoffMax.Duration < in.RetryBackoff.Duration {
 		p.add(where, "retry_backoff_max (%s) must not be less than retry_backoff (%s)", in.RetryBackoffMax, in.RetryBackoff)
 	}
+	switch in.Unmatched = strings.ToLower(in.Unmatched); in.Unmatched {
+	case UnmatchedLeave, UnmatchedError:
+	default:
+		p.add(where, "unmatched %q: use %q (leave the file in place) or %q (move it to error/)", in.Unmatched, UnmatchedLeave, UnmatchedError)
+	}
+	for _, g := range in.Exclude {
+		if _, err := path.Match(g, ""); err != nil || strings.ContainsAny(g, `/\`) {
+			p.add(where, "exclude %q is not a valid glob on the file name (use * ? [abc], no folders)", g)
+		}
+	}
 	if in.MaxFileSize <= 0 {
 		p.add(where, "max_file_size must be more than 0 (e.g. \"100MB\")")
 	}

@@ -104,6 +104,21 @@ type Options struct {
 
 	// Logger receives warnings and connection events; default slog.Default().
 	Logger *slog.Logger
+
+	// OnSkip, when set, is told of each entry List leaves out (dir, name
+	// and why) instead of a warning in the log, so that the caller can
+	// report it once rather than at every listing.
+	OnSkip func(dir, name, reason string)
+}
+
+// skipped reports an entry List leaves out: to onSkip when set, else as a
+// warning.
+func skipped(log *slog.Logger, onSkip func(dir, name, reason string), dir, name, reason string) {
+	if onSkip != nil {
+		onSkip(dir, name, reason)
+		return
+	}
+	log.Warn("skipping entry: "+reason, "dir", dir, "name", name)
 }
 
 // String describes the options without their secrets, so that printing

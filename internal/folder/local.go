@@ -22,8 +22,9 @@ import (
 // an os.Root, so symbolic links are followed only while they stay inside
 // the root; a link pointing outside is refused.
 type localFolder struct {
-	dir string // absolute path of the root
-	log *slog.Logger
+	dir    string // absolute path of the root
+	log    *slog.Logger
+	onSkip func(dir, name, reason string)
 
 	mu   sync.Mutex
 	root *os.Root // opened lazily: the root may be created by MkdirAll(".")
@@ -39,7 +40,7 @@ func openLocal(p string, opts Options) (*localFolder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening local folder %s: %w", p, err)
 	}
-	f := &localFolder{dir: abs, log: opts.Logger.With("folder", "file://"+filepath.ToSlash(abs))}
+	f := &localFolder{dir: abs, log: opts.Logger.With("folder", "file://"+filepath.ToSlash(abs)), onSkip: opts.OnSkip}
 	if _, err := f.getRoot(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func (f *localFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 	for _, de := range des {
 		name := de.Name()
 		if reason := validEntryName(name); reason != "" {
-			f.log.Warn("skipping entry with an unsafe name; rename it", "dir", clean, "name", name, "reason", reason)
+			skipped(f.log, f.onSkip, clean, name, "unsafe name ("+reason+"); rename it")
 			continue
 		}
 		full := path.Join(clean, name)
@@ -108,7 +109,7 @@ func (f *localFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 			// Follow the link only inside the root.
 			info, err = r.Stat(full)
 			if err != nil {
-				f.log.Warn("skipping symbolic link that is broken or leads outside the folder", "name", full, "error", err)
+				skipped(f.log, f.onSkip, clean, name, "symbolic link that is broken or leads outside the folder ("+err.Error()+")")
 				continue
 			}
 		} else {

@@ -116,11 +116,11 @@ func (f *sftpFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 			continue
 		}
 		if reason := validEntryName(name); reason != "" {
-			f.log.Warn("skipping entry with an unsafe name; rename it on the server", "dir", clean, "name", name, "reason", reason)
+			skipped(f.log, f.opts.OnSkip, clean, name, "unsafe name ("+reason+"); rename it on the server")
 			continue
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			f.log.Warn("skipping symbolic link: links are not followed on SFTP folders", "name", path.Join(clean, name))
+			skipped(f.log, f.opts.OnSkip, clean, name, "symbolic link: links are not followed on SFTP folders")
 			continue
 		}
 		out = append(out, entryFromInfo(name, fi))

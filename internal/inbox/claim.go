@@ -61,25 +61,55 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		jobs = append(jobs, row)
 	}
 	in.sortJobs(jobs)
+	for _, row := range jobs {
+		in.order.claimed(in.cfg.Name, row.Name, row.ID, kindOrder(in.edition, row.DocType))
+	}
 	in.setQueue(waiting + len(jobs))
+	defer func() { in.setDeferred(res.Deferred + res.Held) }()
 	for i, row := range jobs {
 		if ctx.Err() != nil {
-			res.Retrying = len(jobs) - i
+			res.Retrying = len(jobs) - i - res.Deferred
 			return res, ctx.Err()
 		}
-		fr, err := in.process(ctx, work, f, row)
+		if b := in.order.blocker(kindOrder(in.edition, row.DocType)); b != "" {
+			in.log.Info("file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", b)
+			res.Deferred++
+			continue
+		}
+		fr, err := in.process(ctx, work, f, row, FileOptions{})
 		if err != nil {
-			res.Retrying = len(jobs) - i
+			res.Retrying = len(jobs) - i - res.Deferred
 			in.setQueue(waiting + len(jobs) - i)
 			if ctx.Err() != nil {
 				return res, ctx.Err()
 			}
 			return res, in.retryLater(err)
 		}
+		in.order.finished(in.cfg.Name, row.ID) // a held file does not hold up the others
+		if fr.Held {
+			res.Held++
+		} else {
+			in.unhold(row.ID)
+		}
 		res.Files = append(res.Files, fr)
 		in.setQueue(waiting + len(jobs) - i - 1)
 	}
 	return res, nil
+}
+
+// setDeferred records how many claimed files wait for files they depend
+// on.
+func (in *Inbox) setDeferred(n int) {
+	in.mu.Lock()
+	in.deferred = n
+	in.mu.Unlock()
+}
+
+// hasDeferred reports whether the last round deferred files.
+func (in *Inbox) hasDeferred() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.deferred > 0
 }
 
 // retryLater backs off and wraps err as a retry error (logging it).
@@ -168,7 +198,7 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 	if err != nil {
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
 	}
-	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed}
+	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed, Portal: in.p.Identity()}
 	if ent.Size <= int64(in.cfg.MaxFileSize) {
 		src, err := in.openSource(ctx, f, p, true)
 		if err != nil {

@@ -181,15 +181,16 @@ func TestMaxFileSize(t *testing.T) {
 	golden(t, "maxsize.report.csv", e.read(r.ReportPath))
 }
 
-// TestNoMatchingRoute: with routes configured and none matching, the type
-// comes from the header row and the report says so.
+// TestNoMatchingRoute: with routes configured, none matching and
+// unmatched = "error", the type comes from the header row and the report
+// says so.
 func TestNoMatchingRoute(t *testing.T) {
 	routes := `
 [[inboxes.routes]]
 match = "SKU_*.csv"
 type = "skus"
 `
-	e := newEnv(t, envOpts{routes: routes})
+	e := newEnv(t, envOpts{routes: routes, inbox: `unmatched = "error"`})
 	e.drop("partners.csv", suppliersA)
 	r := result(t, e.runOnce(), "partners.csv")
 	if r.State != journal.FileDone || r.DocType != "suppliers" {

@@ -26,10 +26,16 @@ type look struct {
 // next is when the earliest of them may settle (zero when none can settle
 // by waiting, e.g. they wait for a marker).
 func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, waiting int, next time.Time, err error) {
+	in.mu.Lock()
+	in.beginListing()
+	in.mu.Unlock()
 	entries, err := f.List(ctx, ".")
 	if err != nil {
+		in.order.looked(in.cfg.Name)
 		return nil, 0, time.Time{}, fmt.Errorf("listing inbox %q: %w", in.cfg.Name, err)
 	}
+	root := map[string]int{}
+	defer func() { in.order.setRoot(in.cfg.Name, root) }()
 	names := make(map[string]time.Time, len(entries))
 	for _, e := range entries {
 		if !e.IsDir {
@@ -41,11 +47,13 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	present := make(map[string]bool, len(entries))
+	defer in.endListing()
 	for _, e := range entries {
-		if e.IsDir || isTemp(e.Name) || isMarker(e.Name) {
+		if e.IsDir || isTemp(e.Name) || isMarker(e.Name) || in.unmatchedLeft(e.Name) {
 			continue
 		}
 		present[e.Name] = true
+		root[e.Name] = in.rootOrder(e.Name)
 		if r := in.route(e.Name); r != nil && r.DoneMarker {
 			if markerOf(e.Name, e.ModTime, names) != "" {
 				settled = append(settled, e.Name)
@@ -137,6 +145,19 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 	return now, next
 }
 
+// Look lists the inbox once, so that the files it holds count for the
+// dependency order of the portal's other inboxes (Order) before any of
+// them runs a round; RunOnce does it itself.
+func (in *Inbox) Look(ctx context.Context) error {
+	f, err := in.folder(ctx)
+	if err != nil {
+		in.order.looked(in.cfg.Name)
+		return err
+	}
+	_, _, _, err = in.scan(ctx, f)
+	return err
+}
+
 // RunOnce runs one round: it resumes the files in processing/, looks at
 // the inbox (waiting up to settle for files seen for the first time, unless
 // Options.SkipSettle), claims every settled file and processes them all in
@@ -146,6 +167,7 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 	f, err := in.folder(ctx)
 	if err != nil {
+		in.order.looked(in.cfg.Name)
 		return RoundResult{}, in.noteError(&retryError{err: err})
 	}
 	settled, waiting, next, err := in.scan(ctx, f)
@@ -181,8 +203,16 @@ func (in *Inbox) Run(ctx context.Context) error {
 	in.log.Info("watching inbox", "url", in.cfg.Folder.String(), "poll", in.cfg.Poll.Duration, "settle", in.cfg.Settle.Duration)
 	work, release := in.workContext(ctx)
 	defer release()
-	alarm, unwatch := in.watch(ctx)
-	defer unwatch()
+	// Open the folder first: a missing local inbox folder is created
+	// then, and can be watched.
+	if _, err := in.folder(ctx); err != nil {
+		in.log.Debug("inbox folder not open yet; the first round retries", "error", err)
+	}
+	alarm, unwatch, werr := in.watch(ctx)
+	defer func() { unwatch() }()
+	if werr != nil {
+		in.log.Warn("file-system events unavailable for now; polling, and watching again after each round", "inbox_path", in.cfg.Folder.Path, "error", werr)
+	}
 	poll := in.cfg.Poll.Duration
 	wake := time.Now()
 	timer := time.NewTimer(0)
@@ -197,8 +227,23 @@ func (in *Inbox) Run(ctx context.Context) error {
 				continue
 			}
 			wake = at
+		case <-in.wake:
+			// A file of the portal finished: files deferred behind it
+			// may start now.
+			if !in.hasDeferred() {
+				continue
+			}
+			wake = time.Now()
 		case <-timer.C:
 			wake = in.tick(ctx, work, poll)
+			if werr != nil && ctx.Err() == nil {
+				// The folder may exist now (created by the round, or by
+				// someone else): watch it from now on.
+				if alarm, unwatch, werr = in.watch(ctx); werr == nil {
+					in.log.Info("watching the inbox folder for file-system events", "inbox_path", in.cfg.Folder.Path)
+					wake = time.Now()
+				}
+			}
 		}
 		timer.Reset(time.Until(wake))
 	}
@@ -262,6 +307,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 
 // failed logs a folder failure, backs off and returns when to try again.
 func (in *Inbox) failed(ctx context.Context, err error) time.Time {
+	in.order.looked(in.cfg.Name) // cannot tell what it holds: do not stop the other inboxes
 	if ctx.Err() != nil {
 		return time.Now()
 	}
@@ -378,26 +424,24 @@ func (a *alarm) take() time.Time {
 // watch watches a local inbox for file-system events and looks at the
 // files they are about as they come, even while a round runs (observe):
 // the returned alarm rings with the time a round should run (nil for
-// SFTP, or when the watcher cannot start: polling still works). The
-// watcher stops when ctx ends; wait returns once it has (the watcher
-// closed, no look at the folder under way).
-func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func()) {
+// SFTP, or when the watcher cannot start: err says why, and polling
+// still works). The watcher stops when ctx ends; wait returns once it has
+// (the watcher closed, no look at the folder under way).
+func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func(), err error) {
 	var wg sync.WaitGroup
 	if in.cfg.Folder.IsSFTP() {
-		return nil, wg.Wait
+		return nil, wg.Wait, nil
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		in.log.Warn("file-system events unavailable; relying on polling", "error", err)
-		return nil, wg.Wait
+		return nil, wg.Wait, fmt.Errorf("starting a file-system watcher: %w", err)
 	}
 	root := filepath.Clean(in.cfg.Folder.Path)
 	if err := w.Add(root); err != nil {
 		if cerr := w.Close(); cerr != nil {
 			in.log.Debug("closing the file-system watcher", "error", cerr)
 		}
-		in.log.Warn("file-system events unavailable; relying on polling", "inbox_path", root, "error", err)
-		return nil, wg.Wait
+		return nil, wg.Wait, fmt.Errorf("watching %s: %w", root, err)
 	}
 	h := &hints{signal: make(chan struct{}, 1), names: map[string]struct{}{}}
 	a = &alarm{signal: make(chan struct{}, 1)}
@@ -453,7 +497,7 @@ func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func()) {
 			}
 		}
 	})
-	return a, wg.Wait
+	return a, wg.Wait, nil
 }
 
 // sleepUntil waits until t or ctx's end.

@@ -43,6 +43,9 @@ type Deps struct {
 	// Health is shared by the inboxes of a portal: an auth failure pauses
 	// the portal there (visible on /healthz). Nil: a private one.
 	Health *Health
+	// Order is shared by the inboxes of one portal: it keeps their files
+	// in dependency order across inboxes. Nil: a private one.
+	Order *Order
 	// OpenFolder opens the inbox folder. Nil: folder.Open with the inbox's
 	// url and SFTP settings.
 	OpenFolder func(ctx context.Context) (folder.Folder, error)
@@ -79,6 +82,8 @@ type Inbox struct {
 	log     *slog.Logger
 	metrics *Metrics
 	health  *Health
+	order   *Order
+	wake    <-chan struct{} // signalled when a file of the portal finished
 	open    func(ctx context.Context) (folder.Folder, error)
 	workers int
 	opts    Options
@@ -91,6 +96,12 @@ type Inbox struct {
 	backoff time.Duration   // current retry backoff (0: none)
 	retryAt time.Time       // no round before this, after a transient failure
 	status  Status          // what Status reports
+	// deferred counts the claimed files the last round did not start
+	// because a file they depend on was not finished, or held for master
+	// data.
+	deferred int
+	held     map[int64]HeldFile // by journal id
+	ign      ignored            // entries of the root not taken
 }
 
 // FileResult says what happened to one file.
@@ -106,7 +117,10 @@ type FileResult struct {
 	DocsFailed   int // invalid, conflict, skipped or failed
 	Invalid      int // documents refused by validation or by the portal
 	Duplicate    bool
-	Message      string // what happened, for the operator
+	// Held says the file waits in processing/ for master data not on the
+	// portal yet (Message names the codes); it is retried every round.
+	Held    bool
+	Message string // what happened, for the operator
 }
 
 // RoundResult sums up one round of an inbox.
@@ -117,6 +131,13 @@ type RoundResult struct {
 	Waiting int
 	// Retrying counts files left in processing/ for a later retry.
 	Retrying int
+	// Deferred counts files claimed but not started: a file of a type
+	// they depend on is settling, waiting or in processing/ in an inbox of
+	// the same portal. They start in a later round.
+	Deferred int
+	// Held counts files waiting in processing/ for master data not on
+	// the portal yet.
+	Held int
 }
 
 // New checks the dependencies and returns the inbox. It opens nothing.
@@ -166,12 +187,19 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	if in.health == nil {
 		in.health = NewHealth()
 	}
+	in.order = deps.Order
+	if in.order == nil {
+		in.order = NewOrder()
+	}
+	in.wake = in.order.register(cfg.Name)
 	if in.workers <= 0 {
 		in.workers = portal.DefaultConcurrency
 	}
 	if in.open == nil {
 		in.open = func(ctx context.Context) (folder.Folder, error) {
-			return folder.Open(ctx, config.FolderOptions(cfg.Folder, cfg.SFTP, cfg.OperationTimeout.Duration, log))
+			opts := config.FolderOptions(cfg.Folder, cfg.SFTP, cfg.OperationTimeout.Duration, log)
+			opts.OnSkip = in.onSkip // listed once, not warned about at every poll
+			return folder.Open(ctx, opts)
 		}
 	}
 	if in.opts.Now == nil {

@@ -17,6 +17,7 @@ type Metrics struct {
 	documents  *prometheus.CounterVec
 	queue      *prometheus.GaugeVec
 	processing *prometheus.HistogramVec
+	heldFiles  *prometheus.GaugeVec
 }
 
 // NewMetrics creates the inbox metrics and registers them with reg (nil:
@@ -41,12 +42,17 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help:    "Time to process one inbound file, from claim to move.",
 			Buckets: prometheus.ExponentialBuckets(0.05, 2.5, 12),
 		}, []string{"inbox"}),
+		heldFiles: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: "filebridge", Subsystem: "inbox", Name: "held_file_missing_codes",
+			Help: "Files held in processing/ for master data not on the portal yet: the number of codes each waits for (label waiting_for names the first of them).",
+		}, []string{"inbox", "file", "waiting_for"}),
 	}
 	if reg != nil {
 		m.files = register(reg, m.files)
 		m.documents = register(reg, m.documents)
 		m.queue = register(reg, m.queue)
 		m.processing = register(reg, m.processing)
+		m.heldFiles = register(reg, m.heldFiles)
 	}
 	return m
 }
@@ -91,4 +97,21 @@ func (m *Metrics) took(inbox string, d time.Duration) {
 	if m != nil {
 		m.processing.WithLabelValues(inbox).Observe(d.Seconds())
 	}
+}
+
+// held records a held file and the codes it waits for.
+func (m *Metrics) held(inbox string, h HeldFile) {
+	if m == nil {
+		return
+	}
+	m.heldFiles.DeletePartialMatch(prometheus.Labels{"inbox": inbox, "file": h.Name})
+	m.heldFiles.WithLabelValues(inbox, h.Name, shortList(h.WaitingFor)).Set(float64(len(h.WaitingFor)))
+}
+
+// unheld drops a file that is no longer held.
+func (m *Metrics) unheld(inbox, file string) {
+	if m == nil {
+		return
+	}
+	m.heldFiles.DeletePartialMatch(prometheus.Labels{"inbox": inbox, "file": file})
 }

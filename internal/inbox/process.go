@@ -15,6 +15,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 )
 
 // fileRun is the processing of one claimed file.
@@ -36,6 +37,14 @@ type fileRun struct {
 	problems []string
 	// notes are file-level remarks of the report (no route matched).
 	notes []string
+	// force submits the file even when its content was processed before
+	// (process --force).
+	force bool
+	// missing are the references of valid documents to codes not on the
+	// portal, once the file's hold is over (or hold_missing is 0), with
+	// their messages; heldFor is how long the file waited for them.
+	missing map[portal.Ref]string
+	heldFor time.Duration
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -44,6 +53,19 @@ type fileRun struct {
 // error matching IsRetry means the file stays in processing/ to be
 // retried (the portal or the folder failed, or refused the token).
 func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, error) {
+	return in.ProcessFileWith(ctx, name, FileOptions{})
+}
+
+// FileOptions change how ProcessFileWith treats one file.
+type FileOptions struct {
+	// Force submits a file whose content was already processed on this
+	// portal, instead of reporting it a duplicate: documents already on
+	// the portal are looked up by key, never created twice.
+	Force bool
+}
+
+// ProcessFileWith is ProcessFile with options.
+func (in *Inbox) ProcessFileWith(ctx context.Context, name string, opts FileOptions) (FileResult, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) {
 		return FileResult{Name: name}, fmt.Errorf("processing %q: give the name of a file in the inbox folder, without folders", name)
 	}
@@ -72,7 +94,7 @@ func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, erro
 	} else if err != nil {
 		return FileResult{Name: name}, &retryError{err: err}
 	}
-	return in.process(ctx, ctx, f, row)
+	return in.process(ctx, ctx, f, row, opts)
 }
 
 // process runs a claimed file to its end: processed/ or error/, or back
@@ -81,9 +103,9 @@ func (in *Inbox) ProcessFile(ctx context.Context, name string) (FileResult, erro
 // processing/ (those already sent finish under ctx and are journaled) and
 // process returns stop's error, unless every document was settled by
 // then (the file is then finished).
-func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal.File) (FileResult, error) {
+func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal.File, opts FileOptions) (FileResult, error) {
 	start := time.Now()
-	fr := &fileRun{in: in, stop: stop, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID)}
+	fr := &fileRun{in: in, stop: stop, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID), force: opts.Force}
 	fr.route = in.route(row.Name)
 	fr.opts = FormatOptions(in.edition, fr.route, int64(in.cfg.MaxFileSize))
 	if fr.route == nil {
@@ -140,11 +162,15 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		return fr.finish(ctx)
 	}
 	if row.State == journal.FileClaimed && row.SHA256 != "" {
-		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, row.SHA256)
+		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, in.p.Identity(), row.SHA256)
 		if err != nil {
 			return FileResult{}, err
 		}
-		if found && orig.ID != row.ID {
+		switch {
+		case found && orig.ID != row.ID && fr.force:
+			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
+				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
+		case found && orig.ID != row.ID:
 			return fr.duplicate(ctx, orig)
 		}
 	}
@@ -155,8 +181,18 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	defer src.Close()
 	fr.src = src
 
-	// Pass 1: decode and validate the whole file, nothing submitted.
-	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(formats.Doc) error { return fr.stop.Err() })
+	// Pass 1: decode and validate the whole file, nothing submitted; note
+	// what the valid documents refer to.
+	fresh := row.State == journal.FileClaimed
+	refs := refSet{}
+	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
+		if fresh && d.Valid() {
+			for _, r := range in.docRefs(d) {
+				refs[r] = struct{}{}
+			}
+		}
+		return fr.stop.Err()
+	})
 	if err != nil {
 		if fr.stop.Err() != nil || ctx.Err() != nil {
 			return FileResult{}, cmp.Or(fr.stop.Err(), ctx.Err())
@@ -164,9 +200,23 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
 	fr.sum = sum
-	fresh := row.State == journal.FileClaimed
+	if hint := fr.typeHint(ctx); hint != "" {
+		fr.notes = append(fr.notes, hint)
+		fr.log.Info("file read as the wrong type?", "hint", hint)
+	}
 	if sum.Type.Name != "" {
 		row.DocType = sum.Type.Name
+	}
+	if fresh && len(fr.problems) == 0 {
+		// Every reference resolved before the first create: a file that
+		// waits for master data is held, not failed.
+		held, err := fr.checkRefs(ctx, refs)
+		if err != nil {
+			return FileResult{}, err
+		}
+		if held != nil {
+			return *held, nil
+		}
 	}
 	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
 	if err := in.j.UpdateFile(ctx, *row); err != nil {
@@ -210,7 +260,7 @@ func (fr *fileRun) moved(ctx context.Context) (FileResult, error) {
 		row.State = journal.FileFailed
 	case len(counts) == 0 && row.SHA256 != "":
 		row.State = journal.FileDone
-		if orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, row.SHA256); err == nil && found && orig.ID != row.ID {
+		if orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, in.p.Identity(), row.SHA256); err == nil && found && orig.ID != row.ID {
 			row.State = journal.FileDuplicate
 		}
 	default:

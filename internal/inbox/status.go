@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"filebridge/internal/journal"
@@ -30,6 +31,12 @@ type Status struct {
 	// (LastRound.Error says whether the last round failed).
 	LastError   string
 	LastErrorAt time.Time
+	// Held lists the files waiting in processing/ for master data not on
+	// the portal yet, with the codes they wait for.
+	Held []HeldFile
+	// Ignored lists the entries of the inbox folder that are not taken
+	// (no route matches, unsafe name, link leading outside), with why.
+	Ignored []IgnoredFile
 }
 
 // RoundStatus sums up one finished round.
@@ -50,6 +57,11 @@ func (in *Inbox) Status() Status {
 	defer in.mu.Unlock()
 	st := in.status
 	st.NextRetry = in.retryAt
+	for _, h := range in.held {
+		st.Held = append(st.Held, h)
+	}
+	slices.SortFunc(st.Held, func(a, b HeldFile) int { return a.Since.Compare(b.Since) })
+	st.Ignored = in.ignoredFiles()
 	return st
 }
 

@@ -2,6 +2,7 @@ package inbox_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 func TestStatus(t *testing.T) {
 	t.Run("before any round", func(t *testing.T) {
 		e := newEnv(t, envOpts{})
-		if st := e.in.Status(); st != (inbox.Status{}) {
+		if st := e.in.Status(); !reflect.DeepEqual(st, inbox.Status{}) {
 			t.Errorf("status %+v, want zero", st)
 		}
 	})

@@ -120,6 +120,8 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		switch {
 		case !d.Valid():
 			jd.Result, jd.Message = journal.ResultInvalid, issuesText(d.Issues, false)
+		case fr.missingOf(d) != "":
+			jd.Result, jd.Message = journal.ResultInvalid, fr.missingOf(d)
 		case !submittable:
 			jd.Result, jd.Message = journal.ResultSkipped, skipMsg
 		default:
@@ -169,6 +171,9 @@ func (fr *fileRun) decision() (bool, string) {
 	}
 	if n := fr.sum.InvalidDocs; n > 0 && policy != config.PolicyPartial {
 		return false, fmt.Sprintf("not submitted: %d document(s) of the file are invalid and the route's policy is %q; fix them and drop the whole file again", n, policy)
+	}
+	if msg := fr.missingDecision(); msg != "" {
+		return false, msg
 	}
 	return true, ""
 }

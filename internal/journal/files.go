@@ -53,19 +53,31 @@ type File struct {
 	ReportPath string
 	FinalPath  string // path in processed/ or error/
 	Message    string // why it failed, for the operator
+	// Portal is the identity of the portal the file is submitted to (base
+	// URL and company): duplicates are found per portal.
+	Portal string
+	// HeldSince is when the file started waiting for master data that is
+	// not on the portal yet (zero: not held); WaitingFor lists the codes.
+	HeldSince  time.Time
+	WaitingFor string
 	ClaimedAt  time.Time
 	UpdatedAt  time.Time // set by the journal on every change
 }
 
 const fileColumns = `id, inbox, name, path, size, sha256, doc_type, state, row_count,
-	docs_total, docs_ok, docs_failed, report_path, final_path, message, claimed_at, updated_at`
+	docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
+	claimed_at, updated_at`
 
 func scanFile(sc scanner) (File, error) {
 	var f File
-	var claimed, updated string
+	var claimed, updated, held string
 	err := sc.Scan(&f.ID, &f.Inbox, &f.Name, &f.Path, &f.Size, &f.SHA256, &f.DocType, &f.State, &f.Rows,
-		&f.DocsTotal, &f.DocsOK, &f.DocsFailed, &f.ReportPath, &f.FinalPath, &f.Message, &claimed, &updated)
+		&f.DocsTotal, &f.DocsOK, &f.DocsFailed, &f.ReportPath, &f.FinalPath, &f.Message, &f.Portal, &held, &f.WaitingFor,
+		&claimed, &updated)
 	if err != nil {
+		return File{}, err
+	}
+	if f.HeldSince, err = parseTime(held); err != nil {
 		return File{}, err
 	}
 	if f.ClaimedAt, err = parseTime(claimed); err != nil {
@@ -112,10 +124,11 @@ func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
 		f.ClaimedAt = now
 	}
 	res, err := d.w.ExecContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
-		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, claimed_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
+		claimed_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
-		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message,
+		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message, f.Portal, optTime(f.HeldSince), f.WaitingFor,
 		formatTime(f.ClaimedAt), formatTime(now))
 	if err != nil {
 		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
@@ -151,10 +164,12 @@ func (d *DB) OpenFiles(ctx context.Context, inbox string) ([]File, error) {
 }
 
 // ProcessedHash finds the most recent file of the inbox with this content
-// that ended FileDone. The bool is false when there is none.
-func (d *DB) ProcessedHash(ctx context.Context, inbox, sha256 string) (File, bool, error) {
+// that ended FileDone on the same portal (identity as in File.Portal;
+// files recorded before portals were told apart have none and never
+// match). The bool is false when there is none.
+func (d *DB) ProcessedHash(ctx context.Context, inbox, portal, sha256 string) (File, bool, error) {
 	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files
-		WHERE inbox = ? AND sha256 = ? AND state = 'done' ORDER BY id DESC LIMIT 1`, inbox, sha256))
+		WHERE inbox = ? AND portal = ? AND sha256 = ? AND state = 'done' ORDER BY id DESC LIMIT 1`, inbox, portal, sha256))
 	if errors.Is(err, sql.ErrNoRows) {
 		return File{}, false, nil
 	}
@@ -165,17 +180,17 @@ func (d *DB) ProcessedHash(ctx context.Context, inbox, sha256 string) (File, boo
 }
 
 // UpdateFile stores f's path, size, hash, document type, state, counts,
-// report and final paths and message; Inbox, Name and ClaimedAt never
-// change. UpdatedAt is set to now. It returns ErrNotFound for an unknown id.
+// report and final paths, message and hold; Inbox, Name, Portal and
+// ClaimedAt never change. UpdatedAt is set to now. It returns ErrNotFound for an unknown id.
 func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	if !f.State.Valid() {
 		return fmt.Errorf("updating file %d: unknown file state %q", f.ID, f.State)
 	}
 	res, err := d.w.ExecContext(ctx, `UPDATE files SET path = ?, size = ?, sha256 = ?, doc_type = ?,
 		state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
-		final_path = ?, message = ?, updated_at = ? WHERE id = ?`,
+		final_path = ?, message = ?, held_since = ?, waiting_for = ?, updated_at = ? WHERE id = ?`,
 		f.Path, f.Size, f.SHA256, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,
-		f.ReportPath, f.FinalPath, f.Message, formatTime(d.now()), f.ID)
+		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, formatTime(d.now()), f.ID)
 	if err == nil {
 		err = affectedOne(res)
 	}
@@ -244,4 +259,12 @@ func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
 		return 0, fmt.Errorf("pruning journal entries before %s: %w", cutoff, err)
 	}
 	return n, nil
+}
+
+// optTime formats t, or "" for the zero time.
+func optTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return formatTime(t)
 }

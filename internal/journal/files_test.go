@@ -190,7 +190,7 @@ func TestFileQueries(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.inbox+"/"+tt.sha, func(t *testing.T) {
-				f, ok, err := d.ProcessedHash(ctx, tt.inbox, tt.sha)
+				f, ok, err := d.ProcessedHash(ctx, tt.inbox, "", tt.sha)
 				if err != nil {
 					t.Fatal(err)
 				}

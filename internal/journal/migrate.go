@@ -87,6 +87,12 @@ CREATE TABLE probe (
 	at TEXT NOT NULL
 );
 `},
+	{name: "portal identity of files, holds for missing master data", sql: `
+ALTER TABLE files ADD COLUMN portal TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN held_since TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN waiting_for TEXT NOT NULL DEFAULT '';
+CREATE INDEX files_portal_sha256 ON files (portal, sha256);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

@@ -86,6 +86,27 @@ type InboxHealth struct {
 	// holds, all rounds together.
 	Processed int `json:"processed"`
 	Failed    int `json:"failed"`
+	// Held lists the files waiting in processing/ for master data not on
+	// the portal yet, and the codes they wait for.
+	Held []HeldHealth `json:"held,omitempty"`
+	// Ignored lists the entries of the inbox folder that are not taken (no
+	// route matches, unsafe name, link leading outside), with the reason.
+	Ignored []IgnoredHealth `json:"ignored,omitempty"`
+}
+
+// IgnoredHealth is an entry of an inbox folder that is not taken.
+type IgnoredHealth struct {
+	File   string    `json:"file"`
+	Reason string    `json:"reason"`
+	Since  time.Time `json:"since"`
+}
+
+// HeldHealth is a file held for missing master data.
+type HeldHealth struct {
+	File       string    `json:"file"`
+	Since      time.Time `json:"since"`
+	Until      time.Time `json:"until"`
+	WaitingFor []string  `json:"waiting_for"`
 }
 
 // RoundHealth sums up one finished round of an inbox.

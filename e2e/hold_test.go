@@ -1,0 +1,136 @@
+package e2e
+
+import (
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ordersSample is each edition's good orders sample.
+var ordersSample = map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}
+
+// get returns the body of a GET on the metrics server.
+func get(t testing.TB, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// TestHoldForMasterData checks issue 8 points 2 and 3 for both editions.
+// "held": an orders file dropped alone waits in processing/ while /healthz
+// and /metrics name the SKUs it waits for; once the master data files are
+// dropped, it goes through with every order created. "reject": with
+// hold_missing = "1s", a file of two orders, one of them with a SKU not on
+// the portal, fails after the hold with nothing created and a report line
+// for each order.
+func TestHoldForMasterData(t *testing.T) {
+	t.Parallel()
+	for _, ed := range []string{"A", "B"} {
+		t.Run(ed, func(t *testing.T) {
+			t.Parallel()
+			s := startSim(t, ed)
+			dir := t.TempDir()
+			held, strict := filepath.Join(dir, "held"), filepath.Join(dir, "strict")
+			for _, d := range []string{held, strict} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			listen := freeAddr(t)
+			cfg := runConfig(t, dir, s, listen,
+				inboxSpec{name: "held", url: held},
+				inboxSpec{name: "strict", url: strict, extra: `hold_missing = "1s"`})
+			p := start(t, "run", "run", "--config", cfg)
+			orders := ordersSample[ed]
+
+			t.Run("held", func(t *testing.T) {
+				copySample(t, ed, "good", orders, held, "")
+				var health string
+				waitFor(t, 30*time.Second, "/healthz to list the held file", func() bool {
+					health = get(t, "http://"+listen+"/healthz")
+					return strings.Contains(health, `"held"`) && strings.Contains(health, `SKU \"CHR-OAK-DIN\"`)
+				})
+				metrics := get(t, "http://"+listen+"/metrics")
+				if !strings.Contains(metrics, `filebridge_inbox_held_file_missing_codes{file="`+orders+`",inbox="held"`) {
+					t.Errorf("/metrics does not list the held file:\n%s", grepLines(metrics, "held"))
+				}
+				if !has(files(t, filepath.Join(held, "processing")), orders) {
+					t.Errorf("the held file is not in processing/: %q", files(t, held))
+				}
+				if !strings.Contains(p.out.String(), "file held: master data not on the portal yet") {
+					t.Errorf("the log does not say the file is held")
+				}
+				if n := len(s.keyCounts(t, "sales_orders", "orderNumber")); n != 0 {
+					t.Errorf("%d orders created while held", n)
+				}
+				var master []string
+				for _, n := range sampleNames(t, ed, "good") {
+					if n != orders {
+						master = append(master, n)
+					}
+				}
+				dropSamples(t, ed, "good", held, master)
+				allIn(t, 60*time.Second, filepath.Join(held, "processed"), append(master, orders))
+				rep := readReport(t, findFile(t, filepath.Join(held, "processed"), stem(orders)+".report.csv"))
+				if res := rep.results(); res["created"] == 0 || len(res) != 1 {
+					t.Errorf("report of the released orders file: %v, want only created", res)
+				}
+				if got := files(t, filepath.Join(held, "error")); len(got) > 0 {
+					t.Errorf("files went to error/: %q", got)
+				}
+			})
+
+			t.Run("reject", func(t *testing.T) {
+				lines := strings.SplitN(readFile(t, filepath.Join(repoRoot, "samples", ed, "good", orders)), "\n", 3)
+				first := strings.Split(lines[1], ",")[0]
+				one := strings.Replace(lines[1], first, "SO-MIX-1", 1)
+				two := strings.Replace(strings.Replace(lines[1], first, "SO-MIX-2", 1), "CHR-OAK-DIN", "NOT-ON-PORTAL", 1)
+				name := strings.Replace(orders, "_2026", "_MIX_2026", 1)
+				before := s.keyCounts(t, "sales_orders", "orderNumber")
+				writeAtomic(t, filepath.Join(strict, name), []byte(lines[0]+"\n"+one+"\n"+two+"\n"))
+				allIn(t, 30*time.Second, filepath.Join(strict, "error"), []string{name})
+				after := s.keyCounts(t, "sales_orders", "orderNumber")
+				if after["SO-MIX-1"]+after["SO-MIX-2"] != 0 || len(after) != len(before) {
+					t.Errorf("orders created under policy reject: SO-MIX-1 %d, SO-MIX-2 %d", after["SO-MIX-1"], after["SO-MIX-2"])
+				}
+				rep := readReport(t, findFile(t, filepath.Join(strict, "error"), stem(name)+".report.csv"))
+				msgs := map[string]string{}
+				for _, rec := range rep {
+					if len(rec) > 4 {
+						msgs[rec[1]] = rec[2] + ": " + rec[4]
+					}
+				}
+				if m := msgs["SO-MIX-2"]; !strings.Contains(m, `SKU "NOT-ON-PORTAL" is not on the portal`) || !strings.Contains(m, "waited") {
+					t.Errorf("report of SO-MIX-2: %q, want the missing SKU and the wait", m)
+				}
+				if m := msgs["SO-MIX-1"]; !strings.Contains(m, "nothing was created") {
+					t.Errorf("report of SO-MIX-1: %q, want it to say nothing was created", m)
+				}
+			})
+
+			if code := p.stop(t, 25*time.Second); code != 0 {
+				t.Errorf("run exited with %d after SIGTERM", code)
+			}
+		})
+	}
+}
+
+// grepLines keeps the lines of s that contain sub.
+func grepLines(s, sub string) string {
+	var out []string
+	for line := range strings.SplitSeq(s, "\n") {
+		if strings.Contains(line, sub) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}

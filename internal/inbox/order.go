@@ -1,0 +1,180 @@
+package inbox
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sync"
+
+	"filebridge/internal/model"
+)
+
+// Order keeps the dependency order of the files of one portal across all
+// its inboxes: a file is not started while a file of a kind it depends on
+// (a lower model.Kind order: partners, items, packagings, inbound,
+// outbound) is settling or waiting in an inbox of the portal, or claimed
+// in its processing/ and not finished. One Order is shared by the inboxes
+// of a portal; it is safe for concurrent use.
+//
+// Until every inbox registered with it has looked at its folder once, the
+// Order blocks every file: a file dropped in a second inbox before the
+// start must count. An inbox whose folder cannot be listed counts as
+// looked at (it cannot tell, and must not stop the others for ever).
+type Order struct {
+	mu      sync.Mutex
+	inboxes map[string]*pending
+	subs    []chan struct{}
+}
+
+// pending is what one inbox has not finished, by kind order: files in the
+// inbox root (settling, waiting for a marker, settled) and files claimed.
+type pending struct {
+	looked bool
+	root   map[string]int // name -> kind order (0: type unknown)
+	jobs   map[int64]jobKind
+}
+
+type jobKind struct {
+	name  string
+	order int
+}
+
+// NewOrder returns an Order with no inbox.
+func NewOrder() *Order { return &Order{inboxes: map[string]*pending{}} }
+
+// register adds an inbox and returns the channel signalled when a file of
+// the portal finished (or stopped blocking), so that a deferred file is
+// looked at again at once.
+func (o *Order) register(inbox string) <-chan struct{} {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.inboxes[inbox] == nil {
+		o.inboxes[inbox] = &pending{root: map[string]int{}, jobs: map[int64]jobKind{}}
+	}
+	ch := make(chan struct{}, 1)
+	o.subs = append(o.subs, ch)
+	return ch
+}
+
+// setRoot replaces what the inbox root holds (after a listing). A file
+// of a known kind gone without a claim (removed by hand) wakes the
+// inboxes, as if it had finished.
+func (o *Order) setRoot(inbox string, root map[string]int) {
+	o.mu.Lock()
+	p := o.get(inbox)
+	gone := false
+	for name, k := range p.root {
+		if _, ok := root[name]; !ok && k > 0 {
+			gone = true
+		}
+	}
+	p.looked = true
+	p.root = root
+	o.mu.Unlock()
+	if gone {
+		o.notify()
+	}
+}
+
+// looked marks the inbox as looked at without changing its files (its
+// folder could not be listed).
+func (o *Order) looked(inbox string) {
+	o.mu.Lock()
+	o.get(inbox).looked = true
+	o.mu.Unlock()
+}
+
+// claimed moves a name from the root to the claimed files.
+func (o *Order) claimed(inbox, name string, id int64, order int) {
+	o.mu.Lock()
+	p := o.get(inbox)
+	delete(p.root, name)
+	p.jobs[id] = jobKind{name: name, order: order}
+	o.mu.Unlock()
+}
+
+// finished drops a claimed file (done, failed, or held for master data)
+// and wakes the inboxes of the portal.
+func (o *Order) finished(inbox string, id int64) {
+	o.mu.Lock()
+	delete(o.get(inbox).jobs, id)
+	o.mu.Unlock()
+	o.notify()
+}
+
+// blocker returns a file the portal has not finished whose kind comes
+// before order (its name and inbox, for the log), or "" when none does.
+func (o *Order) blocker(order int) string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	type cand struct {
+		order       int
+		inbox, name string
+	}
+	var found []cand
+	for name, p := range o.inboxes {
+		if !p.looked {
+			return fmt.Sprintf("the first look at inbox %q", name)
+		}
+		for n, k := range p.root {
+			if k > 0 && k < order {
+				found = append(found, cand{k, name, n})
+			}
+		}
+		for _, j := range p.jobs {
+			if j.order > 0 && j.order < order {
+				found = append(found, cand{j.order, name, j.name})
+			}
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	c := slices.MinFunc(found, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.inbox, b.inbox), cmp.Compare(a.name, b.name))
+	})
+	return fmt.Sprintf("%s (%s) in inbox %q", c.name, model.Kind(c.order), c.inbox)
+}
+
+func (o *Order) get(inbox string) *pending {
+	p := o.inboxes[inbox]
+	if p == nil {
+		p = &pending{root: map[string]int{}, jobs: map[int64]jobKind{}}
+		o.inboxes[inbox] = p
+	}
+	return p
+}
+
+func (o *Order) notify() {
+	o.mu.Lock()
+	subs := o.subs
+	o.mu.Unlock()
+	for _, ch := range subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// kindOrder is the dependency order of a document type of the edition (0:
+// unknown).
+func kindOrder(e model.Edition, docType string) int {
+	if docType == "" {
+		return 0
+	}
+	if dt, err := model.LookupDocType(e, docType); err == nil {
+		return dt.Kind.Order()
+	}
+	return 0
+}
+
+// rootOrder is the dependency order of a file not claimed yet: its route's
+// type (0 when the route does not name one: the type is only known once
+// the header is read at the claim).
+func (in *Inbox) rootOrder(name string) int {
+	if r := in.route(name); r != nil {
+		return kindOrder(in.edition, r.Type)
+	}
+	return 0
+}

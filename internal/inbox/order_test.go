@@ -1,0 +1,82 @@
+package inbox
+
+import (
+	"strings"
+	"testing"
+
+	"filebridge/internal/model"
+)
+
+func TestOrderBlocker(t *testing.T) {
+	partner, item, outbound := model.KindPartner.Order(), model.KindItem.Order(), model.KindOutbound.Order()
+	tests := []struct {
+		name  string
+		setup func(o *Order)
+		order int
+		want  string // substring of the blocker, "" for none
+	}{
+		{"an inbox not looked at yet", func(o *Order) { o.setRoot("erp", nil) }, outbound, `inbox "shop"`},
+		{"nothing pending", func(o *Order) { o.setRoot("erp", nil); o.setRoot("shop", nil) }, outbound, ""},
+		{"master data settling in another inbox", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item})
+			o.setRoot("shop", nil)
+		}, outbound, "SKU.csv (item)"},
+		{"the lowest kind is named", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item, "SUP.csv": partner})
+			o.setRoot("shop", nil)
+		}, outbound, "SUP.csv (partner)"},
+		{"same kind does not block", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item})
+			o.setRoot("shop", nil)
+		}, item, ""},
+		{"unknown type does not block", func(o *Order) {
+			o.setRoot("erp", map[string]int{"X.json": 0})
+			o.setRoot("shop", nil)
+		}, outbound, ""},
+		{"claimed and unfinished blocks", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item})
+			o.setRoot("shop", nil)
+			o.claimed("erp", "SKU.csv", 7, item)
+		}, outbound, "SKU.csv (item)"},
+		{"finished does not block", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item})
+			o.setRoot("shop", nil)
+			o.claimed("erp", "SKU.csv", 7, item)
+			o.finished("erp", 7)
+		}, outbound, ""},
+		{"an unreadable inbox counts as looked at", func(o *Order) {
+			o.setRoot("erp", nil)
+			o.looked("shop")
+		}, outbound, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := NewOrder()
+			o.register("erp")
+			o.register("shop")
+			tt.setup(o)
+			got := o.blocker(tt.order)
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("blocker(%d) = %q, want %q", tt.order, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOrderWakesOnFinish(t *testing.T) {
+	o := NewOrder()
+	wake := o.register("erp")
+	o.setRoot("erp", map[string]int{"SKU.csv": model.KindItem.Order()})
+	select {
+	case <-wake:
+		t.Fatal("a listing that removed nothing woke the inboxes")
+	default:
+	}
+	o.claimed("erp", "SKU.csv", 1, model.KindItem.Order())
+	o.finished("erp", 1)
+	select {
+	case <-wake:
+	default:
+		t.Fatal("a finished file did not wake the inboxes")
+	}
+}
