@@ -52,7 +52,7 @@ func (in *Inbox) ignoreLocked(name, reason string) {
 	if prev, ok := in.ign.files[name]; ok && prev.Reason == reason {
 		return
 	}
-	in.ign.files[name] = IgnoredFile{Name: name, Reason: reason, Since: time.Now()}
+	in.ign.files[name] = IgnoredFile{Name: name, Reason: reason, Since: in.now()}
 	in.log.Warn("file in the inbox is not taken: "+reason, "file", name)
 }
 

@@ -89,6 +89,9 @@ type Inbox struct {
 	opts    Options
 
 	work sync.Mutex // held while a file is claimed or processed
+	// opening is held while the folder is opened and cleaned up: that I/O
+	// lists the folder, whose skip hook takes mu.
+	opening sync.Mutex
 
 	mu      sync.Mutex // guards the fields below
 	f       folder.Folder
@@ -230,10 +233,13 @@ func (in *Inbox) Folder(ctx context.Context) (folder.Folder, error) { return in.
 // folder returns the open folder, opening it (creating processing/ and
 // removing temporary files an earlier stop left) on first use.
 func (in *Inbox) folder(ctx context.Context) (folder.Folder, error) {
+	in.opening.Lock()
+	defer in.opening.Unlock()
 	in.mu.Lock()
-	defer in.mu.Unlock()
-	if in.f != nil {
-		return in.f, nil
+	f := in.f
+	in.mu.Unlock()
+	if f != nil {
+		return f, nil
 	}
 	f, err := in.open(ctx)
 	if err != nil {
@@ -244,7 +250,9 @@ func (in *Inbox) folder(ctx context.Context) (folder.Folder, error) {
 		return nil, fmt.Errorf("opening inbox %q: %w", in.cfg.Name, err)
 	}
 	in.removeTemps(ctx, f)
+	in.mu.Lock()
 	in.f = f
+	in.mu.Unlock()
 	return f, nil
 }
 
