@@ -66,12 +66,6 @@ func (t wTime) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a timestamp string (or null).
 func (t *wTime) UnmarshalJSON(b []byte) error {
-	if len(b) > 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		if v, ok := fastTime(b[1 : len(b)-1]); ok {
-			t.Time = v
-			return nil
-		}
-	}
 	s, ok, err := jsonText(b)
 	if err != nil || !ok {
 		return err
@@ -328,15 +322,17 @@ func iriIDBytes(iri []byte) int64 {
 type docID struct {
 	AtID string `json:"@id"`
 	ID   wInt   `json:"id"`
-	iri  int64  // the id "@id" ends with, when the fast reader read it
 }
 
+// identified is a wire type carrying its own "@id" and "id" (docID
+// embedded).
+type identified interface{ ident() *docID }
+
+func (d *docID) ident() *docID { return d }
+
 func (d docID) id() int64 {
-	switch {
-	case d.ID != 0:
+	if d.ID != 0 {
 		return int64(d.ID)
-	case d.iri != 0:
-		return d.iri
 	}
 	return iriID(d.AtID)
 }
