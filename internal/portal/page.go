@@ -23,6 +23,11 @@ type page[M any] struct {
 // is an error as a whole; a member that does not fit W ends Members with
 // Err.
 func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
+	if p, ok := decodeTyped(b, conv); ok {
+		return p, nil
+	}
+	// A member that does not fit W (or a page that is not JSON): read
+	// member by member, so that the members before it are kept.
 	raw, err := decodePageRaw(b)
 	if err != nil {
 		return page[M]{}, err
@@ -37,6 +42,46 @@ func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
 		p.Members = append(p.Members, v)
 	}
 	return p, nil
+}
+
+// typedPage is a collection page in either envelope with its members
+// decoded as W in the same pass.
+type typedPage[W any] struct {
+	HydraMember []W       `json:"hydra:member"`
+	Member      []W       `json:"member"`
+	HydraTotal  *wInt     `json:"hydra:totalItems"`
+	Total       *wInt     `json:"totalItems"`
+	HydraView   *pageView `json:"hydra:view"`
+	View        *pageView `json:"view"`
+}
+
+// decodeTyped reads a page in one pass; ok is false on any error, and
+// decodePage then reads it member by member.
+func decodeTyped[W, M any](b []byte, conv func(*W) M) (page[M], bool) {
+	b = bytes.TrimSpace(b)
+	var ws []W
+	p := page[M]{TotalItems: -1}
+	if len(b) > 0 && b[0] == '[' {
+		if json.Unmarshal(b, &ws) != nil {
+			return p, false
+		}
+	} else {
+		var tp typedPage[W]
+		if json.Unmarshal(b, &tp) != nil {
+			return p, false
+		}
+		ws = tp.HydraMember
+		if ws == nil {
+			ws = tp.Member
+		}
+		env := envelope{HydraTotal: tp.HydraTotal, Total: tp.Total, HydraView: tp.HydraView, View: tp.View}
+		p.TotalItems, p.Next, p.HasView = env.paging()
+	}
+	p.Members = make([]M, len(ws))
+	for i := range ws {
+		p.Members[i] = conv(&ws[i])
+	}
+	return p, true
 }
 
 // decodeAs reads one document into a fresh W and converts it.

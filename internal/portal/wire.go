@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"filebridge/internal/model"
 )
@@ -107,6 +108,10 @@ func jsonText(b []byte) (s string, ok bool, err error) {
 		return "", false, nil
 	}
 	if b[0] == '"' {
+		if n := len(b); n >= 2 && b[n-1] == '"' && bytes.IndexByte(b[1:n-1], '\\') < 0 && bytes.IndexByte(b[1:n-1], '"') < 0 && utf8.Valid(b[1:n-1]) {
+			// Nothing to unescape.
+			return string(b[1 : n-1]), true, nil
+		}
 		var v string // declared here: only this path moves it to the heap
 		if err := json.Unmarshal(b, &v); err != nil {
 			return "", false, err
