@@ -393,7 +393,7 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 		return Outcome{}, err
 	}
 	if c.cfg.Edition == model.EditionB {
-		if err := c.referExisting(ctx, &o, nil); err != nil {
+		if _, err := c.referExisting(ctx, &o, nil); err != nil {
 			return Outcome{}, err
 		}
 	}
@@ -409,8 +409,12 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 			return out, err
 		}
 		// Another order created the consignee meanwhile: refer to it.
-		if rerr := c.referExisting(ctx, &o, err); rerr != nil {
+		changed, rerr := c.referExisting(ctx, &o, err)
+		if rerr != nil {
 			return Outcome{}, rerr
+		}
+		if !changed {
+			return out, err
 		}
 	}
 }
@@ -419,8 +423,8 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 // whose code is already a connection by that connection's id: a code is
 // unique, so embedding it again would be refused as already used. After
 // such a refusal (refused) the codes are looked up again even when cached
-// as missing.
-func (c *Client) referExisting(ctx context.Context, o *model.Outbound, refused error) error {
+// as missing. changed reports whether a party is now referred to by id.
+func (c *Client) referExisting(ctx context.Context, o *model.Outbound, refused error) (changed bool, err error) {
 	for _, p := range []struct {
 		addr  **model.Address
 		code  string
@@ -441,15 +445,16 @@ func (c *Client) referExisting(ctx context.Context, o *model.Outbound, refused e
 		id, found, err := c.existingPartner(ctx, code)
 		if err != nil {
 			if refused != nil {
-				return fmt.Errorf("%w (then looking up %s %q: %w)", refused, p.field, code, err)
+				return false, fmt.Errorf("%w (then looking up %s %q: %w)", refused, p.field, code, err)
 			}
-			return fmt.Errorf("looking up %s %q: %w", p.field, code, err)
+			return false, fmt.Errorf("looking up %s %q: %w", p.field, code, err)
 		}
 		if found {
 			*p.addr, *p.id = nil, id
+			changed = true
 		}
 	}
-	return nil
+	return changed, nil
 }
 
 // existingPartner returns the id of the connection with this code, when

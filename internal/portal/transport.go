@@ -198,20 +198,14 @@ func (c *Client) sendFailure(ctx context.Context, err error, written bool) *send
 	return se
 }
 
-// decodeBody reads a success body into out. A create's answer is only
-// scanned for the new id; everything else is decoded whole.
+// decodeBody reads a success body into out (a create's answer into a
+// docID, for the new id).
 func decodeBody(r io.Reader, out any) error {
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer releaseBody(buf)
 	buf.Reset()
 	if _, err := buf.ReadFrom(r); err != nil {
 		return err
-	}
-	if d, ok := out.(*docID); ok {
-		if id, ok := scanID(buf.Bytes()); ok {
-			d.ID = wInt(id)
-			return nil
-		}
 	}
 	return json.Unmarshal(buf.Bytes(), out)
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"filebridge/internal/model"
 )
@@ -66,12 +67,6 @@ func (t wTime) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads a timestamp string (or null).
 func (t *wTime) UnmarshalJSON(b []byte) error {
-	if len(b) > 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		if v, ok := fastTime(b[1 : len(b)-1]); ok {
-			t.Time = v
-			return nil
-		}
-	}
 	s, ok, err := jsonText(b)
 	if err != nil || !ok {
 		return err
@@ -113,6 +108,10 @@ func jsonText(b []byte) (s string, ok bool, err error) {
 		return "", false, nil
 	}
 	if b[0] == '"' {
+		if n := len(b); n >= 2 && b[n-1] == '"' && bytes.IndexByte(b[1:n-1], '\\') < 0 && bytes.IndexByte(b[1:n-1], '"') < 0 && utf8.Valid(b[1:n-1]) {
+			// Nothing to unescape.
+			return string(b[1 : n-1]), true, nil
+		}
 		var v string // declared here: only this path moves it to the heap
 		if err := json.Unmarshal(b, &v); err != nil {
 			return "", false, err
@@ -328,15 +327,17 @@ func iriIDBytes(iri []byte) int64 {
 type docID struct {
 	AtID string `json:"@id"`
 	ID   wInt   `json:"id"`
-	iri  int64  // the id "@id" ends with, when the fast reader read it
 }
 
+// identified is a wire type carrying its own "@id" and "id" (docID
+// embedded).
+type identified interface{ ident() *docID }
+
+func (d *docID) ident() *docID { return d }
+
 func (d docID) id() int64 {
-	switch {
-	case d.ID != 0:
+	if d.ID != 0 {
 		return int64(d.ID)
-	case d.iri != 0:
-		return d.iri
 	}
 	return iriID(d.AtID)
 }

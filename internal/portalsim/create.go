@@ -93,10 +93,15 @@ func (s *Sim) createVariant(m map[string]any) (doc, vset) {
 	v.Name = o.str("name", f("name"))
 	v.Description1 = o.str("description1", f("description1"))
 	v.EAN = o.str("ean", f("ean"))
-	v.Length = o.num("length", f("length"))
-	v.Width = o.num("width", f("width"))
-	v.Height = o.num("height", f("height"))
-	v.GrossWeight = o.num("grossWeight", f("grossWeight"))
+	dim := f
+	if s.opts.Literal && s.isB() {
+		// Edition B's documents give the dimensions no bound: 0 is taken.
+		dim = func(name string) model.Field { fl := f(name); fl.Positive = false; return fl }
+	}
+	v.Length = o.num("length", dim("length"))
+	v.Width = o.num("width", dim("width"))
+	v.Height = o.num("height", dim("height"))
+	v.GrossWeight = o.num("grossWeight", dim("grossWeight"))
 	if !s.isB() {
 		v.EANBox = o.str("eanBox", f("eanBox"))
 		v.QuantityPerBox = o.num("quantityPerBox", f("quantityPerBox"))

@@ -98,3 +98,27 @@ func TestLiteralB(t *testing.T) {
 		})
 	}
 }
+
+// TestVariantDimensionsB: in the literal mode Edition B variant dimensions
+// are numbers without bound (0 is taken) and listed as 0 when not given;
+// the default mode keeps filebridge's rule (> 0) and lists null.
+func TestVariantDimensionsB(t *testing.T) {
+	for _, literal := range []bool{false, true} {
+		opts := edB()
+		opts.Literal = literal
+		c := start(t, opts)
+		v := variantB("V0")
+		v["length"], v["width"], v["height"], v["grossWeight"] = 0, nil, 0, nil
+		r := c.do("POST", "/api/variants", v)
+		if (r.status == 200) != literal {
+			t.Fatalf("literal %v: a variant of length 0: %d %s", literal, r.status, r.raw)
+		}
+		if !literal {
+			continue
+		}
+		m := c.get("/variants?sku=V0").members()
+		if len(m) != 1 || num(m[0]["width"]) != 0 || m[0]["width"] == nil || num(m[0]["length"]) != 0 {
+			t.Errorf("variant V0 listed as %v", m)
+		}
+	}
+}

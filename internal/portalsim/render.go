@@ -96,7 +96,17 @@ func (s *Sim) renderVariant(v *variant, supplierObj bool) obj {
 			kv{"grossWeight", v.GrossWeight}, kv{"grossWeightBox", v.GrossWeightBox}, kv{"buyPrice", v.BuyPrice},
 			kv{"supplier", sup})
 	} else {
-		o = append(o, kv{"length", v.Length}, kv{"width", v.Width}, kv{"height", v.Height}, kv{"grossWeight", v.GrossWeight})
+		dim := func(d model.Decimal) any { return d }
+		if s.opts.Literal {
+			// The documents type them number, not nullable: absent is 0.
+			dim = func(d model.Decimal) any {
+				if d.IsZero() {
+					return 0
+				}
+				return d
+			}
+		}
+		o = append(o, kv{"length", dim(v.Length)}, kv{"width", dim(v.Width)}, kv{"height", dim(v.Height)}, kv{"grossWeight", dim(v.GrossWeight)})
 	}
 	return append(o, s.stampsOf(portal.Variants, &v.base)...)
 }
