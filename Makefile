@@ -5,13 +5,15 @@ PKGS      := ./...
 FUZZTIME  ?= 10s
 FUZZCOUNT ?= 20000x
 TESTFLAGS ?= -count=1 -timeout 12m
+# VERSION names the build in `filebridge version` (go build also stamps the VCS revision when it can).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
 .PHONY: all build test lint demo bench fuzz fuzz-short clean
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/filebridge
+	$(GO) build -buildvcs=auto -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/filebridge
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -165,8 +165,8 @@ func TestDemo(t *testing.T) {
 				t.Errorf("demo wrote no export into outbox/")
 			}
 			out, code = runCmd(t, 90*time.Second, "demo", "--once", "--edition", ed, "--dir", dir)
-			if code != 0 || !strings.Contains(out, "duplicate") {
-				t.Errorf("second demo: exit %d, want 0 and duplicates:\n%s", code, out)
+			if code != 0 || strings.Contains(out, "duplicate") || !strings.Contains(out, "documents created") {
+				t.Errorf("second demo (fresh simulator, fresh journal): exit %d, want 0 and documents created again:\n%s", code, out)
 			}
 			if out, code := runCmd(t, 30*time.Second, "check", "--config", filepath.Join(dir, "config.toml")); code != 3 {
 				t.Errorf("check of the demo config with its simulator gone: exit %d, want 3:\n%s", code, out)

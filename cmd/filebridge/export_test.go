@@ -80,7 +80,8 @@ url = "out"
 		{"not configured", []string{"--config", cfg, "--outbox", "erp", "receipts"}, exitUsage, "has no receipts export"},
 		{"unknown type", []string{"--config", cfg, "--outbox", "erp", "parcels"}, exitUsage, "not available in edition B"},
 		{"bad since", []string{"--config", cfg, "--outbox", "erp", "items", "--since", "yesterday"}, exitUsage, "--since"},
-		{"no type", []string{"--config", cfg, "--outbox", "erp"}, exitUsage, "accepts 1 arg"},
+		{"no type", []string{"--config", cfg, "--outbox", "erp"}, exitUsage, "outbox erp has stock, items"},
+		{"two types", []string{"--config", cfg, "--outbox", "erp", "stock", "items"}, exitUsage, "one TYPE at a time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
