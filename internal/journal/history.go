@@ -273,3 +273,21 @@ func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]Export
 	}
 	return out, rows.Err()
 }
+
+// RejectedPath is where NAME.rejected.csv lies beside the file's report
+// (it exists only when rows or documents were rejected); "" without a report.
+func (f File) RejectedPath() string {
+	stem, ok := strings.CutSuffix(f.ReportPath, ".report.csv")
+	if !ok || f.DocsFailed == 0 && f.State != FileFailed {
+		return ""
+	}
+	return stem + ".rejected.csv"
+}
+
+// FinishedAt is when the file reached its final state; zero while open.
+func (f File) FinishedAt() time.Time {
+	if f.State.Open() {
+		return time.Time{}
+	}
+	return f.UpdatedAt
+}
