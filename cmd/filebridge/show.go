@@ -111,6 +111,10 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 		return withCode(exitUnreachable, err)
 	}
 	loc := locate(cfg, f)
+	links, err := replayLinks(ctx, db, f.ID)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
 	recs := make([]documentRecord, 0, len(docs))
 	for _, d := range docs {
 		recs = append(recs, documentRecord{Key: d.Key, Rows: d.Rows, Result: string(d.Result), PortalID: d.PortalID,
@@ -122,7 +126,8 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 			File      fileRecord       `json:"file"`
 			Files     fileLocations    `json:"files"`
 			Documents []documentRecord `json:"documents"`
-		}{newFileRecord(f, counts[f.ID]), loc, recs})
+			Replays   replayLinkSet    `json:"replays"`
+		}{newFileRecord(f, counts[f.ID]), loc, recs, links})
 	case formatCSV:
 		return documentTable(recs).write(w, formatCSV)
 	}
@@ -139,6 +144,16 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 	}
 	if loc.Rejected != "" {
 		fmt.Fprintf(w, "  rejected    %s\n", loc.Rejected)
+	}
+	if links.Of != 0 {
+		fmt.Fprintf(w, "  replay of   #%d\n", links.Of)
+	}
+	for _, r := range links.As {
+		if r.ID == 0 {
+			fmt.Fprintf(w, "  replayed as  %s, waiting in the inbox (asked %s by %s)\n", r.Name, localTime(r.At), r.By)
+		} else {
+			fmt.Fprintf(w, "  replayed as  #%d (asked %s by %s)\n", r.ID, localTime(r.At), r.By)
+		}
 	}
 	if len(files) > 1 {
 		var others []string
@@ -164,3 +179,33 @@ func documentTable(recs []documentRecord) *table {
 }
 
 func isNotFound(err error) bool { return errors.Is(err, journal.ErrNotFound) }
+
+// replayLinkSet links a file to the run it replays and to its replays.
+type replayLinkSet struct {
+	Of int64        `json:"of,omitempty"` // the file this run replays
+	As []replayLink `json:"as,omitempty"` // the runs that replay this file
+}
+
+type replayLink struct {
+	ID   int64     `json:"id,omitempty"` // 0 while waiting in the inbox
+	Name string    `json:"name"`
+	By   string    `json:"by"`
+	At   time.Time `json:"at"`
+}
+
+func replayLinks(ctx context.Context, db *journal.DB, id int64) (replayLinkSet, error) {
+	var out replayLinkSet
+	if r, found, err := db.ReplayOf(ctx, id); err != nil {
+		return out, err
+	} else if found {
+		out.Of = r.OriginalID
+	}
+	rs, err := db.ReplaysOf(ctx, id)
+	if err != nil {
+		return out, err
+	}
+	for _, r := range rs {
+		out.As = append(out.As, replayLink{ID: r.ReplayID, Name: r.Name, By: r.By, At: r.At})
+	}
+	return out, nil
+}
