@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"filebridge/internal/console"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
@@ -105,7 +106,7 @@ url = "out"
 			}
 		}
 		out, err = execute(t, newExportsCmd(), false, "--config", cfg, "--format", "json", "--outbox", "erp")
-		var sts []exportStatus
+		var sts []console.ExportStatus
 		if err != nil || json.Unmarshal(out.Bytes(), &sts) != nil || len(sts) != 2 {
 			t.Fatalf("json: %v, %s", err, out)
 		}

@@ -7,12 +7,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/robfig/cron/v3"
 	"github.com/spf13/cobra"
 
-	"filebridge/internal/config"
-	"filebridge/internal/journal"
-	"filebridge/internal/outbox"
+	"filebridge/internal/console"
 )
 
 func init() { rootCmd.AddCommand(newExportsCmd()) }
@@ -45,78 +42,6 @@ be read.`,
 	return cmd
 }
 
-// ExportStatus is one export as `exports` and the console show it.
-type exportStatus struct {
-	Outbox      string     `json:"outbox"`
-	Type        string     `json:"type"`
-	Schedule    string     `json:"schedule"`
-	LastRun     *time.Time `json:"last_run,omitempty"`
-	LastRows    int        `json:"last_rows"`
-	LastFile    string     `json:"last_file,omitempty"`
-	Running     bool       `json:"running,omitempty"`
-	LastSuccess *time.Time `json:"last_success,omitempty"`
-	Cursor      *time.Time `json:"cursor,omitempty"`
-	NextRun     *time.Time `json:"next_run,omitempty"`
-	LastError   string     `json:"last_error,omitempty"`
-	LastErrorAt *time.Time `json:"last_error_at,omitempty"`
-}
-
-func timePtr(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}
-
-// exportStatuses reads the journal's summary of every configured export.
-func exportStatuses(ctx context.Context, cfg *config.Config, db *journal.DB, only string, now time.Time) ([]exportStatus, error) {
-	var out []exportStatus
-	for i := range cfg.Outboxes {
-		ob := &cfg.Outboxes[i]
-		if only != "" && ob.Name != only {
-			continue
-		}
-		jobs, err := outbox.Jobs(cfg, ob)
-		if err != nil {
-			return nil, err
-		}
-		for _, j := range jobs {
-			s, err := db.ExportSummary(ctx, ob.Name, string(j.Type))
-			if err != nil {
-				return nil, err
-			}
-			st := exportStatus{Outbox: ob.Name, Type: string(j.Type), Schedule: j.Schedule,
-				LastRun: timePtr(s.Last.StartedAt), LastRows: s.Last.Rows, LastFile: s.Last.FileName,
-				Running: s.Last.ID != 0 && s.Last.Running(), LastSuccess: timePtr(s.LastSuccess.FinishedAt)}
-			if s.HasCursor {
-				st.Cursor = timePtr(s.Cursor.At)
-			}
-			if s.LastError.ID != 0 && s.LastError.ID >= s.LastSuccess.ID {
-				st.LastError, st.LastErrorAt = s.LastError.Error, timePtr(s.LastError.FinishedAt)
-			}
-			if next, ok := nextRun(j, now); ok {
-				st.NextRun = &next
-			}
-			out = append(out, st)
-		}
-	}
-	return out, nil
-}
-
-// nextRun is the job's next scheduled start after now.
-func nextRun(j outbox.Job, now time.Time) (time.Time, bool) {
-	sched, err := cron.ParseStandard(j.Schedule)
-	if err != nil {
-		return time.Time{}, false
-	}
-	loc := j.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	next := sched.Next(now.In(loc))
-	return next, !next.IsZero()
-}
-
 func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writer, now time.Time) error {
 	format, err := parseFormat(formatText)
 	if err != nil {
@@ -134,13 +59,13 @@ func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writ
 		}
 		return withCode(exitUsage, fmt.Errorf("--outbox %q: no such outbox in %s: use one of %s", only, cfg.File, orNone(names)))
 	}
-	sts, err := exportStatuses(ctx, cfg, db, only, now)
+	sts, err := console.Exports(ctx, cfg, db, only, now)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
 	if format == formatJSON {
 		if sts == nil {
-			sts = []exportStatus{}
+			sts = []console.ExportStatus{}
 		}
 		return printJSON(w, sts)
 	}

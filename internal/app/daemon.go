@@ -199,8 +199,11 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 func (d *Daemon) Run(ctx context.Context) error {
 	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {
-		var err error
-		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport), d.Log); err != nil {
+		mounts, err := d.consoleMount()
+		if err != nil {
+			return err
+		}
+		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport, mounts...), d.Log); err != nil {
 			return &UnreachableError{Err: err}
 		}
 	}
