@@ -8,7 +8,7 @@ TESTFLAGS ?= -count=1 -timeout 12m
 # VERSION names the build in `filebridge version` (go build also stamps the VCS revision when it can).
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all build test lint demo bench fuzz fuzz-short clean
+.PHONY: all build test lint demo bench fuzz fuzz-short clean man
 
 all: build
 
@@ -29,6 +29,12 @@ test: lint build
 # fuzz: run every Fuzz* target for FUZZTIME each (a duration, or a count such as 20000x).
 fuzz:
 	@scripts/fuzz.sh $(FUZZTIME)
+
+# man: man pages (docs/man/man1) and bash/zsh/fish completions
+# (docs/man/completion) generated from the commands.
+man: build
+	rm -rf docs/man
+	$(BIN) man docs/man
 
 demo: build
 	$(BIN) demo
