@@ -128,6 +128,7 @@ func runValidate(cmd *cobra.Command, fl validateFlags, args []string) error {
 			fs.onDoc = online.collect
 		}
 		rep := validateFile(cmd.Context(), path, fs, newProgress(cmd.ErrOrStderr()))
+		retryAsWindows1252(cmd.Context(), path, fs, &rep)
 		if online != nil && rep.Err == nil {
 			issues, err := online.resolve(cmd.Context())
 			if err != nil {
@@ -140,6 +141,7 @@ func runValidate(cmd *cobra.Command, fl validateFlags, args []string) error {
 			rep.Issues = append(rep.Issues, issues...)
 			sortIssues(rep.Issues)
 		}
+		withCLIHints(rep.Issues)
 		reports = append(reports, rep)
 	}
 	out := cmd.OutOrStdout()
