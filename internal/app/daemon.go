@@ -228,6 +228,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		})
 	}
+	wg.Go(func() { d.pruneLoop(ctx) })
 	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
 	<-ctx.Done()
 

@@ -187,6 +187,9 @@ type Inbox struct {
 	ProcessingDir string `toml:"processing_dir"`
 	ProcessedDir  string `toml:"processed_dir"`
 	ErrorDir      string `toml:"error_dir"`
+	// Retention deletes the dated folders of ProcessedDir older than it
+	// ("90d"); zero (the default) keeps them.
+	Retention Retention `toml:"retention"`
 	// MaxFileSize refuses larger files before reading. Default 100 MiB.
 	MaxFileSize ByteSize `toml:"max_file_size"`
 	// OperationTimeout bounds one folder operation. Default "30s".
