@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +28,12 @@ are journaled (within 15 seconds; the whole stop takes at most 20), a file
 left unfinished stays in processing/ and resumes at the next start, and the
 journal is closed.
 
+SIGHUP reloads the configuration: inboxes, routes, exports and portals change
+without a restart (files in flight finish first, as on SIGTERM); a change of
+journal.path, server.listen, server.token_env, server.users or [log] is refused
+with a message naming the key, and an invalid file keeps the running
+configuration and says why.
+
 Exit codes: 0 stopped by a signal; 2 the configuration is invalid; 3 the
 journal or the listen address could not be opened.`,
 		Args: cobra.NoArgs,
@@ -34,7 +43,10 @@ journal or the listen address could not be opened.`,
 				return err
 			}
 			log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-			return runDaemon(cmd.Context(), cfg, log, app.Options{}, nil)
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
+			return runReloading(cmd.Context(), cfgPath, cfg, log, app.Options{}, hup)
 		},
 	}
 	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
