@@ -26,7 +26,9 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"filebridge/internal/config"
@@ -181,7 +183,10 @@ func secureHeaders(w http.ResponseWriter) {
 // everyone on the machine is allowed.
 func (c *Console) allowed(r *http.Request) bool {
 	if !c.auth {
-		return true
+		// Open only on a loopback listener, and only to requests naming
+		// this machine: a page elsewhere whose name was re-pointed at
+		// 127.0.0.1 (DNS rebinding) gets nothing.
+		return loopbackHost(r.Host)
 	}
 	s := c.d.Config.Server
 	if tok := s.Token.Value(); tok != "" {
@@ -200,6 +205,18 @@ func (c *Console) allowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+func loopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
 }
 
 func equal(a, b string) bool {

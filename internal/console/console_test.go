@@ -138,6 +138,10 @@ func (e *consoleEnv) do(t *testing.T, client *http.Client, method, path string, 
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
 	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	if client == nil {
@@ -180,6 +184,11 @@ func TestConsolePages(t *testing.T) {
 		{"asset", "/assets/style.css", 200, []string{"font-family"}, nil},
 		{"healthz still there", "/healthz", 200, []string{`"status"`}, nil},
 	}
+	t.Run("another host name (DNS rebinding)", func(t *testing.T) {
+		if code, body := e.do(t, nil, "GET", "/", nil, map[string]string{"Host": "evil.example:80"}); code != 401 || strings.Contains(body, "erp") {
+			t.Errorf("GET / for host evil.example: %d", code)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, body := e.do(t, nil, "GET", tt.path, nil, nil)
