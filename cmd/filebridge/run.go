@@ -19,10 +19,10 @@ func init() {
 	var cfgPath string
 	cmd := &cobra.Command{
 		Use:   "run --config FILE",
-		Short: "Watch the inboxes, run the export schedules, serve /metrics and /healthz",
+		Short: "Watch the inboxes, run the export schedules, serve /metrics, /healthz and the web console",
 		Long: `run watches every inbox of every portal, runs the outbox export schedules,
-and serves /metrics and /healthz on server.listen, logging with slog as [log]
-asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up and no
+and serves /metrics, /healthz and the web console (http://server.listen/) on
+server.listen, logging with slog as [log] asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up and no
 new document is sent, the API requests already sent finish and their results
 are journaled (within 15 seconds; the whole stop takes at most 20), a file
 left unfinished stays in processing/ and resumes at the next start, and the
