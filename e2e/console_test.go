@@ -38,7 +38,8 @@ func chromium(t *testing.T) string {
 // a receptions file naming a SKU the portal lacks, sees the file failed,
 // opens its page, creates the SKU on the simulator, presses Replay, follows
 // the link to the new run and sees it processed; the reception created by
-// the first run is not created twice.
+// the first run is not created twice. Then the pages are opened on a
+// phone-sized screen, where they must not scroll sideways.
 // UPDATE_SCREENSHOT=1 copies the screenshot to docs/console.png.
 func TestConsoleInBrowser(t *testing.T) {
 	browser := chromium(t)
@@ -168,6 +169,18 @@ func TestConsoleInBrowser(t *testing.T) {
 	if n := s.stats(t).Counts["purchase_orders"]; n != 2 {
 		t.Errorf("the portal holds %d receptions, want 2: R-1 once and R-2", n)
 	}
+
+	// Readable on a phone: at 390 px the pages do not scroll sideways
+	// (wide tables scroll inside their own box).
+	do("emulating a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3)))
+	for _, u := range []string{base + "/", base + "/files", failedURL} {
+		do("opening "+u+" on a phone", chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("main")))
+		widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int]("[window.innerWidth, document.documentElement.scrollWidth]"))
+		if err != nil || len(widths) != 2 || widths[0] != 390 || widths[1] > widths[0] {
+			t.Errorf("%s on a 390 px screen: [viewport, page] widths %v (%v); the page must not scroll sideways", u, widths, err)
+		}
+	}
+	do("back to a desktop window", chromedp.ResetViewport())
 
 	// The screenshot for the README: the original run's page with its
 	// errors and the link to its replay.
