@@ -5,13 +5,15 @@ PKGS      := ./...
 FUZZTIME  ?= 10s
 FUZZCOUNT ?= 20000x
 TESTFLAGS ?= -count=1 -timeout 12m
+# VERSION names the build in `filebridge version` (go build also stamps the VCS revision when it can).
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all build test lint demo bench fuzz fuzz-short clean
+.PHONY: all build test lint demo bench fuzz fuzz-short clean man
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/filebridge
+	$(GO) build -buildvcs=auto -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/filebridge
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -27,6 +29,12 @@ test: lint build
 # fuzz: run every Fuzz* target for FUZZTIME each (a duration, or a count such as 20000x).
 fuzz:
 	@scripts/fuzz.sh $(FUZZTIME)
+
+# man: man pages (docs/man/man1) and bash/zsh/fish completions
+# (docs/man/completion) generated from the commands.
+man: build
+	rm -rf docs/man
+	$(BIN) man docs/man
 
 demo: build
 	$(BIN) demo

@@ -169,7 +169,7 @@ func TestDemo(t *testing.T) {
 			// reported duplicates (duplicates are per portal).
 			out, code = runCmd(t, 90*time.Second, "demo", "--once", "--edition", ed, "--dir", dir)
 			if code != 0 || strings.Contains(out, "duplicate") || !strings.Contains(out, "documents created") {
-				t.Errorf("second demo: exit %d, want 0 and the documents created on the new simulator:\n%s", code, out)
+				t.Errorf("second demo (fresh simulator, fresh journal): exit %d, want 0 and documents created again:\n%s", code, out)
 			}
 			if out, code := runCmd(t, 30*time.Second, "check", "--config", filepath.Join(dir, "config.toml")); code != 3 {
 				t.Errorf("check of the demo config with its simulator gone: exit %d, want 3:\n%s", code, out)

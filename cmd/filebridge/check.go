@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -78,6 +79,11 @@ func (r *checkReport) line(what string, out checkOutcome, msg string) {
 	fmt.Fprintf(r.w, "%s %s: %s\n", tag, what, msg)
 }
 
+// skip prints a check that was not made because an earlier one failed.
+func (r *checkReport) skip(what, why string) {
+	fmt.Fprintf(r.w, "skip %s: %s\n", what, why)
+}
+
 // err is the command's error with the exit code: 3 when anything was
 // unreachable, else 1 when something was refused.
 func (r *checkReport) err() error {
@@ -91,7 +97,7 @@ func (r *checkReport) err() error {
 }
 
 func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
-	cfg, err := config.Load(cfgPath)
+	cfg, err := decodeCheckConfig(cfgPath)
 	if err != nil {
 		fmt.Fprintf(w, "FAIL config %s: %v\n", cfgPath, err)
 		return withCode(exitUsage, errors.New("the configuration is invalid"))
@@ -99,12 +105,22 @@ func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
 	rep := &checkReport{w: w}
 	rep.line("config "+cfg.File, checkOK, fmt.Sprintf("valid: %d portal(s), %d inbox(es), %d outbox(es)",
 		len(cfg.Portals), len(cfg.Inboxes), len(cfg.Outboxes)))
+	// A missing token or password is said once; the other checks go on
+	// (a portal without its token is not called).
+	secretErr := cfg.ResolveSecrets(nil)
+	if secretErr != nil {
+		rep.line("secrets", checkRefused, secretErr.Error())
+	}
 
 	out, msg := checkJournalPath(cfg.Journal.Path)
 	rep.line("journal", out, msg)
 
 	log := slog.New(slog.DiscardHandler)
 	for _, name := range cfg.PortalNames() {
+		if cfg.Portals[name].Token.IsZero() {
+			rep.skip("portal "+name, "not called: its token is missing (see secrets above)")
+			continue
+		}
 		out, msg := checkPortal(ctx, cfg.Portals[name])
 		rep.line("portal "+name, out, msg)
 	}
@@ -118,7 +134,29 @@ func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
 		out, msg := checkFolder(ctx, app.FolderOptions(ob.Folder, ob.SFTP, min(ob.OperationTimeout.Duration, checkTimeout), log), "in it")
 		rep.line("outbox "+ob.Name, out, ob.Folder.String()+": "+msg)
 	}
+	if secretErr != nil {
+		return withCode(exitUsage, fmt.Errorf("%d of %d checks failed: a token or password is missing (see secrets)", rep.failed, rep.total))
+	}
 	return rep.err()
+}
+
+// decodeCheckConfig reads and validates the config without its secrets, so
+// that check can report a missing token once and go on.
+func decodeCheckConfig(path string) (*config.Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading it: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Decode(data, filepath.Dir(abs))
+	if err != nil {
+		return nil, err
+	}
+	cfg.File = abs
+	return cfg, nil
 }
 
 // checkJournalPath checks what `run` needs of the journal, with the same
@@ -157,10 +195,26 @@ func checkPortal(ctx context.Context, p *config.Portal) (checkOutcome, string) {
 		}
 		return checkRefused, fmt.Sprintf("%s refused the token (from %s): %v", p.BaseURL, src, err)
 	case portal.IsNotFound(err):
-		return checkUnreachable, fmt.Sprintf("%s answered 404 for %s: %v; check base_url (it includes /api) and [portals.%s.paths]",
-			p.BaseURL, c.Path(portal.Connections), err, p.Name)
+		// The portal error already says to check base_url and the paths.
+		return checkUnreachable, fmt.Sprintf("%s answered 404 for %s: %v; base_url usually ends in /api",
+			p.BaseURL, c.Path(portal.Connections), err)
 	}
-	return checkUnreachable, fmt.Sprintf("%s: %v", p.BaseURL, err)
+	return checkUnreachable, fmt.Sprintf("%s: %v%s", p.BaseURL, err, unreachableHint(err, p.Name))
+}
+
+// unreachableHint says what to look at when the portal could not be reached
+// at all: the connection was refused, the host is unknown or it timed out.
+func unreachableHint(err error, portalName string) string {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "connection refused"):
+		return fmt.Sprintf("; nothing listens there: check the host and port of base_url in [portals.%s] and that the portal (or the proxy in front of it) is up", portalName)
+	case strings.Contains(msg, "no such host"):
+		return fmt.Sprintf("; the host name is unknown: check the spelling of base_url in [portals.%s] and this machine's DNS", portalName)
+	case strings.Contains(msg, "timeout") || strings.Contains(msg, "deadline exceeded"):
+		return fmt.Sprintf("; no answer in %s: check base_url in [portals.%s], firewalls and HTTPS_PROXY", checkTimeout, portalName)
+	}
+	return ""
 }
 
 // checkFolder opens a folder (for SFTP: connects, verifies the host key and

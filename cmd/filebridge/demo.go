@@ -48,8 +48,10 @@ and why. Then it moves the simulated warehouse on, runs every export once so
 that files appear in outbox/, and keeps running as "filebridge run" does
 (--once: it stops there). Logs go to DIR/filebridge.log.
 
-Running it again in the same DIR reuses the journal: files already processed
-are reported as duplicates.`,
+Every run starts a fresh simulator, so it starts a fresh journal too: the
+previous one is kept as DIR/var/previous/ and the sample files go through
+again instead of being reported as duplicates of documents the new simulator
+never saw.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDemo(cmd.Context(), fl, cmd.OutOrStdout())
@@ -101,6 +103,9 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
+	if err := setAsideDemoJournal(dir); err != nil {
+		return withCode(exitUnreachable, err)
+	}
 	copied, err := copySamples(filepath.Join(dir, "inbox"), ed)
 	if err != nil {
 		return withCode(exitUnreachable, err)
@@ -117,7 +122,7 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 	log := app.NewLogger(cfg.Log, logFile)
 
 	fmt.Fprintf(w, "filebridge demo, edition %s (API %s)\n", ed, ed.APIVersion())
-	fmt.Fprintf(w, "  simulated portal  %s (token in %s)\n", baseURL, rel(dir, filepath.Join(dir, "token")))
+	fmt.Fprintf(w, "  simulated portal  %s (its token is in %s)\n", baseURL, filepath.Join(dir, "token"))
 	fmt.Fprintf(w, "  folder            %s\n", dir)
 	fmt.Fprintf(w, "  config            %s\n", cfgPath)
 	fmt.Fprintf(w, "  log               %s\n", logFile.Name())
@@ -135,7 +140,7 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 		}
 		demoExports(ctx, d, w)
 		if fl.once {
-			fmt.Fprintf(w, "\ndone (--once). Look into %s; run it again with:\n  filebridge demo --dir %s\n", dir, fl.dir)
+			fmt.Fprintf(w, "\ndone (--once). Look into %s; run it again with:\n  %s\n", dir, demoRerun(fl))
 			return errDemoOnce
 		}
 		fmt.Fprintf(w, "\nstill running as \"filebridge run\" does: drop files into %s; exports run every 5 minutes.\n",
@@ -157,6 +162,41 @@ func demoCount(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// demoRerun is the command that runs the same demo again: same folder,
+// same edition (a rerun in an edition B folder without --edition B would
+// run edition A there).
+func demoRerun(fl demoFlags) string {
+	cmd := "filebridge demo --dir " + fl.dir
+	if ed, err := model.ParseEdition(fl.edition); err == nil && ed != model.EditionA {
+		cmd += " --edition " + string(ed)
+	}
+	if fl.once {
+		cmd += " --once"
+	}
+	return cmd
+}
+
+// setAsideDemoJournal moves the journal of a previous demo run in dir
+// (var/filebridge.db and its -wal/-shm files) to var/previous/: its
+// documents were created in a simulator that no longer runs.
+func setAsideDemoJournal(dir string) error {
+	db := filepath.Join(dir, "var", "filebridge.db")
+	if _, err := os.Stat(db); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	prev := filepath.Join(dir, "var", "previous")
+	if err := os.MkdirAll(prev, 0o755); err != nil {
+		return fmt.Errorf("setting the previous demo journal aside: %w", err)
+	}
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		err := os.Rename(db+suffix, filepath.Join(prev, "filebridge.db"+suffix))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("setting the previous demo journal aside: %w", err)
+		}
+	}
+	return nil
 }
 
 // errDemoOnce ends `demo --once` after the first round, with exit code 0.

@@ -39,9 +39,13 @@ moving the cursor.
 Exit codes: 0 done (also when there was nothing to export); 1 the portal refused
 the token or a value cannot be written; 2 usage or configuration error;
 3 the portal, the folder or the journal could not be reached.`,
-		Args: cobra.ExactArgs(1),
+		Args: exportArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(cmd, cfgPath, outboxName, args[0], since)
+			typeName := ""
+			if len(args) == 1 {
+				typeName = args[0]
+			}
+			return runExport(cmd, cfgPath, outboxName, typeName, since)
 		},
 	}
 	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
@@ -67,11 +71,19 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 		return withCode(exitUsage, fmt.Errorf("no outbox %q in %s: use one of %s", outboxName, cfg.File, orNone(names)))
 	}
 	p := cfg.Portal(out.Portal)
-	typ, err := model.ParseExportType(p.Edition, typeName)
+	jobs, err := outbox.Jobs(cfg, out)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	jobs, err := outbox.Jobs(cfg, out)
+	if typeName == "" {
+		var configured []string
+		for i := range jobs {
+			configured = append(configured, string(jobs[i].Type))
+		}
+		return withCode(exitUsage, fmt.Errorf("export needs the TYPE to run: outbox %s has %s; e.g. filebridge export --config %s --outbox %s %s",
+			out.Name, orNone(configured), cfgPath, out.Name, firstOr(configured, "TYPE")))
+	}
+	typ, err := model.ParseExportType(p.Edition, typeName)
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
@@ -160,6 +172,22 @@ func parseSince(s string, loc *time.Location) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("--since %q: write a time as 2026-11-21T08:00:00Z (RFC 3339), 2026-11-21T08:00:00 (in the export's time zone) or a date 2026-11-21", s)
+}
+
+// exportArgs accepts zero or one TYPE: without it, runExport lists the
+// outbox's exports instead of cobra's bare "accepts 1 arg(s)".
+func exportArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 1 {
+		return fmt.Errorf("export runs one TYPE at a time, got %d (%s): run it once per type", len(args), strings.Join(args, ", "))
+	}
+	return nil
+}
+
+func firstOr(names []string, def string) string {
+	if len(names) == 0 {
+		return def
+	}
+	return names[0]
 }
 
 func orNone(names []string) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -8,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"filebridge/internal/console"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
@@ -80,7 +83,8 @@ url = "out"
 		{"not configured", []string{"--config", cfg, "--outbox", "erp", "receipts"}, exitUsage, "has no receipts export"},
 		{"unknown type", []string{"--config", cfg, "--outbox", "erp", "parcels"}, exitUsage, "not available in edition B"},
 		{"bad since", []string{"--config", cfg, "--outbox", "erp", "items", "--since", "yesterday"}, exitUsage, "--since"},
-		{"no type", []string{"--config", cfg, "--outbox", "erp"}, exitUsage, "accepts 1 arg"},
+		{"no type", []string{"--config", cfg, "--outbox", "erp"}, exitUsage, "outbox erp has stock, items"},
+		{"two types", []string{"--config", cfg, "--outbox", "erp", "stock", "items"}, exitUsage, "one TYPE at a time"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -90,6 +94,34 @@ url = "out"
 			}
 		})
 	}
+	t.Run("exports lists them", func(t *testing.T) {
+		out, err := execute(t, newExportsCmd(), false, "--config", cfg)
+		got := out.String()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, got)
+		}
+		for _, want := range []string{"OUTBOX", "NEXT RUN", "erp     stock", "STOCK_000001.csv", "erp     items", "ITEMS_000002.xlsx"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("exports output lacks %q:\n%s", want, got)
+			}
+		}
+		out, err = execute(t, newExportsCmd(), false, "--config", cfg, "--format", "json", "--outbox", "erp")
+		var sts []console.ExportStatus
+		if err != nil || json.Unmarshal(out.Bytes(), &sts) != nil || len(sts) != 2 {
+			t.Fatalf("json: %v, %s", err, out)
+		}
+		for _, st := range sts {
+			if st.NextRun == nil || st.LastRun == nil || st.LastSuccess == nil || st.LastError != "" {
+				t.Errorf("export %s: %+v", st.Type, st)
+			}
+			if st.NextRun != nil && (st.NextRun.Minute() != 0 || st.NextRun.Before(time.Now())) {
+				t.Errorf("export %s: next run %s, want the next full hour of its schedule", st.Type, st.NextRun)
+			}
+		}
+		if _, err := execute(t, newExportsCmd(), false, "--config", cfg, "--outbox", "nope"); exitCode(err) != exitUsage {
+			t.Errorf("unknown outbox: %v", err)
+		}
+	})
 	t.Run("token refused", func(t *testing.T) {
 		t.Setenv("FB_EXPORT_TEST_TOKEN", "wrong")
 		if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitInvalid {

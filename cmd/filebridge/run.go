@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -16,14 +19,20 @@ func init() {
 	var cfgPath string
 	cmd := &cobra.Command{
 		Use:   "run --config FILE",
-		Short: "Watch the inboxes, run the export schedules, serve /metrics and /healthz",
+		Short: "Watch the inboxes, run the export schedules, serve /metrics, /healthz and the web console",
 		Long: `run watches every inbox of every portal, runs the outbox export schedules,
-and serves /metrics and /healthz on server.listen, logging with slog as [log]
-asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up and no
+and serves /metrics, /healthz and the web console (http://server.listen/) on
+server.listen, logging with slog as [log] asks. SIGTERM or SIGINT stops it gracefully: no new file is picked up and no
 new document is sent, the API requests already sent finish and their results
 are journaled (within 15 seconds; the whole stop takes at most 20), a file
 left unfinished stays in processing/ and resumes at the next start, and the
 journal is closed.
+
+SIGHUP reloads the configuration: inboxes, routes, exports and portals change
+without a restart (files in flight finish first, as on SIGTERM); a change of
+journal.path, server.listen, server.token_env, server.users or [log] is refused
+with a message naming the key, and an invalid file keeps the running
+configuration and says why.
 
 Exit codes: 0 stopped by a signal; 2 the configuration is invalid; 3 the
 journal or the listen address could not be opened.`,
@@ -34,7 +43,10 @@ journal or the listen address could not be opened.`,
 				return err
 			}
 			log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-			return runDaemon(cmd.Context(), cfg, log, app.Options{}, nil)
+			hup := make(chan os.Signal, 1)
+			signal.Notify(hup, syscall.SIGHUP)
+			defer signal.Stop(hup)
+			return runReloading(cmd.Context(), cfgPath, cfg, log, app.Options{}, hup)
 		},
 	}
 	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")

@@ -19,9 +19,11 @@ func newTemplatesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "templates",
 		Short: "Write a CSV and an XLSX template for every document type",
-		Long: `Write, for each inbound document type, a CSV template (header row and one example row) and an
-XLSX template (a "data" sheet to fill in, with code and EAN columns formatted as text, and a
-"columns" sheet describing every column: required, type, limits, example).
+		Long: `Write, for each inbound document type, a CSV template (the header row only; docs/columns.md
+shows an example of every column) and an XLSX template (a "data" sheet to fill in, with code and
+EAN columns formatted as text, an "example" sheet with one filled-in row, and a "columns" sheet
+describing every column: required, type, limits, example). No template holds an example in the
+rows filebridge reads, so a forgotten example row is never submitted.
 
 With --edition the files go into --out; without it, both editions go into OUT/A and OUT/B.`,
 		Example: `  filebridge templates --edition A --out ./templates

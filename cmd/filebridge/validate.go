@@ -29,6 +29,7 @@ type validateFlags struct {
 	dateLayout, timezone string
 	sheet                string
 	maxSize              string
+	online               bool
 }
 
 // newValidateCmd builds `filebridge validate`: decode and validate files
@@ -45,12 +46,19 @@ The document type comes from --type, else from the route of --inbox whose match 
 file name (with the route's reading options), else from the header row. Flags given on the
 command line override the route's options.
 
+With --online (needs --config and --inbox, and the portal's token) every code the file
+refers to (SKUs, suppliers, warehouses, carriers, carrier services, ship-to connections)
+is also looked up on the inbox's portal, with read-only requests, so that an unknown SKU
+is found before the file is dropped.
+
 Exit status: 0 when every file is valid (warnings allowed), 1 when a file has errors or
-cannot be read, 2 on a usage or configuration error.`,
+cannot be read (or, --online, names a code the portal lacks), 2 on a usage or
+configuration error, 3 when --online cannot reach the portal.`,
 		Example: `  filebridge validate --edition A SKU_2026.csv
   filebridge validate --config config.toml --inbox erp ORDERS_0316.xlsx
   filebridge validate --edition A --type skus --delimiter ';' --charset windows-1252 --decimal-comma ARTIKEL.csv
-  filebridge validate --edition B --format json PURCHASE_ORDERS.csv`,
+  filebridge validate --edition B --format json PURCHASE_ORDERS.csv
+  filebridge validate --online --config config.toml --inbox erp RECEPTIONS_0316.csv`,
 		Args:          cobra.MinimumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -71,6 +79,7 @@ cannot be read, 2 on a usage or configuration error.`,
 	f.StringVar(&fl.timezone, "timezone", "", "IANA zone of dates without an offset (default UTC)")
 	f.StringVar(&fl.sheet, "sheet", "", "XLSX sheet to read (default: the first)")
 	f.StringVar(&fl.maxSize, "max-size", "", `largest file read, e.g. "1GB" (default: the inbox's max_file_size, else 100MB)`)
+	f.BoolVar(&fl.online, "online", false, "also look every code (SKUs, suppliers, warehouses, carriers, connections) up on the portal of --inbox, read-only")
 	return cmd
 }
 
@@ -79,6 +88,8 @@ type fileSetup struct {
 	opts formats.Options
 	// route is the matching route's glob, "" without one.
 	route string
+	// onDoc, when set, sees every decoded document (--online).
+	onDoc func(formats.Doc)
 }
 
 // setup resolves the flags into a function giving each file's options.
@@ -100,12 +111,41 @@ func runValidate(cmd *cobra.Command, fl validateFlags, args []string) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	var online *onlineCheck
+	if fl.online {
+		if fl.configFile == "" {
+			return withCode(exitUsage, errors.New("--online looks codes up on the portal of an inbox: give --config and --inbox too"))
+		}
+		if online, err = newOnlineCheck(fl.configFile, fl.inbox); err != nil {
+			return withCode(exitUsage, err)
+		}
+		defer online.Close()
+	}
 	reports := make([]fileReport, 0, len(args))
 	for _, path := range args {
 		if err := cmd.Context().Err(); err != nil {
 			return err
 		}
-		reports = append(reports, validateFile(cmd.Context(), path, s.forFile(path), newProgress(cmd.ErrOrStderr())))
+		fs := s.forFile(path)
+		if online != nil {
+			fs.onDoc = online.collect
+		}
+		rep := validateFile(cmd.Context(), path, fs, newProgress(cmd.ErrOrStderr()))
+		retryAsWindows1252(cmd.Context(), path, fs, &rep)
+		if online != nil && rep.Err == nil {
+			issues, err := online.resolve(cmd.Context())
+			if err != nil {
+				return withCode(exportExitCode(err), err)
+			}
+			for i := range issues {
+				issues[i].File = rep.Name
+			}
+			rep.Unresolved = len(issues)
+			rep.Issues = append(rep.Issues, issues...)
+			sortIssues(rep.Issues)
+		}
+		withCLIHints(rep.Issues)
+		reports = append(reports, rep)
 	}
 	out := cmd.OutOrStdout()
 	if fl.format == "json" {
@@ -289,6 +329,9 @@ func validateFile(ctx context.Context, path string, fs fileSetup, pr *progress) 
 	r := pr.track(rep.Name, f, st.Size())
 	sum, err := formats.Decode(ctx, r, st.Size(), rep.Name, fs.opts, func(d formats.Doc) error {
 		rep.Issues = append(rep.Issues, d.Issues...)
+		if fs.onDoc != nil {
+			fs.onDoc(d)
+		}
 		return nil
 	})
 	pr.done()

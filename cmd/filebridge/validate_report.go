@@ -19,10 +19,11 @@ type fileReport struct {
 	Summary    formats.Summary
 	Issues     []formats.Issue // file issues first, then by row
 	Err        error           // the file could not be read at all
+	Unresolved int             // --online: codes the portal does not know
 }
 
 // ok reports whether the file is valid (warnings allowed).
-func (r fileReport) ok() bool { return r.Err == nil && r.Summary.Valid() }
+func (r fileReport) ok() bool { return r.Err == nil && r.Summary.Valid() && r.Unresolved == 0 }
 
 func (r fileReport) counts() (errs, warns int) {
 	for _, i := range r.Issues {
@@ -65,6 +66,9 @@ func (r fileReport) verdict() string {
 	} else {
 		fmt.Fprintf(&b, ": %d %s, %d %s valid, %d invalid", s.Rows, plural(s.Rows, "row", "rows"),
 			s.Docs-s.InvalidDocs, plural(s.Docs-s.InvalidDocs, "document", "documents"), s.InvalidDocs)
+	}
+	if r.Unresolved > 0 {
+		fmt.Fprintf(&b, "; %d %s not on the portal", r.Unresolved, plural(r.Unresolved, "code", "codes"))
 	}
 	if _, warns := r.counts(); warns > 0 {
 		fmt.Fprintf(&b, "; %d %s", warns, plural(warns, "warning", "warnings"))

@@ -231,8 +231,11 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 func (d *Daemon) Run(ctx context.Context) error {
 	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {
-		var err error
-		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport), d.Log); err != nil {
+		mounts, err := d.consoleMount()
+		if err != nil {
+			return err
+		}
+		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport, mounts...), d.Log); err != nil {
 			return &UnreachableError{Err: err}
 		}
 	}
@@ -257,6 +260,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		})
 	}
+	wg.Go(func() { d.pruneLoop(ctx) })
 	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
 	<-ctx.Done()
 

@@ -44,10 +44,25 @@ type Journal struct {
 	Path string `toml:"path"`
 }
 
-// Server is the HTTP listener for /metrics and /healthz.
+// Server is the HTTP listener for /metrics, /healthz and the web console.
 type Server struct {
 	// Listen is host:port; "" turns the server off. Default "127.0.0.1:9464".
 	Listen string `toml:"listen"`
+	// TokenEnv names the environment variable holding the console's access
+	// token; Users are basic-auth logins. One of them is required when
+	// Listen is not a loopback address.
+	TokenEnv string       `toml:"token_env"`
+	Users    []ServerUser `toml:"users"`
+	// Token is read from TokenEnv by ResolveSecrets.
+	Token Secret `toml:"-"`
+}
+
+// ServerUser is a basic-auth login of the web console.
+type ServerUser struct {
+	Name        string `toml:"name"`
+	PasswordEnv string `toml:"password_env"`
+	// Password is read from PasswordEnv by ResolveSecrets.
+	Password Secret `toml:"-"`
 }
 
 // Log sets up log/slog.
@@ -172,6 +187,9 @@ type Inbox struct {
 	ProcessingDir string `toml:"processing_dir"`
 	ProcessedDir  string `toml:"processed_dir"`
 	ErrorDir      string `toml:"error_dir"`
+	// Retention deletes the dated folders of ProcessedDir older than it
+	// ("90d"); zero (the default) keeps them.
+	Retention Retention `toml:"retention"`
 	// MaxFileSize refuses larger files before reading. Default 100 MiB.
 	MaxFileSize ByteSize `toml:"max_file_size"`
 	// OperationTimeout bounds one folder operation. Default "30s".

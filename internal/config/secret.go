@@ -72,6 +72,17 @@ func (c *Config) ResolveSecrets(lookup LookupEnv) error {
 		p.Token, err = secretFrom(lookup, "token_env", p.TokenEnv, "token_file", p.TokenFile)
 		add(fmt.Sprintf("portals.%s", name), err)
 	}
+	if c.Server.TokenEnv != "" {
+		var err error
+		c.Server.Token, err = fromEnv(lookup, "token_env", c.Server.TokenEnv)
+		add("server", err)
+	}
+	for i := range c.Server.Users {
+		u := &c.Server.Users[i]
+		var err error
+		u.Password, err = fromEnv(lookup, "password_env", u.PasswordEnv)
+		add(fmt.Sprintf("server.users[%d] %q", i, u.Name), err)
+	}
 	for i := range c.Inboxes {
 		in := &c.Inboxes[i]
 		add(fmt.Sprintf("inboxes[%d] %q", i, in.Name), in.SFTP.resolve(lookup))

@@ -48,6 +48,13 @@ func (c *Config) validate() error {
 	if l := c.Server.Listen; l != "" {
 		if err := checkListen(l); err != nil {
 			p.add("server.listen", "%v", err)
+		} else if !loopback(l) && c.Server.TokenEnv == "" && len(c.Server.Users) == 0 {
+			p.add("server.listen", "%q is reachable from other machines and the web console would be open to them: set [server] token_env (or add [[server.users]] with name and password_env), or listen on 127.0.0.1", l)
+		}
+	}
+	for i, u := range c.Server.Users {
+		if u.Name == "" || u.PasswordEnv == "" || strings.Contains(u.Name, ":") {
+			p.add(fmt.Sprintf("server.users[%d]", i), "needs a name (without ':') and a password_env naming the variable that holds the password")
 		}
 	}
 	c.Log.Level = strings.ToLower(strings.TrimSpace(c.Log.Level))
@@ -102,6 +109,19 @@ func checkName(p *problems, where, name, what, list string, i int, seen map[stri
 		return
 	}
 	seen[name] = i
+}
+
+// loopback reports whether host:port only listens on this machine.
+func loopback(l string) bool {
+	host, _, err := net.SplitHostPort(l)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func checkListen(l string) error {

@@ -399,6 +399,11 @@ func (p *parser) serial(s string) (time.Time, bool) {
 
 func (p *parser) dateHelp(what, examples string) string {
 	msg := what + ": write it like " + examples
+	if p.xlsx {
+		// Not a serial: the cell was typed (or pasted) as text.
+		msg = what + ": the cell holds text, not a spreadsheet date: format the column as a date in the spreadsheet, write it like " +
+			examples + ", or set date_layout on the route to the layout of this text (e.g. \"02.01.2006\")"
+	}
 	if p.layout != "" {
 		msg += " or in the route's layout " + p.layout
 	}

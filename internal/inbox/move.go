@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 
 	"filebridge/internal/folder"
@@ -68,7 +69,11 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	}
 	in.metrics.file(in.cfg.Name, string(row.State))
 	in.metrics.docs(in.cfg.Name, counts)
-	fr.log.Info("file finished", "state", row.State, "final_path", row.FinalPath, "docs_ok", ok, "docs_failed", failed, "rows", row.Rows)
+	level := slog.LevelInfo
+	if row.State == journal.FileFailed {
+		level = slog.LevelWarn // an operator has to look at it
+	}
+	fr.log.Log(ctx, level, "file finished", "state", row.State, "final_path", row.FinalPath, "docs_ok", ok, "docs_failed", failed, "rows", row.Rows)
 	res := fr.result()
 	res.RejectedPath = rejected
 	res.Invalid = invalid

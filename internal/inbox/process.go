@@ -161,7 +161,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			row.Size, in.cfg.MaxFileSize, in.cfg.Name))
 		return fr.finish(ctx)
 	}
-	if row.State == journal.FileClaimed && row.SHA256 != "" {
+	if !in.forcedReplay(ctx, *row) && row.State == journal.FileClaimed && row.SHA256 != "" {
 		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, in.p.Identity(), row.SHA256)
 		if err != nil {
 			return FileResult{}, err

@@ -93,6 +93,21 @@ ALTER TABLE files ADD COLUMN held_since TEXT NOT NULL DEFAULT '';
 ALTER TABLE files ADD COLUMN waiting_for TEXT NOT NULL DEFAULT '';
 CREATE INDEX files_portal_sha256 ON files (portal, sha256);
 `},
+	{name: "replays", sql: `
+CREATE TABLE replays (
+	id           INTEGER PRIMARY KEY,
+	inbox        TEXT    NOT NULL,
+	name         TEXT    NOT NULL,
+	original_id  INTEGER NOT NULL REFERENCES files (id) ON DELETE CASCADE,
+	replay_id    INTEGER REFERENCES files (id) ON DELETE SET NULL,
+	force        INTEGER NOT NULL DEFAULT 0,
+	requested_by TEXT    NOT NULL DEFAULT '',
+	requested_at TEXT    NOT NULL
+);
+CREATE INDEX replays_name ON replays (inbox, name, replay_id);
+CREATE INDEX replays_original ON replays (original_id);
+CREATE INDEX replays_replay ON replays (replay_id);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

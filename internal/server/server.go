@@ -161,8 +161,10 @@ func (h Health) Healthy() bool {
 // HealthFunc builds the current health report.
 type HealthFunc func(ctx context.Context) Health
 
-// Handler serves /metrics from gatherer and /healthz from health.
-func Handler(gatherer prometheus.Gatherer, health HealthFunc) http.Handler {
+// Handler serves /metrics from gatherer and /healthz from health. Each
+// mount registers more routes (the web console); without any, GET / says
+// where to look.
+func Handler(gatherer prometheus.Gatherer, health HealthFunc, mounts ...func(*http.ServeMux)) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -184,10 +186,15 @@ func Handler(gatherer prometheus.Gatherer, health HealthFunc) http.Handler {
 		w.WriteHeader(code)
 		_, _ = w.Write(append(b, '\n'))
 	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = fmt.Fprintln(w, "filebridge: see /metrics and /healthz")
-	})
+	for _, mount := range mounts {
+		mount(mux)
+	}
+	if len(mounts) == 0 {
+		mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = fmt.Fprintln(w, "filebridge: see /metrics and /healthz")
+		})
+	}
 	return mux
 }
 

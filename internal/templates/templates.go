@@ -1,7 +1,9 @@
 // Package templates writes the blank files an operator fills in: for each
-// edition and inbound document type, a CSV template (header row and one
-// example row) and an XLSX template (a "data" sheet to fill in and a
-// "columns" sheet describing every column). Everything comes from
+// edition and inbound document type, a CSV template (the header row only:
+// docs/columns.md gives an example of every column) and an XLSX template (a
+// "data" sheet to fill in, an "example" sheet with a filled-in row and a
+// "columns" sheet describing every column). No template carries an example
+// in the rows filebridge reads, so a forgotten example is never submitted. Everything comes from
 // model.SpecFor, so a template always carries exactly the columns filebridge
 // reads. The output is deterministic: the same edition gives the same bytes.
 //
@@ -39,28 +41,43 @@ func Spec(e model.Edition, dt model.DocType) (model.Spec, error) {
 	return spec, nil
 }
 
-// CSV returns the CSV template of a spec: a UTF-8 BOM, the header row and
-// one example row, comma-separated, lines ended by CRLF (what Excel writes).
+// CSV returns the CSV template of a spec: a UTF-8 BOM and the header row,
+// comma-separated, ended by CRLF (what Excel writes). The examples are
+// documented (ExampleCSV, docs/columns.md), not put in the file.
 func CSV(spec model.Spec) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(utf8BOM)
 	w := csv.NewWriter(&buf)
 	w.UseCRLF = true
 	header := make([]string, len(spec.Fields))
-	example := make([]string, len(spec.Fields))
 	for i, fl := range spec.Fields {
 		header[i] = fl.Name
-		example[i] = fl.Example
 	}
 	if err := w.Write(header); err != nil {
 		return nil, fmt.Errorf("writing CSV header: %w", err)
 	}
-	if err := w.Write(example); err != nil {
-		return nil, fmt.Errorf("writing CSV example row: %w", err)
-	}
 	w.Flush()
 	if err := w.Error(); err != nil {
 		return nil, fmt.Errorf("writing CSV template: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// ExampleCSV is a CSV of the header and one example row, as the
+// documentation shows it (never written as a template).
+func ExampleCSV(spec model.Spec) ([]byte, error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := make([]string, len(spec.Fields))
+	example := make([]string, len(spec.Fields))
+	for i, fl := range spec.Fields {
+		header[i], example[i] = fl.Name, fl.Example
+	}
+	_ = w.Write(header)
+	_ = w.Write(example)
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return nil, fmt.Errorf("writing the example CSV: %w", err)
 	}
 	return buf.Bytes(), nil
 }

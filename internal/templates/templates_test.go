@@ -138,9 +138,9 @@ func TestWriteUnknownEdition(t *testing.T) {
 }
 
 // TestContent checks every template against its spec: the header row is the
-// spec's column list, the example row its examples, the XLSX data sheet
-// keeps code and EAN columns as text and the columns sheet describes every
-// column.
+// spec's column list and nothing follows it in the CSV or the XLSX data
+// sheet; the XLSX example sheet holds the examples, the data sheet keeps
+// code and EAN columns as text and the columns sheet describes every column.
 func TestContent(t *testing.T) {
 	for _, e := range model.Editions {
 		for _, dt := range model.DocTypes(e) {
@@ -165,8 +165,16 @@ func TestContent(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(rows) != 2 || !slices.Equal(rows[0], names) || !slices.Equal(rows[1], examples) {
-					t.Errorf("CSV rows = %q\nwant header %q and examples %q", rows, names, examples)
+				if len(rows) != 1 || !slices.Equal(rows[0], names) {
+					t.Errorf("CSV rows = %q\nwant the header %q alone", rows, names)
+				}
+				ex, err := ExampleCSV(spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows, err = csv.NewReader(bytes.NewReader(ex)).ReadAll()
+				if err != nil || len(rows) != 2 || !slices.Equal(rows[1], examples) {
+					t.Errorf("example CSV rows = %q (%v), want the examples %q", rows, err, examples)
 				}
 				checkXLSX(t, spec, dt, names)
 			})
@@ -185,15 +193,18 @@ func checkXLSX(t *testing.T, spec model.Spec, dt model.DocType, names []string) 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if got := f.GetSheetList(); !slices.Equal(got, []string{DataSheet, ColumnsSheet}) {
+	if got := f.GetSheetList(); !slices.Equal(got, []string{DataSheet, ExampleSheet, ColumnsSheet}) {
 		t.Fatalf("sheets = %q", got)
 	}
-	rows, err := f.GetRows(DataSheet, excelize.Options{RawCellValue: true})
+	if data, err := f.GetRows(DataSheet); err != nil || len(data) != 1 || !slices.Equal(data[0], names) {
+		t.Fatalf("data rows = %q (%v), want the header %q alone", data, err, names)
+	}
+	rows, err := f.GetRows(ExampleSheet, excelize.Options{RawCellValue: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) != 2 || !slices.Equal(rows[0], names) {
-		t.Fatalf("data rows = %q, want header %q and one example", rows, names)
+		t.Fatalf("example rows = %q, want header %q and one example", rows, names)
 	}
 	for i, fl := range spec.Fields {
 		cell, _ := excelize.CoordinatesToCellName(i+1, 2)

@@ -13,6 +13,7 @@ import (
 // Sheet names of the XLSX templates.
 const (
 	DataSheet    = "data"
+	ExampleSheet = "example"
 	ColumnsSheet = "columns"
 )
 
@@ -30,8 +31,10 @@ const numFmtText = 49
 const validationRows = 10000
 
 // XLSX returns the XLSX template of a spec: a "data" sheet with the header
-// row and one example row, every non-numeric column formatted as text, and
-// a "columns" sheet describing each column.
+// row only (a forgotten example is never submitted), every non-numeric
+// column formatted as text; an "example" sheet with the header and one
+// example row; and a "columns" sheet describing each column. filebridge
+// reads the first sheet, "data".
 func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
@@ -42,8 +45,14 @@ func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeData(f, st, spec); err != nil {
+	if err := writeData(f, st, spec, DataSheet, false); err != nil {
 		return nil, fmt.Errorf("writing data sheet: %w", err)
+	}
+	if _, err := f.NewSheet(ExampleSheet); err != nil {
+		return nil, fmt.Errorf("adding example sheet: %w", err)
+	}
+	if err := writeData(f, st, spec, ExampleSheet, true); err != nil {
+		return nil, fmt.Errorf("writing example sheet: %w", err)
 	}
 	if err := writeColumns(f, st, spec); err != nil {
 		return nil, fmt.Errorf("writing columns sheet: %w", err)
@@ -54,7 +63,7 @@ func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
 		Subject:        fmt.Sprintf("customer-portal API v%s", spec.Edition.APIVersion()),
 		Creator:        "filebridge",
 		LastModifiedBy: "filebridge",
-		Description:    "Fill in the data sheet, one row per document (per line for orders); the columns sheet describes each column.",
+		Description:    "Fill in the data sheet, one row per document (per line for orders); the example sheet shows a filled-in row and the columns sheet describes each column.",
 		Created:        fixedTime,
 		Modified:       fixedTime,
 	}); err != nil {
@@ -92,28 +101,32 @@ func newStyles(f *excelize.File) (styles, error) {
 // other column (codes, EANs, dates, postal codes) is formatted as text.
 func isNumeric(t model.FieldType) bool { return t == model.TInt || t == model.TDecimal }
 
-func writeData(f *excelize.File, st styles, spec model.Spec) error {
+// writeData writes the header row of sheet, formats and sizes its columns
+// and adds the drop-down lists; withExample adds the example row.
+func writeData(f *excelize.File, st styles, spec model.Spec, sheet string, withExample bool) error {
 	for i, fl := range spec.Fields {
 		col, err := excelize.ColumnNumberToName(i + 1)
 		if err != nil {
 			return err
 		}
 		width := float64(max(utf8.RuneCountInString(fl.Name), utf8.RuneCountInString(fl.Example)) + 3)
-		if err := f.SetColWidth(DataSheet, col, col, min(width, 45)); err != nil {
+		if err := f.SetColWidth(sheet, col, col, min(width, 45)); err != nil {
 			return err
 		}
 		headerStyle := st.header
 		if !isNumeric(fl.Type) {
 			headerStyle = st.headerText
-			if err := f.SetColStyle(DataSheet, col, st.text); err != nil {
+			if err := f.SetColStyle(sheet, col, st.text); err != nil {
 				return err
 			}
 		}
-		if err := setStr(f, DataSheet, col, 1, fl.Name, headerStyle); err != nil {
+		if err := setStr(f, sheet, col, 1, fl.Name, headerStyle); err != nil {
 			return err
 		}
-		if err := writeExample(f, st, fl, col); err != nil {
-			return fmt.Errorf("example of %s: %w", fl.Name, err)
+		if withExample {
+			if err := writeExample(f, st, sheet, fl, col); err != nil {
+				return fmt.Errorf("example of %s: %w", fl.Name, err)
+			}
 		}
 		if len(fl.Enum) > 0 {
 			dv := excelize.NewDataValidation(true)
@@ -122,32 +135,32 @@ func writeData(f *excelize.File, st styles, spec model.Spec) error {
 				return err
 			}
 			dv.SetError(excelize.DataValidationErrorStyleStop, fl.Name, "Choose one of the listed values.")
-			if err := f.AddDataValidation(DataSheet, dv); err != nil {
+			if err := f.AddDataValidation(sheet, dv); err != nil {
 				return err
 			}
 		}
 	}
-	return f.SetPanes(DataSheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
+	return f.SetPanes(sheet, &excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"})
 }
 
 // writeExample writes a field's example into row 2: numbers as numbers,
 // everything else as text.
-func writeExample(f *excelize.File, st styles, fl model.Field, col string) error {
+func writeExample(f *excelize.File, st styles, sheet string, fl model.Field, col string) error {
 	cell := col + "2"
 	if fl.Example == "" {
 		return nil
 	}
 	if isNumeric(fl.Type) {
 		if n, err := strconv.ParseInt(fl.Example, 10, 64); err == nil {
-			return f.SetCellInt(DataSheet, cell, n)
+			return f.SetCellInt(sheet, cell, n)
 		}
 		v, err := strconv.ParseFloat(fl.Example, 64)
 		if err != nil {
 			return fmt.Errorf("example %q is not a number: %w", fl.Example, err)
 		}
-		return f.SetCellFloat(DataSheet, cell, v, -1, 64)
+		return f.SetCellFloat(sheet, cell, v, -1, 64)
 	}
-	return setStr(f, DataSheet, col, 2, fl.Example, st.text)
+	return setStr(f, sheet, col, 2, fl.Example, st.text)
 }
 
 func setStr(f *excelize.File, sheet, col string, row int, v string, style int) error {

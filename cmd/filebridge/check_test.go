@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckRoughEdges: a missing token is said once and the other checks go
+// on; an unreachable base_url gets a hint.
+func TestCheckRoughEdges(t *testing.T) {
+	// A port nothing listens on.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadURL := "http://" + ln.Addr().String() + "/api"
+	_ = ln.Close()
+
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, tokenEnv string) string {
+		p := filepath.Join(dir, name)
+		data := fmt.Sprintf(`
+[journal]
+path = "state/journal.db"
+[portals.main]
+edition = "A"
+base_url = %q
+company = 42
+token_env = %q
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = "in"
+`, deadURL, tokenEnv)
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	t.Setenv("FB_CHECK_TEST_TOKEN", "secret-value")
+	tests := []struct {
+		name   string
+		cfg    string
+		code   int
+		want   []string
+		wantN1 string // appears exactly once
+	}{
+		{"token unset", write("unset.toml", "FB_CHECK_TEST_UNSET"), exitUsage,
+			[]string{"FAIL secrets: ", "skip portal main: not called", "ok   inbox erp:", "ok   journal"},
+			"FB_CHECK_TEST_UNSET is not set"},
+		{"portal down", write("down.toml", "FB_CHECK_TEST_TOKEN"), exitUnreachable,
+			[]string{"FAIL portal main: ", "nothing listens there: check the host and port of base_url in [portals.main]", "ok   inbox erp:"},
+			"config " + dir},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			err := runCheck(t.Context(), tt.cfg, &out)
+			got := out.String()
+			if exitCode(err) != tt.code {
+				t.Errorf("exit %d (%v), want %d:\n%s", exitCode(err), err, tt.code, got)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("output lacks %q:\n%s", w, got)
+				}
+			}
+			if n := strings.Count(got, tt.wantN1); n != 1 {
+				t.Errorf("%q appears %d times, want once:\n%s", tt.wantN1, n, got)
+			}
+			if strings.Contains(got, "secret-value") {
+				t.Errorf("output shows the token:\n%s", got)
+			}
+		})
+	}
+}

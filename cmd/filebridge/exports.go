@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/console"
+)
+
+func init() { rootCmd.AddCommand(newExportsCmd()) }
+
+// newExportsCmd builds `filebridge exports`: each export's last run,
+// cursor and next scheduled run.
+func newExportsCmd() *cobra.Command {
+	var cfgPath, outboxName, format string
+	cmd := &cobra.Command{
+		Use:   "exports --config FILE [--outbox NAME] [--format table|json|csv]",
+		Short: "Show each export's last run, cursor, next scheduled run and last error",
+		Long: `exports lists every configured export of every outbox (or of --outbox) with its
+last run (when, rows, file written), its cursor (how far it has read), the next
+run its schedule gives, its last successful run and its last error. It reads the
+journal only (works while "filebridge run" writes it, and on a stopped system,
+where "next run" is when run would start it). Times are in this machine's time
+zone.
+
+Exit codes: 0 listed; 2 usage or configuration error; 3 the journal could not
+be read.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runExports(cmd.Context(), cfgPath, outboxName, format, cmd.OutOrStdout(), time.Now())
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	cmd.Flags().StringVar(&outboxName, "outbox", "", "only this outbox")
+	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv")
+	_ = cmd.MarkFlagRequired("config")
+	return cmd
+}
+
+func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writer, now time.Time) error {
+	format, err := parseFormat(formatText)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	cfg, db, err := openJournalRO(ctx, cfgPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if only != "" && cfg.Outbox(only) == nil {
+		var names []string
+		for _, o := range cfg.Outboxes {
+			names = append(names, o.Name)
+		}
+		return withCode(exitUsage, fmt.Errorf("--outbox %q: no such outbox in %s: use one of %s", only, cfg.File, orNone(names)))
+	}
+	sts, err := console.Exports(ctx, cfg, db, only, now)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	if format == formatJSON {
+		if sts == nil {
+			sts = []console.ExportStatus{}
+		}
+		return printJSON(w, sts)
+	}
+	lt := func(t *time.Time) string {
+		if t == nil {
+			return "-"
+		}
+		return localTime(*t)
+	}
+	t := &table{header: []string{"OUTBOX", "EXPORT", "LAST RUN", "ROWS", "FILE", "CURSOR", "NEXT RUN", "LAST SUCCESS", "LAST ERROR"}}
+	for _, s := range sts {
+		last := lt(s.LastRun)
+		if s.Running {
+			last += " (running or interrupted)"
+		}
+		t.add(s.Outbox, s.Type, last, strconv.Itoa(s.LastRows), orDash(s.LastFile), lt(s.Cursor), lt(s.NextRun),
+			lt(s.LastSuccess), orDash(s.LastError))
+	}
+	if err := t.write(w, format); err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	if format == formatTable && len(sts) == 0 {
+		fmt.Fprintln(w, "no export configured")
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/config"
+	"filebridge/internal/journal"
+)
+
+func init() { rootCmd.AddCommand(newFilesCmd()) }
+
+type filesFlags struct {
+	cfgPath, inbox, docType, since, name, format string
+	states                                       []string
+	limit, page                                  int
+}
+
+// newFilesCmd builds `filebridge files`: the journal's history of files.
+func newFilesCmd() *cobra.Command {
+	var fl filesFlags
+	cmd := &cobra.Command{
+		Use:   "files --config FILE [--inbox NAME] [--state S] [--since TIME] [--format table|json|csv]",
+		Short: "List the files filebridge received, newest first, from the journal",
+		Long: `files lists the files the journal holds, newest first: journal id, name, inbox,
+document type, state, when it was received and finished (in this machine's time
+zone), data rows, documents by result, and where the file went. It reads the
+journal only, so it works while "filebridge run" is writing it and on a stopped
+system.
+
+States: claimed and submitting (in processing/ now), done, failed, duplicate.
+--state can be given several times or as a list (failed,duplicate).
+--since takes 24h or 7d (back from now), a date 2026-11-21, a local time
+2026-11-21T02:00:00 or RFC 3339. --limit rows a page (default 50), --page N the
+Nth page; the last line says how many match.
+
+Exit codes: 0 listed (also none); 2 usage or configuration error; 3 the journal
+could not be read.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runFiles(cmd.Context(), fl, cmd.OutOrStdout(), time.Now())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.cfgPath, "config", "", "configuration file (required)")
+	f.StringVar(&fl.inbox, "inbox", "", "only this inbox")
+	f.StringSliceVar(&fl.states, "state", nil, "only files in these states: claimed, submitting, done, failed, duplicate")
+	f.StringVar(&fl.docType, "type", "", "only files of this document type (e.g. sales_orders)")
+	f.StringVar(&fl.since, "since", "", "only files received since then (24h, 7d, 2026-11-21, RFC 3339)")
+	f.StringVar(&fl.name, "name", "", "only files whose name contains this")
+	f.StringVar(&fl.format, "format", "table", "output: table, json or csv")
+	f.IntVar(&fl.limit, "limit", 50, "files a page (0: all)")
+	f.IntVar(&fl.page, "page", 1, "page number, 1 the newest")
+	_ = cmd.MarkFlagRequired("config")
+	return cmd
+}
+
+// openJournalRO loads the config (without needing its secrets) and opens
+// its journal read-only.
+func openJournalRO(ctx context.Context, cfgPath string) (*config.Config, *journal.DB, error) {
+	cfg, err := decodeCheckConfig(cfgPath)
+	if err != nil {
+		return nil, nil, withCode(exitUsage, fmt.Errorf("config %s: %w", cfgPath, err))
+	}
+	db, err := journal.OpenReadOnly(ctx, cfg.Journal.Path)
+	if err != nil {
+		return nil, nil, withCode(exitUnreachable, err)
+	}
+	return cfg, db, nil
+}
+
+// fileFilter turns the flags into a journal filter.
+func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilter, error) {
+	ff := journal.FileFilter{Inbox: fl.inbox, DocType: fl.docType, Name: fl.name, Limit: fl.limit}
+	if fl.inbox != "" && cfg.Inbox(fl.inbox) == nil {
+		var names []string
+		for _, in := range cfg.Inboxes {
+			names = append(names, in.Name)
+		}
+		return ff, fmt.Errorf("--inbox %q: no such inbox in %s: use one of %s", fl.inbox, cfg.File, orNone(names))
+	}
+	for _, s := range fl.states {
+		st := journal.FileState(strings.ToLower(strings.TrimSpace(s)))
+		if !st.Valid() {
+			return ff, fmt.Errorf("--state %q: use claimed, submitting, done, failed or duplicate", s)
+		}
+		ff.States = append(ff.States, st)
+	}
+	if fl.since != "" {
+		t, err := parseWhen(fl.since, now)
+		if err != nil {
+			return ff, err
+		}
+		ff.Since = t
+	}
+	if fl.page < 1 {
+		return ff, fmt.Errorf("--page %d: pages count from 1", fl.page)
+	}
+	if fl.limit < 0 {
+		return ff, fmt.Errorf("--limit %d: give a number of files, 0 for all", fl.limit)
+	}
+	ff.Offset = (fl.page - 1) * fl.limit
+	return ff, nil
+}
+
+// fileRecord is one file in `files --format json`.
+type fileRecord struct {
+	ID        int64          `json:"id"`
+	Name      string         `json:"name"`
+	Inbox     string         `json:"inbox"`
+	Type      string         `json:"type"`
+	State     string         `json:"state"`
+	Received  time.Time      `json:"received"`
+	Finished  *time.Time     `json:"finished,omitempty"`
+	Rows      int            `json:"rows"`
+	Documents map[string]int `json:"documents"`
+	FinalPath string         `json:"final_path,omitempty"`
+	Message   string         `json:"message,omitempty"`
+}
+
+func newFileRecord(f journal.File, counts map[journal.Result]int) fileRecord {
+	r := fileRecord{ID: f.ID, Name: f.Name, Inbox: f.Inbox, Type: f.DocType, State: string(f.State),
+		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message}
+	if t := f.FinishedAt(); !t.IsZero() {
+		r.Finished = &t
+	}
+	for res, n := range counts {
+		r.Documents[string(res)] = n
+	}
+	return r
+}
+
+// resultOrder is the order documents by result are shown in.
+var resultOrder = []journal.Result{journal.ResultCreated, journal.ResultExists, journal.ResultInvalid,
+	journal.ResultConflict, journal.ResultFailed, journal.ResultSkipped, journal.ResultPending, journal.ResultSending}
+
+// docSummary is "3 created, 1 invalid"; "-" without documents.
+func docSummary(counts map[journal.Result]int) string {
+	var parts []string
+	for _, r := range resultOrder {
+		if n := counts[r]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+string(r))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) error {
+	format, err := parseFormat(fl.format)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	cfg, db, err := openJournalRO(ctx, fl.cfgPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ff, err := fl.filter(cfg, now)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	files, err := db.Files(ctx, ff)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	total, err := db.CountFiles(ctx, ff)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	counts, err := db.ResultCounts(ctx, ids)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	if format == formatJSON {
+		recs := make([]fileRecord, 0, len(files))
+		for _, f := range files {
+			recs = append(recs, newFileRecord(f, counts[f.ID]))
+		}
+		return printJSON(w, struct {
+			Total int          `json:"total"`
+			Page  int          `json:"page"`
+			Files []fileRecord `json:"files"`
+		}{total, fl.page, recs})
+	}
+	t := &table{header: []string{"ID", "NAME", "INBOX", "TYPE", "STATE", "RECEIVED", "FINISHED", "ROWS", "DOCUMENTS", "FINAL PATH"}}
+	for _, f := range files {
+		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), string(f.State), localTime(f.ClaimedAt),
+			orDash(localTime(f.FinishedAt())), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), orDash(f.FinalPath))
+	}
+	if err := t.write(w, format); err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	if format == formatTable {
+		switch {
+		case total == 0:
+			fmt.Fprintln(w, "no file matches")
+		case fl.limit > 0 && ff.Offset+len(files) < total:
+			fmt.Fprintf(w, "%d-%d of %d files; next page: --page %d\n", ff.Offset+1, ff.Offset+len(files), total, fl.page+1)
+		default:
+			fmt.Fprintf(w, "%d of %d files\n", len(files), total)
+		}
+	}
+	return nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

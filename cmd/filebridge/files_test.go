@@ -1,0 +1,177 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// journalEnv runs three files through the real pipeline (process on the
+// simulator): a good one, a bad one and a duplicate of the good one, and
+// returns the config path.
+func journalEnv(t *testing.T) string {
+	t.Helper()
+	cfg, in := processEnv(t, "demo-token", "")
+	src := t.TempDir()
+	files := []struct{ name, content string }{
+		{"SUPPLIERS_1.csv", processSuppliers},
+		{"SUPPLIERS_BAD.csv", "code,name,relationship\nSUP-B,Supplier B,Manufacturer\nSUP-C,,Bogus\n"},
+		{"SUPPLIERS_2.csv", processSuppliers},
+	}
+	for _, f := range files {
+		p := filepath.Join(src, f.name)
+		if err := os.WriteFile(p, []byte(f.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		runProcessCmd(t, "--config", cfg, "--inbox", "erp", p)
+	}
+	_ = in
+	return cfg
+}
+
+func TestFilesCommand(t *testing.T) {
+	cfg := journalEnv(t)
+	run := func(t *testing.T, args ...string) (string, int) {
+		t.Helper()
+		out, err := execute(t, newFilesCmd(), false, append([]string{"--config", cfg}, args...)...)
+		if err != nil {
+			out.WriteString("error: " + err.Error())
+		}
+		return out.String(), exitCode(err)
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		want    []string // in this order
+		notWant []string
+	}{
+		{"newest first", nil, exitOK,
+			[]string{"ID", "SUPPLIERS_2.csv", "duplicate", "SUPPLIERS_BAD.csv", "failed", "1 invalid, 1 skipped", "error/SUPPLIERS_BAD.csv", "SUPPLIERS_1.csv", "done", "1 created", "3 of 3 files"}, nil},
+		{"state", []string{"--state", "failed"}, exitOK, []string{"SUPPLIERS_BAD.csv", "1 of 1 files"}, []string{"SUPPLIERS_1.csv"}},
+		{"states list", []string{"--state", "done,duplicate"}, exitOK, []string{"SUPPLIERS_2.csv", "SUPPLIERS_1.csv"}, []string{"BAD"}},
+		{"paging", []string{"--limit", "1", "--page", "2"}, exitOK, []string{"SUPPLIERS_BAD.csv", "2-2 of 3 files; next page: --page 3"}, []string{"SUPPLIERS_1.csv"}},
+		{"name", []string{"--name", "bad"}, exitOK, []string{"SUPPLIERS_BAD.csv"}, []string{"SUPPLIERS_1.csv"}},
+		{"since", []string{"--since", "1h"}, exitOK, []string{"3 of 3 files"}, nil},
+		{"since future", []string{"--since", time.Now().Add(time.Hour).Format(time.RFC3339)}, exitOK, []string{"no file matches"}, nil},
+		{"bad state", []string{"--state", "lost"}, exitUsage, []string{"--state \"lost\": use claimed, submitting, done, failed or duplicate"}, nil},
+		{"bad inbox", []string{"--inbox", "nope"}, exitUsage, []string{`--inbox "nope": no such inbox`, "use one of erp"}, nil},
+		{"bad since", []string{"--since", "yesterday"}, exitUsage, []string{`--since "yesterday"`}, nil},
+		{"bad format", []string{"--format", "xml"}, exitUsage, []string{"use table, json or csv"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := run(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
+			}
+			rest := out
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Errorf("output lacks %q (in this order):\n%s", w, out)
+					break
+				}
+				rest = rest[i+len(w):]
+			}
+			for _, nw := range tt.notWant {
+				if strings.Contains(out, nw) {
+					t.Errorf("output has %q:\n%s", nw, out)
+				}
+			}
+		})
+	}
+	t.Run("json", func(t *testing.T) {
+		out, code := run(t, "--format", "json", "--state", "failed")
+		var got struct {
+			Total int          `json:"total"`
+			Files []fileRecord `json:"files"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil {
+			t.Fatalf("exit %d, %v:\n%s", code, err, out)
+		}
+		if got.Total != 1 || len(got.Files) != 1 || got.Files[0].Name != "SUPPLIERS_BAD.csv" ||
+			got.Files[0].Documents["invalid"] != 1 || got.Files[0].Finished == nil || got.Files[0].Type != "suppliers" {
+			t.Errorf("json = %+v", got)
+		}
+	})
+	t.Run("csv", func(t *testing.T) {
+		out, code := run(t, "--format", "csv")
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if code != 0 || err != nil || len(recs) != 4 || recs[0][1] != "NAME" || recs[3][1] != "SUPPLIERS_1.csv" {
+			t.Errorf("exit %d, %v, csv %q", code, err, recs)
+		}
+	})
+	t.Run("no journal yet", func(t *testing.T) {
+		fresh, _ := processEnv(t, "demo-token", "http://127.0.0.1:1/api")
+		out, err := execute(t, newFilesCmd(), false, "--config", fresh)
+		if exitCode(err) != exitUnreachable || err == nil || !strings.Contains(err.Error(), "has not run with this config yet") {
+			t.Errorf("exit %d, %v, %s", exitCode(err), err, out)
+		}
+	})
+}
+
+func TestShowCommand(t *testing.T) {
+	cfg := journalEnv(t)
+	dir := filepath.Dir(cfg)
+	run := func(t *testing.T, args ...string) (string, int) {
+		t.Helper()
+		out, err := execute(t, newShowCmd(), false, append([]string{"--config", cfg}, args...)...)
+		if err != nil {
+			out.WriteString("error: " + err.Error())
+		}
+		return out.String(), exitCode(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want []string
+	}{
+		{"by name", []string{"SUPPLIERS_BAD.csv"}, exitOK, []string{
+			"#2 SUPPLIERS_BAD.csv  (inbox erp, suppliers)", "state       failed:",
+			"original    " + filepath.Join(dir, "in", "error", "SUPPLIERS_BAD.csv"),
+			"report      " + filepath.Join(dir, "in", "error", "SUPPLIERS_BAD.report.csv"),
+			"rejected    " + filepath.Join(dir, "in", "error", "SUPPLIERS_BAD.rejected.csv"),
+			"ROWS", "KEY", "RESULT", "SUP-B", "skipped", "SUP-C", "invalid", "is not an allowed relationship"}},
+		{"by id", []string{"1"}, exitOK, []string{"#1 SUPPLIERS_1.csv", "state       done", "SUP-A", "created"}},
+		{"by #id", []string{"#3"}, exitOK, []string{"#3 SUPPLIERS_2.csv", "duplicate", "no documents"}},
+		{"unknown", []string{"NOPE.csv"}, exitInvalid, []string{`file "NOPE.csv": not found in the journal`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := run(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+	t.Run("the report lies where show says", func(t *testing.T) {
+		if _, err := os.Stat(filepath.Join(dir, "in", "error", "SUPPLIERS_BAD.rejected.csv")); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("json", func(t *testing.T) {
+		out, _ := run(t, "--format", "json", "SUPPLIERS_BAD.csv")
+		var got struct {
+			File      fileRecord       `json:"file"`
+			Files     fileLocations    `json:"files"`
+			Documents []documentRecord `json:"documents"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v:\n%s", err, out)
+		}
+		if got.File.State != "failed" || len(got.Documents) != 2 || got.Documents[1].Result != "invalid" || got.Documents[1].Message == "" || got.Files.Rejected == "" {
+			t.Errorf("json = %+v", got)
+		}
+	})
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/inbox"
+	"filebridge/internal/model"
+	"filebridge/internal/portalsim"
+)
+
+// eventually polls cond (the daemon works in its own goroutines) until it
+// holds, failing after a generous deadline.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestReload: SIGHUP adds an inbox without a restart; an invalid file and
+// a change of log.level are refused and the running config stays.
+func TestReload(t *testing.T) {
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("demo-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "config.toml")
+	write := func(level string, inboxes ...string) {
+		t.Helper()
+		var b strings.Builder
+		fmt.Fprintf(&b, "[journal]\npath = \"state/fb.db\"\n[server]\nlisten = \"\"\n[log]\nlevel = %q\n[portals.main]\nedition = \"A\"\nbase_url = %q\ncompany = 42\ntoken_file = \"token\"\n", level, srv.URL+"/api")
+		for _, in := range inboxes {
+			if err := os.MkdirAll(filepath.Join(dir, in), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "[[inboxes]]\nname = %q\nportal = \"main\"\nurl = %q\npoll = \"100ms\"\n", in, in)
+		}
+		if err := os.WriteFile(cfgPath, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("info", "a")
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	ctx, cancel := context.WithCancel(t.Context())
+	hup := make(chan os.Signal, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- runReloading(ctx, cfgPath, cfg, log, app.Options{Inbox: inbox.Options{SkipSettle: true}}, hup)
+	}()
+	n := 0
+	dropAndWait := func(in string) {
+		t.Helper()
+		n++
+		name := fmt.Sprintf("SUPPLIERS_%d.csv", n)
+		data := fmt.Sprintf("code,name,relationship\nSUP-%d,Supplier %d,Manufacturer\n", n, n)
+		if err := os.WriteFile(filepath.Join(dir, in, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, name+" processed in inbox "+in, func() bool {
+			m, _ := filepath.Glob(filepath.Join(dir, in, "processed", "*", "*", "*", name))
+			return len(m) == 1
+		})
+	}
+	dropAndWait("a")
+
+	// A new inbox, without a restart.
+	write("info", "a", "b")
+	hup <- nil
+	eventually(t, "the reload", func() bool { return strings.Contains(logs.String(), "configuration reloaded") })
+	dropAndWait("b")
+
+	// An invalid file keeps the running config.
+	if err := os.WriteFile(cfgPath, []byte("[portals.main]\nedition = \"Z\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hup <- nil
+	eventually(t, "the refusal of the invalid file", func() bool {
+		return strings.Contains(logs.String(), "the new configuration is invalid; the running one stays")
+	})
+	dropAndWait("b")
+
+	// A key only a restart applies.
+	write("debug", "a", "b")
+	hup <- nil
+	eventually(t, "the refusal of log.level", func() bool {
+		return strings.Contains(logs.String(), "changes log.level, which only a restart applies")
+	})
+	dropAndWait("a")
+	if c := strings.Count(logs.String(), "configuration reloaded"); c != 1 {
+		t.Errorf("%d reloads, want 1", c)
+	}
+
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run ended with %v", err)
+	}
+}

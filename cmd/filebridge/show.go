@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"filebridge/internal/config"
+	"filebridge/internal/journal"
+)
+
+func init() { rootCmd.AddCommand(newShowCmd()) }
+
+// newShowCmd builds `filebridge show FILE`: one file and its documents.
+func newShowCmd() *cobra.Command {
+	var cfgPath, format string
+	cmd := &cobra.Command{
+		Use:   "show --config FILE ID|NAME",
+		Short: "Show one file of the journal: its documents, their results, and where its report lies",
+		Long: `show prints one file from the journal, given by its journal id (as "files" lists
+it) or its name: its state and message, where the original, its report and its
+rejected rows lie, and each document with its source rows, key, result, the id
+the portal gave it, the portal's message and the number of attempts. A name
+received several times shows the newest; the others are listed by id.
+It reads the journal only (works while "filebridge run" writes it).
+
+Exit codes: 0 shown; 1 no such file; 2 usage or configuration error; 3 the
+journal could not be read.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runShow(cmd.Context(), cfgPath, args[0], format, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv (csv: the documents)")
+	_ = cmd.MarkFlagRequired("config")
+	return cmd
+}
+
+// fileLocations are where a file's original, report and rejected rows lie,
+// as paths on this machine or sftp:// URLs.
+type fileLocations struct {
+	Original string `json:"original,omitempty"`
+	Report   string `json:"report,omitempty"`
+	Rejected string `json:"rejected,omitempty"`
+}
+
+func locate(cfg *config.Config, f journal.File) fileLocations {
+	where := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		in := cfg.Inbox(f.Inbox)
+		switch {
+		case in == nil:
+			return p
+		case in.Folder.IsSFTP():
+			return in.Folder.String() + "/" + path.Clean(p)
+		}
+		return filepath.Join(in.Folder.Path, filepath.FromSlash(p))
+	}
+	orig := f.FinalPath
+	if orig == "" {
+		orig = f.Path
+	}
+	return fileLocations{Original: where(orig), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
+}
+
+type documentRecord struct {
+	Key      string    `json:"key"`
+	Rows     string    `json:"rows"`
+	Result   string    `json:"result"`
+	PortalID string    `json:"portal_id,omitempty"`
+	Message  string    `json:"message,omitempty"`
+	Attempts int       `json:"attempts"`
+	Updated  time.Time `json:"updated"`
+}
+
+func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) error {
+	format, err := parseFormat(formatText)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	cfg, db, err := openJournalRO(ctx, cfgPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	files, err := db.FindFiles(ctx, ref)
+	if err != nil {
+		if isNotFound(err) {
+			return withCode(exitInvalid, err)
+		}
+		return withCode(exitUnreachable, err)
+	}
+	f := files[0]
+	docs, err := db.Documents(ctx, f.ID)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	counts, err := db.ResultCounts(ctx, []int64{f.ID})
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	loc := locate(cfg, f)
+	links, err := replayLinks(ctx, db, f.ID)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	recs := make([]documentRecord, 0, len(docs))
+	for _, d := range docs {
+		recs = append(recs, documentRecord{Key: d.Key, Rows: d.Rows, Result: string(d.Result), PortalID: d.PortalID,
+			Message: d.Message, Attempts: d.Attempts, Updated: d.UpdatedAt})
+	}
+	switch format {
+	case formatJSON:
+		return printJSON(w, struct {
+			File      fileRecord       `json:"file"`
+			Files     fileLocations    `json:"files"`
+			Documents []documentRecord `json:"documents"`
+			Replays   replayLinkSet    `json:"replays"`
+		}{newFileRecord(f, counts[f.ID]), loc, recs, links})
+	case formatCSV:
+		return documentTable(recs).write(w, formatCSV)
+	}
+	fmt.Fprintf(w, "#%d %s  (inbox %s, %s)\n", f.ID, f.Name, f.Inbox, orDash(f.DocType))
+	fmt.Fprintf(w, "  state       %s: %s\n", f.State, orDash(f.Message))
+	fmt.Fprintf(w, "  received    %s\n", localTime(f.ClaimedAt))
+	if t := f.FinishedAt(); !t.IsZero() {
+		fmt.Fprintf(w, "  finished    %s\n", localTime(t))
+	}
+	fmt.Fprintf(w, "  rows        %d; documents: %s\n", f.Rows, docSummary(counts[f.ID]))
+	fmt.Fprintf(w, "  original    %s\n", orDash(loc.Original))
+	if loc.Report != "" {
+		fmt.Fprintf(w, "  report      %s\n", loc.Report)
+	}
+	if loc.Rejected != "" {
+		fmt.Fprintf(w, "  rejected    %s\n", loc.Rejected)
+	}
+	if links.Of != 0 {
+		fmt.Fprintf(w, "  replay of   #%d\n", links.Of)
+	}
+	for _, r := range links.As {
+		if r.ID == 0 {
+			fmt.Fprintf(w, "  replayed as  %s, waiting in the inbox (asked %s by %s)\n", r.Name, localTime(r.At), r.By)
+		} else {
+			fmt.Fprintf(w, "  replayed as  #%d (asked %s by %s)\n", r.ID, localTime(r.At), r.By)
+		}
+	}
+	if len(files) > 1 {
+		var others []string
+		for _, o := range files[1:] {
+			others = append(others, fmt.Sprintf("#%d (%s, %s)", o.ID, o.State, localTime(o.ClaimedAt)))
+		}
+		fmt.Fprintf(w, "  also received as %s: show them by id\n", strings.Join(others, ", "))
+	}
+	if len(recs) == 0 {
+		fmt.Fprintln(w, "\nno documents")
+		return nil
+	}
+	fmt.Fprintln(w)
+	return documentTable(recs).write(w, formatTable)
+}
+
+func documentTable(recs []documentRecord) *table {
+	t := &table{header: []string{"ROWS", "KEY", "RESULT", "PORTAL ID", "ATTEMPTS", "MESSAGE"}}
+	for _, d := range recs {
+		t.add(orDash(d.Rows), d.Key, d.Result, orDash(d.PortalID), strconv.Itoa(d.Attempts), orDash(d.Message))
+	}
+	return t
+}
+
+func isNotFound(err error) bool { return errors.Is(err, journal.ErrNotFound) }
+
+// replayLinkSet links a file to the run it replays and to its replays.
+type replayLinkSet struct {
+	Of int64        `json:"of,omitempty"` // the file this run replays
+	As []replayLink `json:"as,omitempty"` // the runs that replay this file
+}
+
+type replayLink struct {
+	ID   int64     `json:"id,omitempty"` // 0 while waiting in the inbox
+	Name string    `json:"name"`
+	By   string    `json:"by"`
+	At   time.Time `json:"at"`
+}
+
+func replayLinks(ctx context.Context, db *journal.DB, id int64) (replayLinkSet, error) {
+	var out replayLinkSet
+	if r, found, err := db.ReplayOf(ctx, id); err != nil {
+		return out, err
+	} else if found {
+		out.Of = r.OriginalID
+	}
+	rs, err := db.ReplaysOf(ctx, id)
+	if err != nil {
+		return out, err
+	}
+	for _, r := range rs {
+		out.As = append(out.As, replayLink{ID: r.ReplayID, Name: r.Name, By: r.By, At: r.At})
+	}
+	return out, nil
+}

@@ -1,0 +1,243 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromium finds the browser the console test drives. Outside CI a
+// machine without it skips the test, saying so; in CI (.ci/run installs
+// the Debian package) its absence fails the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium is not installed: .ci/run installs the Debian package chromium; the console's browser test needs it")
+	}
+	t.Skip("SKIPPED: chromium is not installed, so the web console was not tested in a browser (apt-get install chromium)")
+	return ""
+}
+
+// TestConsoleInBrowser drives headless Chromium through the web console
+// of the built binary against the simulator: it opens the dashboard, drops
+// a receptions file naming a SKU the portal lacks, sees the file failed,
+// opens its page, creates the SKU on the simulator, presses Replay, follows
+// the link to the new run and sees it processed; the reception created by
+// the first run is not created twice. Then the pages are opened on a
+// phone-sized screen, where they must not scroll sideways.
+// UPDATE_SCREENSHOT=1 copies the screenshot to docs/console.png.
+func TestConsoleInBrowser(t *testing.T) {
+	browser := chromium(t)
+	s := startSim(t, "A")
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	listen := freeAddr(t)
+	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: in})
+	d := start(t, "run", "run", "--config", cfg)
+	base := "http://" + listen
+	waitFor(t, 20*time.Second, "the console to answer", func() bool {
+		resp, err := http.Get(base + "/healthz")
+		if err != nil {
+			return false
+		}
+		_ = resp.Body.Close()
+		return true
+	})
+	processed := filepath.Join(in, "processed")
+	drop := func(name, content string) {
+		writeAtomic(t, filepath.Join(in, name), []byte(content))
+	}
+	// Master data first: the supplier and one of the two SKUs.
+	drop("SUPPLIERS_20260301.csv", "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n")
+	waitFor(t, 30*time.Second, "the suppliers file processed", func() bool { return has(files(t, processed), "SUPPLIERS_20260301.csv") })
+	const skuHeader = "sku,name,description1,ean,eanBox,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"
+	drop("SKU_20260301.csv", skuHeader+"SKU-1,Chair,Oak chair,7350123100419,17350123100416,2,47,53,89,6.8,14.4,79.00,SUP-A\n")
+	waitFor(t, 30*time.Second, "the SKU file processed", func() bool { return has(files(t, processed), "SKU_20260301.csv") })
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(browser),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1100, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(t.Context(), opts...)
+	defer cancelAlloc()
+	ctx, cancelTab := chromedp.NewContext(actx)
+	defer cancelTab()
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("browser: %s: %v\n--- daemon ---\n%s", what, err, tail(d.out.String(), 4000))
+		}
+	}
+	text := func(what string, sel chromedp.CSS) string {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Text(sel))
+		if err != nil {
+			t.Fatalf("browser: %s: reading %s: %v", what, sel, err)
+		}
+		return got
+	}
+	location := func() string {
+		t.Helper()
+		u, err := chromedp.Run(ctx, chromedp.Location())
+		if err != nil {
+			t.Fatalf("browser: reading the address: %v", err)
+		}
+		return u
+	}
+	// waitText reloads url until the element's text contains want.
+	waitText := func(what, url string, sel chromedp.CSS, want string) string {
+		t.Helper()
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			do(what, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("main")))
+			got := text(what, sel)
+			if strings.Contains(got, want) {
+				return got
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: %s shows %q, want %q", what, url, got, want)
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+
+	// 1. The dashboard.
+	do("opening the dashboard", chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#inboxes")))
+	title, err := chromedp.Run(ctx, chromedp.Title())
+	if err != nil || !strings.Contains(title, "Dashboard") || !strings.Contains(text("dashboard", "#inboxes"), "erp") {
+		t.Fatalf("dashboard: title %q (%v)", title, err)
+	}
+	// 2. A bad file: SKU-2 is not on the portal.
+	const bad = "RECEPTIONS_20260302.csv"
+	drop(bad, "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n"+
+		"R-1,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,10\n"+
+		"R-2,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-2,5\n")
+	// 3. It shows up failed.
+	waitText("the failed file in the files table", base+"/files?state=failed", "#files", bad)
+	// 4. Its page.
+	do("opening the failed file's page",
+		chromedp.Click(chromedp.Search(fmt.Sprintf(`//table[@id="files"]//a[text()=%q]`, bad))),
+		chromedp.WaitVisible(chromedp.CSS("#state")))
+	if state, docs := text("failed page", "#state"), text("failed page", "#documents"); state != "failed" || !strings.Contains(docs, `SKU "SKU-2" is not on the portal`) {
+		t.Fatalf("the failed file's page: state %q, documents %q", state, docs)
+	}
+	failedURL := location()
+	// 5. A clerk creates SKU-2 on the portal.
+	createVariant(t, s, "SKU-2")
+	// 6. Replay.
+	do("pressing Replay", chromedp.Click(chromedp.CSS("#replay")), chromedp.WaitVisible(chromedp.CSS("p.note.ok")))
+	if note := text("after Replay", "p.note.ok"); !strings.Contains(note, "Put back into the inbox as "+bad) {
+		t.Fatalf("after Replay the page says %q", note)
+	}
+	// 7. The new run, linked from the original, ends processed.
+	waitText("the replay claimed and linked from the original", failedURL, "dl.facts", "Replayed as\n#")
+	do("following the replay link", chromedp.Click(chromedp.CSS("a.replay-link")), chromedp.WaitVisible(chromedp.CSS("#state")))
+	replayURL := location()
+	waitText("the replay processed", replayURL, "#state", "done")
+	if docs := text("the replay's documents", "#documents"); !strings.Contains(docs, "exists") || !strings.Contains(docs, "created") {
+		t.Errorf("the replay's documents: %q, want R-1 exists (looked up) and R-2 created", docs)
+	}
+	if n := s.stats(t).Counts["purchase_orders"]; n != 2 {
+		t.Errorf("the portal holds %d receptions, want 2: R-1 once and R-2", n)
+	}
+
+	// Readable on a phone: at 390 px the pages do not scroll sideways
+	// (wide tables scroll inside their own box).
+	do("emulating a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3)))
+	for _, u := range []string{base + "/", base + "/files", failedURL} {
+		do("opening "+u+" on a phone", chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("main")))
+		widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int]("[window.innerWidth, document.documentElement.scrollWidth]"))
+		if err != nil || len(widths) != 2 || widths[0] != 390 || widths[1] > widths[0] {
+			t.Errorf("%s on a 390 px screen: [viewport, page] widths %v (%v); the page must not scroll sideways", u, widths, err)
+		}
+	}
+	do("back to a desktop window", chromedp.ResetViewport())
+
+	// The screenshot for the README: the original run's page with its
+	// errors and the link to its replay.
+	do("opening the original run again", chromedp.Navigate(failedURL), chromedp.WaitVisible(chromedp.CSS("a.replay-link")))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("taking the screenshot: %v", err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) && !bytes.HasPrefix(png, []byte("\xff\xd8")) {
+		t.Fatalf("the screenshot is not an image (%d bytes)", len(png))
+	}
+	if os.Getenv("UPDATE_SCREENSHOT") != "" {
+		if err := os.WriteFile(filepath.Join(repoRoot, "docs", "console.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// createVariant creates a SKU on the simulator as a clerk would on the
+// portal, with the supplier SUP-A.
+func createVariant(t *testing.T, s *sim, sku string) {
+	t.Helper()
+	var list map[string]json.RawMessage
+	s.getJSON(t, s.Base+"/connections?itemsPerPage=100", &list, true)
+	var members []map[string]any
+	raw := list["hydra:member"]
+	if raw == nil {
+		raw = list["member"]
+	}
+	if err := json.Unmarshal(raw, &members); err != nil {
+		t.Fatal(err)
+	}
+	var supplier any
+	for _, m := range members {
+		if m["code"] == "SUP-A" {
+			supplier = m["id"]
+		}
+	}
+	if supplier == nil {
+		t.Fatalf("SUP-A is not on the simulator: %v", members)
+	}
+	body, _ := json.Marshal(map[string]any{
+		"company": 42, "sku": sku, "name": "Table", "description1": "Birch table", "ean": "7350123100587", "eanBox": "17350123100584",
+		"quantityPerBox": 4, "length": 44, "width": 50, "height": 80, "grossWeight": 4.2, "grossWeightBox": 17.9, "buyPrice": 39.5,
+		"supplier": supplier,
+	})
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, s.Base+"/variants", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+s.Token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
+		var b bytes.Buffer
+		_, _ = b.ReadFrom(resp.Body)
+		t.Fatalf("creating %s on the simulator: %s: %s", sku, resp.Status, b.String())
+	}
+}

@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"filebridge/internal/console"
+	"filebridge/internal/inbox"
+	"filebridge/internal/model"
+)
+
+// exportNowTimeout bounds an export the console runs now.
+const exportNowTimeout = 2 * time.Minute
+
+// Console builds the web console of the daemon: it reads the daemon's
+// journal and health, replays a file through its inbox and runs an export
+// with the daemon's runner.
+func (d *Daemon) Console() (*console.Console, error) {
+	return console.New(console.Deps{
+		Config: d.Config, Journal: d.Journal, Health: d.HealthReport, Logger: d.Log,
+		Replay:    d.replay,
+		RunExport: d.exportNow,
+		Open: func(ctx context.Context, name, p string) (io.ReadCloser, error) {
+			in := d.inbox(name)
+			if in == nil {
+				return nil, fmt.Errorf("inbox %q is no longer configured", name)
+			}
+			f, err := in.Folder(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return f.Open(ctx, p)
+		},
+	})
+}
+
+// consoleMount registers the console on the server's mux.
+func (d *Daemon) consoleMount() ([]func(*http.ServeMux), error) {
+	c, err := d.Console()
+	if err != nil {
+		return nil, err
+	}
+	return []func(*http.ServeMux){c.Mount}, nil
+}
+
+func (d *Daemon) inbox(name string) *inbox.Inbox {
+	for _, in := range d.Inboxes {
+		if in.Name() == name {
+			return in
+		}
+	}
+	return nil
+}
+
+// replay puts a journal file back into its inbox; the inbox's next poll
+// picks it up.
+func (d *Daemon) replay(ctx context.Context, id int64, force bool) (string, error) {
+	f, err := d.Journal.File(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	in, ic := d.inbox(f.Inbox), d.Config.Inbox(f.Inbox)
+	if in == nil || ic == nil {
+		return "", fmt.Errorf("#%d %s came from inbox %q, which is no longer configured", f.ID, f.Name, f.Inbox)
+	}
+	folder, err := in.Folder(ctx)
+	if err != nil {
+		return "", err
+	}
+	name, err := inbox.Requeue(ctx, d.Journal, folder, ic, f, force, "console")
+	if err == nil {
+		if pc := d.Portals[ic.Portal]; pc != nil {
+			pc.ForgetMisses() // the data was just fixed on the portal
+		}
+	}
+	return name, err
+}
+
+// exportNow runs one export of an outbox now, as its schedule would.
+func (d *Daemon) exportNow(ctx context.Context, outbox, export string) (string, error) {
+	for _, ob := range d.Outboxes {
+		if ob.Config.Name != outbox {
+			continue
+		}
+		for _, job := range ob.Jobs {
+			if job.Type != model.ExportType(export) {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(ctx, exportNowTimeout)
+			defer cancel()
+			begin := time.Now()
+			res, err := ob.Runner.Run(ctx, job)
+			d.exports.ExportRun(job, res, err, time.Since(begin))
+			if err != nil {
+				return "", err
+			}
+			if res.File == "" {
+				return "nothing to export, no file written", nil
+			}
+			return fmt.Sprintf("wrote %s (%d rows)", res.File, res.Rows), nil
+		}
+	}
+	return "", fmt.Errorf("outbox %s has no %s export", outbox, export)
+}

@@ -1,0 +1,117 @@
+package app_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"filebridge/internal/app"
+	"filebridge/internal/inbox"
+	"filebridge/internal/server"
+)
+
+// TestConsoleActions runs the console of a daemon over real HTTP: the
+// dashboard, "Run now" of an export, and a replay that the daemon's next
+// round picks up and links to the original.
+func TestConsoleActions(t *testing.T) {
+	cfg := setup(t, "in", "out")
+	ctx := context.Background()
+	d, err := app.Open(ctx, cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	in := cfg.Inboxes[0].Folder.Path
+	if err := os.WriteFile(filepath.Join(in, "SUPPLIERS_BAD.csv"), []byte("code,name,relationship\nSUP-B,Supplier B,Bogus\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = d.RunOnce(ctx) // the bad file (and marker.txt) fail
+	c, err := d.Console()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
+	defer srv.Close()
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
+		}
+		return string(b)
+	}
+	post := func(path, csrf string, extra url.Values) *http.Response {
+		t.Helper()
+		form := url.Values{"csrf": {csrf}}
+		for k, v := range extra {
+			form[k] = v
+		}
+		resp, err := noRedirect.PostForm(srv.URL+path, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp
+	}
+	dash := get("/")
+	m := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(dash)
+	if m == nil || !strings.Contains(dash, "erp-out/stock") || !strings.Contains(dash, "Run now") {
+		t.Fatalf("dashboard:\n%s", dash)
+	}
+	// Run now.
+	resp := post("/exports/erp-out/stock/run", m[1], nil)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("run now: %s", resp.Status)
+	}
+	after := get(resp.Header.Get("Location"))
+	if !strings.Contains(after, "Export ran: erp-out/stock: nothing to export") {
+		t.Errorf("after run now (an empty simulator):\n%s", after)
+	}
+	if s, err := d.Journal.ExportSummary(ctx, "erp-out", "stock"); err != nil || s.LastSuccess.ID == 0 {
+		t.Errorf("the journal has no successful run of erp-out/stock: %+v, %v", s, err)
+	}
+	if resp := post("/exports/nope/stock/run", m[1], nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("run now of an unknown outbox: %s", resp.Status)
+	}
+	// Replay the failed file: it goes back into the inbox; the next round
+	// processes it as a replay of the original.
+	files, err := d.Journal.FindFiles(ctx, "SUPPLIERS_BAD.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp = post("/files/"+itoa(files[0].ID)+"/replay", m[1], nil)
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("replay: %s", resp.Status)
+	}
+	if _, err := os.Stat(filepath.Join(in, "SUPPLIERS_BAD.csv")); err != nil {
+		t.Fatalf("the file is not back in the inbox: %v", err)
+	}
+	_, _ = d.RunOnce(ctx)
+	again, err := d.Journal.FindFiles(ctx, "SUPPLIERS_BAD.csv")
+	if err != nil || len(again) != 2 {
+		t.Fatalf("runs of the file: %d, %v; want 2", len(again), err)
+	}
+	if r, found, err := d.Journal.ReplayOf(ctx, again[0].ID); err != nil || !found || r.OriginalID != files[0].ID || r.By != "console" {
+		t.Errorf("the new run is not linked: %+v %v %v", r, found, err)
+	}
+	page := get("/files/" + itoa(files[0].ID))
+	if !strings.Contains(page, `class="replay-link">#`+itoa(again[0].ID)) {
+		t.Errorf("the original's page lacks the link to its replay:\n%s", page)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,48 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Retention is how long the dated folders of processed/ are kept: "90d"
+// (days) or a Go duration of whole days ("2160h"). Zero keeps them forever
+// (the default).
+type Retention time.Duration
+
+// Dur is the retention as a time.Duration (0: keep forever).
+func (r Retention) Dur() time.Duration { return time.Duration(r) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (r *Retention) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if s == "" || s == "0" {
+		*r = 0
+		return nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 1 {
+			return fmt.Errorf("retention %q: write a number of days of at least 1, such as \"90d\"", s)
+		}
+		*r = Retention(time.Duration(n) * 24 * time.Hour)
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 24*time.Hour {
+		return fmt.Errorf("retention %q: write a number of days, such as \"90d\" (at least \"1d\"), or \"\" to keep processed files forever", s)
+	}
+	*r = Retention(d)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (r Retention) MarshalText() ([]byte, error) {
+	d := time.Duration(r)
+	if d%(24*time.Hour) == 0 {
+		return []byte(strconv.Itoa(int(d/(24*time.Hour))) + "d"), nil
+	}
+	return []byte(d.String()), nil
+}

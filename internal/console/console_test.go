@@ -1,0 +1,340 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"filebridge/internal/config"
+	"filebridge/internal/folder"
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/server"
+)
+
+// consoleEnv is a console over a real journal and a real inbox folder,
+// served over HTTP on 127.0.0.1.
+type consoleEnv struct {
+	srv    *httptest.Server
+	db     *journal.DB
+	failed int64 // a failed file with a report and rejected rows
+	done   int64
+	inDir  string
+}
+
+func newConsoleEnv(t *testing.T, serverTOML string) *consoleEnv {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("FB_CONSOLE_TEST_PORTAL", "portal-secret")
+	t.Setenv("FB_CONSOLE_TEST_TOKEN", "console-secret")
+	t.Setenv("FB_CONSOLE_TEST_PASSWORD", "ops-password")
+	data := fmt.Sprintf(`
+[journal]
+path = "state/fb.db"
+%s
+[portals.main]
+edition = "A"
+base_url = "http://127.0.0.1:1/api"
+company = 42
+token_env = "FB_CONSOLE_TEST_PORTAL"
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = "in"
+`, serverTOML)
+	cfg, err := config.Parse([]byte(data), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	db, err := journal.Open(ctx, cfg.Journal.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	e := &consoleEnv{db: db, inDir: filepath.Join(dir, "in")}
+	write := func(rel, content string) {
+		p := filepath.Join(e.inDir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("error/SKU_BAD.csv", "sku,name\nX,\n")
+	write("error/SKU_BAD.report.csv", "row,key,result\n2,X,invalid\n")
+	write("error/SKU_BAD.rejected.csv", "sku,name\nX,\n")
+	write("processed/2026/11/21/SKU_OK.csv", "sku,name\nY,Chair\n")
+	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+	e.done, err = db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "SKU_OK.csv", DocType: "skus", State: journal.FileDone,
+		Rows: 1, FinalPath: "processed/2026/11/21/SKU_OK.csv", ClaimedAt: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.failed, err = db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "SKU_BAD.csv", DocType: "skus", State: journal.FileFailed,
+		Rows: 1, DocsTotal: 1, DocsFailed: 1, FinalPath: "error/SKU_BAD.csv", ReportPath: "error/SKU_BAD.report.csv",
+		Message: "1 of 1 document(s) failed <script>", ClaimedAt: t0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddDocuments(ctx, e.failed, []journal.Document{{Key: "X", Rows: "2"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetResult(ctx, e.failed, "X", journal.ResultInvalid, "", `column "name": is empty`); err != nil {
+		t.Fatal(err)
+	}
+	f, err := folder.Open(ctx, folder.Options{URL: e.inDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	c, err := New(Deps{
+		Config: cfg, Journal: db, Location: time.UTC,
+		Health: func(context.Context) server.Health {
+			return server.Health{Portals: map[string]server.PortalHealth{"main": {Status: server.StatusPaused, Reason: "the portal refused the token"}},
+				Inboxes: map[string]server.InboxHealth{"erp": {Queue: 3}}}
+		},
+		Replay: func(ctx context.Context, id int64, force bool) (string, error) {
+			file, err := db.File(ctx, id)
+			if err != nil {
+				return "", err
+			}
+			return inbox.Requeue(ctx, db, f, cfg.Inbox("erp"), file, force, "console")
+		},
+		Open: func(ctx context.Context, _, p string) (io.ReadCloser, error) { return f.Open(ctx, p) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Mount))
+	t.Cleanup(e.srv.Close)
+	return e
+}
+
+func (e *consoleEnv) do(t *testing.T, client *http.Client, method, path string, form url.Values, hdr map[string]string) (int, string) {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, e.srv.URL+path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range hdr {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	if client == nil {
+		client = e.srv.Client()
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+func TestConsolePages(t *testing.T) {
+	e := newConsoleEnv(t, "")
+	tests := []struct {
+		name, path string
+		code       int
+		want       []string
+		notWant    []string
+	}{
+		{"dashboard", "/", 200, []string{`<a href="/files?inbox=erp">erp</a>`, "paused", "the portal refused the token", `<td class="num">3</td>`}, nil},
+		{"files newest first", "/files", 200, []string{"SKU_BAD.csv", "SKU_OK.csv", "1 invalid", "1–2 of 2"}, nil},
+		{"files filtered by state", "/files?state=failed", 200, []string{"SKU_BAD.csv"}, []string{"SKU_OK.csv"}},
+		{"files filtered by name", "/files?q=ok", 200, []string{"SKU_OK.csv"}, []string{"SKU_BAD.csv"}},
+		{"files filtered by day", "/files?date=2026-11-21", 200, []string{"SKU_OK.csv", "SKU_BAD.csv"}, nil},
+		{"files of another day", "/files?date=2026-11-22", 200, []string{"No file matches."}, nil},
+		{"bad filter", "/files?date=yesterday", 200, []string{"write it as 2026-11-21"}, nil},
+		{"file page", fmt.Sprintf("/files/%d", e.failed), 200, []string{"#2 SKU_BAD.csv", `id="state">failed`, "X", "invalid",
+			"column &#34;name&#34;: is empty", "download/report", "download/rejected", "download/original", `id="replay">Replay<`,
+			`<time datetime="2026-11-21T09:00:00Z">2026-11-21 09:00:00 UTC</time>`, "failed &lt;script&gt;"}, []string{"<script>"}},
+		{"processed file needs force", fmt.Sprintf("/files/%d", e.done), 200, []string{`name="force" value="1"`, "Replay anyway"}, nil},
+		{"report download", fmt.Sprintf("/files/%d/download/report", e.failed), 200, []string{"row,key,result\n2,X,invalid"}, nil},
+		{"no rejected rows for a done file", fmt.Sprintf("/files/%d/download/rejected", e.done), 404, nil, nil},
+		{"unknown file", "/files/99", 404, nil, nil},
+		{"unknown path", "/nope", 404, nil, nil},
+		{"asset", "/assets/style.css", 200, []string{"font-family"}, nil},
+		{"healthz still there", "/healthz", 200, []string{`"status"`}, nil},
+	}
+	t.Run("another host name (DNS rebinding)", func(t *testing.T) {
+		if code, body := e.do(t, nil, "GET", "/", nil, map[string]string{"Host": "evil.example:80"}); code != 401 || strings.Contains(body, "erp") {
+			t.Errorf("GET / for host evil.example: %d", code)
+		}
+	})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := e.do(t, nil, "GET", tt.path, nil, nil)
+			if code != tt.code {
+				t.Fatalf("GET %s: %d, want %d:\n%s", tt.path, code, tt.code, body)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("GET %s lacks %q:\n%s", tt.path, w, body)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(body, w) {
+					t.Errorf("GET %s has %q", tt.path, w)
+				}
+			}
+			if strings.Contains(body, "portal-secret") {
+				t.Errorf("GET %s shows the portal token", tt.path)
+			}
+		})
+	}
+}
+
+func TestConsoleReplay(t *testing.T) {
+	e := newConsoleEnv(t, "")
+	_, page := e.do(t, nil, "GET", fmt.Sprintf("/files/%d", e.failed), nil, nil)
+	m := csrfRE.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token on the page:\n%s", page)
+	}
+	replayPath := fmt.Sprintf("/files/%d/replay", e.failed)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	tests := []struct {
+		name   string
+		method string
+		form   url.Values
+		hdr    map[string]string
+		code   int
+	}{
+		{"GET is not an action", "GET", nil, nil, 404},
+		{"no CSRF token", "POST", url.Values{}, nil, 403},
+		{"wrong CSRF token", "POST", url.Values{"csrf": {"00"}}, nil, 403},
+		{"from another site", "POST", url.Values{"csrf": {m[1]}}, map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"replayed", "POST", url.Values{"csrf": {m[1]}}, nil, 303},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, body := e.do(t, noRedirect, tt.method, replayPath, tt.form, tt.hdr)
+			if code != tt.code {
+				t.Errorf("%s %s: %d, want %d:\n%s", tt.method, replayPath, code, tt.code, body)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(e.inDir, "SKU_BAD.csv")); err != nil {
+		t.Errorf("the file is not back in the inbox: %v", err)
+	}
+	_, page = e.do(t, nil, "GET", fmt.Sprintf("/files/%d", e.failed), nil, nil)
+	if !strings.Contains(page, "SKU_BAD.csv, waiting in the inbox") {
+		t.Errorf("the page does not show the waiting replay:\n%s", page)
+	}
+	// A processed file without force is refused with the reason.
+	code, body := e.do(t, noRedirect, "POST", fmt.Sprintf("/files/%d/replay", e.done), url.Values{"csrf": {m[1]}}, nil)
+	if code != http.StatusConflict || !strings.Contains(body, "the file went through") {
+		t.Errorf("replay of a processed file without force: %d:\n%s", code, body)
+	}
+}
+
+func TestConsoleAccess(t *testing.T) {
+	t.Run("token", func(t *testing.T) {
+		e := newConsoleEnv(t, "[server]\nlisten = \"0.0.0.0:0\"\ntoken_env = \"FB_CONSOLE_TEST_TOKEN\"\n")
+		for _, tt := range []struct {
+			name, path string
+			hdr        map[string]string
+			code       int
+		}{
+			{"no token", "/", nil, 401},
+			{"no token, file page", "/files/1", nil, 401},
+			{"no token, download", "/files/2/download/report", nil, 401},
+			{"bad token", "/", map[string]string{"Authorization": "Bearer wrong"}, 401},
+			{"bearer token", "/", map[string]string{"Authorization": "Bearer console-secret"}, 200},
+			{"unknown path", "/admin", nil, 404},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				code, body := e.do(t, nil, "GET", tt.path, nil, tt.hdr)
+				if code != tt.code {
+					t.Errorf("GET %s: %d, want %d", tt.path, code, tt.code)
+				}
+				if strings.Contains(body, "console-secret") || strings.Contains(body, "portal-secret") {
+					t.Errorf("GET %s shows a secret", tt.path)
+				}
+				if code == 401 && strings.Contains(body, "SKU_") {
+					t.Errorf("GET %s without access shows the journal", tt.path)
+				}
+			})
+		}
+		// Action without access: 401, and nothing happens.
+		code, _ := e.do(t, nil, "POST", "/files/2/replay", url.Values{"csrf": {"x"}}, nil)
+		if code != 401 {
+			t.Errorf("POST replay without a token: %d, want 401", code)
+		}
+		// The login form sets a cookie that opens the pages.
+		jar, _ := cookiejar.New(nil)
+		client := &http.Client{Jar: jar}
+		_, login := e.do(t, client, "GET", "/login", nil, nil)
+		m := csrfRE.FindStringSubmatch(login)
+		if m == nil {
+			t.Fatalf("no CSRF token on the login page:\n%s", login)
+		}
+		if code, _ := e.do(t, client, "POST", "/login", url.Values{"csrf": {m[1]}, "token": {"wrong"}}, nil); code != 401 {
+			t.Errorf("login with a wrong token: %d, want 401", code)
+		}
+		code, body := e.do(t, client, "POST", "/login", url.Values{"csrf": {m[1]}, "token": {"console-secret"}}, nil)
+		if code != 200 || !strings.Contains(body, "<h1>Dashboard</h1>") {
+			t.Errorf("after login: %d:\n%s", code, body)
+		}
+		u, _ := url.Parse(e.srv.URL)
+		for _, ck := range jar.Cookies(u) {
+			if strings.Contains(ck.Value, "console-secret") {
+				t.Errorf("the cookie holds the token")
+			}
+		}
+	})
+	t.Run("basic auth", func(t *testing.T) {
+		e := newConsoleEnv(t, "[server]\nlisten = \"0.0.0.0:0\"\n[[server.users]]\nname = \"ops\"\npassword_env = \"FB_CONSOLE_TEST_PASSWORD\"\n")
+		req := func(user, pass string) int {
+			r, _ := http.NewRequestWithContext(t.Context(), "GET", e.srv.URL+"/files", nil)
+			if user != "" {
+				r.SetBasicAuth(user, pass)
+			}
+			resp, err := e.srv.Client().Do(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode == 401 && resp.Header.Get("WWW-Authenticate") == "" {
+				t.Errorf("401 without a basic-auth challenge")
+			}
+			return resp.StatusCode
+		}
+		for _, tt := range []struct {
+			user, pass string
+			code       int
+		}{{"", "", 401}, {"ops", "wrong", 401}, {"root", "ops-password", 401}, {"ops", "ops-password", 200}} {
+			if got := req(tt.user, tt.pass); got != tt.code {
+				t.Errorf("basic auth %q: %d, want %d", tt.user, got, tt.code)
+			}
+		}
+	})
+}

@@ -1,0 +1,357 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/server"
+)
+
+// pageSize is the number of files a page of the files table shows.
+const pageSize = 25
+
+func (c *Console) funcs() template.FuncMap {
+	return template.FuncMap{
+		// when shows a time in the operator's zone; the script turns it
+		// into the browser's.
+		"when": func(v any) template.HTML {
+			var t time.Time
+			switch x := v.(type) {
+			case time.Time:
+				t = x
+			case *time.Time:
+				if x != nil {
+					t = *x
+				}
+			}
+			if t.IsZero() {
+				return "–"
+			}
+			lt := t.In(c.d.Location)
+			return template.HTML(fmt.Sprintf(`<time datetime="%s">%s</time>`,
+				template.HTMLEscapeString(t.UTC().Format(time.RFC3339)), template.HTMLEscapeString(lt.Format("2006-01-02 15:04:05 MST"))))
+		},
+		"docs": docSummary,
+		"base": path.Base,
+	}
+}
+
+var resultOrder = []journal.Result{journal.ResultCreated, journal.ResultExists, journal.ResultInvalid,
+	journal.ResultConflict, journal.ResultFailed, journal.ResultSkipped, journal.ResultPending, journal.ResultSending}
+
+func docSummary(counts map[journal.Result]int) string {
+	var parts []string
+	for _, r := range resultOrder {
+		if n := counts[r]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+string(r))
+		}
+	}
+	if len(parts) == 0 {
+		return "–"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// inboxRow is one inbox on the dashboard.
+type inboxRow struct {
+	Name, Portal        string
+	Waiting, Processing int
+	Retrying            int
+	NextRetry           *time.Time
+	DoneToday           int
+	FailedToday         int
+	LastError           string
+}
+
+// portalRow is one portal on the dashboard.
+type portalRow struct {
+	Name, Edition, Status, Reason string
+	Since                         *time.Time
+	Concurrency                   int
+}
+
+func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	now := c.d.Now()
+	lt := now.In(c.d.Location)
+	midnight := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, c.d.Location)
+	today, err := c.d.Journal.InboxDay(ctx, midnight)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	var h server.Health
+	if c.d.Health != nil {
+		h = c.d.Health(ctx)
+	}
+	cfg := c.d.Config
+	var inboxes []inboxRow
+	for _, ic := range cfg.Inboxes {
+		day := today[ic.Name]
+		row := inboxRow{Name: ic.Name, Portal: ic.Portal, Processing: day[journal.FileClaimed] + day[journal.FileSubmitting],
+			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
+		if ih, ok := h.Inboxes[ic.Name]; ok {
+			row.Waiting = max(ih.Queue-row.Processing, 0)
+			row.Retrying, row.NextRetry, row.LastError = ih.Retrying, ih.NextRetry, ih.LastError
+		}
+		inboxes = append(inboxes, row)
+	}
+	var portals []portalRow
+	for _, name := range cfg.PortalNames() {
+		p := cfg.Portals[name]
+		row := portalRow{Name: name, Edition: string(p.Edition), Status: server.StatusOK, Concurrency: p.Concurrency}
+		if ph, ok := h.Portals[name]; ok {
+			row.Status, row.Reason, row.Since = ph.Status, ph.Reason, ph.Since
+		}
+		portals = append(portals, row)
+	}
+	exports, err := Exports(ctx, cfg, c.d.Journal, "", now)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
+		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports,
+		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
+	})
+}
+
+// fileFilter reads the files table's filters from the query string.
+type fileFilter struct {
+	Inbox, State, Type, Date, Q string
+	Page                        int
+}
+
+func (f fileFilter) query(page int) template.URL {
+	v := url.Values{}
+	for k, s := range map[string]string{"inbox": f.Inbox, "state": f.State, "type": f.Type, "date": f.Date, "q": f.Q} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	if len(v) == 0 {
+		return "/files"
+	}
+	return template.URL("/files?" + v.Encode())
+}
+
+func (c *Console) files(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"), Page: 1}
+	if p, err := strconv.Atoi(q.Get("page")); err == nil && p > 1 {
+		ff.Page = p
+	}
+	jf := journal.FileFilter{Inbox: ff.Inbox, DocType: ff.Type, Name: ff.Q, Limit: pageSize, Offset: (ff.Page - 1) * pageSize}
+	var problems []string
+	if ff.State != "" {
+		st := journal.FileState(ff.State)
+		if !st.Valid() {
+			problems = append(problems, fmt.Sprintf("state %q is unknown: choose one of the list", ff.State))
+		}
+		jf.States = []journal.FileState{st}
+	}
+	if ff.Date != "" {
+		d, err := time.ParseInLocation(time.DateOnly, ff.Date, c.d.Location)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("date %q: write it as 2026-11-21", ff.Date))
+		} else {
+			jf.Since, jf.Until = d, d.AddDate(0, 0, 1)
+		}
+	}
+	ctx := r.Context()
+	var files []journal.File
+	var total int
+	counts := map[int64]map[journal.Result]int{}
+	if len(problems) == 0 {
+		var err error
+		if files, err = c.d.Journal.Files(ctx, jf); err == nil {
+			if total, err = c.d.Journal.CountFiles(ctx, jf); err == nil {
+				ids := make([]int64, len(files))
+				for i, f := range files {
+					ids[i] = f.ID
+				}
+				counts, err = c.d.Journal.ResultCounts(ctx, ids)
+			}
+		}
+		if err != nil {
+			c.fail(w, r, http.StatusInternalServerError, err)
+			return
+		}
+	}
+	var inboxes, types []string
+	for _, ic := range c.d.Config.Inboxes {
+		inboxes = append(inboxes, ic.Name)
+	}
+	for _, ic := range c.d.Config.Inboxes {
+		for _, rt := range ic.Routes {
+			if rt.Type != "" && !slices.Contains(types, rt.Type) {
+				types = append(types, rt.Type)
+			}
+		}
+	}
+	data := map[string]any{
+		"Title": "Files", "Files": files, "Counts": counts, "Total": total, "Filter": ff, "Problems": problems,
+		"Inboxes": inboxes, "Types": types,
+		"States": []journal.FileState{journal.FileClaimed, journal.FileSubmitting, journal.FileDone, journal.FileFailed, journal.FileDuplicate},
+		"From":   jf.Offset + 1, "To": jf.Offset + len(files),
+	}
+	if ff.Page > 1 {
+		data["Prev"] = ff.query(ff.Page - 1)
+	}
+	if jf.Offset+len(files) < total {
+		data["Next"] = ff.query(ff.Page + 1)
+	}
+	c.render(w, r, http.StatusOK, "files", data)
+}
+
+// fileOf reads the file of the {id} path value; a 404 when there is none.
+func (c *Console) fileOf(w http.ResponseWriter, r *http.Request) (journal.File, bool) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.NotFound(w, r)
+		return journal.File{}, false
+	}
+	f, err := c.d.Journal.File(r.Context(), id)
+	if errors.Is(err, journal.ErrNotFound) {
+		http.NotFound(w, r)
+		return journal.File{}, false
+	}
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return journal.File{}, false
+	}
+	return f, true
+}
+
+func (c *Console) file(w http.ResponseWriter, r *http.Request) {
+	f, ok := c.fileOf(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	docs, err := c.d.Journal.Documents(ctx, f.ID)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	counts, err := c.d.Journal.ResultCounts(ctx, []int64{f.ID})
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	of, isReplay, err := c.d.Journal.ReplayOf(ctx, f.ID)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	replays, err := c.d.Journal.ReplaysOf(ctx, f.ID)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	downloads := map[string]string{}
+	if c.d.Open != nil {
+		for kind, p := range downloadPaths(f) {
+			if p != "" {
+				downloads[kind] = path.Base(p)
+			}
+		}
+	}
+	data := map[string]any{
+		"Title": f.Name, "File": f, "Docs": docs, "Counts": counts[f.ID], "Downloads": downloads,
+		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open(),
+		"NeedsForce": f.State != journal.FileFailed, "Replayed": r.URL.Query().Get("replayed"),
+	}
+	if isReplay {
+		data["ReplayOf"] = of.OriginalID
+	}
+	c.render(w, r, http.StatusOK, "file", data)
+}
+
+// downloadPaths are the files of a journal file that can be downloaded, by
+// kind, as paths inside the inbox folder.
+func downloadPaths(f journal.File) map[string]string {
+	orig := f.FinalPath
+	if orig == "" {
+		orig = f.Path
+	}
+	return map[string]string{"original": orig, "report": f.ReportPath, "rejected": f.RejectedPath()}
+}
+
+func (c *Console) download(w http.ResponseWriter, r *http.Request) {
+	f, ok := c.fileOf(w, r)
+	if !ok {
+		return
+	}
+	p := downloadPaths(f)[r.PathValue("kind")]
+	if p == "" || c.d.Open == nil {
+		http.NotFound(w, r)
+		return
+	}
+	rc, err := c.d.Open(r.Context(), f.Inbox, p)
+	if err != nil {
+		c.fail(w, r, http.StatusNotFound, fmt.Errorf("%s of #%d %s is no longer at %s (moved or removed by hand?): %w", r.PathValue("kind"), f.ID, f.Name, p, err))
+		return
+	}
+	defer rc.Close()
+	ctype := "application/octet-stream"
+	if strings.HasSuffix(strings.ToLower(p), ".csv") {
+		ctype = "text/csv; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(p)))
+	if _, err := io.Copy(w, rc); err != nil {
+		c.d.Logger.Warn("console: sending a download", "file", p, "error", err)
+	}
+}
+
+func (c *Console) replay(w http.ResponseWriter, r *http.Request) {
+	f, ok := c.fileOf(w, r)
+	if !ok {
+		return
+	}
+	if c.d.Replay == nil {
+		http.NotFound(w, r)
+		return
+	}
+	name, err := c.d.Replay(r.Context(), f.ID, r.PostFormValue("force") == "1")
+	if err != nil {
+		c.fail(w, r, http.StatusConflict, err)
+		return
+	}
+	c.d.Logger.Info("console: file put back for a replay", "file", f.Name, "file_id", f.ID, "as", name)
+	http.Redirect(w, r, fmt.Sprintf("/files/%d?replayed=%s", f.ID, url.QueryEscape(name)), http.StatusSeeOther)
+}
+
+func (c *Console) runExport(w http.ResponseWriter, r *http.Request) {
+	if c.d.RunExport == nil {
+		http.NotFound(w, r)
+		return
+	}
+	ob, ex := r.PathValue("outbox"), r.PathValue("export")
+	if c.d.Config.Outbox(ob) == nil {
+		http.NotFound(w, r)
+		return
+	}
+	msg, err := c.d.RunExport(r.Context(), ob, ex)
+	v := url.Values{}
+	if err != nil {
+		v.Set("export_error", fmt.Sprintf("%s/%s: %v", ob, ex, err))
+	} else {
+		v.Set("exported", fmt.Sprintf("%s/%s: %s", ob, ex, msg))
+	}
+	http.Redirect(w, r, "/?"+v.Encode(), http.StatusSeeOther)
+}

@@ -1,0 +1,293 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// OpenReadOnly opens an existing journal for reading only, for the
+// operator's commands (files, show, exports) and the web console: it never
+// creates, migrates or writes the file, takes no lock a running daemon
+// holds, and reads alongside it (WAL readers see the last committed state).
+// The write methods of the returned DB fail.
+func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("opening journal: no path given: set path in the [journal] table of the config")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening journal %s: %w", path, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("opening journal %s: %w: filebridge has not run with this config yet (or [journal] path points elsewhere)", abs, err)
+		}
+		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
+	}
+	r, err := sql.Open("sqlite", dsn(abs, true))
+	if err != nil {
+		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
+	}
+	r.SetMaxOpenConns(maxReaders)
+	r.SetMaxIdleConns(maxReaders)
+	var v int
+	if err := r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		_ = r.Close()
+		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
+	}
+	if v > SchemaVersion() {
+		_ = r.Close()
+		return nil, fmt.Errorf("opening journal %s: %w: the file has schema version %d, this filebridge knows up to %d", abs, ErrSchemaTooNew, v, SchemaVersion())
+	}
+	if v == 0 {
+		_ = r.Close()
+		return nil, fmt.Errorf("opening journal %s: it holds no journal yet: start filebridge run (or process) once", abs)
+	}
+	// Both pools are the read-only one: query_only makes every write fail.
+	return &DB{path: abs, w: r, r: r, now: func() time.Time { return time.Now().UTC() }}, nil
+}
+
+// FileFilter selects files of the history. Zero fields match everything.
+type FileFilter struct {
+	Inbox   string
+	States  []FileState
+	DocType string
+	Since   time.Time // claimed at or after
+	Until   time.Time // claimed before
+	Name    string    // part of the file name, case-insensitive
+	Limit   int       // at most this many (<= 0: all)
+	Offset  int       // skip this many of the newest first
+}
+
+func (f FileFilter) where() (string, []any) {
+	var conds []string
+	var args []any
+	if f.Inbox != "" {
+		conds = append(conds, "inbox = ?")
+		args = append(args, f.Inbox)
+	}
+	if len(f.States) > 0 {
+		ph := make([]string, len(f.States))
+		for i, s := range f.States {
+			ph[i] = "?"
+			args = append(args, string(s))
+		}
+		conds = append(conds, "state IN ("+strings.Join(ph, ", ")+")")
+	}
+	if f.DocType != "" {
+		conds = append(conds, "doc_type = ?")
+		args = append(args, f.DocType)
+	}
+	if !f.Since.IsZero() {
+		conds = append(conds, "claimed_at >= ?")
+		args = append(args, formatTime(f.Since))
+	}
+	if !f.Until.IsZero() {
+		conds = append(conds, "claimed_at < ?")
+		args = append(args, formatTime(f.Until))
+	}
+	if f.Name != "" {
+		conds = append(conds, "instr(lower(name), lower(?)) > 0")
+		args = append(args, f.Name)
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// Files lists the files the filter selects, newest first (by claim order).
+func (d *DB) Files(ctx context.Context, f FileFilter) ([]File, error) {
+	where, args := f.where()
+	args = append(args, limitArg(f.Limit), max(f.Offset, 0))
+	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("listing files: %w", err)
+	}
+	return fs, nil
+}
+
+// CountFiles counts the files the filter selects (Limit and Offset ignored).
+func (d *DB) CountFiles(ctx context.Context, f FileFilter) (int, error) {
+	where, args := f.where()
+	var n int
+	if err := d.r.QueryRowContext(ctx, `SELECT count(*) FROM files`+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting files: %w", err)
+	}
+	return n, nil
+}
+
+// FindFiles resolves an operator's reference to files: a journal id
+// ("42" or "#42") gives that file, anything else the files of that name,
+// newest first. None found is ErrNotFound.
+func (d *DB) FindFiles(ctx context.Context, ref string) ([]File, error) {
+	ref = strings.TrimSpace(ref)
+	if id, err := strconv.ParseInt(strings.TrimPrefix(ref, "#"), 10, 64); err == nil {
+		f, err := d.File(ctx, id)
+		if err == nil {
+			return []File{f}, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files WHERE name = ? ORDER BY id DESC`, ref)
+	if err != nil {
+		return nil, fmt.Errorf("looking up file %q: %w", ref, err)
+	}
+	if len(fs) == 0 {
+		return nil, fmt.Errorf("file %q: %w: give a journal id or a file name as `filebridge files` lists them", ref, ErrNotFound)
+	}
+	return fs, nil
+}
+
+// ResultCounts counts the documents of each file by result.
+func (d *DB) ResultCounts(ctx context.Context, fileIDs []int64) (map[int64]map[Result]int, error) {
+	out := make(map[int64]map[Result]int, len(fileIDs))
+	if len(fileIDs) == 0 {
+		return out, nil
+	}
+	ph := make([]string, len(fileIDs))
+	args := make([]any, len(fileIDs))
+	for i, id := range fileIDs {
+		ph[i] = "?"
+		args[i] = id
+	}
+	rows, err := d.r.QueryContext(ctx, `SELECT file_id, result, count(*) FROM documents
+		WHERE file_id IN (`+strings.Join(ph, ", ")+`) GROUP BY file_id, result`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("counting documents: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var r Result
+		var n int
+		if err := rows.Scan(&id, &r, &n); err != nil {
+			return nil, fmt.Errorf("counting documents: %w", err)
+		}
+		if out[id] == nil {
+			out[id] = map[Result]int{}
+		}
+		out[id][r] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("counting documents: %w", err)
+	}
+	return out, nil
+}
+
+// InboxDay counts an inbox's files by state among those claimed at or
+// after since (e.g. the start of today), for the console's dashboard.
+func (d *DB) InboxDay(ctx context.Context, since time.Time) (map[string]map[FileState]int, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT inbox, state, count(*) FROM files
+		WHERE claimed_at >= ? OR state IN ('claimed', 'submitting') GROUP BY inbox, state`, formatTime(since))
+	if err != nil {
+		return nil, fmt.Errorf("counting today's files: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]map[FileState]int{}
+	for rows.Next() {
+		var inbox string
+		var s FileState
+		var n int
+		if err := rows.Scan(&inbox, &s, &n); err != nil {
+			return nil, fmt.Errorf("counting today's files: %w", err)
+		}
+		if out[inbox] == nil {
+			out[inbox] = map[FileState]int{}
+		}
+		out[inbox][s] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("counting today's files: %w", err)
+	}
+	return out, nil
+}
+
+// ExportSummary is what the journal knows of one export: its last run,
+// its last successful run, its last failed run and its cursor.
+type ExportSummary struct {
+	Outbox, Export string
+	Last           ExportRun // zero when it never ran
+	LastSuccess    ExportRun // zero when no run succeeded
+	LastError      ExportRun // zero when no run failed
+	Cursor         Cursor
+	HasCursor      bool
+}
+
+// ExportSummary sums up an export's runs and cursor.
+func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSummary, error) {
+	s := ExportSummary{Outbox: outbox, Export: export}
+	one := func(cond string) (ExportRun, error) {
+		runs, err := d.queryRuns(ctx, `SELECT id, outbox, export, started_at, finished_at, row_count,
+			file_name, error FROM export_runs WHERE outbox = ? AND export = ? `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
+		if err != nil || len(runs) == 0 {
+			return ExportRun{}, err
+		}
+		return runs[0], nil
+	}
+	var err error
+	if s.Last, err = one(""); err != nil {
+		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+	}
+	if s.LastSuccess, err = one("AND finished_at != '' AND error = ''"); err != nil {
+		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+	}
+	if s.LastError, err = one("AND error != ''"); err != nil {
+		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+	}
+	if s.Cursor, s.HasCursor, err = d.Cursor(ctx, outbox, export); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]ExportRun, error) {
+	rows, err := d.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ExportRun
+	for rows.Next() {
+		var r ExportRun
+		var started, finished string
+		if err := rows.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error); err != nil {
+			return nil, err
+		}
+		if r.StartedAt, err = parseTime(started); err != nil {
+			return nil, err
+		}
+		if r.FinishedAt, err = parseTime(finished); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// RejectedPath is where NAME.rejected.csv lies beside the file's report
+// (it exists only when rows or documents were rejected); "" without a report.
+func (f File) RejectedPath() string {
+	stem, ok := strings.CutSuffix(f.ReportPath, ".report.csv")
+	if !ok || f.DocsFailed == 0 && f.State != FileFailed {
+		return ""
+	}
+	return stem + ".rejected.csv"
+}
+
+// FinishedAt is when the file reached its final state; zero while open.
+func (f File) FinishedAt() time.Time {
+	if f.State.Open() {
+		return time.Time{}
+	}
+	return f.UpdatedAt
+}

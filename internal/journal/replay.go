@@ -1,0 +1,153 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Replay links a file put back through the pipeline (`filebridge replay`,
+// the console's replay button) to the run it repeats. It is requested
+// before the file is put back into the inbox under Name; the claim of that
+// name links it (ReplayID), so the journal keeps both runs.
+type Replay struct {
+	ID         int64
+	Inbox      string
+	Name       string // the name the file was put back under
+	OriginalID int64  // the file replayed
+	ReplayID   int64  // the new run; 0 until claimed
+	Force      bool   // a processed or duplicate file: no duplicate check
+	By         string // who asked: "cli", "console"
+	At         time.Time
+}
+
+const replayColumns = `id, inbox, name, original_id, coalesce(replay_id, 0), force, requested_by, requested_at`
+
+func scanReplay(sc scanner) (Replay, error) {
+	var r Replay
+	var at string
+	if err := sc.Scan(&r.ID, &r.Inbox, &r.Name, &r.OriginalID, &r.ReplayID, &r.Force, &r.By, &at); err != nil {
+		return Replay{}, err
+	}
+	var err error
+	r.At, err = parseTime(at)
+	return r, err
+}
+
+// RequestReplay records that the file r.OriginalID is put back into inbox
+// r.Inbox under r.Name; the next claim of that name links to it.
+func (d *DB) RequestReplay(ctx context.Context, r Replay) (int64, error) {
+	res, err := d.w.ExecContext(ctx, `INSERT INTO replays (inbox, name, original_id, force, requested_by, requested_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, r.Inbox, r.Name, r.OriginalID, r.Force, r.By, formatTime(d.now()))
+	if err != nil {
+		return 0, fmt.Errorf("recording the replay of file %d as %s: %w", r.OriginalID, r.Name, err)
+	}
+	return res.LastInsertId()
+}
+
+// CancelReplay drops a replay request not claimed yet (the file could not
+// be put back).
+func (d *DB) CancelReplay(ctx context.Context, id int64) error {
+	if _, err := d.w.ExecContext(ctx, `DELETE FROM replays WHERE id = ? AND replay_id IS NULL`, id); err != nil {
+		return fmt.Errorf("cancelling replay %d: %w", id, err)
+	}
+	return nil
+}
+
+// LinkReplay is called when file f is processed: it returns the replay f
+// is the new run of, linking the oldest open request for f's inbox and
+// name to it the first time. The bool is false for an ordinary file.
+func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
+	var out Replay
+	found := false
+	err := d.write(ctx, func(tx *sql.Tx) error {
+		r, err := scanReplay(tx.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, f.ID))
+		if err == nil {
+			out, found = r, true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		r, err = scanReplay(tx.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays
+			WHERE inbox = ? AND name = ? AND replay_id IS NULL AND original_id != ? ORDER BY id LIMIT 1`, f.Inbox, f.Name, f.ID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE replays SET replay_id = ? WHERE id = ?`, f.ID, r.ID); err != nil {
+			return err
+		}
+		r.ReplayID = f.ID
+		out, found = r, true
+		return nil
+	})
+	if err != nil {
+		return Replay{}, false, fmt.Errorf("linking file %d (%s) to its replay request: %w", f.ID, f.Name, err)
+	}
+	return out, found, nil
+}
+
+// ReplayOf returns the replay file id is the new run of; false when it is
+// not a replay.
+func (d *DB) ReplayOf(ctx context.Context, id int64) (Replay, bool, error) {
+	r, err := scanReplay(d.r.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Replay{}, false, nil
+	}
+	if err != nil {
+		return Replay{}, false, fmt.Errorf("reading what file %d replays: %w", id, err)
+	}
+	return r, true, nil
+}
+
+// ReplaysOf lists the replays of file id, oldest first, claimed or still
+// waiting in the inbox (ReplayID 0).
+func (d *DB) ReplaysOf(ctx context.Context, id int64) ([]Replay, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE original_id = ? ORDER BY id`, id)
+	if err != nil {
+		return nil, fmt.Errorf("listing the replays of file %d: %w", id, err)
+	}
+	defer rows.Close()
+	var out []Replay
+	for rows.Next() {
+		r, err := scanReplay(rows)
+		if err != nil {
+			return nil, fmt.Errorf("listing the replays of file %d: %w", id, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// OpenForNotes opens an existing journal to add replay requests while
+// another process (the daemon) owns it: it neither creates nor migrates
+// the file and takes no lock; its writes wait for the daemon's through
+// SQLite's busy timeout. Reads work as with OpenReadOnly.
+func OpenForNotes(ctx context.Context, path string) (*DB, error) {
+	d, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var v int
+	if err := d.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		_ = d.r.Close()
+		return nil, fmt.Errorf("opening journal %s: %w", d.path, err)
+	}
+	if v < 2 {
+		_ = d.r.Close()
+		return nil, fmt.Errorf("opening journal %s: it was written by an older filebridge without replays: restart filebridge run once with this version", d.path)
+	}
+	w, err := sql.Open("sqlite", dsn(d.path, false))
+	if err != nil {
+		_ = d.r.Close()
+		return nil, fmt.Errorf("opening journal %s: %w", d.path, err)
+	}
+	w.SetMaxOpenConns(1)
+	d.w = w
+	return d, nil
+}
