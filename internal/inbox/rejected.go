@@ -49,6 +49,9 @@ func (s *rejectSpool) reset() error {
 	if err := s.f.Truncate(0); err != nil {
 		return fmt.Errorf("emptying the rejected-rows spool: %w", err)
 	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("emptying the rejected-rows spool: %w", err)
+	}
 	return nil
 }
 

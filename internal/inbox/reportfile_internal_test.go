@@ -129,3 +129,53 @@ func TestRejectedRowsLinear(t *testing.T) {
 		t.Errorf("40k rows took %.1f times as long as 5k rows: not linear", ratio)
 	}
 }
+
+// TestRejectSpool stores the messages of two failed documents, out of row
+// order and with a row fine in its failed order, empties the spool (a
+// report written again) and stores them again: each failed row reads back
+// its own message, in row order.
+func TestRejectSpool(t *testing.T) {
+	s, err := newRejectSpool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	order := formats.Doc{Key: "SO-2", Rows: []int{7, 9, 12}, Issues: []formats.Issue{
+		{Row: 9, Column: "quantity", Value: "0", Message: "must be greater than 0"},
+		{Row: 9, Column: "sku", Message: "is empty: a value is required"},
+		{Row: 12, Column: "sku", Message: "a warning", Warning: true},
+	}}
+	single := formats.Doc{Key: "SO-1", Rows: []int{3}}
+	want := map[int]string{
+		3:  "refused by the portal",
+		7:  "this row is fine, but its order failed: " + "line 9: invalid",
+		9:  `line 9, column "quantity" (value "0"): must be greater than 0; line 9, column "sku": is empty: a value is required`,
+		12: "this row is fine, but its order failed: " + "line 9: invalid",
+	}
+	for round := range 2 {
+		if round == 1 {
+			if err := s.reset(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.addDoc(order, "line 9: invalid"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.addDoc(single, "refused by the portal"); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for row := 1; row <= 13; row++ {
+			msg, ok, err := r.message(row)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w, failed := want[row]; ok != failed || msg != w {
+				t.Errorf("round %d, row %d: %q %v, want %q %v", round, row, msg, ok, w, failed)
+			}
+		}
+	}
+}
