@@ -275,7 +275,8 @@ func checkEndpoints(t testing.TB, listen string) {
 	}
 	code, body = get("/metrics")
 	for _, m := range []string{"filebridge_inbox_files_total", "filebridge_inbox_documents_total", "filebridge_inbox_queue_depth",
-		"filebridge_api_request_duration_seconds", "filebridge_api_requests_total", "process_cpu_seconds_total"} {
+		"filebridge_api_request_duration_seconds", "filebridge_api_requests_total", "process_cpu_seconds_total",
+		`filebridge_api_concurrency_limit{portal="main"}`} {
 		if code != http.StatusOK || !strings.Contains(body, m) {
 			t.Errorf("/metrics (%d) lacks %s", code, m)
 		}

@@ -1,19 +1,21 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/schollz/progressbar/v3"
 )
 
 // progressMinSize is the size from which validate shows its progress.
 const progressMinSize = 5 << 20
 
-// progress shows how far the reading of a big file got, on stderr, only
-// when stderr is a terminal: it never mixes into redirected output.
+// progress shows how far the reading of a big file got (bytes, rate, time
+// left), on stderr, only when stderr is a terminal: it never mixes into
+// redirected output.
 type progress struct {
 	w       io.Writer
 	enabled bool
@@ -63,22 +65,28 @@ func (p *progress) track(name string, r io.ReaderAt, size int64) io.ReaderAt {
 	}
 	c := &countingReaderAt{r: r}
 	p.stop = make(chan struct{})
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	bar := progressbar.NewOptions64(size,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription(name),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+	)
+	p.wg.Go(func() {
 		t := time.NewTicker(250 * time.Millisecond)
 		defer t.Stop()
 		for {
 			select {
 			case <-p.stop:
-				fmt.Fprintf(p.w, "\r\033[K")
+				_ = bar.Set64(c.high.Load())
+				_ = bar.Clear()
 				return
 			case <-t.C:
-				read := c.high.Load()
-				fmt.Fprintf(p.w, "\r\033[K%s: %3d%% (%.1f of %.1f MB)", name, read*100/size, float64(read)/1e6, float64(size)/1e6)
+				_ = bar.Set64(c.high.Load())
 			}
 		}
-	}()
+	})
 	return c
 }
 

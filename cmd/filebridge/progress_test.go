@@ -40,7 +40,11 @@ func TestProgressCountsFurthestOffset(t *testing.T) {
 		t.Errorf("furthest offset = %d, want 1100", got)
 	}
 	p.done()
-	if !strings.HasSuffix(buf.String(), "\r\033[K") {
-		t.Errorf("the progress line is not cleared: %q", buf.String())
+	out := buf.String()
+	if !strings.Contains(out, "big.csv") || !strings.Contains(out, "1.1 kB/5.2 MB") {
+		t.Errorf("the progress line does not show the bytes read: %q", out)
+	}
+	if !strings.HasSuffix(out, "\r") {
+		t.Errorf("the progress line is not cleared: %q", out)
 	}
 }

@@ -91,9 +91,9 @@ func releaseBody(b *bytes.Buffer) {
 
 // attempt sends one request under the adaptive concurrency limit and the
 // per-request timeout, and tells the limiter what the answer said about
-// the portal's load. On 2xx it decodes the body into out (when not nil); otherwise it
-// returns up to maxErrorBody bytes of the body. The returned response's
-// body is always drained and closed.
+// the portal's load. On 2xx it decodes the body into out (when not nil);
+// otherwise it returns up to maxErrorBody bytes of the body. The returned
+// response's body is always drained and closed.
 func (c *Client) attempt(ctx context.Context, method, path string, q url.Values, body []byte, out any) (*http.Response, []byte, error) {
 	epoch, err := c.lim.acquire(ctx)
 	if err != nil {
