@@ -113,39 +113,31 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 }
 
 // grouped reads the file as orders: a pass indexing the order numbers,
-// then one pass per window of orders (see grouper).
+// then one pass per window of orders (see grouper). One source is open at
+// a time: a workbook is held in memory whole.
 func (d *decoder) grouped(first *firstRow) (Summary, error) {
-	src, first2, err := d.reopen()
-	if err != nil {
-		return d.sum, err
-	}
-	idx, err := d.indexKeys(src, first2)
-	src.close()
+	idx, err := d.indexKeys(d.src, first)
+	d.src.close()
 	if err != nil {
 		return d.sum, err
 	}
 	d.groups = newGrouper(d, idx)
-	fp, err := d.readRows(first)
-	if err != nil {
-		return d.sum, err
-	}
-	d.fileProblem(fp)
-	if err := d.groups.handOn(true); err != nil {
-		return d.sum, err
-	}
-	mainSrc := d.src
-	defer func() { d.src = mainSrc }()
-	for d.groups.more() {
-		d.groups.nextWindow()
+	for pass := 0; pass == 0 || d.groups.more(); pass++ {
+		if pass > 0 {
+			d.groups.nextWindow()
+		}
 		src, first, err := d.reopen()
 		if err != nil {
 			return d.sum, err
 		}
 		d.src = src
-		_, err = d.readRows(first)
+		fp, err := d.readRows(first)
 		src.close()
 		if err != nil {
 			return d.sum, err
+		}
+		if pass == 0 {
+			d.fileProblem(fp) // every pass stops there: said once
 		}
 		if err := d.groups.handOn(true); err != nil {
 			return d.sum, err
