@@ -204,8 +204,15 @@ func (s Summary) Valid() bool { return !hasError(s.FileIssues) && s.InvalidDocs 
 // Master data (partners, items, packagings) are streamed row by row: memory
 // does not grow with rows except for the set of keys seen in the file.
 // Grouped types (inbound and outbound orders: one row per line, grouped by
-// orderNumber) call fn after the file is read, groups in order of first
-// appearance.
+// orderNumber wherever the rows are in the file) call fn per order, in
+// order of first appearance, once its last row is read: the file is read
+// once to number the orders, then once more when every order's rows are
+// adjacent, else once per window of about 100,000 rows of orders, so that
+// memory stays bounded (see grouper). The reader must give the same bytes
+// on every pass.
+//
+// A damaged workbook (a part that does not match its zip headers, a cut
+// archive or sheet) is an error: nothing of it is decoded.
 //
 // A returned error is a fatal file error (unreadable, too big, corrupt or
 // password-protected workbook, invalid options) or fn's error; problems of

@@ -46,7 +46,7 @@ type grouper struct {
 // windowRows is how many rows of orders a pass holds at most when the
 // rows of orders are not adjacent (an order bigger than that is one window).
 // A variable for the tests.
-var windowRows = 64 << 10
+var windowRows = 96 << 10
 
 // group is one order being built.
 type group struct {

@@ -73,3 +73,78 @@ func TestOrdersAnywhere(t *testing.T) {
 		})
 	}
 }
+
+// TestOrdersAnywhereSources reads orders apart from a workbook and from a
+// CSV file without header (its first data row is read with the header).
+func TestOrdersAnywhereSources(t *testing.T) {
+	head := []string{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}
+	rows := [][]string{
+		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "2"},
+		{"R2", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "1"},
+		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "5"},
+		{"R3", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "1"},
+		{"R2", "4", "SUP-001", "2026-04-01T08:00:00Z", "C", "1"},
+	}
+	var csvText strings.Builder
+	for _, r := range rows {
+		csvText.WriteString(strings.Join(r, ",") + "\n")
+	}
+	wbRows := [][]string{head}
+	for _, r := range rows {
+		wbRows = append(wbRows, []string{r[0], "#" + r[1], r[2], r[3], r[4], "#" + r[5]})
+	}
+	tests := []struct {
+		name string
+		file string
+		data []byte
+		opts Options
+		// rows of R1, R2, R3 (workbook rows count the header)
+		want [][]int
+	}{
+		{"workbook", "R.xlsx", workbook(t, "Sheet1", false, wbRows, ""), Options{Edition: A}, [][]int{{2, 4}, {3, 6}, {5}}},
+		{"no header", "R.csv", []byte(csvText.String()), Options{Edition: A, Type: "receptions", NoHeader: true, Positions: head}, [][]int{{1, 3}, {2, 5}, {4}}},
+	}
+	for _, tt := range tests {
+		for _, window := range []int{1 << 20, 1} {
+			t.Run(fmt.Sprint(tt.name, " window ", window), func(t *testing.T) {
+				defer func(w int) { windowRows = w }(windowRows)
+				windowRows = window
+				res := decodeBytes(t, tt.file, tt.data, tt.opts)
+				if res.err != nil || len(res.docs) != 3 {
+					t.Fatalf("%v, %d docs%s", res.err, len(res.docs), dump(res.all()))
+				}
+				for i, d := range res.docs {
+					if d.Key != fmt.Sprint("R", i+1) || !slices.Equal(d.Rows, tt.want[i]) || len(d.Inbound.Lines) != len(tt.want[i]) {
+						t.Errorf("doc %d: key %s rows %v, want rows %v", i, d.Key, d.Rows, tt.want[i])
+					}
+				}
+				// R2 disagrees on warehouseLocation between its two rows.
+				if _, ok := findIssue(res.docs[1].Issues, "warehouseLocation", "must agree"); !ok || !res.docs[0].Valid() {
+					t.Errorf("R1 valid %v; R2 issues:%s", res.docs[0].Valid(), dump(res.docs[1].Issues))
+				}
+			})
+		}
+	}
+}
+
+// TestOrdersAnywhereFileProblem: a file problem ends every pass at the same
+// row and is reported once; the orders of the rows before are handed on.
+func TestOrdersAnywhereFileProblem(t *testing.T) {
+	data := "orderNumber,warehouseLocation,supplierCode,dueAt,sku,quantity\n" +
+		"R1,3,SUP-001,2026-04-01T08:00:00Z,A,2\n" +
+		"R2,3,SUP-001,2026-04-01T08:00:00Z,A,1\n" +
+		"R1,3,SUP-001,2026-04-01T08:00:00Z,B,5\n" +
+		"R3,3,SUP-\xff,2026-04-01T08:00:00Z,B,1\n" +
+		"R2,3,SUP-001,2026-04-01T08:00:00Z,C,1\n"
+	for _, window := range []int{1 << 20, 1} {
+		defer func(w int) { windowRows = w }(windowRows)
+		windowRows = window
+		res := decodeBytes(t, "R.csv", []byte(data), Options{Edition: A, Type: "receptions"})
+		if res.err != nil || len(res.sum.FileIssues) != 1 || !strings.Contains(res.sum.FileIssues[0].Message, "not valid UTF-8") {
+			t.Fatalf("window %d: %v, file issues%s", window, res.err, dump(res.sum.FileIssues))
+		}
+		if len(res.docs) != 2 || !slices.Equal(res.docs[0].Rows, []int{2, 4}) || !slices.Equal(res.docs[1].Rows, []int{3}) {
+			t.Errorf("window %d: %d docs %+v", window, len(res.docs), res.docs)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"filebridge/internal/model"
@@ -31,10 +32,7 @@ type layout struct {
 
 // fieldIndex returns the index of a field by exact name, or -1.
 func (l *layout) fieldIndex(name string) int {
-	if i, ok := l.index[model.NormalizeHeader(name)]; ok && l.fields[i].Name == name {
-		return i
-	}
-	return -1
+	return slices.IndexFunc(l.fields, func(f model.Field) bool { return f.Name == name })
 }
 
 // has reports whether the file (or a default) can give the field a value.

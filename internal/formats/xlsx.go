@@ -221,11 +221,16 @@ func (s *xlsxSource) cell(row, col int) string {
 
 func (s *xlsxSource) sheet() string { return s.name }
 
+// close releases the workbook; it may be called again.
 func (s *xlsxSource) close() error {
+	if s.f == nil {
+		return nil
+	}
 	err := s.rows.Close()
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
 	}
+	s.f, s.rows = nil, nil
 	return err
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -147,184 +148,202 @@ const MaxItemsPerPage = 10000
 // "name" is satisfied by name or lastName.
 var AddressRequired = []string{"name", "streetAddress", "zipcode", "city", "countryCode"}
 
-func f(name string, lvl Level, t FieldType, req bool, maxLen int, doc, ex string) Field {
-	return Field{Name: name, Level: lvl, Type: t, Required: req, MaxLen: maxLen, Doc: doc, Example: ex}
+// The field tables of the editions, one per document kind (see SpecFor).
+// Inbound and outbound documents add their line columns.
+var (
+	suppliersA = []Field{
+		{Name: "code", Required: true, Doc: "unique supplier code", Example: "SUP-001"},
+		{Name: "name", Required: true, Doc: "supplier name", Example: "Nordic Furniture AB"},
+		{Name: "relationship", Enum: []string{"Manufacturer"}, Doc: "always Manufacturer for a supplier (default)", Example: "Manufacturer"},
+	}
+	connectionsB = []Field{
+		{Name: "code", MaxLen: 14, Doc: "unique connection code (empty: the portal numbers it)", Example: "SUP-001"},
+		{Name: "name", Required: true, MaxLen: 30, Doc: "connection name", Example: "Nordic Furniture AB"},
+		{Name: "relationship", Required: true, Enum: RelationshipsCreate, Doc: "Manufacturer (supplier), Customer (B2B), Marketplace (B2C), Entity (billing)", Example: "Manufacturer"},
+		{Name: "countryCode", Type: TCountry, MaxLen: 2, Doc: "ISO 3166 alpha-2 country", Example: "SE"},
+		{Name: "state", Doc: "state or province", Example: ""},
+		{Name: "city", Doc: "city", Example: "Malmö"},
+		{Name: "zipcode", Doc: "postal code", Example: "21120"},
+		{Name: "streetAddress", Doc: "address line 1", Example: "Industrigatan 4"},
+		{Name: "streetAddress2", Doc: "address line 2", Example: ""},
+		{Name: "streetAddress3", Doc: "address line 3", Example: ""},
+		{Name: "email", Type: TEmail, Doc: "contact e-mail", Example: "orders@nordic.example"},
+		{Name: "contactName", Doc: "contact person", Example: "Eva Lind"},
+		{Name: "phone", Doc: "contact phone", Example: "+46 40 123456"},
+	}
+	itemsA = []Field{
+		{Name: "sku", Required: true, MaxLen: 14, Doc: "unique SKU code", Example: "CHAIR-OAK-01"},
+		{Name: "name", Required: true, Doc: "SKU name", Example: "Oak chair"},
+		{Name: "description1", Doc: "long description", Example: "Solid oak dining chair"},
+		{Name: "ean", Type: TEAN, Required: true, Doc: "EAN of the selling unit", Example: "4006381333931"},
+		{Name: "eanBox", Type: TEAN, Doc: "EAN of the master carton; required when quantityPerBox > 1", Example: "14006381333938"},
+		{Name: "quantityPerBox", Type: TDecimal, Required: true, Positive: true, Doc: "selling units per master carton", Example: "1"},
+		{Name: "length", Type: TDecimal, Required: true, Positive: true, Doc: "centimetres", Example: "45"},
+		{Name: "width", Type: TDecimal, Required: true, Positive: true, Doc: "centimetres", Example: "50"},
+		{Name: "height", Type: TDecimal, Required: true, Positive: true, Doc: "centimetres", Example: "90"},
+		{Name: "grossWeight", Type: TDecimal, Required: true, Positive: true, Doc: "kilograms, selling unit", Example: "6.5"},
+		{Name: "grossWeightBox", Type: TDecimal, Required: true, Positive: true, Doc: "kilograms, master carton", Example: "7.2"},
+		{Name: "buyPrice", Type: TDecimal, Required: true, Positive: true, Doc: "product value, for transport claims", Example: "89.90"},
+		{Name: "supplierCode", Required: true, Doc: "code of an existing supplier", Example: "SUP-001"},
+	}
+	variantsB = []Field{
+		{Name: "sku", Required: true, MaxLen: 17, Doc: "unique SKU code", Example: "CHAIR-OAK-01"},
+		{Name: "name", Required: true, Doc: "variant name", Example: "Oak chair"},
+		{Name: "description1", Doc: "long description", Example: "Solid oak dining chair"},
+		{Name: "ean", Type: TEAN, Required: true, Doc: "EAN of the selling unit", Example: "4006381333931"},
+		{Name: "length", Type: TDecimal, Positive: true, Doc: "centimetres", Example: "45"},
+		{Name: "width", Type: TDecimal, Positive: true, Doc: "centimetres", Example: "50"},
+		{Name: "height", Type: TDecimal, Positive: true, Doc: "centimetres", Example: "90"},
+		{Name: "grossWeight", Type: TDecimal, Positive: true, Doc: "kilograms, selling unit", Example: "6.5"},
+	}
+	packagingsB = []Field{
+		{Name: "sku", Required: true, MaxLen: 17, Doc: "SKU of the variant this packaging belongs to", Example: "CHAIR-OAK-01"},
+		{Name: "code", Required: true, Doc: "packaging code, unique per variant", Example: "OUTER_CARTON"},
+		{Name: "ean", Type: TEAN, Doc: "EAN of this packaging level", Example: "14006381333938"},
+		{Name: "quantity", Type: TInt, Positive: true, Doc: "base units contained", Example: "4"},
+		{Name: "length", Type: TDecimal, Positive: true, Doc: "centimetres", Example: "60"},
+		{Name: "width", Type: TDecimal, Positive: true, Doc: "centimetres", Example: "55"},
+		{Name: "height", Type: TDecimal, Positive: true, Doc: "centimetres", Example: "95"},
+		{Name: "grossWeight", Type: TDecimal, Positive: true, Doc: "kilograms including contents", Example: "28"},
+		{Name: "netWeight", Type: TDecimal, Positive: true, Doc: "kilograms, contents only", Example: "26"},
+		{Name: "level", Enum: PackagingLevels, Doc: "packaging level of the warehouse system", Example: "PCB"},
+		{Name: "type", Doc: "BOX, PALLET, BAG...", Example: "BOX"},
+		{Name: "supplierCode", Doc: "code of a supplier connection", Example: "SUP-001"},
+	}
+	receptionsA = []Field{
+		{Name: "orderNumber", Required: true, MaxLen: 13, Doc: "unique delivery number (container number for containers)", Example: "REC-2026-0042"},
+		{Name: "referenceNumber", Doc: "purchase order number on the bill of lading", Example: "PO-88123"},
+		{Name: "warehouseLocation", Type: TInt, Required: true, Positive: true, Doc: "id of the destination warehouse", Example: "3"},
+		{Name: "supplierCode", Required: true, Doc: "code of the supplier", Example: "SUP-001"},
+		{Name: "orderType", Enum: ReceptionOrderTypesA, Doc: "delivery type", Example: "CONT40"},
+		{Name: "attributes.deliveryType", Doc: "delivery type attribute", Example: "pallet"},
+		{Name: "dueAt", Type: TDateTime, Required: true, Doc: "expected arrival at the warehouse", Example: "2026-12-01T08:00:00Z"},
+	}
+	purchaseOrdersB = []Field{
+		{Name: "orderNumber", Required: true, MaxLen: 27, Doc: "unique purchase order number", Example: "PO-2026-000042"},
+		{Name: "referenceNumber", Doc: "additional reference", Example: "ERP-88123"},
+		{Name: "warehouseLocation", Type: TInt, Positive: true, Doc: "id of the destination warehouse (or warehouseCode)", Example: "3"},
+		{Name: "warehouseCode", Doc: "code of the destination warehouse (or warehouseLocation)", Example: "WH-LYON"},
+		{Name: "supplierCode", Required: true, Doc: "code of the supplier connection", Example: "SUP-001"},
+		{Name: "orderType", Doc: "purchase order type", Example: ""},
+		{Name: "dueAt", Type: TDateTime, Doc: "planned receiving date", Example: "2026-12-01T08:00:00Z"},
+	}
+	// inboundLines are the line columns of receptions and purchase orders.
+	inboundLines = []Field{
+		{Name: "position", Level: LevelLine, Type: TInt, Positive: true, Doc: "line number, unique in the order (default 1..n)", Example: "1"},
+		{Name: "sku", Level: LevelLine, Required: true, Doc: "SKU code of the line", Example: "CHAIR-OAK-01"},
+		{Name: "quantity", Level: LevelLine, Type: TInt, Required: true, Positive: true, Doc: "expected quantity", Example: "40"},
+	}
+	// inboundLinesB are the further line columns of purchase orders.
+	inboundLinesB = []Field{
+		{Name: "lotNumber", Level: LevelLine, Doc: "lot number", Example: "LOT-7781"},
+		{Name: "expiryDate", Level: LevelLine, Type: TDateTime, Doc: "expiry date", Example: "2027-06-30"},
+		{Name: "ownerCode", Level: LevelLine, Doc: "stock owner", Example: ""},
+	}
+	ordersA = []Field{
+		{Name: "orderNumber", Required: true, MaxLen: 17, Doc: "unique order number", Example: "SO-2026-10001"},
+		{Name: "externalOrderNumber", Required: true, Doc: "the customer's own order number", Example: "WEB-558812"},
+		{Name: "deliveryMode", Enum: DeliveryModesA, Doc: "delivery mode", Example: "STANDARD"},
+		{Name: "warehouseLocation", Type: TInt, Required: true, Positive: true, Doc: "id of the warehouse the goods ship from", Example: "3"},
+	}
+	salesOrdersB = []Field{
+		{Name: "orderNumber", Required: true, MaxLen: 17, Doc: "unique order number", Example: "SO-2026-10001"},
+		{Name: "externalOrderNumber", Doc: "the customer's own order number", Example: "WEB-558812"},
+		{Name: "deliveryMode", Doc: "used in carrier selection", Example: ""},
+		{Name: "warehouseLocation", Type: TInt, Positive: true, Doc: "id of the origin warehouse (or warehouseCode)", Example: "3"},
+		{Name: "warehouseCode", Doc: "code of the origin warehouse (or warehouseLocation)", Example: "WH-LYON"},
+		{Name: "shipToCode", Doc: "consignee connection code: alone, an existing connection; with shipTo.* columns, the code of the embedded consignee", Example: ""},
+		{Name: "billingToCode", Doc: "code of the billing connection", Example: ""},
+		{Name: "carrierCode", Doc: "carrier code (empty: automatic selection)", Example: "DHL"},
+		{Name: "carrierServiceCode", Doc: "carrier service code (empty: automatic selection)", Example: ""},
+		{Name: "plannedDeliveryDate", Type: TDate, Doc: "wished delivery date", Example: "2026-12-03"},
+		{Name: "deliveryTimeSlotBefore", Type: TTime, Doc: "latest wished delivery time", Example: "17:00"},
+	}
+	// shipToA and shipToB are the columns of an embedded consignee.
+	shipToA = []Field{
+		{Name: "shipTo.name", Doc: "receiver name (or lastName)", Example: "Jeanne Martin"},
+		{Name: "shipTo.title", Doc: "title", Example: "Mme"},
+		{Name: "shipTo.firstName", Doc: "first name", Example: "Jeanne"},
+		{Name: "shipTo.lastName", Doc: "last name", Example: "Martin"},
+		{Name: "shipTo.streetAddress", Doc: "street, required", Example: "12 rue des Lilas"},
+		{Name: "shipTo.streetAddress2", Doc: "address line 2", Example: ""},
+		{Name: "shipTo.city", Doc: "city, required", Example: "Lyon"},
+		{Name: "shipTo.countryCode", Type: TCountry, MaxLen: 2, Doc: "ISO 3166 alpha-2, required", Example: "FR"},
+		{Name: "shipTo.zipcode", Doc: "postal code, required", Example: "69003"},
+		{Name: "shipTo.email", Type: TEmail, Doc: "e-mail", Example: "jeanne.martin@example.org"},
+		{Name: "shipTo.phone", Doc: "phone", Example: "+33 6 12 34 56 78"},
+		{Name: "shipTo.languageCode", Doc: "language", Example: "fr"},
+		{Name: "shipTo.attributes.accessCode", Doc: "door code", Example: "4521"},
+		{Name: "shipTo.attributes.company", Doc: "company", Example: ""},
+		{Name: "shipTo.attributes.floor", Doc: "floor", Example: "3"},
+		{Name: "shipTo.attributes.building", Doc: "building", Example: "B"},
+	}
+	shipToB = []Field{
+		{Name: "shipTo.relationship", Enum: RelationshipsCreate, Doc: "Customer (B2B) or Marketplace (B2C, default)", Example: "Marketplace"},
+		{Name: "shipTo.name", MaxLen: 30, Doc: "consignee name, required", Example: "Jeanne Martin"},
+		{Name: "shipTo.contactName", Doc: "contact person", Example: ""},
+		{Name: "shipTo.streetAddress", Doc: "street, required", Example: "12 rue des Lilas"},
+		{Name: "shipTo.streetAddress2", Doc: "address line 2", Example: ""},
+		{Name: "shipTo.streetAddress3", Doc: "address line 3", Example: ""},
+		{Name: "shipTo.city", Doc: "city, required", Example: "Lyon"},
+		{Name: "shipTo.state", Doc: "state or province", Example: ""},
+		{Name: "shipTo.zipcode", Doc: "postal code, required", Example: "69003"},
+		{Name: "shipTo.countryCode", Type: TCountry, MaxLen: 2, Doc: "ISO 3166 alpha-2, required", Example: "FR"},
+		{Name: "shipTo.email", Type: TEmail, Doc: "e-mail", Example: "jeanne.martin@example.org"},
+		{Name: "shipTo.phone", Doc: "phone", Example: "+33 6 12 34 56 78"},
+	}
+	// outboundLines are the line columns of orders and sales orders.
+	outboundLines = []Field{
+		{Name: "position", Level: LevelLine, Type: TInt, Positive: true, Doc: "line number, unique in the order (default 1..n)", Example: "1"},
+		{Name: "sku", Level: LevelLine, Doc: "SKU code of the line (empty on a service line)", Example: "CHAIR-OAK-01"},
+		{Name: "quantity", Level: LevelLine, Type: TInt, Required: true, Positive: true, Doc: "ordered quantity", Example: "2"},
+	}
+	outboundLinesA = []Field{
+		{Name: "serviceType", Level: LevelService, Doc: "service line type (row without sku), e.g. take-back", Example: ""},
+		{Name: "purchaseOrderLineItem.orderNumber", Level: LevelLine, MaxLen: 13, Doc: "reception the line's goods come from", Example: ""},
+		{Name: "purchaseOrderLineItem.position", Level: LevelLine, Type: TInt, Positive: true, Doc: "position of that reception line", Example: ""},
+	}
+	outboundLinesB = []Field{
+		{Name: "lotNumber", Level: LevelLine, Doc: "requested lot", Example: ""},
+		{Name: "expiryDate", Level: LevelLine, Type: TDateTime, Doc: "requested expiry date", Example: ""},
+		{Name: "ownerCode", Level: LevelLine, Doc: "requested stock owner", Example: ""},
+	}
+)
+
+// specs are the field tables by edition and kind.
+var specs = map[Edition]map[Kind]Spec{
+	EditionA: {
+		KindPartner:  {Key: "code", Fields: suppliersA},
+		KindItem:     {Key: "sku", Fields: itemsA},
+		KindInbound:  {Key: "orderNumber", Fields: slices.Concat(receptionsA, inboundLines, itemOnLine(itemsA))},
+		KindOutbound: {Key: "orderNumber", Fields: slices.Concat(ordersA, shipToA, outboundLines, outboundLinesA)},
+	},
+	EditionB: {
+		KindPartner:   {Key: "code", Fields: connectionsB},
+		KindItem:      {Key: "sku", Fields: variantsB},
+		KindPackaging: {Key: "code", Fields: packagingsB},
+		KindInbound:   {Key: "orderNumber", Fields: slices.Concat(purchaseOrdersB, inboundLines, inboundLinesB, itemOnLine(variantsB))},
+		KindOutbound:  {Key: "orderNumber", Fields: slices.Concat(salesOrdersB, shipToB, outboundLines, outboundLinesB)},
+	},
 }
 
-func pos(fl Field) Field              { fl.Positive = true; return fl }
-func enum(fl Field, v []string) Field { fl.Enum = v; return fl }
-
 // SpecFor returns the field table of a kind in an edition, and false when the
-// edition has no such kind (packagings in Edition A).
+// edition has no such kind (packagings in Edition A). The table is a copy.
 func SpecFor(e Edition, k Kind) (Spec, bool) {
-	var fs []Field
-	key := ""
-	H, L, S := LevelHeader, LevelLine, LevelService
-	switch k {
-	case KindPartner:
-		key = "code"
-		if e == EditionA {
-			fs = []Field{
-				f("code", H, TString, true, 0, "unique supplier code", "SUP-001"),
-				f("name", H, TString, true, 0, "supplier name", "Nordic Furniture AB"),
-				enum(f("relationship", H, TString, false, 0, "always Manufacturer for a supplier (default)", "Manufacturer"), []string{"Manufacturer"}),
-			}
-		} else {
-			fs = []Field{
-				f("code", H, TString, false, 14, "unique connection code (empty: the portal numbers it)", "SUP-001"),
-				f("name", H, TString, true, 30, "connection name", "Nordic Furniture AB"),
-				enum(f("relationship", H, TString, true, 0, "Manufacturer (supplier), Customer (B2B), Marketplace (B2C), Entity (billing)", "Manufacturer"), RelationshipsCreate),
-				f("countryCode", H, TCountry, false, 2, "ISO 3166 alpha-2 country", "SE"),
-				f("state", H, TString, false, 0, "state or province", ""),
-				f("city", H, TString, false, 0, "city", "Malmö"),
-				f("zipcode", H, TString, false, 0, "postal code", "21120"),
-				f("streetAddress", H, TString, false, 0, "address line 1", "Industrigatan 4"),
-				f("streetAddress2", H, TString, false, 0, "address line 2", ""),
-				f("streetAddress3", H, TString, false, 0, "address line 3", ""),
-				f("email", H, TEmail, false, 0, "contact e-mail", "orders@nordic.example"),
-				f("contactName", H, TString, false, 0, "contact person", "Eva Lind"),
-				f("phone", H, TString, false, 0, "contact phone", "+46 40 123456"),
-			}
-		}
-	case KindItem:
-		key = "sku"
-		if e == EditionA {
-			fs = []Field{
-				f("sku", H, TString, true, 14, "unique SKU code", "CHAIR-OAK-01"),
-				f("name", H, TString, true, 0, "SKU name", "Oak chair"),
-				f("description1", H, TString, false, 0, "long description", "Solid oak dining chair"),
-				f("ean", H, TEAN, true, 0, "EAN of the selling unit", "4006381333931"),
-				f("eanBox", H, TEAN, false, 0, "EAN of the master carton; required when quantityPerBox > 1", "14006381333938"),
-				pos(f("quantityPerBox", H, TDecimal, true, 0, "selling units per master carton", "1")),
-				pos(f("length", H, TDecimal, true, 0, "centimetres", "45")),
-				pos(f("width", H, TDecimal, true, 0, "centimetres", "50")),
-				pos(f("height", H, TDecimal, true, 0, "centimetres", "90")),
-				pos(f("grossWeight", H, TDecimal, true, 0, "kilograms, selling unit", "6.5")),
-				pos(f("grossWeightBox", H, TDecimal, true, 0, "kilograms, master carton", "7.2")),
-				pos(f("buyPrice", H, TDecimal, true, 0, "product value, for transport claims", "89.90")),
-				f("supplierCode", H, TString, true, 0, "code of an existing supplier", "SUP-001"),
-			}
-		} else {
-			fs = []Field{
-				f("sku", H, TString, true, 17, "unique SKU code", "CHAIR-OAK-01"),
-				f("name", H, TString, true, 0, "variant name", "Oak chair"),
-				f("description1", H, TString, false, 0, "long description", "Solid oak dining chair"),
-				f("ean", H, TEAN, true, 0, "EAN of the selling unit", "4006381333931"),
-				pos(f("length", H, TDecimal, false, 0, "centimetres", "45")),
-				pos(f("width", H, TDecimal, false, 0, "centimetres", "50")),
-				pos(f("height", H, TDecimal, false, 0, "centimetres", "90")),
-				pos(f("grossWeight", H, TDecimal, false, 0, "kilograms, selling unit", "6.5")),
-			}
-		}
-	case KindPackaging:
-		if e == EditionA {
-			return Spec{}, false
-		}
-		key = "code"
-		fs = []Field{
-			f("sku", H, TString, true, 17, "SKU of the variant this packaging belongs to", "CHAIR-OAK-01"),
-			f("code", H, TString, true, 0, "packaging code, unique per variant", "OUTER_CARTON"),
-			f("ean", H, TEAN, false, 0, "EAN of this packaging level", "14006381333938"),
-			pos(f("quantity", H, TInt, false, 0, "base units contained", "4")),
-			pos(f("length", H, TDecimal, false, 0, "centimetres", "60")),
-			pos(f("width", H, TDecimal, false, 0, "centimetres", "55")),
-			pos(f("height", H, TDecimal, false, 0, "centimetres", "95")),
-			pos(f("grossWeight", H, TDecimal, false, 0, "kilograms including contents", "28")),
-			pos(f("netWeight", H, TDecimal, false, 0, "kilograms, contents only", "26")),
-			enum(f("level", H, TString, false, 0, "packaging level of the warehouse system", "PCB"), PackagingLevels),
-			f("type", H, TString, false, 0, "BOX, PALLET, BAG...", "BOX"),
-			f("supplierCode", H, TString, false, 0, "code of a supplier connection", "SUP-001"),
-		}
-	case KindInbound:
-		key = "orderNumber"
-		if e == EditionA {
-			fs = []Field{
-				f("orderNumber", H, TString, true, 13, "unique delivery number (container number for containers)", "REC-2026-0042"),
-				f("referenceNumber", H, TString, false, 0, "purchase order number on the bill of lading", "PO-88123"),
-				pos(f("warehouseLocation", H, TInt, true, 0, "id of the destination warehouse", "3")),
-				f("supplierCode", H, TString, true, 0, "code of the supplier", "SUP-001"),
-				enum(f("orderType", H, TString, false, 0, "delivery type", "CONT40"), ReceptionOrderTypesA),
-				f("attributes.deliveryType", H, TString, false, 0, "delivery type attribute", "pallet"),
-				f("dueAt", H, TDateTime, true, 0, "expected arrival at the warehouse", "2026-12-01T08:00:00Z"),
-			}
-		} else {
-			fs = []Field{
-				f("orderNumber", H, TString, true, 27, "unique purchase order number", "PO-2026-000042"),
-				f("referenceNumber", H, TString, false, 0, "additional reference", "ERP-88123"),
-				pos(f("warehouseLocation", H, TInt, false, 0, "id of the destination warehouse (or warehouseCode)", "3")),
-				f("warehouseCode", H, TString, false, 0, "code of the destination warehouse (or warehouseLocation)", "WH-LYON"),
-				f("supplierCode", H, TString, true, 0, "code of the supplier connection", "SUP-001"),
-				f("orderType", H, TString, false, 0, "purchase order type", ""),
-				f("dueAt", H, TDateTime, false, 0, "planned receiving date", "2026-12-01T08:00:00Z"),
-			}
-		}
-		fs = append(fs,
-			pos(f("position", L, TInt, false, 0, "line number, unique in the order (default 1..n)", "1")),
-			f("sku", L, TString, true, 0, "SKU code of the line", "CHAIR-OAK-01"),
-			pos(f("quantity", L, TInt, true, 0, "expected quantity", "40")),
-		)
-		if e == EditionB {
-			fs = append(fs,
-				f("lotNumber", L, TString, false, 0, "lot number", "LOT-7781"),
-				f("expiryDate", L, TDateTime, false, 0, "expiry date", "2027-06-30"),
-				f("ownerCode", L, TString, false, 0, "stock owner", ""),
-			)
-		}
-		fs = append(fs, itemOnLine(e)...)
-	case KindOutbound:
-		key = "orderNumber"
-		fs = []Field{
-			f("orderNumber", H, TString, true, 17, "unique order number", "SO-2026-10001"),
-			f("externalOrderNumber", H, TString, e == EditionA, 0, "the customer's own order number", "WEB-558812"),
-		}
-		if e == EditionA {
-			fs = append(fs, enum(f("deliveryMode", H, TString, false, 0, "delivery mode", "STANDARD"), DeliveryModesA))
-			fs = append(fs, pos(f("warehouseLocation", H, TInt, true, 0, "id of the warehouse the goods ship from", "3")))
-		} else {
-			fs = append(fs,
-				f("deliveryMode", H, TString, false, 0, "used in carrier selection", ""),
-				pos(f("warehouseLocation", H, TInt, false, 0, "id of the origin warehouse (or warehouseCode)", "3")),
-				f("warehouseCode", H, TString, false, 0, "code of the origin warehouse (or warehouseLocation)", "WH-LYON"),
-				f("shipToCode", H, TString, false, 0, "consignee connection code: alone, an existing connection; with shipTo.* columns, the code of the embedded consignee", ""),
-				f("billingToCode", H, TString, false, 0, "code of the billing connection", ""),
-				f("carrierCode", H, TString, false, 0, "carrier code (empty: automatic selection)", "DHL"),
-				f("carrierServiceCode", H, TString, false, 0, "carrier service code (empty: automatic selection)", ""),
-				f("plannedDeliveryDate", H, TDate, false, 0, "wished delivery date", "2026-12-03"),
-				f("deliveryTimeSlotBefore", H, TTime, false, 0, "latest wished delivery time", "17:00"),
-			)
-		}
-		fs = append(fs, shipTo(e)...)
-		fs = append(fs,
-			pos(f("position", L, TInt, false, 0, "line number, unique in the order (default 1..n)", "1")),
-			f("sku", L, TString, false, 0, "SKU code of the line (empty on a service line)", "CHAIR-OAK-01"),
-			pos(f("quantity", L, TInt, true, 0, "ordered quantity", "2")),
-		)
-		if e == EditionA {
-			fs = append(fs,
-				f("serviceType", S, TString, false, 0, "service line type (row without sku), e.g. take-back", ""),
-				f("purchaseOrderLineItem.orderNumber", L, TString, false, 13, "reception the line's goods come from", ""),
-				pos(f("purchaseOrderLineItem.position", L, TInt, false, 0, "position of that reception line", "")),
-			)
-		} else {
-			fs = append(fs,
-				f("lotNumber", L, TString, false, 0, "requested lot", ""),
-				f("expiryDate", L, TDateTime, false, 0, "requested expiry date", ""),
-				f("ownerCode", L, TString, false, 0, "requested stock owner", ""),
-			)
-		}
-	default:
+	s, ok := specs[e][k]
+	if !ok {
 		return Spec{}, false
 	}
-	return Spec{Edition: e, Kind: k, Fields: fs, Key: key}, true
+	s.Edition, s.Kind, s.Fields = e, k, slices.Clone(s.Fields)
+	return s, true
 }
 
 // itemOnLine are the optional SKU master columns of an inbound line: when a
 // row carries them, the SKU is created before the inbound document if it does
 // not exist yet (the documents' nested-SKU rule).
-func itemOnLine(e Edition) []Field {
-	item, _ := SpecFor(e, KindItem)
+func itemOnLine(item []Field) []Field {
 	var out []Field
-	for _, fl := range item.Fields {
+	for _, fl := range item {
 		if fl.Name == "sku" || fl.Name == "supplierCode" {
 			continue
 		}
@@ -335,45 +354,6 @@ func itemOnLine(e Edition) []Field {
 		out = append(out, fl)
 	}
 	return out
-}
-
-// shipTo are the columns of an embedded consignee.
-func shipTo(e Edition) []Field {
-	H := LevelHeader
-	if e == EditionA {
-		return []Field{
-			f("shipTo.name", H, TString, false, 0, "receiver name (or lastName)", "Jeanne Martin"),
-			f("shipTo.title", H, TString, false, 0, "title", "Mme"),
-			f("shipTo.firstName", H, TString, false, 0, "first name", "Jeanne"),
-			f("shipTo.lastName", H, TString, false, 0, "last name", "Martin"),
-			f("shipTo.streetAddress", H, TString, false, 0, "street, required", "12 rue des Lilas"),
-			f("shipTo.streetAddress2", H, TString, false, 0, "address line 2", ""),
-			f("shipTo.city", H, TString, false, 0, "city, required", "Lyon"),
-			f("shipTo.countryCode", H, TCountry, false, 2, "ISO 3166 alpha-2, required", "FR"),
-			f("shipTo.zipcode", H, TString, false, 0, "postal code, required", "69003"),
-			f("shipTo.email", H, TEmail, false, 0, "e-mail", "jeanne.martin@example.org"),
-			f("shipTo.phone", H, TString, false, 0, "phone", "+33 6 12 34 56 78"),
-			f("shipTo.languageCode", H, TString, false, 0, "language", "fr"),
-			f("shipTo.attributes.accessCode", H, TString, false, 0, "door code", "4521"),
-			f("shipTo.attributes.company", H, TString, false, 0, "company", ""),
-			f("shipTo.attributes.floor", H, TString, false, 0, "floor", "3"),
-			f("shipTo.attributes.building", H, TString, false, 0, "building", "B"),
-		}
-	}
-	return []Field{
-		enum(f("shipTo.relationship", H, TString, false, 0, "Customer (B2B) or Marketplace (B2C, default)", "Marketplace"), RelationshipsCreate),
-		f("shipTo.name", H, TString, false, 30, "consignee name, required", "Jeanne Martin"),
-		f("shipTo.contactName", H, TString, false, 0, "contact person", ""),
-		f("shipTo.streetAddress", H, TString, false, 0, "street, required", "12 rue des Lilas"),
-		f("shipTo.streetAddress2", H, TString, false, 0, "address line 2", ""),
-		f("shipTo.streetAddress3", H, TString, false, 0, "address line 3", ""),
-		f("shipTo.city", H, TString, false, 0, "city, required", "Lyon"),
-		f("shipTo.state", H, TString, false, 0, "state or province", ""),
-		f("shipTo.zipcode", H, TString, false, 0, "postal code, required", "69003"),
-		f("shipTo.countryCode", H, TCountry, false, 2, "ISO 3166 alpha-2, required", "FR"),
-		f("shipTo.email", H, TEmail, false, 0, "e-mail", "jeanne.martin@example.org"),
-		f("shipTo.phone", H, TString, false, 0, "phone", "+33 6 12 34 56 78"),
-	}
 }
 
 // NormalizeHeader folds a column name for matching: lower case, without

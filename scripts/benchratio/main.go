@@ -27,7 +27,9 @@ var pairs = []pair{
 	{"portal creates, concurrency 1", "BenchmarkCreates/client/c1", "BenchmarkCreates/raw/c1", "creates/s", true, 0.8, ""},
 	{"portal creates, concurrency 8", "BenchmarkCreates/client/c8", "BenchmarkCreates/raw/c8", "creates/s", true, 0.8, ""},
 	{"portal creates, concurrency 32", "BenchmarkCreates/client/c32", "BenchmarkCreates/raw/c32", "creates/s", true, 0.8, ""},
-	{"validate 1M-row SKU CSV vs encoding/csv", "BenchmarkValidateSKUs1M", "BenchmarkRawCSV1M", "rows/s", true, 0.5, ""},
+	{"validate 1M-row SKU CSV vs encoding/csv", "BenchmarkValidateSKUs1M", "BenchmarkRawCSV1M", "rows/s", true, 0, ""},
+	{"validate 1M SKUs vs Miller (mlr --icsv --ojson)", "BenchmarkCLIValidateSKUs1M", "BenchmarkMillerSKUs1M", "rows/s", true, 3, ""},
+	{"validate 1M quoted SKUs vs Miller", "BenchmarkCLIValidateSKUsQuoted1M", "BenchmarkMillerSKUsQuoted1M", "rows/s", true, 3, ""},
 	{"read 200k-row XLSX vs bare excelize Rows()", "BenchmarkXLSX200k", "BenchmarkXLSXBareRows200k", "rows/s", true, 0.8, ""},
 	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0, ""},
 	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8, ""},
@@ -37,6 +39,18 @@ var pairs = []pair{
 	{"--throttle 0.2: suppliers landed once", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/throttle", "docs-once", true, 1.0, "docs"},
 	{"--fail-rate/--drop-rate 0.05: landed once", "BenchmarkSlowPortal/faults", "BenchmarkSlowPortal/faults", "docs-once", true, 1.0, "docs"},
 	{"adaptive limiter slot vs channel semaphore", "BenchmarkLimiter/adaptive", "BenchmarkLimiter/channel", "ns/op", false, 0.5, ""},
+}
+
+// rssTargets are the largest peak RSS (MiB) allowed of benchmarks.
+var rssTargets = []struct {
+	what, bench string
+	max         float64
+}{
+	{"validate 1M SKUs (command)", "BenchmarkCLIValidateSKUs1M", 100},
+	{"validate 1M quoted SKUs (command)", "BenchmarkCLIValidateSKUsQuoted1M", 100},
+	{"validate 1M SKUs (in process, growth)", "BenchmarkValidateSKUs1M", 100},
+	{"validate 1M order lines (command)", "BenchmarkCLIValidateOrders1M", 250},
+	{"validate 1M order lines by SKU (command)", "BenchmarkCLIValidateOrdersBySKU1M", 250},
 }
 
 var suffix = regexp.MustCompile(`-\d+$`)
@@ -98,10 +112,26 @@ func main() {
 			r = b / o
 		}
 		verdict := "ok"
-		if r < p.target {
+		switch {
+		case p.target == 0:
+			verdict = "reference"
+		case r < p.target:
 			verdict = "BELOW"
 		}
 		fmt.Printf("%-46s %14.4g %14.4g %-18s %7.2f %7.2f %s\n", p.what, o, b, p.metric, r, p.target, verdict)
+	}
+	fmt.Printf("\n%-46s %14s %14s\n", "peak RSS", "MiB", "target")
+	for _, t := range rssTargets {
+		v, ok := metrics[t.bench]["peak-RSS-MiB"]
+		if !ok {
+			fmt.Printf("%-46s %14s %14.0f n/a\n", t.what, "-", t.max)
+			continue
+		}
+		verdict := "ok"
+		if v > t.max {
+			verdict = "ABOVE"
+		}
+		fmt.Printf("%-46s %14.1f %14.0f %s\n", t.what, v, t.max, verdict)
 	}
 	for _, n := range []string{"BenchmarkValidateSKUs10k", "BenchmarkValidateSKUs1M", "BenchmarkXLSX200k", "BenchmarkStockSnapshot100k"} {
 		for k, v := range metrics[n] {
