@@ -24,6 +24,20 @@ func TestReplayCommand(t *testing.T) {
 	srv := httptest.NewServer(sim.Handler())
 	t.Cleanup(srv.Close)
 	cfg, _ := processEnv(t, "demo-token", srv.URL+"/api")
+	// Policy partial, and no hold: R-1 is created by the first run while
+	// R-2 fails at once on its unknown SKU.
+	appendFile(t, cfg, `hold_missing = "0"
+[[inboxes.routes]]
+match = "SUPPLIERS_*"
+type = "suppliers"
+[[inboxes.routes]]
+match = "SKU_*"
+type = "skus"
+[[inboxes.routes]]
+match = "RECEPTIONS_*"
+type = "receptions"
+policy = "partial"
+`)
 	src := t.TempDir()
 	put := func(name, content string) string {
 		p := filepath.Join(src, name)
@@ -126,5 +140,20 @@ func TestReplayQueued(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.Inbox("erp").Folder.Path, "SUPPLIERS_BAD.csv")); err != nil {
 		t.Errorf("the file is not back in the inbox: %v", err)
+	}
+}
+
+// appendFile appends text to the file at path.
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
