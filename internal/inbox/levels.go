@@ -47,7 +47,7 @@ func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []jour
 				}
 			default:
 				done++
-				in.order.finished(in.cfg.Name, row.ID) // a held file does not hold up the others
+				in.order.finished(in.cfg.Name, row.ID, !o.res.Held) // a held file does not hold up the others
 				if o.res.Held {
 					res.Held++
 				} else {

@@ -94,12 +94,16 @@ func (o *Order) claimed(inbox, name string, id int64, order int) {
 }
 
 // finished drops a claimed file (done, failed, or held for master data)
-// and wakes the inboxes of the portal.
-func (o *Order) finished(inbox string, id int64) {
+// and, when it ended (wake: not held), wakes the inboxes of the portal. A
+// held file wakes nobody: two inboxes holding files would otherwise wake
+// each other for ever.
+func (o *Order) finished(inbox string, id int64, wake bool) {
 	o.mu.Lock()
 	delete(o.get(inbox).jobs, id)
 	o.mu.Unlock()
-	o.notify()
+	if wake {
+		o.notify()
+	}
 }
 
 // blocker returns a file the portal has not finished whose kind comes
