@@ -102,6 +102,7 @@ type Inbox struct {
 	deferred int
 	held     map[int64]HeldFile // by journal id
 	ign      ignored            // entries of the root not taken
+	deferLog map[int64]string   // what each deferred file was last logged waiting for
 }
 
 // FileResult says what happened to one file.

@@ -2,6 +2,7 @@ package inbox
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -81,7 +82,7 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 			break
 		}
 		if b := in.order.blocker(in.level(row)); b != "" && in.level(row) != 99 {
-			in.log.Info("file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", b)
+			in.logDeferred(ctx, row, b)
 			outs[k].deferred = true
 			continue
 		}
@@ -106,4 +107,24 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 	}
 	wg.Wait()
 	return outs
+}
+
+// logDeferred logs a deferred file: at info level the first time (or when
+// what it waits for changed), at debug level in later rounds.
+func (in *Inbox) logDeferred(ctx context.Context, row journal.File, blocker string) {
+	in.mu.Lock()
+	if in.deferLog == nil {
+		in.deferLog = map[int64]string{}
+	}
+	seen := in.deferLog[row.ID] == blocker
+	in.deferLog[row.ID] = blocker
+	if len(in.deferLog) > 10000 {
+		clear(in.deferLog) // bounded: at worst a file is logged at info level again
+	}
+	in.mu.Unlock()
+	level := slog.LevelInfo
+	if seen {
+		level = slog.LevelDebug
+	}
+	in.log.Log(ctx, level, "file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", blocker)
 }
