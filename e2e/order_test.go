@@ -93,6 +93,9 @@ func TestDependencyOrder(t *testing.T) {
 				if !strings.Contains(p.out.String(), "file waits for a file it depends on") {
 					t.Errorf("no file was deferred: the test did not drop files out of order")
 				}
+				if strings.Contains(p.out.String(), "file held: master data not on the portal yet") {
+					t.Errorf("a file was held for master data: it started before the files it depends on")
+				}
 				if code := p.stop(t, 25*time.Second); code != 0 {
 					t.Errorf("run exited with %d after SIGTERM", code)
 				}
