@@ -89,12 +89,16 @@ func (fr *fileRun) checkRefs(ctx context.Context, refs refSet) (*FileResult, err
 		in.unhold(row.ID)
 		return nil, nil
 	}
-	changed := row.WaitingFor != strings.Join(waiting, "; ")
-	row.WaitingFor = strings.Join(waiting, "; ")
-	row.Message = fmt.Sprintf("held in %s until %s: waiting for %s to be on the portal (drop their master data files; after hold_missing %s the file fails)",
+	msg := fmt.Sprintf("held in %s until %s: waiting for %s to be on the portal (drop their master data files; after hold_missing %s the file fails)",
 		in.cfg.ProcessingDir, until.UTC().Format(time.RFC3339), shortList(waiting), hold)
-	if err := in.j.UpdateFile(ctx, *row); err != nil {
-		return nil, err
+	changed := row.WaitingFor != strings.Join(waiting, "; ") || row.Message != msg
+	row.WaitingFor, row.Message = strings.Join(waiting, "; "), msg
+	if changed {
+		// Journaled when it changes only: a held file is looked at again
+		// in every round.
+		if err := in.j.UpdateFile(ctx, *row); err != nil {
+			return nil, err
+		}
 	}
 	if changed {
 		fr.log.Info("file held: master data not on the portal yet", "waiting_for", shortList(waiting), "held_since", row.HeldSince, "until", until)
