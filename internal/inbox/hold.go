@@ -94,13 +94,11 @@ func (fr *fileRun) checkRefs(ctx context.Context, refs refSet) (*FileResult, err
 	changed := row.WaitingFor != strings.Join(waiting, "; ") || row.Message != msg
 	row.WaitingFor, row.Message = strings.Join(waiting, "; "), msg
 	if changed {
-		// Journaled when it changes only: a held file is looked at again
-		// in every round.
+		// Journaled and logged when it changes only: a held file is looked
+		// at again in every round.
 		if err := in.j.UpdateFile(ctx, *row); err != nil {
 			return nil, err
 		}
-	}
-	if changed {
 		fr.log.Info("file held: master data not on the portal yet", "waiting_for", shortList(waiting), "held_since", row.HeldSince, "until", until)
 	} else {
 		fr.log.Debug("file still held", "waiting_for", shortList(waiting), "until", until)
