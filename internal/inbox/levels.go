@@ -48,6 +48,9 @@ func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []jour
 				}
 			default:
 				done++
+				in.mu.Lock()
+				delete(in.deferLog, row.ID)
+				in.mu.Unlock()
 				in.order.finished(in.cfg.Name, row.ID, !o.res.Held) // a held file does not hold up the others
 				if o.res.Held {
 					res.Held++
