@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -51,6 +52,7 @@ func TestHoldForMasterData(t *testing.T) {
 				inboxSpec{name: "strict", url: strict, extra: `hold_missing = "1s"`})
 			p := start(t, "run", "run", "--config", cfg)
 			orders := ordersSample[ed]
+			parent := t // the daemon restarted in a subtest outlives it
 
 			t.Run("held", func(t *testing.T) {
 				copySample(t, ed, "good", orders, held, "")
@@ -71,6 +73,20 @@ func TestHoldForMasterData(t *testing.T) {
 				}
 				if n := len(s.keyCounts(t, "sales_orders", "orderNumber")); n != 0 {
 					t.Errorf("%d orders created while held", n)
+				}
+				// Restart-safe: after a restart the file is still held,
+				// since the same time.
+				since := heldSince(health)
+				if code := p.stop(t, 25*time.Second); code != 0 {
+					t.Errorf("run exited with %d after SIGTERM", code)
+				}
+				p = start(parent, "run (again)", "run", "--config", cfg)
+				waitFor(t, 30*time.Second, "/healthz to list the held file after the restart", func() bool {
+					health = get(t, "http://"+listen+"/healthz")
+					return strings.Contains(health, `"held"`)
+				})
+				if again := heldSince(health); since == "" || again != since {
+					t.Errorf("held since %q before the restart, %q after", since, again)
 				}
 				var master []string
 				for _, n := range sampleNames(t, ed, "good") {
@@ -133,4 +149,20 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// heldSince is the "since" of the first file held in inbox "held", as
+// /healthz reports it ("" when none).
+func heldSince(health string) string {
+	var h struct {
+		Inboxes map[string]struct {
+			Held []struct {
+				Since string `json:"since"`
+			} `json:"held"`
+		} `json:"inboxes"`
+	}
+	if err := json.Unmarshal([]byte(health), &h); err != nil || len(h.Inboxes["held"].Held) == 0 {
+		return ""
+	}
+	return h.Inboxes["held"].Held[0].Since
 }

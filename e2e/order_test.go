@@ -24,17 +24,15 @@ func isMasterData(name string) bool {
 // samples are dropped in reverse dependency order, the orders file first
 // and the rest up to settle later (settle 1s), into one inbox or split
 // over two inboxes of one portal (master data in one, receptions and
-// orders in the other). Every file must end in processed/ with every
+// orders in the other), or into one inbox whose routes name no type (the
+// types come from the header rows). Every file must end in processed/ with every
 // document created: none was started before the files it depends on.
 func TestDependencyOrder(t *testing.T) {
 	t.Parallel()
 	for _, ed := range []string{"A", "B"} {
-		for _, split := range []bool{false, true} {
-			name := ed + "/one inbox"
-			if split {
-				name = ed + "/two inboxes"
-			}
-			t.Run(name, func(t *testing.T) {
+		for _, mode := range []string{"one inbox", "two inboxes", "routes without type"} {
+			split := mode == "two inboxes"
+			t.Run(ed+"/"+mode, func(t *testing.T) {
 				t.Parallel()
 				s := startSim(t, ed)
 				dir := t.TempDir()
@@ -49,6 +47,16 @@ func TestDependencyOrder(t *testing.T) {
 					specs = append(specs, inboxSpec{name: "shop", url: shop, extra: `settle = "1s"`})
 				}
 				cfg := runConfig(t, dir, s, "", specs...)
+				if mode == "routes without type" {
+					// Types come from the header rows, read while the files settle.
+					var kept []string
+					for line := range strings.SplitSeq(readFile(t, cfg), "\n") {
+						if !strings.HasPrefix(strings.TrimSpace(line), "type = ") {
+							kept = append(kept, line)
+						}
+					}
+					mustWrite(t, cfg, strings.Join(kept, "\n"))
+				}
 				p := start(t, "run", "run", "--config", cfg)
 				waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
 
@@ -84,6 +92,9 @@ func TestDependencyOrder(t *testing.T) {
 				}
 				if !strings.Contains(p.out.String(), "file waits for a file it depends on") {
 					t.Errorf("no file was deferred: the test did not drop files out of order")
+				}
+				if strings.Contains(p.out.String(), "file held: master data not on the portal yet") {
+					t.Errorf("a file was held for master data: it started before the files it depends on")
 				}
 				if code := p.stop(t, 25*time.Second); code != 0 {
 					t.Errorf("run exited with %d after SIGTERM", code)

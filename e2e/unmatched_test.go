@@ -12,7 +12,8 @@ import (
 // file that no route matches stay in the inbox, are logged once and
 // listed on /healthz (unmatched = "leave", the default), an excluded file
 // is left silently, and in an inbox with unmatched = "error" the PDF goes
-// to error/; a file named like SKUs with a suppliers header fails with a
+// to error/; a link leading outside the inbox is listed once with its
+// reason too; a file named like SKUs with a suppliers header fails with a
 // hint naming the suppliers type.
 func TestUnmatchedFiles(t *testing.T) {
 	t.Parallel()
@@ -34,14 +35,23 @@ func TestUnmatchedFiles(t *testing.T) {
 		writeAtomic(t, filepath.Join(leave, n), []byte("not a data file"))
 	}
 	writeAtomic(t, filepath.Join(strict, "invoice.pdf"), []byte("%PDF-1.4"))
+	secret := filepath.Join(dir, "secret.csv")
+	mustWrite(t, secret, "code,name,relationship\n")
+	if err := os.Symlink(secret, filepath.Join(leave, "SUPPLIERS_LINK_20260302.csv")); err != nil {
+		t.Fatal(err)
+	}
 	supp := readFile(t, filepath.Join(repoRoot, "samples", "A", "good", "SUPPLIERS_20260302.csv"))
 	writeAtomic(t, filepath.Join(leave, "SKU_WRONG_20260302.csv"), []byte(supp))
 
 	var health string
 	waitFor(t, 30*time.Second, "/healthz to list the unmatched files", func() bool {
 		health = get(t, "http://"+listen+"/healthz")
-		return strings.Contains(health, `"ignored"`) && strings.Contains(health, "invoice.pdf") && strings.Contains(health, "order.json")
+		return strings.Contains(health, `"ignored"`) && strings.Contains(health, "invoice.pdf") && strings.Contains(health, "order.json") &&
+			strings.Contains(health, "SUPPLIERS_LINK_20260302.csv")
 	})
+	if !strings.Contains(health, "leads outside the folder") {
+		t.Errorf("/healthz does not say why the link is not taken:\n%s", health)
+	}
 	if !strings.Contains(health, "no route") || strings.Contains(health, "old.bak") {
 		t.Errorf("/healthz should list invoice.pdf and order.json with their reason, not old.bak:\n%s", health)
 	}
@@ -58,7 +68,7 @@ func TestUnmatchedFiles(t *testing.T) {
 		}
 	}
 	out := p.out.String()
-	for _, n := range []string{"invoice.pdf", "order.json"} {
+	for _, n := range []string{"invoice.pdf", "order.json", "SUPPLIERS_LINK_20260302.csv"} {
 		if c := strings.Count(out, `"file in the inbox is not taken: no route of inbox \"leave\" matches its name`); c < 2 {
 			t.Errorf("the unmatched files were not logged: %d lines", c)
 		}

@@ -107,6 +107,11 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	}
 
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
+	lock, err := app.LockJournal(cfg) // the export cursors are the journal owner's to move
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	defer func() { _ = lock.Release() }()
 	db, err := journal.Open(ctx, cfg.Journal.Path)
 	if err != nil {
 		return withCode(exitUnreachable, err)

@@ -49,8 +49,9 @@ Only one process owns a journal: while filebridge run owns it, process refuses
 (exit 3) and says so; drop the file into the inbox folder instead.
 
 Exit codes: 0 every document is in the portal (or the file is a duplicate);
-1 rows or documents were rejected (see the report), or the portal refused the
-token; 2 usage or configuration error; 3 the portal, the folder or the journal
+1 rows or documents were rejected (see the report), the file is held in
+processing/ for master data not on the portal yet (hold_missing), or the portal
+refused the token; 2 usage or configuration error; 3 the portal, the folder or the journal
 could not be reached (the file stays in processing/ and is retried by run or by
 process with its name).`,
 		Args: cobra.ExactArgs(1),
@@ -122,6 +123,10 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 		return processFailure(ic, res, err)
 	}
 	printResult(w, ic, res)
+	if res.Held {
+		return withCode(exitInvalid, fmt.Errorf("%s stays in %s, held for master data not on the portal yet; it is tried again by run, or by process with the file's name: %s",
+			res.Name, ic.ProcessingDir, res.Message))
+	}
 	if res.State == journal.FileFailed {
 		return withCode(exitInvalid, fmt.Errorf("%s: %s", res.Name, res.Message))
 	}

@@ -129,6 +129,21 @@ func TestProcessCommand(t *testing.T) {
 			t.Error(err)
 		}
 	})
+	t.Run("held for master data", func(t *testing.T) {
+		cfg, in := processEnv(t, "demo-token", "")
+		sample, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "SKU_20260302.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(in, "SKU.csv"), string(sample)) // its suppliers are not on the empty portal
+		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SKU.csv")
+		if code != exitInvalid || !strings.Contains(out, "held") || !strings.Contains(out, `supplierCode "SUP-NORDIC"`) {
+			t.Fatalf("exit %d, want %d naming the missing supplier:\n%s", code, exitInvalid, out)
+		}
+		if _, err := os.Stat(filepath.Join(in, "processing", "SKU.csv")); err != nil {
+			t.Error(err)
+		}
+	})
 	t.Run("usage errors", func(t *testing.T) {
 		cfg, _ := processEnv(t, "demo-token", "")
 		for _, args := range [][]string{

@@ -210,6 +210,10 @@ type Inbox struct {
 	Unmatched string `toml:"unmatched"`
 	// Exclude globs name files of the inbox never to take (e.g. "*.pdf").
 	Exclude []string `toml:"exclude"`
+	// FileConcurrency is how many files of one dependency level the inbox
+	// processes at once (the portal's concurrency still bounds the
+	// requests). Default 4.
+	FileConcurrency int `toml:"file_concurrency"`
 
 	// Routes give file types and reading options by file name; the first
 	// whose Match fits wins.

@@ -30,6 +30,7 @@ const (
 	DefaultRetryBackoff         = 30 * time.Second
 	DefaultRetryBackoffMax      = 15 * time.Minute
 	DefaultHoldMissing          = 30 * time.Minute
+	DefaultFileConcurrency      = 4
 	DefaultUnmatched            = UnmatchedLeave
 	DefaultPolicy               = PolicyReject
 	DefaultCharset              = "utf-8"
@@ -127,6 +128,7 @@ func (in *Inbox) provision(p presence) {
 	setDur(&in.RetryBackoff, p, "retry_backoff", DefaultRetryBackoff)
 	setDur(&in.RetryBackoffMax, p, "retry_backoff_max", DefaultRetryBackoffMax)
 	setDur(&in.HoldMissing, p, "hold_missing", DefaultHoldMissing)
+	setInt(&in.FileConcurrency, p, "file_concurrency", DefaultFileConcurrency)
 	setStr(&in.Unmatched, DefaultUnmatched)
 }
 

@@ -40,6 +40,9 @@ func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
 			p.add(where, "exclude %q is not a valid glob on the file name (use * ? [abc], no folders)", g)
 		}
 	}
+	if in.FileConcurrency < 1 {
+		p.add(where, "file_concurrency must be at least 1 (default %d)", DefaultFileConcurrency)
+	}
 	if in.MaxFileSize <= 0 {
 		p.add(where, "max_file_size must be more than 0 (e.g. \"100MB\")")
 	}

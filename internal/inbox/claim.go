@@ -22,7 +22,8 @@ import (
 
 // round claims the settled files, adds the files already in processing/
 // (open in the journal, or left there by a crash before their journal row
-// was written) and processes them one at a time in dependency order.
+// was written) and processes them in dependency order: the files of one
+// dependency level up to file_concurrency at a time.
 //
 // ctx ends the round early: no file is claimed or started after it ended.
 // work carries what was started (the claim of a file, the requests of the
@@ -66,35 +67,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	}
 	in.setQueue(waiting + len(jobs))
 	defer func() { in.setDeferred(res.Deferred + res.Held) }()
-	for i, row := range jobs {
-		if ctx.Err() != nil {
-			res.Retrying = len(jobs) - i - res.Deferred
-			return res, ctx.Err()
-		}
-		if b := in.order.blocker(kindOrder(in.edition, row.DocType)); b != "" {
-			in.log.Info("file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", b)
-			res.Deferred++
-			continue
-		}
-		fr, err := in.process(ctx, work, f, row, FileOptions{})
-		if err != nil {
-			res.Retrying = len(jobs) - i - res.Deferred
-			in.setQueue(waiting + len(jobs) - i)
-			if ctx.Err() != nil {
-				return res, ctx.Err()
-			}
-			return res, in.retryLater(err)
-		}
-		in.order.finished(in.cfg.Name, row.ID) // a held file does not hold up the others
-		if fr.Held {
-			res.Held++
-		} else {
-			in.unhold(row.ID)
-		}
-		res.Files = append(res.Files, fr)
-		in.setQueue(waiting + len(jobs) - i - 1)
-	}
-	return res, nil
+	return in.runJobs(ctx, work, f, jobs, res)
 }
 
 // setDeferred records how many claimed files wait for files they depend
@@ -126,15 +99,18 @@ func (in *Inbox) retryLater(err error) error {
 // sortJobs orders files by kind (partners, items, packagings, inbound,
 // outbound), then name, then claim order.
 func (in *Inbox) sortJobs(jobs []journal.File) {
-	order := func(f journal.File) int {
-		if dt, err := model.LookupDocType(in.edition, f.DocType); err == nil {
-			return dt.Kind.Order()
-		}
-		return 99 // unknown type: it fails on its own, after the others
-	}
 	slices.SortStableFunc(jobs, func(a, b journal.File) int {
-		return cmp.Or(cmp.Compare(order(a), order(b)), cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(in.level(a), in.level(b)), cmp.Compare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
 	})
+}
+
+// level is a file's dependency level: its kind's order, 99 for an unknown
+// type (it fails on its own, after the others).
+func (in *Inbox) level(f journal.File) int {
+	if dt, err := model.LookupDocType(in.edition, f.DocType); err == nil {
+		return dt.Kind.Order()
+	}
+	return 99
 }
 
 // openJobs returns the inbox's open journal files, and claims the files

@@ -35,7 +35,11 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 		return nil, 0, time.Time{}, fmt.Errorf("listing inbox %q: %w", in.cfg.Name, err)
 	}
 	root := map[string]int{}
-	defer func() { in.order.setRoot(in.cfg.Name, root) }()
+	var detect []folder.Entry // files whose type only their header row tells
+	defer func() {
+		in.detectRootTypes(ctx, f, detect, root)
+		in.order.setRoot(in.cfg.Name, root)
+	}()
 	names := make(map[string]time.Time, len(entries))
 	for _, e := range entries {
 		if !e.IsDir {
@@ -54,6 +58,13 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 		}
 		present[e.Name] = true
 		root[e.Name] = in.rootOrder(e.Name)
+		if root[e.Name] == 0 {
+			if k, ok := in.knownRootType(e); ok {
+				root[e.Name] = k
+			} else {
+				detect = append(detect, e)
+			}
+		}
 		if r := in.route(e.Name); r != nil && r.DoneMarker {
 			if markerOf(e.Name, e.ModTime, names) != "" {
 				settled = append(settled, e.Name)
@@ -83,6 +94,11 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 	for name := range in.looks {
 		if !present[name] {
 			delete(in.looks, name)
+		}
+	}
+	for name := range in.rootTypes {
+		if !present[name] {
+			delete(in.rootTypes, name)
 		}
 	}
 	return settled, waiting, next, nil

@@ -94,6 +94,9 @@ func newEnv(t *testing.T, o envOpts) *env {
 	if !strings.Contains(o.inbox, "settle") {
 		o.inbox += "\nsettle = \"300ms\""
 	}
+	if !strings.Contains(o.inbox, "file_concurrency") {
+		o.inbox += "\nfile_concurrency = 1" // files one at a time: stable ids in golden reports
+	}
 	toml := fmt.Sprintf(`
 [journal]
 path = %q

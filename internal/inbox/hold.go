@@ -10,7 +10,6 @@ import (
 
 	"filebridge/internal/config"
 	"filebridge/internal/formats"
-	"filebridge/internal/journal"
 	"filebridge/internal/portal"
 )
 
@@ -71,7 +70,7 @@ func (fr *fileRun) checkRefs(ctx context.Context, refs refSet) (*FileResult, err
 		return nil, err
 	}
 	if len(missing) == 0 {
-		fr.release(ctx)
+		fr.release()
 		return nil, nil
 	}
 	fr.missing = missing
@@ -90,14 +89,16 @@ func (fr *fileRun) checkRefs(ctx context.Context, refs refSet) (*FileResult, err
 		in.unhold(row.ID)
 		return nil, nil
 	}
-	changed := row.WaitingFor != strings.Join(waiting, "; ")
-	row.WaitingFor = strings.Join(waiting, "; ")
-	row.Message = fmt.Sprintf("held in %s until %s: waiting for %s to be on the portal (drop their master data files; after hold_missing %s the file fails)",
+	msg := fmt.Sprintf("held in %s until %s: waiting for %s to be on the portal (drop their master data files; after hold_missing %s the file fails)",
 		in.cfg.ProcessingDir, until.UTC().Format(time.RFC3339), shortList(waiting), hold)
-	if err := in.j.UpdateFile(ctx, *row); err != nil {
-		return nil, err
-	}
+	changed := row.WaitingFor != strings.Join(waiting, "; ") || row.Message != msg
+	row.WaitingFor, row.Message = strings.Join(waiting, "; "), msg
 	if changed {
+		// Journaled and logged when it changes only: a held file is looked
+		// at again in every round.
+		if err := in.j.UpdateFile(ctx, *row); err != nil {
+			return nil, err
+		}
 		fr.log.Info("file held: master data not on the portal yet", "waiting_for", shortList(waiting), "held_since", row.HeldSince, "until", until)
 	} else {
 		fr.log.Debug("file still held", "waiting_for", shortList(waiting), "until", until)
@@ -109,8 +110,9 @@ func (fr *fileRun) checkRefs(ctx context.Context, refs refSet) (*FileResult, err
 	return &res, nil
 }
 
-// release clears the hold of a file whose references all resolve now.
-func (fr *fileRun) release(ctx context.Context) {
+// release clears the hold of a file whose references all resolve now
+// (the journal row is updated when the file goes on).
+func (fr *fileRun) release() {
 	row := &fr.row
 	if row.HeldSince.IsZero() {
 		return
@@ -118,7 +120,6 @@ func (fr *fileRun) release(ctx context.Context) {
 	fr.log.Info("master data arrived: the held file goes on", "held_for", fr.in.now().Sub(row.HeldSince).Round(time.Second))
 	row.HeldSince, row.WaitingFor = time.Time{}, ""
 	fr.in.unhold(row.ID)
-	_ = ctx
 }
 
 // missingOf returns why a valid document cannot be created: the messages
@@ -202,7 +203,3 @@ func (in *Inbox) heldFiles() []HeldFile {
 	slices.SortFunc(out, func(a, b HeldFile) int { return a.Since.Compare(b.Since) })
 	return out
 }
-
-// isHeld reports whether a journal row is held (restart-safe: the hold is
-// in the journal).
-func isHeld(f journal.File) bool { return !f.HeldSince.IsZero() }

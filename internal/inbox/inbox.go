@@ -102,9 +102,11 @@ type Inbox struct {
 	// deferred counts the claimed files the last round did not start
 	// because a file they depend on was not finished, or held for master
 	// data.
-	deferred int
-	held     map[int64]HeldFile // by journal id
-	ign      ignored            // entries of the root not taken
+	deferred  int
+	held      map[int64]HeldFile  // by journal id
+	ign       ignored             // entries of the root not taken
+	deferLog  map[int64]string    // what each deferred file was last logged waiting for
+	rootTypes map[string]rootType // header types of root files without a route type
 }
 
 // FileResult says what happened to one file.

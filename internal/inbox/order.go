@@ -2,10 +2,15 @@ package inbox
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
+	"time"
 
+	"filebridge/internal/folder"
+	"filebridge/internal/formats"
 	"filebridge/internal/model"
 )
 
@@ -94,12 +99,16 @@ func (o *Order) claimed(inbox, name string, id int64, order int) {
 }
 
 // finished drops a claimed file (done, failed, or held for master data)
-// and wakes the inboxes of the portal.
-func (o *Order) finished(inbox string, id int64) {
+// and, when it ended (wake: not held), wakes the inboxes of the portal. A
+// held file wakes nobody: two inboxes holding files would otherwise wake
+// each other for ever.
+func (o *Order) finished(inbox string, id int64, wake bool) {
 	o.mu.Lock()
 	delete(o.get(inbox).jobs, id)
 	o.mu.Unlock()
-	o.notify()
+	if wake {
+		o.notify()
+	}
 }
 
 // blocker returns a file the portal has not finished whose kind comes
@@ -177,4 +186,60 @@ func (in *Inbox) rootOrder(name string) int {
 		return kindOrder(in.edition, r.Type)
 	}
 	return 0
+}
+
+// rootType is the dependency order read from the header row of a file in
+// the inbox root whose route names no type, for its size and mtime.
+type rootType struct {
+	size  int64
+	mtime time.Time
+	order int
+}
+
+// knownRootType returns the order detected earlier for the entry, if its
+// size and mtime did not change since (in.mu held).
+func (in *Inbox) knownRootType(e folder.Entry) (int, bool) {
+	rt, ok := in.rootTypes[e.Name]
+	if !ok || rt.size != e.Size || !rt.mtime.Equal(e.ModTime) {
+		return 0, false
+	}
+	return rt.order, true
+}
+
+// detectRootTypes reads the header rows of local files whose route names
+// no type, so that they count for the dependency order while they settle.
+// A header not readable yet (a file still being written) counts as
+// unknown and is read again at the next listing; SFTP files are not read
+// before they are claimed.
+func (in *Inbox) detectRootTypes(ctx context.Context, f folder.Folder, entries []folder.Entry, root map[string]int) {
+	if in.cfg.Folder.IsSFTP() || len(entries) == 0 {
+		return
+	}
+	for _, e := range entries {
+		if ctx.Err() != nil || e.Size == 0 || e.Size > int64(in.cfg.MaxFileSize) {
+			continue
+		}
+		rc, err := f.Open(ctx, e.Name)
+		if err != nil {
+			continue
+		}
+		order := 0
+		if file, ok := rc.(*os.File); ok {
+			opts := FormatOptions(in.edition, in.route(e.Name), int64(in.cfg.MaxFileSize))
+			if dt, err := formats.FileType(ctx, file, e.Size, e.Name, opts); err == nil {
+				order = dt.Kind.Order()
+			}
+		}
+		_ = rc.Close()
+		if order == 0 {
+			continue
+		}
+		root[e.Name] = order
+		in.mu.Lock()
+		if in.rootTypes == nil {
+			in.rootTypes = map[string]rootType{}
+		}
+		in.rootTypes[e.Name] = rootType{size: e.Size, mtime: e.ModTime, order: order}
+		in.mu.Unlock()
+	}
 }

@@ -42,7 +42,7 @@ func TestOrderBlocker(t *testing.T) {
 			o.setRoot("erp", map[string]int{"SKU.csv": item})
 			o.setRoot("shop", nil)
 			o.claimed("erp", "SKU.csv", 7, item)
-			o.finished("erp", 7)
+			o.finished("erp", 7, true)
 		}, outbound, ""},
 		{"an unreadable inbox counts as looked at", func(o *Order) {
 			o.setRoot("erp", nil)
@@ -73,7 +73,14 @@ func TestOrderWakesOnFinish(t *testing.T) {
 	default:
 	}
 	o.claimed("erp", "SKU.csv", 1, model.KindItem.Order())
-	o.finished("erp", 1)
+	o.finished("erp", 1, false)
+	select {
+	case <-wake:
+		t.Fatal("a held file woke the inboxes")
+	default:
+	}
+	o.claimed("erp", "SKU.csv", 1, model.KindItem.Order())
+	o.finished("erp", 1, true)
 	select {
 	case <-wake:
 	default:
