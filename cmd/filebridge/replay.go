@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,12 +20,11 @@ func init() { rootCmd.AddCommand(newReplayCmd()) }
 type replayFlags struct {
 	cfgPath      string
 	force, queue bool
-	probe        func(ctx context.Context, cfg *config.Config) bool // is a daemon running? (tests)
 }
 
 // newReplayCmd builds `filebridge replay FILE`.
 func newReplayCmd() *cobra.Command {
-	fl := replayFlags{probe: daemonRunning}
+	var fl replayFlags
 	cmd := &cobra.Command{
 		Use:   "replay --config FILE [--force] [--queue] ID|NAME",
 		Short: "Put a failed file back through the pipeline (after the data was fixed on the portal)",
@@ -40,9 +37,9 @@ their key, never created twice. The journal keeps both runs and links them
 ("show" names the replay and the original).
 
 The file is copied from error/ (or processed/) back into the inbox under its
-name. With filebridge run running (its /healthz on server.listen answers, or
---queue) the daemon picks it up at its next poll; otherwise replay runs the
-pipeline itself, as "process" does, and prints where the file went.
+name. While filebridge run owns the journal (or with --queue) the daemon picks
+it up at its next poll; otherwise replay runs the pipeline itself, as "process"
+does, and prints where the file went.
 
 Exit codes: as process: 0 every document is in the portal; 1 rows or documents
 were rejected again, or the file needs --force; 2 usage or configuration error;
@@ -59,26 +56,6 @@ were rejected again, or the file needs --force; 2 usage or configuration error;
 	return cmd
 }
 
-// daemonRunning asks the /healthz of server.listen whether filebridge run
-// is up.
-func daemonRunning(ctx context.Context, cfg *config.Config) bool {
-	if cfg.Server.Listen == "" {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+cfg.Server.Listen+"/healthz", nil)
-	if err != nil {
-		return false
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	_ = resp.Body.Close()
-	return resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusServiceUnavailable
-}
-
 func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 	ctx := cmd.Context()
 	w := cmd.OutOrStdout()
@@ -86,10 +63,23 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	if fl.queue || fl.probe(ctx, cfg) {
+	if fl.queue {
 		return replayQueued(ctx, cfg, fl, ref, w)
 	}
+	lock, err := journal.AcquireLock(cfg.Journal.Path)
+	if le := (*journal.LockedError)(nil); errors.As(err, &le) {
+		// A daemon owns the journal: it takes the file from the inbox.
+		return replayQueued(ctx, cfg, fl, ref, w)
+	}
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
+	defer func() {
+		if rerr := lock.Release(); rerr != nil {
+			log.Warn("releasing the journal lock", "error", rerr)
+		}
+	}()
 	db, err := journal.Open(ctx, cfg.Journal.Path)
 	if err != nil {
 		return withCode(exitUnreachable, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"filebridge/internal/config"
+	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
@@ -125,21 +126,39 @@ policy = "partial"
 // TestReplayQueued: with the daemon running, replay only puts the file
 // back with its journal note.
 func TestReplayQueued(t *testing.T) {
-	cfg := journalEnv(t)
-	cmd := newReplayCmd()
-	out, err := execute(t, cmd, false, "--config", cfg, "--queue", "SUPPLIERS_BAD.csv")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if !strings.Contains(out.String(), "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
-		t.Errorf("output %s", out)
-	}
-	c, err := config.Load(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(c.Inbox("erp").Folder.Path, "SUPPLIERS_BAD.csv")); err != nil {
-		t.Errorf("the file is not back in the inbox: %v", err)
+	for _, tc := range []struct {
+		name string
+		args []string
+		lock bool // another process (a daemon) owns the journal
+	}{
+		{name: "queue flag", args: []string{"--queue"}},
+		{name: "journal owned by a daemon", lock: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := journalEnv(t)
+			c, err := config.Load(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.lock {
+				lock, err := journal.AcquireLock(c.Journal.Path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = lock.Release() })
+			}
+			cmd := newReplayCmd()
+			out, err := execute(t, cmd, false, append([]string{"--config", cfg}, append(tc.args, "SUPPLIERS_BAD.csv")...)...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !strings.Contains(out.String(), "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
+				t.Errorf("output %s", out)
+			}
+			if _, err := os.Stat(filepath.Join(c.Inbox("erp").Folder.Path, "SUPPLIERS_BAD.csv")); err != nil {
+				t.Errorf("the file is not back in the inbox: %v", err)
+			}
+		})
 	}
 }
 
