@@ -1,0 +1,69 @@
+package console
+
+import (
+	"context"
+	"time"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/server"
+)
+
+// heldRow is a file held in processing/ for master data not on the portal
+// yet: since when, until when it waits (then it fails), and the codes.
+type heldRow struct {
+	ID         int64
+	Inbox      string
+	Name       string
+	Since      time.Time
+	Until      time.Time // zero when unknown (inbox no longer configured)
+	WaitingFor []string
+}
+
+// heldKey identifies a held file in the daemon's live report.
+func heldKey(inbox, name string) string { return inbox + "\x00" + name }
+
+// liveUntil maps the held files the inboxes report to when they fail.
+func liveUntil(h server.Health) map[string]time.Time {
+	out := map[string]time.Time{}
+	for name, ih := range h.Inboxes {
+		for _, hh := range ih.Held {
+			out[heldKey(name, hh.File)] = hh.Until
+		}
+	}
+	return out
+}
+
+// holdUntil is when a held file fails if its codes are still missing: as
+// the running inbox reports it, else its hold_missing from the config
+// added to when it was first held.
+func (c *Console) holdUntil(f journal.File, live map[string]time.Time) time.Time {
+	if t, ok := live[heldKey(f.Inbox, f.Name)]; ok && !t.IsZero() {
+		return t
+	}
+	ic := c.d.Config.Inbox(f.Inbox)
+	if ic == nil {
+		return time.Time{}
+	}
+	hold := ic.Hold(ic.Route(f.Name))
+	if hold <= 0 {
+		return time.Time{}
+	}
+	return f.HeldSince.Add(hold)
+}
+
+// heldFiles reads the held files of every inbox from the journal (the
+// hold state the inboxes record), oldest hold first, by inbox.
+func (c *Console) heldFiles(ctx context.Context, h server.Health) (map[string][]heldRow, error) {
+	files, err := c.d.Journal.Files(ctx, journal.FileFilter{Held: true})
+	if err != nil {
+		return nil, err
+	}
+	live := liveUntil(h)
+	out := map[string][]heldRow{}
+	for i := len(files) - 1; i >= 0; i-- { // Files is newest first
+		f := files[i]
+		out[f.Inbox] = append(out[f.Inbox], heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince,
+			Until: c.holdUntil(f, live), WaitingFor: f.WaitingList()})
+	}
+	return out, nil
+}
