@@ -67,3 +67,13 @@ func (c *Console) heldFiles(ctx context.Context, h server.Health) (map[string][]
 	}
 	return out, nil
 }
+
+// maxCodesShown bounds the codes the dashboard names for one held file
+// (its page names them all).
+const maxCodesShown = 8
+
+// Shown are the codes the dashboard names.
+func (h heldRow) Shown() []string { return h.WaitingFor[:min(len(h.WaitingFor), maxCodesShown)] }
+
+// More counts the codes the dashboard leaves out.
+func (h heldRow) More() int { return max(len(h.WaitingFor)-maxCodesShown, 0) }
