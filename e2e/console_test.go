@@ -138,6 +138,11 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err != nil || !strings.Contains(title, "Dashboard") || !strings.Contains(text("dashboard", "#inboxes"), "erp") {
 		t.Fatalf("dashboard: title %q (%v)", title, err)
 	}
+	// The portal's concurrency: the limit its client runs at now beside
+	// the configured 8.
+	if p := text("dashboard portals", "#portals"); !strings.Contains(p, " / 8") {
+		t.Errorf("dashboard: the portals table lacks the current limit beside the configured concurrency: %q", p)
+	}
 	// 2. A bad file: SKU-2 is not on the portal.
 	const bad = "RECEPTIONS_20260302.csv"
 	drop(bad, "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n"+
