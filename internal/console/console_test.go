@@ -359,3 +359,38 @@ func TestConsoleAccess(t *testing.T) {
 		}
 	})
 }
+
+// TestConsoleHeldCap: with more held files than the dashboard lists, it
+// counts them all, lists the oldest (nearest to failing) and links the
+// rest to the held filter.
+func TestConsoleHeldCap(t *testing.T) {
+	e := newConsoleEnv(t, "")
+	ctx := t.Context()
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for i := range maxHeldShown + 1 {
+		since := t0.Add(time.Duration(i) * time.Minute)
+		if _, err := e.db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: fmt.Sprintf("LATE_%02d.csv", i), State: journal.FileClaimed,
+			ClaimedAt: since, HeldSince: since, WaitingFor: "SKU Z"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body := e.do(t, nil, "GET", "/", nil, nil)
+	total := maxHeldShown + 2 // ORDERS_7.csv of the env and the new ones
+	for _, w := range []string{
+		fmt.Sprintf(`<a class="held" href="/files?inbox=erp&amp;state=held">%d</a>`, total),
+		"ORDERS_7.csv", fmt.Sprintf("LATE_%02d.csv", maxHeldShown-2),
+		`<a href="/files?inbox=erp&amp;state=held">and 2 more held files</a>`,
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the dashboard lacks %q:\n%s", w, body)
+		}
+	}
+	for _, nw := range []string{fmt.Sprintf("LATE_%02d.csv", maxHeldShown-1), fmt.Sprintf("LATE_%02d.csv", maxHeldShown)} {
+		if strings.Contains(body, nw) {
+			t.Errorf("the dashboard lists %s, one of the newest holds beyond the %d shown", nw, maxHeldShown)
+		}
+	}
+	if i, j := strings.Index(body, "ORDERS_7.csv"), strings.Index(body, "LATE_00.csv"); i < 0 || j < 0 || i > j {
+		t.Errorf("the oldest hold is not listed first")
+	}
+}

@@ -51,21 +51,32 @@ func (c *Console) holdUntil(f journal.File, live map[string]time.Time) time.Time
 	return f.HeldSince.Add(hold)
 }
 
-// heldFiles reads the held files of every inbox from the journal (the
-// hold state the inboxes record), oldest hold first, by inbox.
-func (c *Console) heldFiles(ctx context.Context, h server.Health) (map[string][]heldRow, error) {
-	files, err := c.d.Journal.Files(ctx, journal.FileFilter{Held: true})
-	if err != nil {
-		return nil, err
+// maxHeldShown bounds the held files the dashboard lists per inbox (the
+// oldest, nearest to failing); the held filter of the files table has them
+// all.
+const maxHeldShown = 20
+
+// heldFiles reads an inbox's held files from the journal (the hold state
+// the inbox records): how many, and the oldest maxHeldShown, oldest hold
+// first.
+func (c *Console) heldFiles(ctx context.Context, inbox string, live map[string]time.Time) (int, []heldRow, error) {
+	ff := journal.FileFilter{Held: true, Inbox: inbox}
+	n, err := c.d.Journal.CountFiles(ctx, ff)
+	if err != nil || n == 0 {
+		return 0, nil, err
 	}
-	live := liveUntil(h)
-	out := map[string][]heldRow{}
-	for i := len(files) - 1; i >= 0; i-- { // Files is newest first
+	ff.Limit, ff.Offset = maxHeldShown, max(n-maxHeldShown, 0) // Files is newest first
+	files, err := c.d.Journal.Files(ctx, ff)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]heldRow, 0, len(files))
+	for i := len(files) - 1; i >= 0; i-- {
 		f := files[i]
-		out[f.Inbox] = append(out[f.Inbox], heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince,
+		out = append(out, heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince,
 			Until: c.holdUntil(f, live), WaitingFor: f.WaitingList()})
 	}
-	return out, nil
+	return n, out, nil
 }
 
 // maxCodesShown bounds the codes the dashboard names for one held file

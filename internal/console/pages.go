@@ -49,6 +49,7 @@ func (c *Console) funcs() template.FuncMap {
 		},
 		"docs": docSummary,
 		"base": path.Base,
+		"sub":  func(a, b int) int { return a - b },
 	}
 }
 
@@ -72,8 +73,10 @@ func docSummary(counts map[journal.Result]int) string {
 type inboxRow struct {
 	Name, Portal        string
 	Waiting, Processing int
-	// Held are the files waiting in processing/ for master data, from the
-	// journal's hold state (not counted in Processing nor Retrying).
+	// HeldCount counts the files waiting in processing/ for master data,
+	// from the journal's hold state (not counted in Processing nor
+	// Retrying); Held lists the oldest of them.
+	HeldCount   int
 	Held        []heldRow
 	Retrying    int
 	NextRetry   *time.Time
@@ -107,27 +110,27 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 	if c.d.Health != nil {
 		h = c.d.Health(ctx)
 	}
-	held, err := c.heldFiles(ctx, h)
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
-	}
+	live := liveUntil(h)
 	cfg := c.d.Config
 	var inboxes []inboxRow
 	anyHeld, anyIgnored := false, false
 	for _, ic := range cfg.Inboxes {
 		day := today[ic.Name]
-		row := inboxRow{Name: ic.Name, Portal: ic.Portal, Held: held[ic.Name],
+		row := inboxRow{Name: ic.Name, Portal: ic.Portal,
 			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
+		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, live); err != nil {
+			c.fail(w, r, http.StatusInternalServerError, err)
+			return
+		}
 		open := day[journal.FileClaimed] + day[journal.FileSubmitting]
-		row.Processing = max(open-len(row.Held), 0)
+		row.Processing = max(open-row.HeldCount, 0)
 		if ih, ok := h.Inboxes[ic.Name]; ok {
 			// Between rounds the queue leaves the held files out.
 			row.Waiting = max(ih.Queue-row.Processing, 0)
 			row.Retrying, row.NextRetry, row.LastError = ih.Retrying, ih.NextRetry, ih.LastError
 			row.Ignored = ih.Ignored
 		}
-		anyHeld = anyHeld || len(row.Held) > 0
+		anyHeld = anyHeld || row.HeldCount > 0
 		anyIgnored = anyIgnored || len(row.Ignored) > 0
 		inboxes = append(inboxes, row)
 	}
