@@ -52,7 +52,13 @@ func TestConsoleInBrowser(t *testing.T) {
 	listen := freeAddr(t)
 	// hold_missing = "0": the missing SKU fails the file at once instead of
 	// holding it until the master data comes (the clerk's replay is tested).
-	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: in, extra: `hold_missing = "0"`})
+	// Inbox "wait" keeps the default hold_missing: its file naming a
+	// missing SKU is held, and the dashboard lists it with the code.
+	wait := filepath.Join(dir, "wait")
+	if err := os.MkdirAll(wait, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: in, extra: `hold_missing = "0"`}, inboxSpec{name: "wait", url: wait})
 	d := start(t, "run", "run", "--config", cfg)
 	base := "http://" + listen
 	waitFor(t, 20*time.Second, "the console to answer", func() bool {
@@ -138,6 +144,16 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err != nil || !strings.Contains(title, "Dashboard") || !strings.Contains(text("dashboard", "#inboxes"), "erp") {
 		t.Fatalf("dashboard: title %q (%v)", title, err)
 	}
+	// The portal's concurrency: the limit its client runs at now beside
+	// the configured 8.
+	if p := text("dashboard portals", "#portals"); !strings.Contains(p, " / 8") {
+		t.Errorf("dashboard: the portals table lacks the current limit beside the configured concurrency: %q", p)
+	}
+	// A file held for SKU-9 and an entry no route takes, in inbox "wait".
+	const held = "RECEPTIONS_20260303.csv"
+	writeAtomic(t, filepath.Join(wait, held), []byte("orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n"+
+		"R-9,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-9,1\n"))
+	writeAtomic(t, filepath.Join(wait, "notes.txt"), []byte("not for the portal\n"))
 	// 2. A bad file: SKU-2 is not on the portal.
 	const bad = "RECEPTIONS_20260302.csv"
 	drop(bad, "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n"+
@@ -174,6 +190,14 @@ func TestConsoleInBrowser(t *testing.T) {
 	if n := s.stats(t).Counts["purchase_orders"]; n != 2 {
 		t.Errorf("the portal holds %d receptions, want 2: R-1 and R-2 once each", n)
 	}
+
+	// The held file: on the dashboard with the code it waits for, under
+	// the held filter; the entry no route takes, listed with its reason.
+	waitText("the held file on the dashboard", base+"/", "#held", `SKU "SKU-9"`)
+	if ign := text("dashboard ignored", "#ignored"); !strings.Contains(ign, "notes.txt") {
+		t.Errorf("the dashboard does not list notes.txt as ignored: %q", ign)
+	}
+	waitText("the held file under the held filter", base+"/files?state=held", "#files", held)
 
 	// Readable on a phone: at 390 px the pages do not scroll sideways
 	// (wide tables scroll inside their own box).

@@ -34,7 +34,10 @@ zone), data rows, documents by result, and where the file went. It reads the
 journal only, so it works while "filebridge run" is writing it and on a stopped
 system.
 
-States: claimed and submitting (in processing/ now), done, failed, duplicate.
+States: claimed and submitting (in processing/ now), done, failed, duplicate;
+--state held lists the files held in processing/ for master data not on the
+portal yet (claimed or submitting with a hold): the table then names the codes
+each waits for and when it fails if they are still missing.
 --state can be given several times or as a list (failed,duplicate).
 --since takes 24h or 7d (back from now), a date 2026-11-21, a local time
 2026-11-21T02:00:00 or RFC 3339. --limit rows a page (default 50), --page N the
@@ -50,7 +53,7 @@ could not be read.`,
 	f := cmd.Flags()
 	f.StringVar(&fl.cfgPath, "config", "", "configuration file (required)")
 	f.StringVar(&fl.inbox, "inbox", "", "only this inbox")
-	f.StringSliceVar(&fl.states, "state", nil, "only files in these states: claimed, submitting, done, failed, duplicate")
+	f.StringSliceVar(&fl.states, "state", nil, "only files in these states: claimed, submitting, done, failed, duplicate; held: held for master data")
 	f.StringVar(&fl.docType, "type", "", "only files of this document type (e.g. sales_orders)")
 	f.StringVar(&fl.since, "since", "", "only files received since then (24h, 7d, 2026-11-21, RFC 3339)")
 	f.StringVar(&fl.name, "name", "", "only files whose name contains this")
@@ -87,10 +90,17 @@ func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilt
 	}
 	for _, s := range fl.states {
 		st := journal.FileState(strings.ToLower(strings.TrimSpace(s)))
+		if st == stateHeld {
+			ff.Held = true
+			continue
+		}
 		if !st.Valid() {
-			return ff, fmt.Errorf("--state %q: use claimed, submitting, done, failed or duplicate", s)
+			return ff, fmt.Errorf("--state %q: use claimed, submitting, held, done, failed or duplicate", s)
 		}
 		ff.States = append(ff.States, st)
+	}
+	if ff.Held && len(ff.States) > 0 {
+		return ff, fmt.Errorf("--state %s: held lists the held files alone; give --state held without other states", strings.Join(fl.states, ","))
 	}
 	if fl.since != "" {
 		t, err := parseWhen(fl.since, now)
@@ -109,6 +119,25 @@ func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilt
 	return ff, nil
 }
 
+// stateHeld is --state held: the files held for master data (claimed or
+// submitting in the journal, with a hold recorded).
+const stateHeld = "held"
+
+// holdUntil is when a held file fails if the codes it waits for are still
+// missing: when it was first held plus the hold_missing of its route or
+// inbox (zero when not held or the inbox is no longer configured).
+func holdUntil(cfg *config.Config, f journal.File) time.Time {
+	ic := cfg.Inbox(f.Inbox)
+	if !f.Held() || ic == nil {
+		return time.Time{}
+	}
+	hold := ic.Hold(ic.Route(f.Name))
+	if hold <= 0 {
+		return time.Time{}
+	}
+	return f.HeldSince.Add(hold)
+}
+
 // fileRecord is one file in `files --format json`.
 type fileRecord struct {
 	ID        int64          `json:"id"`
@@ -122,13 +151,29 @@ type fileRecord struct {
 	Documents map[string]int `json:"documents"`
 	FinalPath string         `json:"final_path,omitempty"`
 	Message   string         `json:"message,omitempty"`
+	// Held is set while the file waits for master data not on the portal.
+	Held *heldRecord `json:"held,omitempty"`
 }
 
-func newFileRecord(f journal.File, counts map[journal.Result]int) fileRecord {
+// heldRecord is the hold of a file: since when, until when it waits, and
+// the codes it waits for.
+type heldRecord struct {
+	Since      time.Time  `json:"since"`
+	Until      *time.Time `json:"until,omitempty"`
+	WaitingFor []string   `json:"waiting_for"`
+}
+
+func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int) fileRecord {
 	r := fileRecord{ID: f.ID, Name: f.Name, Inbox: f.Inbox, Type: f.DocType, State: string(f.State),
 		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message}
 	if t := f.FinishedAt(); !t.IsZero() {
 		r.Finished = &t
+	}
+	if f.Held() {
+		r.Held = &heldRecord{Since: f.HeldSince, WaitingFor: f.WaitingList()}
+		if u := holdUntil(cfg, f); !u.IsZero() {
+			r.Held.Until = &u
+		}
 	}
 	for res, n := range counts {
 		r.Documents[string(res)] = n
@@ -187,7 +232,7 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 	if format == formatJSON {
 		recs := make([]fileRecord, 0, len(files))
 		for _, f := range files {
-			recs = append(recs, newFileRecord(f, counts[f.ID]))
+			recs = append(recs, newFileRecord(cfg, f, counts[f.ID]))
 		}
 		return printJSON(w, struct {
 			Total int          `json:"total"`
@@ -195,9 +240,16 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 			Files []fileRecord `json:"files"`
 		}{total, fl.page, recs})
 	}
+	if ff.Held {
+		return writeHeld(w, cfg, files, total, format)
+	}
 	t := &table{header: []string{"ID", "NAME", "INBOX", "TYPE", "STATE", "RECEIVED", "FINISHED", "ROWS", "DOCUMENTS", "FINAL PATH"}}
 	for _, f := range files {
-		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), string(f.State), localTime(f.ClaimedAt),
+		state := string(f.State)
+		if f.Held() {
+			state += " (held)"
+		}
+		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), state, localTime(f.ClaimedAt),
 			orDash(localTime(f.FinishedAt())), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), orDash(f.FinalPath))
 	}
 	if err := t.write(w, format); err != nil {
@@ -214,6 +266,38 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 		}
 	}
 	return nil
+}
+
+// writeHeld is the table of `files --state held`: each held file with
+// when it was held, when it fails and the codes it waits for.
+func writeHeld(w io.Writer, cfg *config.Config, files []journal.File, total int, format outputFormat) error {
+	t := &table{header: []string{"ID", "NAME", "INBOX", "TYPE", "HELD SINCE", "FAILS AT", "WAITING FOR"}}
+	for _, f := range files {
+		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), localTime(f.HeldSince),
+			orDash(localTime(holdUntil(cfg, f))), orDash(codesShort(f.WaitingList(), format)))
+	}
+	if err := t.write(w, format); err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	if format == formatTable {
+		if total == 0 {
+			fmt.Fprintln(w, "no file is held for master data")
+		} else {
+			fmt.Fprintf(w, "%d of %d held files: each goes on by itself once the codes are on the portal (drop their master data files)\n", len(files), total)
+		}
+	}
+	return nil
+}
+
+// maxCodesListed bounds the codes a table row names (show names them all;
+// csv has them all).
+const maxCodesListed = 5
+
+func codesShort(codes []string, format outputFormat) string {
+	if format != formatTable || len(codes) <= maxCodesListed {
+		return strings.Join(codes, ", ")
+	}
+	return fmt.Sprintf("%s and %d more (see show)", strings.Join(codes[:maxCodesListed], ", "), len(codes)-maxCodesListed)
 }
 
 func orDash(s string) string {

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // journalEnv runs three files through the real pipeline (process on the
@@ -58,7 +61,9 @@ func TestFilesCommand(t *testing.T) {
 		{"name", []string{"--name", "bad"}, exitOK, []string{"SUPPLIERS_BAD.csv"}, []string{"SUPPLIERS_1.csv"}},
 		{"since", []string{"--since", "1h"}, exitOK, []string{"3 of 3 files"}, nil},
 		{"since future", []string{"--since", time.Now().Add(time.Hour).Format(time.RFC3339)}, exitOK, []string{"no file matches"}, nil},
-		{"bad state", []string{"--state", "lost"}, exitUsage, []string{"--state \"lost\": use claimed, submitting, done, failed or duplicate"}, nil},
+		{"bad state", []string{"--state", "lost"}, exitUsage, []string{"--state \"lost\": use claimed, submitting, held, done, failed or duplicate"}, nil},
+		{"held with other states", []string{"--state", "held,done"}, exitUsage, []string{"give --state held without other states"}, nil},
+		{"nothing held", []string{"--state", "held"}, exitOK, []string{"WAITING FOR", "no file is held for master data"}, nil},
 		{"bad inbox", []string{"--inbox", "nope"}, exitUsage, []string{`--inbox "nope": no such inbox`, "use one of erp"}, nil},
 		{"bad since", []string{"--since", "yesterday"}, exitUsage, []string{`--since "yesterday"`}, nil},
 		{"bad format", []string{"--format", "xml"}, exitUsage, []string{"use table, json or csv"}, nil},
@@ -172,6 +177,72 @@ func TestShowCommand(t *testing.T) {
 		}
 		if got.File.State != "failed" || len(got.Documents) != 2 || got.Documents[1].Result != "invalid" || got.Documents[1].Message == "" || got.Files.Rejected == "" {
 			t.Errorf("json = %+v", got)
+		}
+	})
+}
+
+// TestHeldFiles: an orders file whose SKUs are not on the simulator is held
+// by process (hold_missing default 30m); files lists it under --state held
+// with the codes and when it fails, marks it in the full list, and show
+// names what it waits for.
+func TestHeldFiles(t *testing.T) {
+	cfg, _ := processEnv(t, "demo-token", "")
+	sample := filepath.Join("..", "..", "samples", "A", "good", "ORDERS_20260316.csv")
+	b, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "ORDERS_20260316.csv")
+	if err := os.WriteFile(src, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", src); code != exitInvalid || !strings.Contains(out, "held for master data") {
+		t.Fatalf("process: exit %d, want %d (held):\n%s", code, exitInvalid, out)
+	}
+	runCmd := func(t *testing.T, cmd func() *cobra.Command, args ...string) string {
+		t.Helper()
+		out, err := execute(t, cmd(), false, append([]string{"--config", cfg}, args...)...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return out.String()
+	}
+	tests := []struct {
+		name string
+		cmd  func() *cobra.Command
+		args []string
+		want []string // in this order
+	}{
+		{"files --state held", newFilesCmd, []string{"--state", "held"}, []string{"HELD SINCE", "FAILS AT", "WAITING FOR",
+			"ORDERS_20260316.csv", `SKU "CHR-OAK-DIN"`, "and 16 more (see show)", "1 of 1 held files"}},
+		{"files marks the held file", newFilesCmd, nil, []string{"ORDERS_20260316.csv", "claimed (held)", "1 of 1 files"}},
+		{"show", newShowCmd, []string{"ORDERS_20260316.csv"}, []string{"held        for master data since", "; fails at", "if still missing",
+			"waiting for SKU", `SKU "CHR-OAK-DIN"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := runCmd(t, tt.cmd, tt.args...)
+			rest := out
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("output lacks %q (in this order):\n%s", w, out)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
+	}
+	t.Run("json", func(t *testing.T) {
+		out := runCmd(t, newShowCmd, "--format", "json", "ORDERS_20260316.csv")
+		var got struct {
+			File fileRecord `json:"file"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v:\n%s", err, out)
+		}
+		h := got.File.Held
+		if h == nil || h.Until == nil || !h.Until.Equal(h.Since.Add(30*time.Minute)) || !slices.Contains(h.WaitingFor, `SKU "CHR-OAK-DIN"`) {
+			t.Errorf("held = %+v", h)
 		}
 	})
 }

@@ -127,13 +127,21 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 			Files     fileLocations    `json:"files"`
 			Documents []documentRecord `json:"documents"`
 			Replays   replayLinkSet    `json:"replays"`
-		}{newFileRecord(f, counts[f.ID]), loc, recs, links})
+		}{newFileRecord(cfg, f, counts[f.ID]), loc, recs, links})
 	case formatCSV:
 		return documentTable(recs).write(w, formatCSV)
 	}
 	fmt.Fprintf(w, "#%d %s  (inbox %s, %s)\n", f.ID, f.Name, f.Inbox, orDash(f.DocType))
 	fmt.Fprintf(w, "  state       %s: %s\n", f.State, orDash(f.Message))
 	fmt.Fprintf(w, "  received    %s\n", localTime(f.ClaimedAt))
+	if f.Held() {
+		fmt.Fprintf(w, "  held        for master data since %s", localTime(f.HeldSince))
+		if u := holdUntil(cfg, f); !u.IsZero() {
+			fmt.Fprintf(w, "; fails at %s if still missing", localTime(u))
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "  waiting for %s\n", strings.Join(f.WaitingList(), ", "))
+	}
 	if t := f.FinishedAt(); !t.IsZero() {
 		fmt.Fprintf(w, "  finished    %s\n", localTime(t))
 	}

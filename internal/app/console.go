@@ -21,6 +21,7 @@ const exportNowTimeout = 2 * time.Minute
 func (d *Daemon) Console() (*console.Console, error) {
 	return console.New(console.Deps{
 		Config: d.Config, Journal: d.Journal, Health: d.HealthReport, Logger: d.Log,
+		Limits:    d.concurrencyLimits,
 		Replay:    d.replay,
 		RunExport: d.exportNow,
 		Open: func(ctx context.Context, name, p string) (io.ReadCloser, error) {
@@ -35,6 +36,15 @@ func (d *Daemon) Console() (*console.Console, error) {
 			return f.Open(ctx, p)
 		},
 	})
+}
+
+// concurrencyLimits are the limits the portal clients run at now.
+func (d *Daemon) concurrencyLimits() map[string]int {
+	out := make(map[string]int, len(d.Portals))
+	for name, pc := range d.Portals {
+		out[name] = pc.Limit()
+	}
+	return out
 }
 
 // consoleMount registers the console on the server's mux.

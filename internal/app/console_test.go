@@ -12,9 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"filebridge/internal/app"
+	"filebridge/internal/config"
 	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
 	"filebridge/internal/server"
 )
 
@@ -115,3 +118,79 @@ func TestConsoleActions(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestConsoleHeld runs the real pipeline against the simulator: an orders
+// file whose SKUs are not on the portal is held (hold_missing default),
+// and the daemon's console shows it on the dashboard with the codes it
+// waits for and until when, under the held filter and on its page; the
+// portal shows its current concurrency limit beside the configured one,
+// and the entry no route takes is listed as ignored with its reason.
+func TestConsoleHeld(t *testing.T) {
+	cfg := setup(t, "in", "out")
+	ctx := context.Background()
+	d, err := app.Open(ctx, cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	sample, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "ORDERS_20260316.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Inboxes[0].Folder.Path, "ORDERS_20260316.csv"), sample, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A link leading outside the inbox is not taken: listed as ignored.
+	outside := filepath.Join(t.TempDir(), "secret.csv")
+	if err := os.WriteFile(outside, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(cfg.Inboxes[0].Folder.Path, "LINK.csv")); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = d.RunOnce(ctx)
+	held, err := d.Journal.Files(ctx, journal.FileFilter{Held: true})
+	if err != nil || len(held) != 1 || !strings.Contains(held[0].WaitingFor, "CHR-OAK-DIN") {
+		t.Fatalf("held files in the journal: %+v, %v; want the orders file waiting for CHR-OAK-DIN", held, err)
+	}
+	f := held[0]
+	c, err := d.Console()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
+	defer srv.Close()
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
+		}
+		return string(b)
+	}
+	until := f.HeldSince.Add(config.DefaultHoldMissing).UTC().Format(time.RFC3339)
+	limit := strconv.Itoa(d.Portals["main"].Limit())
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"/", []string{`<a class="held" href="/files?inbox=erp&amp;state=held">1</a>`, `<a href="/files/` + itoa(f.ID) + `">ORDERS_20260316.csv</a>`,
+			"CHR-OAK-DIN&#34;</code>", `<time datetime="` + until + `">`, `<td class="num concurrency">` + limit + ` / 8</td>`,
+			"<td>erp</td><td>LINK.csv</td><td>", `">and 13 more</a>`}},
+		{"/files?state=held", []string{"ORDERS_20260316.csv", `<span class="state held"`}},
+		{"/files/" + itoa(f.ID), []string{`id="held">for master data since`, `fails at <time datetime="` + until + `">`, "CHR-OAK-DIN&#34;</code>"}},
+	}
+	for _, tt := range tests {
+		page := get(tt.path)
+		for _, w := range tt.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("GET %s lacks %q:\n%s", tt.path, w, page)
+			}
+		}
+	}
+}

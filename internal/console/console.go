@@ -47,8 +47,12 @@ var assetFS embed.FS
 type Deps struct {
 	Config  *config.Config
 	Journal *journal.DB
-	// Health is the daemon's live report (portal pauses, inbox queues).
+	// Health is the daemon's live report (portal pauses, inbox queues,
+	// held and ignored files).
 	Health server.HealthFunc
+	// Limits are the concurrency limits each portal's client runs at now
+	// (the adaptive limiter's, at most the configured concurrency).
+	Limits func() map[string]int
 	// Replay puts file id back through its inbox (force: a processed or
 	// duplicate file too) and returns the name it was put back under.
 	Replay func(ctx context.Context, id int64, force bool) (string, error)

@@ -31,6 +31,7 @@ type consoleEnv struct {
 	db     *journal.DB
 	failed int64 // a failed file with a report and rejected rows
 	done   int64
+	held   int64 // held for master data: waiting for two SKUs
 	inDir  string
 }
 
@@ -96,6 +97,14 @@ url = "in"
 	if err := db.SetResult(ctx, e.failed, "X", journal.ResultInvalid, "", `column "name": is empty`); err != nil {
 		t.Fatal(err)
 	}
+	heldSince := t0.Add(2 * time.Hour)
+	write("processing/ORDERS_7.csv", "order,sku\n7,A-1\n")
+	e.held, err = db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "ORDERS_7.csv", DocType: "sales_orders", State: journal.FileClaimed,
+		Rows: 1, Path: "processing/ORDERS_7.csv", ClaimedAt: heldSince, HeldSince: heldSince, WaitingFor: "SKU A-1; SKU A-2",
+		Message: "held in processing until 2026-11-22T10:00:00Z: waiting for SKU A-1, SKU A-2"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	f, err := folder.Open(ctx, folder.Options{URL: e.inDir})
 	if err != nil {
 		t.Fatal(err)
@@ -105,8 +114,11 @@ url = "in"
 		Config: cfg, Journal: db, Location: time.UTC,
 		Health: func(context.Context) server.Health {
 			return server.Health{Portals: map[string]server.PortalHealth{"main": {Status: server.StatusPaused, Reason: "the portal refused the token"}},
-				Inboxes: map[string]server.InboxHealth{"erp": {Queue: 3}}}
+				Inboxes: map[string]server.InboxHealth{"erp": {Queue: 3,
+					Held:    []server.HeldHealth{{File: "ORDERS_7.csv", Since: heldSince, Until: heldSince.Add(24 * time.Hour), WaitingFor: []string{"SKU A-1", "SKU A-2"}}},
+					Ignored: []server.IgnoredHealth{{File: "notes.txt", Reason: "no route matches the name: rename it or add a route", Since: t0}}}}}
 		},
+		Limits: func() map[string]int { return map[string]int{"main": 5} },
 		Replay: func(ctx context.Context, id int64, force bool) (string, error) {
 			file, err := db.File(ctx, id)
 			if err != nil {
@@ -166,8 +178,17 @@ func TestConsolePages(t *testing.T) {
 		want       []string
 		notWant    []string
 	}{
-		{"dashboard", "/", 200, []string{`<a href="/files?inbox=erp">erp</a>`, "paused", "the portal refused the token", `<td class="num">3</td>`}, nil},
-		{"files newest first", "/files", 200, []string{"SKU_BAD.csv", "SKU_OK.csv", "1 invalid", "1–2 of 2"}, nil},
+		{"dashboard", "/", 200, []string{`<a href="/files?inbox=erp">erp</a>`, "paused", "the portal refused the token", `<td class="num">3</td>`,
+			`<a class="held" href="/files?inbox=erp&amp;state=held">1</a>`, `<code>SKU A-1</code>, <code>SKU A-2</code>`,
+			`<a href="/files/3">ORDERS_7.csv</a>`, `<time datetime="2026-11-22T10:00:00Z">`,
+			"notes.txt", "no route matches the name: rename it or add a route",
+			"Concurrency now / configured", `<td class="num concurrency">5 / 8</td>`}, nil},
+		{"files newest first", "/files", 200, []string{"SKU_BAD.csv", "SKU_OK.csv", "ORDERS_7.csv", "1 invalid", "1–3 of 3"}, nil},
+		{"files filtered by held", "/files?state=held", 200, []string{"ORDERS_7.csv", `<option selected>held</option>`, `<span class="state held" title="waiting for SKU A-1; SKU A-2">held</span>`},
+			[]string{"SKU_BAD.csv", "SKU_OK.csv"}},
+		{"claimed files include the held one", "/files?state=claimed", 200, []string{"ORDERS_7.csv"}, []string{"SKU_BAD.csv"}},
+		{"held file page", fmt.Sprintf("/files/%d", e.held), 200, []string{`id="held">for master data since <time datetime="2026-11-21T10:00:00Z">`,
+			`fails at <time datetime="2026-11-22T10:00:00Z">`, `<code>SKU A-1</code>, <code>SKU A-2</code>`}, []string{`id="replay"`}},
 		{"files filtered by state", "/files?state=failed", 200, []string{"SKU_BAD.csv"}, []string{"SKU_OK.csv"}},
 		{"files filtered by name", "/files?q=ok", 200, []string{"SKU_OK.csv"}, []string{"SKU_BAD.csv"}},
 		{"files filtered by day", "/files?date=2026-11-21", 200, []string{"SKU_OK.csv", "SKU_BAD.csv"}, nil},
@@ -337,4 +358,39 @@ func TestConsoleAccess(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestConsoleHeldCap: with more held files than the dashboard lists, it
+// counts them all, lists the oldest (nearest to failing) and links the
+// rest to the held filter.
+func TestConsoleHeldCap(t *testing.T) {
+	e := newConsoleEnv(t, "")
+	ctx := t.Context()
+	t0 := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for i := range maxHeldShown + 1 {
+		since := t0.Add(time.Duration(i) * time.Minute)
+		if _, err := e.db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: fmt.Sprintf("LATE_%02d.csv", i), State: journal.FileClaimed,
+			ClaimedAt: since, HeldSince: since, WaitingFor: "SKU Z"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body := e.do(t, nil, "GET", "/", nil, nil)
+	total := maxHeldShown + 2 // ORDERS_7.csv of the env and the new ones
+	for _, w := range []string{
+		fmt.Sprintf(`<a class="held" href="/files?inbox=erp&amp;state=held">%d</a>`, total),
+		"ORDERS_7.csv", fmt.Sprintf("LATE_%02d.csv", maxHeldShown-2),
+		`<a href="/files?inbox=erp&amp;state=held">and 2 more held files</a>`,
+	} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the dashboard lacks %q:\n%s", w, body)
+		}
+	}
+	for _, nw := range []string{fmt.Sprintf("LATE_%02d.csv", maxHeldShown-1), fmt.Sprintf("LATE_%02d.csv", maxHeldShown)} {
+		if strings.Contains(body, nw) {
+			t.Errorf("the dashboard lists %s, one of the newest holds beyond the %d shown", nw, maxHeldShown)
+		}
+	}
+	if i, j := strings.Index(body, "ORDERS_7.csv"), strings.Index(body, "LATE_00.csv"); i < 0 || j < 0 || i > j {
+		t.Errorf("the oldest hold is not listed first")
+	}
 }

@@ -14,11 +14,17 @@ import (
 	"time"
 
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 	"filebridge/internal/server"
 )
 
 // pageSize is the number of files a page of the files table shows.
 const pageSize = 25
+
+// stateHeld is the files table's filter for the files held for master
+// data: not a journal state of its own (they are claimed or submitting
+// with a hold recorded).
+const stateHeld = "held"
 
 func (c *Console) funcs() template.FuncMap {
 	return template.FuncMap{
@@ -43,6 +49,7 @@ func (c *Console) funcs() template.FuncMap {
 		},
 		"docs": docSummary,
 		"base": path.Base,
+		"sub":  func(a, b int) int { return a - b },
 	}
 }
 
@@ -66,18 +73,27 @@ func docSummary(counts map[journal.Result]int) string {
 type inboxRow struct {
 	Name, Portal        string
 	Waiting, Processing int
-	Retrying            int
-	NextRetry           *time.Time
-	DoneToday           int
-	FailedToday         int
-	LastError           string
+	// HeldCount counts the files waiting in processing/ for master data,
+	// from the journal's hold state (not counted in Processing nor
+	// Retrying); Held lists the oldest of them.
+	HeldCount   int
+	Held        []heldRow
+	Retrying    int
+	NextRetry   *time.Time
+	DoneToday   int
+	FailedToday int
+	LastError   string
+	// Ignored are the entries of the inbox folder not taken, with why.
+	Ignored []server.IgnoredHealth
 }
 
 // portalRow is one portal on the dashboard.
 type portalRow struct {
 	Name, Edition, Status, Reason string
 	Since                         *time.Time
-	Concurrency                   int
+	// Concurrency is the configured ceiling; Limit the adaptive limit the
+	// client runs at now (0: not known, the console runs without clients).
+	Concurrency, Limit int
 }
 
 func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
@@ -94,22 +110,41 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 	if c.d.Health != nil {
 		h = c.d.Health(ctx)
 	}
+	live := liveUntil(h)
 	cfg := c.d.Config
 	var inboxes []inboxRow
+	anyHeld, anyIgnored := false, false
 	for _, ic := range cfg.Inboxes {
 		day := today[ic.Name]
-		row := inboxRow{Name: ic.Name, Portal: ic.Portal, Processing: day[journal.FileClaimed] + day[journal.FileSubmitting],
+		row := inboxRow{Name: ic.Name, Portal: ic.Portal,
 			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
+		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, live); err != nil {
+			c.fail(w, r, http.StatusInternalServerError, err)
+			return
+		}
+		open := day[journal.FileClaimed] + day[journal.FileSubmitting]
+		row.Processing = max(open-row.HeldCount, 0)
 		if ih, ok := h.Inboxes[ic.Name]; ok {
+			// Between rounds the queue leaves the held files out.
 			row.Waiting = max(ih.Queue-row.Processing, 0)
 			row.Retrying, row.NextRetry, row.LastError = ih.Retrying, ih.NextRetry, ih.LastError
+			row.Ignored = ih.Ignored
 		}
+		anyHeld = anyHeld || row.HeldCount > 0
+		anyIgnored = anyIgnored || len(row.Ignored) > 0
 		inboxes = append(inboxes, row)
+	}
+	var limits map[string]int
+	if c.d.Limits != nil {
+		limits = c.d.Limits()
 	}
 	var portals []portalRow
 	for _, name := range cfg.PortalNames() {
 		p := cfg.Portals[name]
-		row := portalRow{Name: name, Edition: string(p.Edition), Status: server.StatusOK, Concurrency: p.Concurrency}
+		row := portalRow{Name: name, Edition: string(p.Edition), Status: server.StatusOK, Concurrency: p.Concurrency, Limit: limits[name]}
+		if row.Concurrency == 0 {
+			row.Concurrency = portal.DefaultConcurrency
+		}
 		if ph, ok := h.Portals[name]; ok {
 			row.Status, row.Reason, row.Since = ph.Status, ph.Reason, ph.Since
 		}
@@ -122,6 +157,7 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
 		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports,
+		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
 		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
 	})
 }
@@ -156,7 +192,9 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	}
 	jf := journal.FileFilter{Inbox: ff.Inbox, DocType: ff.Type, Name: ff.Q, Limit: pageSize, Offset: (ff.Page - 1) * pageSize}
 	var problems []string
-	if ff.State != "" {
+	if ff.State == stateHeld {
+		jf.Held = true
+	} else if ff.State != "" {
 		st := journal.FileState(ff.State)
 		if !st.Valid() {
 			problems = append(problems, fmt.Sprintf("state %q is unknown: choose one of the list", ff.State))
@@ -205,8 +243,9 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	data := map[string]any{
 		"Title": "Files", "Files": files, "Counts": counts, "Total": total, "Filter": ff, "Problems": problems,
 		"Inboxes": inboxes, "Types": types,
-		"States": []journal.FileState{journal.FileClaimed, journal.FileSubmitting, journal.FileDone, journal.FileFailed, journal.FileDuplicate},
-		"From":   jf.Offset + 1, "To": jf.Offset + len(files),
+		"States": []string{string(journal.FileClaimed), string(journal.FileSubmitting), stateHeld,
+			string(journal.FileDone), string(journal.FileFailed), string(journal.FileDuplicate)},
+		"From": jf.Offset + 1, "To": jf.Offset + len(files),
 	}
 	if ff.Page > 1 {
 		data["Prev"] = ff.query(ff.Page - 1)
@@ -262,6 +301,7 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
+	var heldInfo *heldRow
 	downloads := map[string]string{}
 	if c.d.Open != nil {
 		for kind, p := range downloadPaths(f) {
@@ -270,8 +310,16 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if f.Held() {
+		var h server.Health
+		if c.d.Health != nil {
+			h = c.d.Health(ctx)
+		}
+		until := c.holdUntil(f, liveUntil(h))
+		heldInfo = &heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince, Until: until, WaitingFor: f.WaitingList()}
+	}
 	data := map[string]any{
-		"Title": f.Name, "File": f, "Docs": docs, "Counts": counts[f.ID], "Downloads": downloads,
+		"Title": f.Name, "File": f, "Held": heldInfo, "Docs": docs, "Counts": counts[f.ID], "Downloads": downloads,
 		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open(),
 		"NeedsForce": f.State != journal.FileFailed, "Replayed": r.URL.Query().Get("replayed"),
 	}

@@ -62,8 +62,11 @@ type FileFilter struct {
 	Since   time.Time // claimed at or after
 	Until   time.Time // claimed before
 	Name    string    // part of the file name, case-insensitive
-	Limit   int       // at most this many (<= 0: all)
-	Offset  int       // skip this many of the newest first
+	// Held selects the files held in processing/ for master data not on
+	// the portal yet (open, with held_since set).
+	Held   bool
+	Limit  int // at most this many (<= 0: all)
+	Offset int // skip this many of the newest first
 }
 
 func (f FileFilter) where() (string, []any) {
@@ -80,6 +83,9 @@ func (f FileFilter) where() (string, []any) {
 			args = append(args, string(s))
 		}
 		conds = append(conds, "state IN ("+strings.Join(ph, ", ")+")")
+	}
+	if f.Held {
+		conds = append(conds, "held_since != '' AND state IN ('claimed', 'submitting')")
 	}
 	if f.DocType != "" {
 		conds = append(conds, "doc_type = ?")
@@ -282,6 +288,18 @@ func (f File) RejectedPath() string {
 		return ""
 	}
 	return stem + ".rejected.csv"
+}
+
+// Held reports whether the file waits in processing/ for master data not
+// on the portal yet; WaitingFor names the codes, HeldSince since when.
+func (f File) Held() bool { return !f.HeldSince.IsZero() && f.State.Open() }
+
+// WaitingList splits WaitingFor into its codes (nil when not held).
+func (f File) WaitingList() []string {
+	if f.WaitingFor == "" {
+		return nil
+	}
+	return strings.Split(f.WaitingFor, "; ")
 }
 
 // FinishedAt is when the file reached its final state; zero while open.

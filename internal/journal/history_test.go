@@ -202,3 +202,55 @@ func TestExportSummary(t *testing.T) {
 		t.Errorf("ExportSummary of an export that never ran = %+v, %v", never, err)
 	}
 }
+
+// TestHeldFilter selects the files held for master data: open with
+// held_since set; a file that failed after its hold is no longer held.
+func TestHeldFilter(t *testing.T) {
+	w := openTest(t)
+	ctx := t.Context()
+	since := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+	files := []File{
+		{Inbox: "erp", Name: "ORDERS_1.csv", State: FileClaimed, HeldSince: since, WaitingFor: "SKU X-1; SKU X-2"},
+		{Inbox: "erp", Name: "ORDERS_2.csv", State: FileClaimed},
+		{Inbox: "erp", Name: "ORDERS_3.csv", State: FileFailed, HeldSince: since, WaitingFor: "SKU X-3"},
+		{Inbox: "wms", Name: "ORDERS_4.csv", State: FileSubmitting, HeldSince: since.Add(time.Hour), WaitingFor: "SKU Y"},
+	}
+	for _, f := range files {
+		if _, err := w.ClaimFile(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name   string
+		filter FileFilter
+		want   []string
+		codes  [][]string
+	}{
+		{"all held", FileFilter{Held: true}, []string{"ORDERS_4.csv", "ORDERS_1.csv"}, [][]string{{"SKU Y"}, {"SKU X-1", "SKU X-2"}}},
+		{"held of an inbox", FileFilter{Held: true, Inbox: "erp"}, []string{"ORDERS_1.csv"}, [][]string{{"SKU X-1", "SKU X-2"}}},
+		{"held and failed is none", FileFilter{Held: true, States: []FileState{FileFailed}}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := w.Files(ctx, tt.filter)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			var codes [][]string
+			for _, f := range got {
+				if !f.Held() {
+					t.Errorf("%s: Held() is false", f.Name)
+				}
+				names, codes = append(names, f.Name), append(codes, f.WaitingList())
+			}
+			if !reflect.DeepEqual(names, tt.want) || !reflect.DeepEqual(codes, tt.codes) {
+				t.Errorf("got %v %q, want %v %q", names, codes, tt.want, tt.codes)
+			}
+			n, err := w.CountFiles(ctx, tt.filter)
+			if err != nil || n != len(tt.want) {
+				t.Errorf("count %d (%v), want %d", n, err, len(tt.want))
+			}
+		})
+	}
+}
