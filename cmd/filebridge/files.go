@@ -181,23 +181,8 @@ func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result
 	return r
 }
 
-// resultOrder is the order documents by result are shown in.
-var resultOrder = []journal.Result{journal.ResultCreated, journal.ResultExists, journal.ResultInvalid,
-	journal.ResultConflict, journal.ResultFailed, journal.ResultSkipped, journal.ResultPending, journal.ResultSending}
-
 // docSummary is "3 created, 1 invalid"; "-" without documents.
-func docSummary(counts map[journal.Result]int) string {
-	var parts []string
-	for _, r := range resultOrder {
-		if n := counts[r]; n > 0 {
-			parts = append(parts, strconv.Itoa(n)+" "+string(r))
-		}
-	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, ", ")
-}
+func docSummary(counts map[journal.Result]int) string { return orDash(journal.Summary(counts)) }
 
 func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) error {
 	format, err := parseFormat(fl.format)

@@ -53,20 +53,12 @@ func (c *Console) funcs() template.FuncMap {
 	}
 }
 
-var resultOrder = []journal.Result{journal.ResultCreated, journal.ResultExists, journal.ResultInvalid,
-	journal.ResultConflict, journal.ResultFailed, journal.ResultSkipped, journal.ResultPending, journal.ResultSending}
-
+// docSummary is "3 created, 1 invalid"; "–" without documents.
 func docSummary(counts map[journal.Result]int) string {
-	var parts []string
-	for _, r := range resultOrder {
-		if n := counts[r]; n > 0 {
-			parts = append(parts, strconv.Itoa(n)+" "+string(r))
-		}
+	if s := journal.Summary(counts); s != "" {
+		return s
 	}
-	if len(parts) == 0 {
-		return "–"
-	}
-	return strings.Join(parts, ", ")
+	return "–"
 }
 
 // inboxRow is one inbox on the dashboard.

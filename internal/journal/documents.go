@@ -39,6 +39,22 @@ func (r Result) OK() bool { return r == ResultCreated || r == ResultExists }
 // Final reports whether no further attempt will be made for the document.
 func (r Result) Final() bool { return r != ResultPending && r != ResultSending }
 
+// resultOrder is the order in which Summary lists results.
+var resultOrder = []Result{ResultCreated, ResultExists, ResultInvalid,
+	ResultConflict, ResultFailed, ResultSkipped, ResultPending, ResultSending}
+
+// Summary says how many documents ended in each result, e.g.
+// "3 created, 1 invalid"; "" when there are none.
+func Summary(counts map[Result]int) string {
+	var parts []string
+	for _, r := range resultOrder {
+		if n := counts[r]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, r))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Document is one document of a file: an order, a SKU, a supplier...
 type Document struct {
 	FileID    int64
