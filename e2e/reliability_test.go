@@ -328,6 +328,22 @@ func TestStopWhileWritingReports(t *testing.T) {
 // path, 200 lines per order; with invalid every quantity is 0.
 func writeOrders(t testing.TB, path string, mb int, invalid bool) int {
 	t.Helper()
+	return writeOrderLines(t, path, orderShape{mb: mb, perOrder: 200, invalid: invalid})
+}
+
+// orderShape says what writeOrderLines generates: mb megabytes, or lines
+// lines, of orders of perOrder lines each; scattered puts the lines of
+// one order far apart (line 1 of every order, then line 2...), as in a
+// file sorted by another column.
+type orderShape struct {
+	mb, lines, perOrder int
+	invalid, scattered  bool
+}
+
+// writeOrderLines writes an order file of the given shape and returns its
+// number of data lines.
+func writeOrderLines(t testing.TB, path string, sh orderShape) int {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
@@ -335,16 +351,29 @@ func writeOrders(t testing.TB, path string, mb int, invalid bool) int {
 	w := bufio.NewWriterSize(f, 1<<20)
 	n, _ := w.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
 	size, lines := int64(n), 0
-	for order := 1; size < int64(mb)<<20; order++ {
-		for p := 1; p <= 200; p++ {
-			q := 1 + p%5
-			if invalid {
-				q = 0
+	line := func(order, p int) {
+		q := 1 + p%5
+		if sh.invalid {
+			q = 0
+		}
+		n, _ := fmt.Fprintf(w, "MEM-%07d,EXT-MEM-%07d,STANDARD,3,Jeanne,Martin,12 rue des Lilas,69003,Lyon,FR,jeanne.martin@example.org,%d,PRE-%06d,%d\n",
+			order, order, p, p%50+1, q)
+		size += int64(n)
+		lines++
+	}
+	switch {
+	case sh.scattered:
+		orders := sh.lines / sh.perOrder
+		for p := 1; p <= sh.perOrder; p++ {
+			for order := 1; order <= orders; order++ {
+				line(order, p)
 			}
-			n, _ := fmt.Fprintf(w, "MEM-%07d,EXT-MEM-%07d,STANDARD,3,Jeanne,Martin,12 rue des Lilas,69003,Lyon,FR,jeanne.martin@example.org,%d,PRE-%06d,%d\n",
-				order, order, p, p%50+1, q)
-			size += int64(n)
-			lines++
+		}
+	default:
+		for order := 1; (sh.mb == 0 || size < int64(sh.mb)<<20) && (sh.lines == 0 || lines < sh.lines); order++ {
+			for p := 1; p <= sh.perOrder; p++ {
+				line(order, p)
+			}
 		}
 	}
 	if err := w.Flush(); err != nil {
@@ -379,67 +408,94 @@ func procStatus(t testing.TB, pid int, field string) float64 {
 
 // TestLargeFileMemory is the memory drill of `make bench`: `run` processes
 // a generated order file of FILEBRIDGE_MEMTEST_MB megabytes (make bench:
-// 300), once valid and once with every line invalid, each in a fresh
-// daemon. It prints the peak RSS (VmHWM) and the RSS once the file is
-// done, and fails when the peak exceeds 400 MiB.
+// 300) of 200-line orders, once valid and once with every line invalid,
+// each in a fresh daemon. It prints the peak RSS (VmHWM) and the RSS once
+// the file is done, and fails when the peak exceeds 400 MiB.
 func TestLargeFileMemory(t *testing.T) {
 	mb, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_MB"))
 	if mb <= 0 {
 		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_MB (make bench runs it with 300) to measure the memory of a large file")
 	}
-	if _, err := os.Stat("/proc/self/status"); err != nil {
-		t.Skip("SKIPPED: no /proc to read the peak RSS from")
-	}
-	const limitMiB = 400
 	for _, invalid := range []bool{false, true} {
 		kind := "valid"
 		if invalid {
 			kind = "invalid"
 		}
 		t.Run(kind, func(t *testing.T) {
-			s := startSim(t, "A", "--preload", "50")
-			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
-			name := fmt.Sprintf("ORDERS_MEM_%s.csv", strings.ToUpper(kind))
-			tmp := filepath.Join(dir, name)
-			lines := writeOrders(t, tmp, mb, invalid)
-			p := start(t, "run", "run", "--config", cfg)
-			waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
-			base := procStatus(t, p.cmd.Process.Pid, "VmRSS")
-			begin := time.Now()
-			if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
-				t.Fatal(err)
-			}
-			dest := filepath.Join(inbox, "processed")
-			if invalid {
-				dest = filepath.Join(inbox, "error")
-			}
-			allIn(t, 30*time.Minute, dest, []string{name})
-			took := time.Since(begin)
-			// The inbox hands memory back after a large file; give the
-			// runtime up to 30s to do it, then take the RSS as it is.
-			after := procStatus(t, p.cmd.Process.Pid, "VmRSS")
-			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
-				time.Sleep(500 * time.Millisecond)
-				prev := after
-				if after = procStatus(t, p.cmd.Process.Pid, "VmRSS"); after >= prev-1 && after < limitMiB {
-					break
-				}
-			}
-			peak := procStatus(t, p.cmd.Process.Pid, "VmHWM")
-			t.Logf("%s %d MB order file (%d lines): took %s, peak RSS %.0f MiB, RSS before %.0f MiB, after %.0f MiB (limit %d MiB)",
-				kind, mb, lines, took.Round(time.Second), peak, base, after, limitMiB)
-			fmt.Printf("memory %s %dMB: peak_rss_mib=%.0f rss_after_mib=%.0f seconds=%.0f\n", kind, mb, peak, after, took.Seconds())
-			if peak > limitMiB {
-				t.Errorf("peak RSS %.0f MiB over the %d MiB limit", peak, limitMiB)
-			}
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			memoryDrill(t, fmt.Sprintf("%s %dMB", kind, mb), orderShape{mb: mb, perOrder: 200, invalid: invalid}, 400)
 		})
+	}
+}
+
+// TestManyOrdersMemory is the second memory drill of `make bench`: `run`
+// validates and submits an order file of FILEBRIDGE_MEMTEST_LINES lines
+// (make bench: 1,000,000, that is 200,000 orders of 5 lines), once with
+// the lines of each order together and once scattered over the whole
+// file; the peak RSS must stay within 250 MiB.
+func TestManyOrdersMemory(t *testing.T) {
+	lines, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_LINES"))
+	if lines <= 0 {
+		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_LINES (make bench runs it with 1000000) to measure the memory of many orders")
+	}
+	for _, scattered := range []bool{false, true} {
+		kind := "together"
+		if scattered {
+			kind = "scattered"
+		}
+		t.Run(kind, func(t *testing.T) {
+			memoryDrill(t, fmt.Sprintf("orders %s %d lines", kind, lines), orderShape{lines: lines, perOrder: 5, scattered: scattered}, 250)
+		})
+	}
+}
+
+// memoryDrill runs one generated order file through a fresh daemon and
+// reports its peak RSS and the RSS once the file is done.
+func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("SKIPPED: no /proc to read the peak RSS from")
+	}
+	s := startSim(t, "A", "--preload", "50")
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
+	name := "ORDERS_MEM.csv"
+	tmp := filepath.Join(dir, name)
+	lines := writeOrderLines(t, tmp, sh)
+	p := start(t, "run", "run", "--config", cfg)
+	waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	base := procStatus(t, p.cmd.Process.Pid, "VmRSS")
+	begin := time.Now()
+	if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(inbox, "processed")
+	if sh.invalid {
+		dest = filepath.Join(inbox, "error")
+	}
+	allIn(t, 30*time.Minute, dest, []string{name})
+	took := time.Since(begin)
+	// The inbox hands memory back after a large file; give the runtime up
+	// to 30s to do it, then take the RSS as it is.
+	after := procStatus(t, p.cmd.Process.Pid, "VmRSS")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(500 * time.Millisecond)
+		prev := after
+		if after = procStatus(t, p.cmd.Process.Pid, "VmRSS"); after >= prev-1 && after < limitMiB {
+			break
+		}
+	}
+	peak := procStatus(t, p.cmd.Process.Pid, "VmHWM")
+	t.Logf("%s (%d lines): took %s, peak RSS %.0f MiB, RSS before %.0f MiB, after %.0f MiB (limit %.0f MiB)",
+		what, lines, took.Round(time.Second), peak, base, after, limitMiB)
+	fmt.Printf("memory %s: peak_rss_mib=%.0f rss_after_mib=%.0f seconds=%.0f limit_mib=%.0f\n",
+		strings.ReplaceAll(what, " ", "_"), peak, after, took.Seconds(), limitMiB)
+	if peak > limitMiB {
+		t.Errorf("peak RSS %.0f MiB over the %.0f MiB limit", peak, limitMiB)
+	}
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("run exited with %d after SIGTERM", code)
 	}
 }

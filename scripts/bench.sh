@@ -40,3 +40,10 @@ go run ./scripts/benchratio bench.out
 echo
 echo "== memory of a 300 MB order file =="
 FILEBRIDGE_MEMTEST_MB=300 go test -count=1 -timeout 40m -run '^TestLargeFileMemory$' -v ./e2e/ | tee mem.out | grep -E '^(memory |--- |\s+reliability_test.go:)' || echo "(memory drill failed: see mem.out)"
+
+# --- memory: `run` validating and submitting 1,000,000 order lines (200,000
+# orders of 5 lines), the lines of an order together and scattered over the
+# file (limit 250 MiB).
+echo
+echo "== memory of 200,000 orders of 5 lines =="
+FILEBRIDGE_MEMTEST_LINES=1000000 go test -count=1 -timeout 40m -run '^TestManyOrdersMemory$' -v ./e2e/ | tee -a mem.out | grep -E '^(memory |--- |\s+reliability_test.go:)' || echo "(memory drill failed: see mem.out)"
