@@ -29,7 +29,7 @@ import (
 // work carries what was started (the claim of a file, the requests of the
 // file being submitted); RunOnce and ProcessFile pass the same context
 // twice.
-func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []string, waiting int) (res RoundResult, err error) {
+func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []string, waiting int, detach bool) (res RoundResult, err error) {
 	in.work.Lock()
 	defer in.work.Unlock()
 	start := time.Now()
@@ -46,6 +46,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		}
 		return res, in.retryLater(err)
 	}
+	jobs = slices.DeleteFunc(jobs, func(row journal.File) bool { return in.isRunning(row.ID) })
 	for _, name := range settled {
 		if ctx.Err() != nil {
 			break // found again at the next start
@@ -67,7 +68,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	}
 	in.setQueue(waiting + len(jobs))
 	defer func() { in.setDeferred(res.Deferred + res.Held) }()
-	return in.runJobs(ctx, work, f, jobs, res)
+	return in.runJobs(ctx, work, f, jobs, res, detach)
 }
 
 // setDeferred records how many claimed files wait for files they depend

@@ -198,7 +198,7 @@ func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 			return RoundResult{}, in.noteError(&retryError{err: err})
 		}
 	}
-	return in.round(ctx, ctx, f, settled, waiting)
+	return in.round(ctx, ctx, f, settled, waiting, false)
 }
 
 // Run watches the inbox until ctx ends: it resumes processing/ at start,
@@ -219,6 +219,9 @@ func (in *Inbox) Run(ctx context.Context) error {
 	in.log.Info("watching inbox", "url", in.cfg.Folder.String(), "poll", in.cfg.Poll.Duration, "settle", in.cfg.Settle.Duration)
 	work, release := in.workContext(ctx)
 	defer release()
+	// Files left running in the background by a round finish (their
+	// requests in flight within the grace period) before Run returns.
+	defer in.background.Wait()
 	// Open the folder first: a missing local inbox folder is created
 	// then, and can be watched.
 	if _, err := in.folder(ctx); err != nil {
@@ -306,7 +309,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 	if err != nil {
 		return in.failed(ctx, err)
 	}
-	res, err := in.round(ctx, work, f, settled, waiting)
+	res, err := in.round(ctx, work, f, settled, waiting, true)
 	switch {
 	case ctx.Err() != nil:
 		return next

@@ -67,10 +67,20 @@ type Options struct {
 	// (and their results be journaled) after its context ended; then they
 	// are cancelled. Default DefaultGrace.
 	Grace time.Duration
+	// FairShare is how long a round of Run waits, once every file of a
+	// dependency level has started, for those still running: a file that
+	// needs longer goes on in the background and the inbox starts its
+	// next rounds, so a huge file does not hold up the files that arrive
+	// after it. Default DefaultFairShare. RunOnce and ProcessFile always
+	// wait for their files.
+	FairShare time.Duration
 }
 
 // DefaultGrace is the default Options.Grace.
 const DefaultGrace = 15 * time.Second
+
+// DefaultFairShare is the default Options.FairShare.
+const DefaultFairShare = 10 * time.Second
 
 // Inbox runs the lifecycle of one configured inbox. Its methods may be
 // called from several goroutines: files are processed one at a time.
@@ -107,6 +117,10 @@ type Inbox struct {
 	ign       ignored             // entries of the root not taken
 	deferLog  map[int64]string    // what each deferred file was last logged waiting for
 	rootTypes map[string]rootType // header types of root files without a route type
+	// running holds the files a round of Run left running in the
+	// background (by journal id); background counts their goroutines.
+	running    map[int64]bool
+	background sync.WaitGroup
 }
 
 // FileResult says what happened to one file.
@@ -143,6 +157,9 @@ type RoundResult struct {
 	// Held counts files waiting in processing/ for master data not on
 	// the portal yet.
 	Held int
+	// Running counts files that took longer than their fair share and go
+	// on in the background (Run only).
+	Running int
 }
 
 // New checks the dependencies and returns the inbox. It opens nothing.
@@ -212,6 +229,9 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	}
 	if in.opts.Grace <= 0 {
 		in.opts.Grace = DefaultGrace
+	}
+	if in.opts.FairShare <= 0 {
+		in.opts.FairShare = DefaultFairShare
 	}
 	return in, nil
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"filebridge/internal/folder"
 	"filebridge/internal/journal"
@@ -14,6 +15,7 @@ import (
 type jobOutcome struct {
 	started  bool
 	deferred bool
+	running  bool // left running in the background after its fair share
 	res      FileResult
 	err      error
 }
@@ -23,8 +25,10 @@ type jobOutcome struct {
 // starts once the one before it is through. A file whose dependencies are
 // not finished (in any inbox of the portal) is deferred. After a failure
 // that leaves a file for a retry, no new file starts; those running
-// finish, and the round returns the retry error.
-func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []journal.File, res RoundResult) (RoundResult, error) {
+// finish, and the round returns the retry error. With detach (Run), a
+// level waits for its files only Options.FairShare once all of them
+// started: files still running then go on in the background.
+func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []journal.File, res RoundResult, detach bool) (RoundResult, error) {
 	waiting := res.Waiting
 	done := 0
 	for i := 0; i < len(jobs); {
@@ -32,13 +36,15 @@ func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []jour
 		for j < len(jobs) && in.level(jobs[j]) == in.level(jobs[i]) {
 			j++
 		}
-		outs := in.runLevel(ctx, work, f, jobs[i:j])
+		outs := in.runLevel(ctx, work, f, jobs[i:j], detach)
 		var firstErr error
 		for k, o := range outs {
 			row := jobs[i+k]
 			switch {
 			case o.deferred:
 				res.Deferred++
+			case o.running:
+				res.Running++
 			case !o.started:
 				res.Retrying++
 			case o.err != nil:
@@ -48,14 +54,9 @@ func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []jour
 				}
 			default:
 				done++
-				in.mu.Lock()
-				delete(in.deferLog, row.ID)
-				in.mu.Unlock()
-				in.order.finished(in.cfg.Name, row.ID, !o.res.Held) // a held file does not hold up the others
+				in.fileDone(row, o.res)
 				if o.res.Held {
 					res.Held++
-				} else {
-					in.unhold(row.ID)
 				}
 				res.Files = append(res.Files, o.res)
 			}
@@ -73,10 +74,32 @@ func (in *Inbox) runJobs(ctx, work context.Context, f folder.Folder, jobs []jour
 	return res, nil
 }
 
-// runLevel runs the files of one level, up to file_concurrency at once.
-func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []journal.File) []jobOutcome {
-	outs := make([]jobOutcome, len(level))
-	limit := max(in.cfg.FileConcurrency, 1)
+// fileDone records that a file of a round finished (done, failed or held).
+func (in *Inbox) fileDone(row journal.File, res FileResult) {
+	in.mu.Lock()
+	delete(in.deferLog, row.ID)
+	in.mu.Unlock()
+	in.order.finished(in.cfg.Name, row.ID, !res.Held) // a held file does not hold up the others
+	if !res.Held {
+		in.unhold(row.ID)
+	}
+}
+
+// levelRun is the shared state of the files of one level while they run.
+type levelRun struct {
+	mu   sync.Mutex
+	outs []jobOutcome
+	done []bool
+	left bool // the round went on: files still running finish on their own
+}
+
+// runLevel runs the files of one level, up to file_concurrency at once
+// (less the files running in the background). With detach it waits
+// Options.FairShare after the last start, then leaves the files still
+// running to finish in the background (see finishedLater).
+func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []journal.File, detach bool) []jobOutcome {
+	lr := &levelRun{outs: make([]jobOutcome, len(level)), done: make([]bool, len(level))}
+	limit := max(in.cfg.FileConcurrency-in.runningCount(), 1)
 	sem := make(chan struct{}, limit)
 	var failed atomic.Bool
 	var wg sync.WaitGroup
@@ -86,7 +109,7 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 		}
 		if b := in.order.blocker(in.level(row)); b != "" && in.level(row) != 99 {
 			in.logDeferred(ctx, row, b)
-			outs[k].deferred = true
+			lr.outs[k].deferred = true
 			continue
 		}
 		select {
@@ -98,18 +121,89 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 			<-sem
 			break
 		}
-		outs[k].started = true
-		wg.Go(func() {
+		lr.outs[k].started = true
+		wg.Add(1)
+		in.background.Go(func() {
+			defer wg.Done()
 			defer func() { <-sem }()
 			fr, err := in.process(ctx, work, f, row, FileOptions{})
-			outs[k].res, outs[k].err = fr, err
+			lr.mu.Lock()
+			if lr.left {
+				lr.mu.Unlock()
+				in.finishedLater(row, fr, err)
+				return
+			}
+			lr.outs[k].res, lr.outs[k].err, lr.done[k] = fr, err, true
+			lr.mu.Unlock()
 			if err != nil {
 				failed.Store(true)
 			}
 		})
 	}
-	wg.Wait()
-	return outs
+	all := make(chan struct{})
+	go func() { wg.Wait(); close(all) }()
+	if detach {
+		t := time.NewTimer(in.opts.FairShare)
+		select {
+		case <-all:
+		case <-t.C:
+		}
+		t.Stop()
+	} else {
+		<-all
+	}
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	lr.left = true
+	for k := range lr.outs {
+		if lr.outs[k].started && !lr.done[k] {
+			lr.outs[k].running = true
+			in.setRunning(level[k].ID, true)
+			in.log.Info("file takes longer than its fair share: it goes on in the background while the inbox takes other files",
+				"file", level[k].Name, "file_id", level[k].ID, "fair_share", in.opts.FairShare)
+		}
+	}
+	return lr.outs
+}
+
+// finishedLater records the end of a file a round left running in the
+// background, as runJobs does for the files it waited for.
+func (in *Inbox) finishedLater(row journal.File, res FileResult, err error) {
+	in.setRunning(row.ID, false)
+	if err != nil {
+		_ = in.retryLater(err) // the file stays in processing/; the next round after the backoff takes it again
+		return
+	}
+	in.fileDone(row, res)
+}
+
+// setRunning marks a file as running in the background (or no longer).
+func (in *Inbox) setRunning(id int64, on bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !on {
+		delete(in.running, id)
+		return
+	}
+	if in.running == nil {
+		in.running = map[int64]bool{}
+	}
+	in.running[id] = true
+}
+
+// runningCount is the number of files running in the background.
+func (in *Inbox) runningCount() int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return len(in.running)
+}
+
+// isRunning reports whether a round left the file running in the
+// background.
+func (in *Inbox) isRunning(id int64) bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.running[id]
 }
 
 // logDeferred logs a deferred file: at info level the first time (or when

@@ -1,12 +1,15 @@
 package inbox_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"filebridge/internal/journal"
 	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestFileConcurrency: with file_concurrency = 4, twenty one-supplier
@@ -35,5 +38,49 @@ func TestFileConcurrency(t *testing.T) {
 	}
 	if n := e.sim.Len(portal.Connections); n != 20+7 {
 		t.Errorf("%d suppliers on the portal, want 27", n)
+	}
+}
+
+// TestFairShare: a long suppliers file does not hold up a file dropped
+// after it in the same inbox: once the long file had its fair share, the
+// round leaves it running in the background and the next round processes
+// the small file while the long one is still in processing/. Every
+// supplier is created once, and Run returns only after the long file.
+func TestFairShare(t *testing.T) {
+	e := newEnv(t, envOpts{routes: skuRoute, inbox: "file_concurrency = 2", sim: portalsim.Options{Latency: 15 * time.Millisecond}})
+	e.options.FairShare = 50 * time.Millisecond
+	in := e.newInbox(e.client, nil)
+	header := strings.SplitN(suppliersA, "\n", 2)[0]
+	row := strings.SplitN(strings.SplitN(suppliersA, "\n", 3)[1], ",", 2)[1]
+	var big strings.Builder
+	big.WriteString(header + "\n")
+	for i := range 150 {
+		fmt.Fprintf(&big, "SUP-BIG%03d,%s\n", i, row)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx) }()
+	e.drop("SUPPLIERS_BIG.csv", big.String())
+	waitFor(t, func() bool { return e.exists("processing/SUPPLIERS_BIG.csv") })
+	e.drop("SUPPLIERS_SMALL.csv", fmt.Sprintf("%s\nSUP-SMALL,%s\n", header, row))
+	processed := func(name string) bool {
+		for _, p := range e.ls("processed") {
+			if strings.HasSuffix(p, "/"+name) {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, func() bool { return processed("SUPPLIERS_SMALL.csv") })
+	if !e.exists("processing/SUPPLIERS_BIG.csv") {
+		t.Errorf("the small file was processed only after the long one: a long file held up the inbox")
+	}
+	waitFor(t, func() bool { return processed("SUPPLIERS_BIG.csv") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if n := e.sim.Stats().Counts["connections"]; n != 151 {
+		t.Errorf("the portal holds %d suppliers, want 151 (each once)", n)
 	}
 }
