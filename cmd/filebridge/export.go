@@ -12,7 +12,6 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/formats/export"
-	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/outbox"
 	"filebridge/internal/portal"
@@ -95,7 +94,7 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	}
 
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-	db, err := journal.Open(ctx, cfg.Journal.Path)
+	db, err := app.OpenJournal(ctx, cfg)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}

@@ -95,10 +95,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if err != nil {
 		return nil, &UnreachableError{Err: err}
 	}
-	j, err := journal.Open(ctx, cfg.Journal.Path)
+	j, err := OpenJournal(ctx, cfg)
 	if err != nil {
 		_ = lock.Release()
-		return nil, &UnreachableError{Err: fmt.Errorf("%w; check journal.path in %s", err, cfg.File)}
+		return nil, &UnreachableError{Err: fmt.Errorf("%w; check the [journal] table in %s", err, cfg.File)}
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: reg,

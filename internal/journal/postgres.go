@@ -157,3 +157,27 @@ func defaultInstance() string {
 
 // Instance is the name this process uses in leases.
 func (d *DB) Instance() string { return d.instance }
+
+// Ping connects to the PostgreSQL journal the options name and runs one
+// query, without migrating anything (for `check`, which must not change a
+// journal others run on).
+func Ping(ctx context.Context, o Options) error {
+	shown := RedactURL(o.URL)
+	cfg, err := pgx.ParseConfig(o.URL)
+	if err != nil {
+		return fmt.Errorf("journal %s: the url cannot be read: check its form (postgres://user@host:5432/db?sslmode=...)", shown)
+	}
+	if o.Password != "" {
+		cfg.Password = o.Password
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w (check that PostgreSQL runs there and the user, password and database are right)", shown, err)
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	var one int
+	if err := c.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("journal %s: %w", shown, err)
+	}
+	return nil
+}
