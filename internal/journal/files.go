@@ -106,7 +106,8 @@ func (d *DB) queryFiles(ctx context.Context, query string, args ...any) ([]File,
 	return out, rows.Err()
 }
 
-// ClaimFile records a newly claimed file and returns its id. The state is
+// ClaimFile records a newly claimed file and returns its id. The claim is
+// leased to this instance (lease.go) for Lease from now. The state is
 // FileClaimed unless f.State says otherwise; ClaimedAt defaults to now.
 // f.ID and f.UpdatedAt are ignored.
 func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
@@ -126,11 +127,11 @@ func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
 	var id int64
 	err := d.w.QueryRowContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
 		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
-		claimed_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		claimed_at, updated_at, owner, lease_until)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
 		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message, f.Portal, optTime(f.HeldSince), f.WaitingFor,
-		formatTime(f.ClaimedAt), formatTime(now)).Scan(&id)
+		formatTime(f.ClaimedAt), formatTime(now), d.instance, formatTime(now.Add(d.lease))).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
 	}

@@ -50,6 +50,7 @@ type DB struct {
 	w        conn // SQLite: the single writer connection; PostgreSQL: the pool
 	r        conn // SQLite: read-only connections; PostgreSQL: the same pool
 	instance string
+	lease    time.Duration // how long a claim stays this instance's without renewal
 	now      func() time.Time
 
 	probeMu  sync.Mutex
@@ -70,7 +71,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return OpenWith(ctx, Options{Path: path})
 }
 
-func openSQLite(ctx context.Context, path, instance string) (*DB, error) {
+func openSQLite(ctx context.Context, path, instance string, lease time.Duration) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("opening journal: no path given: set path in the [journal] table of the config (e.g. \"var/filebridge.db\")")
 	}
@@ -96,7 +97,7 @@ func openSQLite(ctx context.Context, path, instance string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect}, instance: instance, now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect}, instance: instance, lease: lease, now: func() time.Time { return time.Now().UTC() }}
 
 	if err := w.PingContext(ctx); err != nil {
 		_ = w.Close()

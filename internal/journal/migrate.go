@@ -96,6 +96,11 @@ ALTER TABLE files ADD COLUMN held_since TEXT NOT NULL DEFAULT '';
 ALTER TABLE files ADD COLUMN waiting_for TEXT NOT NULL DEFAULT '';
 CREATE INDEX files_portal_sha256 ON files (portal, sha256);
 `},
+	{name: "leases of claimed files (several instances)", sql: `
+ALTER TABLE files ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN lease_until TEXT NOT NULL DEFAULT '';
+CREATE INDEX files_state_lease ON files (state, lease_until);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

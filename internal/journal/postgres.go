@@ -29,6 +29,9 @@ type Options struct {
 	// Instance names this process in leases (lease.go); empty means
 	// "<host>-<pid>-<random>".
 	Instance string
+	// Lease is how long a claim stays this instance's without renewal
+	// (lease.go); zero means DefaultLease.
+	Lease time.Duration
 }
 
 // poolSize bounds the connections an instance opens to PostgreSQL.
@@ -44,8 +47,11 @@ func OpenWith(ctx context.Context, o Options) (*DB, error) {
 	if o.Instance == "" {
 		o.Instance = defaultInstance()
 	}
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
 	if o.URL == "" {
-		return openSQLite(ctx, o.Path, o.Instance)
+		return openSQLite(ctx, o.Path, o.Instance, o.Lease)
 	}
 	return openPostgres(ctx, o)
 }
@@ -90,7 +96,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db.SetMaxIdleConns(poolSize)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	c := conn{db, postgresDialect}
-	d := &DB{path: shown, dl: postgresDialect, w: c, r: c, instance: o.Instance,
+	d := &DB{path: shown, dl: postgresDialect, w: c, r: c, instance: o.Instance, lease: o.Lease,
 		now: func() time.Time { return time.Now().UTC() }}
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
