@@ -58,4 +58,3 @@ func leadKey(name string) int64 {
 	}
 	return k
 }
-
