@@ -120,22 +120,33 @@ func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
 	if !f.State.Valid() {
 		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
 	}
+	id, err := d.insertFile(ctx, d.w, f)
+	if err != nil {
+		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
+	}
+	return id, nil
+}
+
+// rowQuerier is a conn or a *txn.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// insertFile inserts the checked f, leased to this instance.
+func (d *DB) insertFile(ctx context.Context, q rowQuerier, f File) (int64, error) {
 	now := d.now()
 	if f.ClaimedAt.IsZero() {
 		f.ClaimedAt = now
 	}
 	var id int64
-	err := d.w.QueryRowContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
+	err := q.QueryRowContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
 		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
 		claimed_at, updated_at, owner, lease_until)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
 		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message, f.Portal, optTime(f.HeldSince), f.WaitingFor,
 		formatTime(f.ClaimedAt), formatTime(now), d.instance, formatTime(now.Add(d.lease))).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
-	}
-	return id, nil
+	return id, err
 }
 
 // File returns the file with the id, or ErrNotFound.

@@ -2,6 +2,8 @@ package journal
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -111,4 +113,62 @@ func (d *DB) Leases(ctx context.Context, inbox string) ([]Lease, error) {
 		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
 	}
 	return out, nil
+}
+
+// ErrClaimed is returned by ClaimExclusive when the file is already an
+// open file of the journal (another instance, or this one, recorded it).
+var ErrClaimed = errors.New("already claimed in the journal")
+
+// ClaimedError says which open file holds the path, and who holds it.
+type ClaimedError struct{ Lease Lease }
+
+func (e *ClaimedError) Error() string {
+	return fmt.Sprintf("%s of inbox %s is file %d, held by instance %s until %s: %v",
+		e.Lease.Path, e.Lease.Inbox, e.Lease.FileID, e.Lease.Owner, formatTime(e.Lease.Until), ErrClaimed)
+}
+
+func (e *ClaimedError) Is(target error) bool { return target == ErrClaimed }
+
+// ClaimExclusive records f like ClaimFile, unless an open file of the
+// same inbox already has f.Path: then it fails with a *ClaimedError
+// (errors.Is ErrClaimed) naming it. Of several instances recording the
+// same processing/ file at once exactly one succeeds: the transaction
+// first takes the row of (inbox, path) in claim_locks (an upsert, which
+// PostgreSQL locks until commit; SQLite has one writer at a time), then
+// looks for the open file and inserts.
+func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
+	if f.Inbox == "" || f.Name == "" || f.Path == "" {
+		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox, name and path are required", f.Name, f.Inbox)
+	}
+	if f.State == "" {
+		f.State = FileClaimed
+	}
+	if !f.State.Valid() {
+		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	}
+	var id int64
+	err := d.write(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO claim_locks (inbox, path) VALUES (?, ?)
+			ON CONFLICT (inbox, path) DO UPDATE SET n = claim_locks.n + 1`, f.Inbox, f.Path); err != nil {
+			return err
+		}
+		var l Lease
+		var until string
+		err := tx.QueryRowContext(ctx, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
+			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path).
+			Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until)
+		switch {
+		case err == nil:
+			l.Until, _ = parseTime(until)
+			return &ClaimedError{Lease: l}
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		id, err = d.insertFile(ctx, tx, f)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Path, err)
+	}
+	return id, nil
 }

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -140,6 +141,64 @@ func TestTakeOverExactlyOneWins(t *testing.T) {
 			if l.Owner == dead.Instance() || l.Expired(clock.now()) {
 				t.Errorf("file %d: owner %s until %v after the takeover", l.FileID, l.Owner, l.Until)
 			}
+		}
+	})
+}
+
+// TestClaimExclusive lets several instances record the same processing/
+// file at once: exactly one gets it, the others learn who has it; once the
+// file is done the path can be claimed again.
+func TestClaimExclusive(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+		dbs := twoHandles(t, 5, clock)
+		const paths = 10
+		var won [paths]atomic.Int32
+		var wg sync.WaitGroup
+		for _, d := range dbs {
+			wg.Go(func() {
+				for p := range paths {
+					f := File{Inbox: "erp", Name: "o.csv", Path: "processing/o" + string(rune('a'+p)) + ".csv"}
+					_, err := d.ClaimExclusive(ctx, f)
+					var ce *ClaimedError
+					switch {
+					case err == nil:
+						won[p].Add(1)
+					case errors.As(err, &ce) && errors.Is(err, ErrClaimed):
+						if ce.Lease.Path != f.Path || ce.Lease.Owner == d.Instance() {
+							t.Errorf("ClaimedError names %+v for %s claimed by %s", ce.Lease, f.Path, d.Instance())
+						}
+					default:
+						t.Error(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for p := range won {
+			if n := won[p].Load(); n != 1 {
+				t.Errorf("path %d claimed %d times, want exactly once", p, n)
+			}
+		}
+		ls, err := dbs[0].Leases(ctx, "erp")
+		if err != nil || len(ls) != paths {
+			t.Fatalf("Leases = %d, %v; want %d", len(ls), err, paths)
+		}
+		// Done, the path is free for the next file of that name.
+		f, err := dbs[0].File(ctx, ls[0].FileID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.State = FileDone
+		if err := dbs[0].UpdateFile(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := dbs[1].ClaimExclusive(ctx, File{Inbox: "erp", Name: f.Name, Path: f.Path}); err != nil {
+			t.Errorf("ClaimExclusive after done: %v", err)
+		}
+		if _, err := dbs[1].ClaimExclusive(ctx, File{Inbox: "erp", Name: "x.csv"}); err == nil {
+			t.Error("ClaimExclusive without a path succeeded")
 		}
 	})
 }

@@ -100,6 +100,13 @@ CREATE INDEX files_portal_sha256 ON files (portal, sha256);
 ALTER TABLE files ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 ALTER TABLE files ADD COLUMN lease_until TEXT NOT NULL DEFAULT '';
 CREATE INDEX files_state_lease ON files (state, lease_until);
+CREATE INDEX files_inbox_path ON files (inbox, path);
+CREATE TABLE claim_locks (
+	inbox TEXT    NOT NULL,
+	path  TEXT    NOT NULL,
+	n     INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (inbox, path)
+);
 `},
 }
 
