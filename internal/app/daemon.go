@@ -257,6 +257,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		})
 	}
+	if d.Journal.Shared() {
+		// Keep this instance's claims in a shared journal alive.
+		renew := time.NewTicker(d.Journal.Lease() / 3)
+		defer renew.Stop()
+		wg.Go(func() { d.Journal.KeepLeases(ctx, renew.C, d.Log) })
+	}
 	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
 	<-ctx.Done()
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -171,4 +172,21 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Path, err)
 	}
 	return id, nil
+}
+
+// KeepLeases renews this instance's leases (RenewLeases) at every tick
+// until ctx ends; give it a ticker of Lease/3. A failed renewal is logged
+// and retried at the next tick: the lease has room for two misses.
+func (d *DB) KeepLeases(ctx context.Context, tick <-chan time.Time, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("renewing the leases of this instance's files failed; retrying at the next tick",
+					"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
+			}
+		}
+	}
 }

@@ -1,7 +1,9 @@
 package journal
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -199,6 +201,42 @@ func TestClaimExclusive(t *testing.T) {
 		}
 		if _, err := dbs[1].ClaimExclusive(ctx, File{Inbox: "erp", Name: "x.csv"}); err == nil {
 			t.Error("ClaimExclusive without a path succeeded")
+		}
+	})
+}
+
+// TestKeepLeases drives the renewal loop with a hand-made ticker: each
+// tick moves the lease to Lease after the clock.
+func TestKeepLeases(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+		clock := &fakeClock{t: t0}
+		dbs := twoHandles(t, 2, clock)
+		a, b := dbs[0], dbs[1]
+		id, err := a.ClaimFile(ctx, File{Inbox: "erp", Name: "o.csv", Path: "processing/o.csv"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick := make(chan time.Time)
+		done := make(chan struct{})
+		go func() {
+			a.KeepLeases(ctx, tick, slog.New(slog.DiscardHandler))
+			close(done)
+		}()
+		for i := 1; i <= 5; i++ {
+			clock.set(t0.Add(time.Duration(i) * a.Lease() / 2))
+			tick <- clock.now()
+			tick <- clock.now() // the loop took the first tick and renewed
+			if ok, err := b.TakeOver(ctx, id); ok || err != nil {
+				t.Fatalf("tick %d: b took over a renewed claim (%v, %v)", i, ok, err)
+			}
+		}
+		cancel()
+		<-done
+		clock.set(clock.now().Add(a.Lease()))
+		if ok, err := b.TakeOver(context.Background(), id); !ok || err != nil {
+			t.Errorf("TakeOver once renewals stopped = %v, %v", ok, err)
 		}
 	})
 }
