@@ -15,7 +15,11 @@ import (
 // ddl. A query stays portable when it avoids SQLite-only functions
 // (datetime, julianday, ifnull, group_concat, printf), INSERT OR REPLACE /
 // OR IGNORE (use ON CONFLICT), LIMIT -1 (use limitArg), LastInsertId (use
-// RETURNING id), double-quoted strings, and the '?' operators of PostgreSQL.
+// RETURNING id), double-quoted strings, and the '?' operators of PostgreSQL;
+// it qualifies the target's columns in ON CONFLICT ... DO UPDATE
+// (SET n = t.n + 1: a bare n is ambiguous to PostgreSQL), passes and scans
+// flags as integers 0/1 (a Go bool does not go into an INTEGER column on
+// PostgreSQL), and compares text with text (no '' = 0).
 type dialect int
 
 const (
