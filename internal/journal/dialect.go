@@ -19,7 +19,7 @@ import (
 // it qualifies the target's columns in ON CONFLICT ... DO UPDATE
 // (SET n = t.n + 1: a bare n is ambiguous to PostgreSQL), passes and scans
 // flags as integers 0/1 (a Go bool does not go into an INTEGER column on
-// PostgreSQL), and compares text with text (no '' = 0).
+// PostgreSQL), and compares text only with text.
 type dialect int
 
 const (
