@@ -113,6 +113,12 @@ func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
 	}
 
 	out, msg := checkJournalPath(cfg.Journal.Path)
+	if cfg.Journal.Postgres() {
+		out, msg = checkOK, cfg.Journal.String()+": PostgreSQL answers (shared by every instance with this config)"
+		if err := journal.Ping(ctx, app.JournalOptions(cfg)); err != nil {
+			out, msg = checkUnreachable, err.Error()
+		}
+	}
 	rep.line("journal", out, msg)
 
 	log := slog.New(slog.DiscardHandler)

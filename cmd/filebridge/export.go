@@ -12,7 +12,6 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/formats/export"
-	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/outbox"
 	"filebridge/internal/portal"
@@ -112,7 +111,7 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 		return withCode(exitUnreachable, err)
 	}
 	defer func() { _ = lock.Release() }()
-	db, err := journal.Open(ctx, cfg.Journal.Path)
+	db, err := app.OpenJournal(ctx, cfg)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 )
@@ -71,7 +72,7 @@ func openJournalRO(ctx context.Context, cfgPath string) (*config.Config, *journa
 	if err != nil {
 		return nil, nil, withCode(exitUsage, fmt.Errorf("config %s: %w", cfgPath, err))
 	}
-	db, err := journal.OpenReadOnly(ctx, cfg.Journal.Path)
+	db, err := app.OpenJournalReadOnly(ctx, cfg)
 	if err != nil {
 		return nil, nil, withCode(exitUnreachable, err)
 	}

@@ -87,7 +87,7 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 		return withCode(exitUsage, err)
 	}
 	defer pc.Close()
-	lock, err := journal.AcquireLock(cfg.Journal.Path)
+	lock, err := app.AcquireJournalLock(cfg)
 	if err != nil {
 		return lockRefusal(cfg, ic, file, err)
 	}
@@ -96,7 +96,7 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 			log.Warn("releasing the journal lock", "error", rerr)
 		}
 	}()
-	db, err := journal.Open(ctx, cfg.Journal.Path)
+	db, err := app.OpenJournal(ctx, cfg)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}

@@ -66,7 +66,7 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 	if fl.queue {
 		return replayQueued(ctx, cfg, fl, ref, w)
 	}
-	lock, err := journal.AcquireLock(cfg.Journal.Path)
+	lock, err := app.AcquireJournalLock(cfg)
 	if le := (*journal.LockedError)(nil); errors.As(err, &le) {
 		// A daemon owns the journal: it takes the file from the inbox.
 		return replayQueued(ctx, cfg, fl, ref, w)
@@ -80,7 +80,7 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 			log.Warn("releasing the journal lock", "error", rerr)
 		}
 	}()
-	db, err := journal.Open(ctx, cfg.Journal.Path)
+	db, err := app.OpenJournal(ctx, cfg)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
@@ -122,7 +122,7 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 // replayQueued puts the file back for the running daemon, adding the
 // replay request through a note handle (the daemon owns the journal).
 func replayQueued(ctx context.Context, cfg *config.Config, fl replayFlags, ref string, w io.Writer) error {
-	db, err := journal.OpenForNotes(ctx, cfg.Journal.Path)
+	db, err := app.OpenJournalForNotes(ctx, cfg)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}

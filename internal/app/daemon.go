@@ -95,10 +95,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if err != nil {
 		return nil, &UnreachableError{Err: err}
 	}
-	j, err := journal.Open(ctx, cfg.Journal.Path)
+	j, err := OpenJournal(ctx, cfg)
 	if err != nil {
 		_ = lock.Release()
-		return nil, &UnreachableError{Err: fmt.Errorf("%w; check journal.path in %s", err, cfg.File)}
+		return nil, &UnreachableError{Err: fmt.Errorf("%w; check the [journal] table in %s", err, cfg.File)}
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: reg,
@@ -261,6 +261,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		})
 	}
 	wg.Go(func() { d.pruneLoop(ctx) })
+	if d.Journal.Shared() {
+		// Keep this instance's claims in a shared journal alive.
+		renew := time.NewTicker(d.Journal.Lease() / 3)
+		defer renew.Stop()
+		wg.Go(func() { d.Journal.KeepLeases(ctx, renew.C, d.Log) })
+	}
 	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
 	<-ctx.Done()
 

@@ -12,7 +12,7 @@ import (
 // file beside it) for as long as it runs. When another filebridge holds
 // it, the error names that process's PID and says what to do.
 func LockJournal(cfg *config.Config) (*journal.Lock, error) {
-	lock, err := journal.AcquireLock(cfg.Journal.Path)
+	lock, err := AcquireJournalLock(cfg)
 	var le *journal.LockedError
 	if errors.As(err, &le) {
 		return nil, fmt.Errorf("another filebridge is already running on journal %s (%s): only one process may own a journal; stop it first, or give this config another [journal] path in %s: %w",

@@ -11,6 +11,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -42,6 +43,53 @@ type Journal struct {
 	// Path of the SQLite file, relative to the config file's folder unless
 	// absolute. Default "var/filebridge.db".
 	Path string `toml:"path"`
+	// URL, when set, puts the journal in PostgreSQL instead
+	// ("postgres://user@host:5432/db?sslmode=verify-full"), shared by
+	// every instance with this config. It must not hold the password.
+	URL string `toml:"url"`
+	// PasswordEnv or PasswordFile names where the PostgreSQL password is.
+	PasswordEnv  string `toml:"password_env"`
+	PasswordFile string `toml:"password_file"`
+	// Password is resolved by ResolveSecrets from PasswordEnv/PasswordFile.
+	Password Secret `toml:"-"`
+}
+
+// Postgres reports whether the journal is a PostgreSQL database.
+func (j Journal) Postgres() bool { return j.URL != "" }
+
+// String names the journal for people and logs: the SQLite file, or the
+// PostgreSQL URL (which holds no password); never the password.
+func (j Journal) String() string {
+	if j.Postgres() {
+		return redactURL(j.URL)
+	}
+	return j.Path
+}
+
+// LogValue implements slog.LogValuer: the backend and where it is, never
+// the password.
+func (j Journal) LogValue() slog.Value {
+	if j.Postgres() {
+		return slog.GroupValue(slog.String("backend", "postgres"), slog.String("url", redactURL(j.URL)))
+	}
+	return slog.GroupValue(slog.String("backend", "sqlite"), slog.String("path", j.Path))
+}
+
+// redactURL drops any password from a database URL (user info and the
+// password parameter).
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unreadable journal url)"
+	}
+	if u.User != nil {
+		u.User = url.User(u.User.Username())
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Del("password")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
 }
 
 // Server is the HTTP listener for /metrics, /healthz and the web console.

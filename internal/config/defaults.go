@@ -72,6 +72,9 @@ func New() *Config {
 // relative file paths absolute against the config's folder.
 func (c *Config) provision(p presence) {
 	c.Journal.Path = c.abs(c.Journal.Path)
+	if c.Journal.PasswordFile != "" {
+		c.Journal.PasswordFile = c.abs(c.Journal.PasswordFile)
+	}
 	portals := p.table("portals")
 	for name, pt := range c.Portals {
 		if pt == nil {

@@ -66,6 +66,11 @@ func (c *Config) ResolveSecrets(lookup LookupEnv) error {
 			errs = append(errs, fmt.Errorf("%s: %w", where, err))
 		}
 	}
+	if j := &c.Journal; j.URL != "" && (j.PasswordEnv != "" || j.PasswordFile != "") {
+		var err error
+		j.Password, err = secretFrom(lookup, "password_env", j.PasswordEnv, "password_file", j.PasswordFile)
+		add("journal", err)
+	}
 	for _, name := range c.PortalNames() {
 		p := c.Portals[name]
 		var err error

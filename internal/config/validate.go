@@ -45,6 +45,7 @@ func (c *Config) validate() error {
 	if strings.TrimSpace(c.Journal.Path) == "" {
 		p.add("journal.path", "must not be empty (default %q)", DefaultJournalPath)
 	}
+	c.Journal.validate(&p)
 	if l := c.Server.Listen; l != "" {
 		if err := checkListen(l); err != nil {
 			p.add("server.listen", "%v", err)
@@ -244,4 +245,29 @@ func isResource(name string) bool {
 		}
 	}
 	return false
+}
+
+// validate checks the PostgreSQL keys of [journal].
+func (j *Journal) validate(p *problems) {
+	if j.URL == "" {
+		if j.PasswordEnv != "" || j.PasswordFile != "" {
+			p.add("journal.password_env", "a password is only used with journal.url (PostgreSQL): set url or drop password_env/password_file")
+		}
+		return
+	}
+	if j.PasswordEnv != "" && j.PasswordFile != "" {
+		p.add("journal.password_env", "set only one of password_env and password_file")
+	}
+	if !strings.HasPrefix(j.URL, "postgres://") && !strings.HasPrefix(j.URL, "postgresql://") {
+		p.add("journal.url", "%q: must start with postgres:// or postgresql://", redactURL(j.URL))
+		return
+	}
+	u, err := url.Parse(j.URL)
+	if err != nil {
+		p.add("journal.url", "cannot be read as a URL: write it as postgres://user@host:5432/database?sslmode=verify-full")
+		return
+	}
+	if _, has := u.User.Password(); has || u.Query().Has("password") {
+		p.add("journal.url", "%s holds a password: move it to the variable named by password_env or the file named by password_file", redactURL(j.URL))
+	}
 }

@@ -144,7 +144,7 @@ func TestCrashDurability(t *testing.T) {
 	}
 	defer d.Close()
 	var check string
-	if err := d.r.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+	if err := d.r.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
 		t.Fatalf("integrity_check = %q, %v", check, err)
 	}
 	docs, err := d.Documents(ctx, fileID)

@@ -112,7 +112,7 @@ func (d *DB) AddDocuments(ctx context.Context, fileID int64, docs []Document) er
 		}
 	}
 	now := formatTime(d.now())
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -211,7 +211,7 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 		}
 	}
 	now := formatTime(d.now())
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		stmt, err := tx.PrepareContext(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
 			updated_at = ? WHERE file_id = ? AND key = ?`)
 		if err != nil {

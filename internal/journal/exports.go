@@ -109,9 +109,9 @@ func (d *DB) SaveCursor(ctx context.Context, c Cursor) error {
 // taken by a run that then failed is not reused.
 func (d *DB) NextSequence(ctx context.Context, outbox, export string) (int64, error) {
 	var n int64
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `INSERT INTO sequences (outbox, export, value) VALUES (?, ?, 1)
-			ON CONFLICT (outbox, export) DO UPDATE SET value = value + 1
+			ON CONFLICT (outbox, export) DO UPDATE SET value = sequences.value + 1
 			RETURNING value`, outbox, export).Scan(&n)
 	})
 	if err != nil {
@@ -138,12 +138,9 @@ func (r ExportRun) Running() bool { return r.FinishedAt.IsZero() }
 
 // StartRun records the start of an export run and returns its id.
 func (d *DB) StartRun(ctx context.Context, outbox, export string) (int64, error) {
-	res, err := d.w.ExecContext(ctx, `INSERT INTO export_runs (outbox, export, started_at) VALUES (?, ?, ?)`,
-		outbox, export, formatTime(d.now()))
-	if err != nil {
-		return 0, fmt.Errorf("recording the start of export %s/%s: %w", outbox, export, err)
-	}
-	id, err := res.LastInsertId()
+	var id int64
+	err := d.w.QueryRowContext(ctx, `INSERT INTO export_runs (outbox, export, started_at) VALUES (?, ?, ?)
+		RETURNING id`, outbox, export, formatTime(d.now())).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("recording the start of export %s/%s: %w", outbox, export, err)
 	}
@@ -172,7 +169,7 @@ func (d *DB) FinishRun(ctx context.Context, r ExportRun) error {
 func (d *DB) RecentRuns(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {
 	rows, err := d.r.QueryContext(ctx, `SELECT id, outbox, export, started_at, finished_at, row_count,
 		file_name, error FROM export_runs WHERE (? = '' OR outbox = ?) AND (? = '' OR export = ?)
-		ORDER BY id DESC LIMIT ?`, outbox, outbox, export, export, limitArg(limit))
+		ORDER BY id DESC LIMIT ?`, outbox, outbox, export, export, d.limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
 	}

@@ -106,7 +106,8 @@ func (d *DB) queryFiles(ctx context.Context, query string, args ...any) ([]File,
 	return out, rows.Err()
 }
 
-// ClaimFile records a newly claimed file and returns its id. The state is
+// ClaimFile records a newly claimed file and returns its id. The claim is
+// leased to this instance (lease.go) for Lease from now. The state is
 // FileClaimed unless f.State says otherwise; ClaimedAt defaults to now.
 // f.ID and f.UpdatedAt are ignored.
 func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
@@ -119,25 +120,33 @@ func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
 	if !f.State.Valid() {
 		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
 	}
-	now := d.now()
-	if f.ClaimedAt.IsZero() {
-		f.ClaimedAt = now
-	}
-	res, err := d.w.ExecContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
-		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
-		claimed_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
-		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message, f.Portal, optTime(f.HeldSince), f.WaitingFor,
-		formatTime(f.ClaimedAt), formatTime(now))
-	if err != nil {
-		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
-	}
-	id, err := res.LastInsertId()
+	id, err := d.insertFile(ctx, d.w, f)
 	if err != nil {
 		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Name, err)
 	}
 	return id, nil
+}
+
+// rowQuerier is a conn or a *txn.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// insertFile inserts the checked f, leased to this instance.
+func (d *DB) insertFile(ctx context.Context, q rowQuerier, f File) (int64, error) {
+	now := d.now()
+	if f.ClaimedAt.IsZero() {
+		f.ClaimedAt = now
+	}
+	var id int64
+	err := q.QueryRowContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
+		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
+		claimed_at, updated_at, owner, lease_until)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
+		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message, f.Portal, optTime(f.HeldSince), f.WaitingFor,
+		formatTime(f.ClaimedAt), formatTime(now), d.instance, formatTime(now.Add(d.lease))).Scan(&id)
+	return id, err
 }
 
 // File returns the file with the id, or ErrNotFound.
@@ -204,7 +213,7 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 // at most limit of them (limit <= 0: all). An empty inbox lists every inbox.
 func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, error) {
 	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files
-		WHERE (? = '' OR inbox = ?) ORDER BY id DESC LIMIT ?`, inbox, inbox, limitArg(limit))
+		WHERE (? = '' OR inbox = ?) ORDER BY id DESC LIMIT ?`, inbox, inbox, d.limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("listing recent files of inbox %q: %w", inbox, err)
 	}
@@ -242,7 +251,7 @@ func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, e
 func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	cutoff := formatTime(before)
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM files
 			WHERE state NOT IN ('claimed', 'submitting') AND updated_at < ?`, cutoff)
 		if err != nil {

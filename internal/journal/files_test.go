@@ -8,284 +8,292 @@ import (
 )
 
 func TestClaimFileAndRead(t *testing.T) {
-	d := openTest(t)
-	t0 := time.Date(2026, 11, 21, 8, 0, 0, 123456789, time.UTC)
-	useClock(d, t0)
-	claimedAt := time.Date(2026, 11, 21, 9, 0, 0, 987654321, time.FixedZone("CET", 3600))
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		t0 := time.Date(2026, 11, 21, 8, 0, 0, 123456789, time.UTC)
+		useClock(d, t0)
+		claimedAt := time.Date(2026, 11, 21, 9, 0, 0, 987654321, time.FixedZone("CET", 3600))
 
-	tests := []struct {
-		name    string
-		in      File
-		want    File // ID filled in after the claim
-		wantErr bool
-	}{
-		{
-			name: "defaults",
-			in:   File{Inbox: "erp", Name: "ORDERS_1.csv", Path: "processing/ORDERS_1.csv", Size: 42, SHA256: "abc"},
-			want: File{Inbox: "erp", Name: "ORDERS_1.csv", Path: "processing/ORDERS_1.csv", Size: 42, SHA256: "abc",
-				State: FileClaimed, ClaimedAt: t0, UpdatedAt: t0},
-		},
-		{
-			name: "every field",
-			in: File{ID: 999, Inbox: "erp", Name: "SKU.xlsx", Path: "processing/SKU.xlsx", Size: 7, SHA256: "def",
-				DocType: "skus", State: FileDuplicate, Rows: 3, DocsTotal: 2, DocsOK: 1, DocsFailed: 1,
-				ReportPath: "r", FinalPath: "f", Message: "m", ClaimedAt: claimedAt, UpdatedAt: t0.Add(time.Hour)},
-			want: File{Inbox: "erp", Name: "SKU.xlsx", Path: "processing/SKU.xlsx", Size: 7, SHA256: "def",
-				DocType: "skus", State: FileDuplicate, Rows: 3, DocsTotal: 2, DocsOK: 1, DocsFailed: 1,
-				ReportPath: "r", FinalPath: "f", Message: "m", ClaimedAt: claimedAt.UTC(), UpdatedAt: t0},
-		},
-		{name: "no inbox", in: File{Name: "x.csv"}, wantErr: true},
-		{name: "no name", in: File{Inbox: "erp"}, wantErr: true},
-		{name: "bad state", in: File{Inbox: "erp", Name: "x.csv", State: "lost"}, wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			id, err := d.ClaimFile(t.Context(), tt.in)
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("ClaimFile: err = %v, wantErr %v", err, tt.wantErr)
-			}
-			if tt.wantErr {
-				return
-			}
-			got, err := d.File(t.Context(), id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.want.ID = id
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("File(%d)\n got %+v\nwant %+v", id, got, tt.want)
+		tests := []struct {
+			name    string
+			in      File
+			want    File // ID filled in after the claim
+			wantErr bool
+		}{
+			{
+				name: "defaults",
+				in:   File{Inbox: "erp", Name: "ORDERS_1.csv", Path: "processing/ORDERS_1.csv", Size: 42, SHA256: "abc"},
+				want: File{Inbox: "erp", Name: "ORDERS_1.csv", Path: "processing/ORDERS_1.csv", Size: 42, SHA256: "abc",
+					State: FileClaimed, ClaimedAt: t0, UpdatedAt: t0},
+			},
+			{
+				name: "every field",
+				in: File{ID: 999, Inbox: "erp", Name: "SKU.xlsx", Path: "processing/SKU.xlsx", Size: 7, SHA256: "def",
+					DocType: "skus", State: FileDuplicate, Rows: 3, DocsTotal: 2, DocsOK: 1, DocsFailed: 1,
+					ReportPath: "r", FinalPath: "f", Message: "m", ClaimedAt: claimedAt, UpdatedAt: t0.Add(time.Hour)},
+				want: File{Inbox: "erp", Name: "SKU.xlsx", Path: "processing/SKU.xlsx", Size: 7, SHA256: "def",
+					DocType: "skus", State: FileDuplicate, Rows: 3, DocsTotal: 2, DocsOK: 1, DocsFailed: 1,
+					ReportPath: "r", FinalPath: "f", Message: "m", ClaimedAt: claimedAt.UTC(), UpdatedAt: t0},
+			},
+			{name: "no inbox", in: File{Name: "x.csv"}, wantErr: true},
+			{name: "no name", in: File{Inbox: "erp"}, wantErr: true},
+			{name: "bad state", in: File{Inbox: "erp", Name: "x.csv", State: "lost"}, wantErr: true},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				id, err := d.ClaimFile(t.Context(), tt.in)
+				if (err != nil) != tt.wantErr {
+					t.Fatalf("ClaimFile: err = %v, wantErr %v", err, tt.wantErr)
+				}
+				if tt.wantErr {
+					return
+				}
+				got, err := d.File(t.Context(), id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.want.ID = id
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("File(%d)\n got %+v\nwant %+v", id, got, tt.want)
+				}
+			})
+		}
+		t.Run("unknown id", func(t *testing.T) {
+			if _, err := d.File(t.Context(), 12345); !errors.Is(err, ErrNotFound) {
+				t.Errorf("err = %v, want ErrNotFound", err)
 			}
 		})
-	}
-	t.Run("unknown id", func(t *testing.T) {
-		if _, err := d.File(t.Context(), 12345); !errors.Is(err, ErrNotFound) {
-			t.Errorf("err = %v, want ErrNotFound", err)
-		}
 	})
 }
 
 func TestUpdateFile(t *testing.T) {
-	d := openTest(t)
-	clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	id, err := d.ClaimFile(t.Context(), File{Inbox: "erp", Name: "O.csv", Path: "processing/O.csv"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	orig, err := d.File(t.Context(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	later := time.Date(2026, 1, 1, 0, 5, 0, 1, time.UTC)
-	clock.set(later)
-
-	tests := []struct {
-		name    string
-		change  func(f *File)
-		wantErr error
-	}{
-		{"submitting", func(f *File) { f.State = FileSubmitting; f.DocType = "orders"; f.Rows = 10; f.DocsTotal = 4 }, nil},
-		{"done", func(f *File) {
-			f.State, f.DocsOK, f.DocsFailed = FileDone, 3, 1
-			f.Path, f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
-			f.Message = "1 document failed"
-		}, nil},
-		{"immutable fields ignored", func(f *File) { f.Inbox, f.Name, f.ClaimedAt = "other", "other.csv", later }, nil},
-		{"bad state", func(f *File) { f.State = "??" }, errors.New("any")},
-		{"unknown id", func(f *File) { f.ID = 4242 }, ErrNotFound},
-	}
-	want := orig
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := want
-			tt.change(&f)
-			err := d.UpdateFile(t.Context(), f)
-			if tt.wantErr != nil {
-				if err == nil || (tt.wantErr == ErrNotFound && !errors.Is(err, ErrNotFound)) {
-					t.Fatalf("UpdateFile: err = %v, want %v", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("UpdateFile: %v", err)
-			}
-			got, err := d.File(t.Context(), id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.Inbox, f.Name, f.ClaimedAt, f.UpdatedAt = orig.Inbox, orig.Name, orig.ClaimedAt, later
-			if !reflect.DeepEqual(got, f) {
-				t.Errorf("after update\n got %+v\nwant %+v", got, f)
-			}
-			want = got
-		})
-	}
-}
-
-func TestFileQueries(t *testing.T) {
-	d := openTest(t)
-	ctx := t.Context()
-	type claim struct {
-		inbox, name, sha string
-		state            FileState
-	}
-	claims := []claim{
-		{"erp", "1.csv", "h1", FileDone},
-		{"erp", "2.csv", "h2", FileClaimed},
-		{"erp", "3.csv", "h1", FileDone},
-		{"erp", "4.csv", "h3", FileFailed},
-		{"shop", "5.csv", "h1", FileSubmitting},
-		{"erp", "6.csv", "h3", FileSubmitting},
-		{"erp", "7.csv", "h4", FileDuplicate},
-	}
-	ids := map[string]int64{}
-	for _, c := range claims {
-		id, err := d.ClaimFile(ctx, File{Inbox: c.inbox, Name: c.name, SHA256: c.sha, State: c.state})
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		id, err := d.ClaimFile(t.Context(), File{Inbox: "erp", Name: "O.csv", Path: "processing/O.csv"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids[c.name] = id
-	}
-	names := func(fs []File) []string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, f.Name)
+		orig, err := d.File(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return out
-	}
+		later := time.Date(2026, 1, 1, 0, 5, 0, 1, time.UTC)
+		clock.set(later)
 
-	t.Run("OpenFiles", func(t *testing.T) {
 		tests := []struct {
-			inbox string
-			want  []string
+			name    string
+			change  func(f *File)
+			wantErr error
 		}{
-			{"erp", []string{"2.csv", "6.csv"}},
-			{"shop", []string{"5.csv"}},
-			{"", []string{"2.csv", "5.csv", "6.csv"}},
-			{"none", nil},
+			{"submitting", func(f *File) { f.State = FileSubmitting; f.DocType = "orders"; f.Rows = 10; f.DocsTotal = 4 }, nil},
+			{"done", func(f *File) {
+				f.State, f.DocsOK, f.DocsFailed = FileDone, 3, 1
+				f.Path, f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
+				f.Message = "1 document failed"
+			}, nil},
+			{"immutable fields ignored", func(f *File) { f.Inbox, f.Name, f.ClaimedAt = "other", "other.csv", later }, nil},
+			{"bad state", func(f *File) { f.State = "??" }, errors.New("any")},
+			{"unknown id", func(f *File) { f.ID = 4242 }, ErrNotFound},
 		}
+		want := orig
 		for _, tt := range tests {
-			t.Run(tt.inbox, func(t *testing.T) {
-				fs, err := d.OpenFiles(ctx, tt.inbox)
+			t.Run(tt.name, func(t *testing.T) {
+				f := want
+				tt.change(&f)
+				err := d.UpdateFile(t.Context(), f)
+				if tt.wantErr != nil {
+					if err == nil || (tt.wantErr == ErrNotFound && !errors.Is(err, ErrNotFound)) {
+						t.Fatalf("UpdateFile: err = %v, want %v", err, tt.wantErr)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("UpdateFile: %v", err)
+				}
+				got, err := d.File(t.Context(), id)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-					t.Errorf("got %v, want %v", got, tt.want)
+				f.Inbox, f.Name, f.ClaimedAt, f.UpdatedAt = orig.Inbox, orig.Name, orig.ClaimedAt, later
+				if !reflect.DeepEqual(got, f) {
+					t.Errorf("after update\n got %+v\nwant %+v", got, f)
 				}
+				want = got
 			})
 		}
 	})
+}
 
-	t.Run("ProcessedHash", func(t *testing.T) {
-		tests := []struct {
-			inbox, sha string
-			want       string // name, "" for not found
-		}{
-			{"erp", "h1", "3.csv"}, // the most recent done file
-			{"shop", "h1", ""},     // only submitting there
-			{"erp", "h2", ""},      // claimed, not done
-			{"erp", "h3", ""},      // failed and submitting
-			{"erp", "h4", ""},      // duplicate does not count
-			{"erp", "nope", ""},
+func TestFileQueries(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		ctx := t.Context()
+		type claim struct {
+			inbox, name, sha string
+			state            FileState
 		}
-		for _, tt := range tests {
-			t.Run(tt.inbox+"/"+tt.sha, func(t *testing.T) {
-				f, ok, err := d.ProcessedHash(ctx, tt.inbox, "", tt.sha)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ok != (tt.want != "") || f.Name != tt.want {
-					t.Errorf("got %q, %v; want %q", f.Name, ok, tt.want)
-				}
-			})
+		claims := []claim{
+			{"erp", "1.csv", "h1", FileDone},
+			{"erp", "2.csv", "h2", FileClaimed},
+			{"erp", "3.csv", "h1", FileDone},
+			{"erp", "4.csv", "h3", FileFailed},
+			{"shop", "5.csv", "h1", FileSubmitting},
+			{"erp", "6.csv", "h3", FileSubmitting},
+			{"erp", "7.csv", "h4", FileDuplicate},
 		}
-	})
+		ids := map[string]int64{}
+		for _, c := range claims {
+			id, err := d.ClaimFile(ctx, File{Inbox: c.inbox, Name: c.name, SHA256: c.sha, State: c.state})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[c.name] = id
+		}
+		names := func(fs []File) []string {
+			var out []string
+			for _, f := range fs {
+				out = append(out, f.Name)
+			}
+			return out
+		}
 
-	t.Run("RecentFiles", func(t *testing.T) {
-		tests := []struct {
-			inbox string
-			limit int
-			want  []string
-		}{
-			{"erp", 2, []string{"7.csv", "6.csv"}},
-			{"erp", 0, []string{"7.csv", "6.csv", "4.csv", "3.csv", "2.csv", "1.csv"}},
-			{"", 3, []string{"7.csv", "6.csv", "5.csv"}},
-			{"shop", 10, []string{"5.csv"}},
-			{"none", 10, nil},
-		}
-		for _, tt := range tests {
-			t.Run(tt.inbox, func(t *testing.T) {
-				fs, err := d.RecentFiles(ctx, tt.inbox, tt.limit)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-					t.Errorf("got %v, want %v", got, tt.want)
-				}
-			})
-		}
-	})
+		t.Run("OpenFiles", func(t *testing.T) {
+			tests := []struct {
+				inbox string
+				want  []string
+			}{
+				{"erp", []string{"2.csv", "6.csv"}},
+				{"shop", []string{"5.csv"}},
+				{"", []string{"2.csv", "5.csv", "6.csv"}},
+				{"none", nil},
+			}
+			for _, tt := range tests {
+				t.Run(tt.inbox, func(t *testing.T) {
+					fs, err := d.OpenFiles(ctx, tt.inbox)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := names(fs); !reflect.DeepEqual(got, tt.want) {
+						t.Errorf("got %v, want %v", got, tt.want)
+					}
+				})
+			}
+		})
 
-	t.Run("FileStates", func(t *testing.T) {
-		tests := []struct {
-			inbox string
-			want  map[FileState]int
-		}{
-			{"erp", map[FileState]int{FileDone: 2, FileClaimed: 1, FileFailed: 1, FileSubmitting: 1, FileDuplicate: 1}},
-			{"", map[FileState]int{FileDone: 2, FileClaimed: 1, FileFailed: 1, FileSubmitting: 2, FileDuplicate: 1}},
-			{"none", map[FileState]int{}},
-		}
-		for _, tt := range tests {
-			t.Run(tt.inbox, func(t *testing.T) {
-				got, err := d.FileStates(ctx, tt.inbox)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reflect.DeepEqual(got, tt.want) {
-					t.Errorf("got %v, want %v", got, tt.want)
-				}
-			})
-		}
+		t.Run("ProcessedHash", func(t *testing.T) {
+			tests := []struct {
+				inbox, sha string
+				want       string // name, "" for not found
+			}{
+				{"erp", "h1", "3.csv"}, // the most recent done file
+				{"shop", "h1", ""},     // only submitting there
+				{"erp", "h2", ""},      // claimed, not done
+				{"erp", "h3", ""},      // failed and submitting
+				{"erp", "h4", ""},      // duplicate does not count
+				{"erp", "nope", ""},
+			}
+			for _, tt := range tests {
+				t.Run(tt.inbox+"/"+tt.sha, func(t *testing.T) {
+					f, ok, err := d.ProcessedHash(ctx, tt.inbox, "", tt.sha)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ok != (tt.want != "") || f.Name != tt.want {
+						t.Errorf("got %q, %v; want %q", f.Name, ok, tt.want)
+					}
+				})
+			}
+		})
+
+		t.Run("RecentFiles", func(t *testing.T) {
+			tests := []struct {
+				inbox string
+				limit int
+				want  []string
+			}{
+				{"erp", 2, []string{"7.csv", "6.csv"}},
+				{"erp", 0, []string{"7.csv", "6.csv", "4.csv", "3.csv", "2.csv", "1.csv"}},
+				{"", 3, []string{"7.csv", "6.csv", "5.csv"}},
+				{"shop", 10, []string{"5.csv"}},
+				{"none", 10, nil},
+			}
+			for _, tt := range tests {
+				t.Run(tt.inbox, func(t *testing.T) {
+					fs, err := d.RecentFiles(ctx, tt.inbox, tt.limit)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := names(fs); !reflect.DeepEqual(got, tt.want) {
+						t.Errorf("got %v, want %v", got, tt.want)
+					}
+				})
+			}
+		})
+
+		t.Run("FileStates", func(t *testing.T) {
+			tests := []struct {
+				inbox string
+				want  map[FileState]int
+			}{
+				{"erp", map[FileState]int{FileDone: 2, FileClaimed: 1, FileFailed: 1, FileSubmitting: 1, FileDuplicate: 1}},
+				{"", map[FileState]int{FileDone: 2, FileClaimed: 1, FileFailed: 1, FileSubmitting: 2, FileDuplicate: 1}},
+				{"none", map[FileState]int{}},
+			}
+			for _, tt := range tests {
+				t.Run(tt.inbox, func(t *testing.T) {
+					got, err := d.FileStates(ctx, tt.inbox)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, tt.want) {
+						t.Errorf("got %v, want %v", got, tt.want)
+					}
+				})
+			}
+		})
 	})
 }
 
 func TestPrune(t *testing.T) {
-	d := openTest(t)
-	ctx := t.Context()
-	clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	oldDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-done", State: FileDone})
-	oldOpen, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-open"})
-	if err := d.AddDocuments(ctx, oldDone, []Document{{Key: "A"}}); err != nil {
-		t.Fatal(err)
-	}
-	oldRun, _ := d.StartRun(ctx, "o", "stock")
-	if err := d.FinishRun(ctx, ExportRun{ID: oldRun}); err != nil {
-		t.Fatal(err)
-	}
-	unfinished, _ := d.StartRun(ctx, "o", "stock")
-	clock.set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
-	newDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "new-done", State: FileDone})
-
-	n, err := d.Prune(ctx, time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC))
-	if err != nil || n != 1 {
-		t.Fatalf("Prune = %d, %v; want 1", n, err)
-	}
-	tests := []struct {
-		id   int64
-		want bool
-	}{{oldDone, false}, {oldOpen, true}, {newDone, true}}
-	for _, tt := range tests {
-		_, err := d.File(ctx, tt.id)
-		if got := err == nil; got != tt.want {
-			t.Errorf("file %d kept = %v, want %v (%v)", tt.id, got, tt.want, err)
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		ctx := t.Context()
+		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		oldDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-done", State: FileDone})
+		oldOpen, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-open"})
+		if err := d.AddDocuments(ctx, oldDone, []Document{{Key: "A"}}); err != nil {
+			t.Fatal(err)
 		}
-	}
-	docs, err := d.Documents(ctx, oldDone)
-	if err != nil || len(docs) != 0 {
-		t.Errorf("documents of a pruned file: %v, %v", docs, err)
-	}
-	runs, err := d.RecentRuns(ctx, "", "", 0)
-	if err != nil || len(runs) != 1 || runs[0].ID != unfinished {
-		t.Errorf("runs after prune = %+v, %v; want only the unfinished one", runs, err)
-	}
+		oldRun, _ := d.StartRun(ctx, "o", "stock")
+		if err := d.FinishRun(ctx, ExportRun{ID: oldRun}); err != nil {
+			t.Fatal(err)
+		}
+		unfinished, _ := d.StartRun(ctx, "o", "stock")
+		clock.set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+		newDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "new-done", State: FileDone})
+
+		n, err := d.Prune(ctx, time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC))
+		if err != nil || n != 1 {
+			t.Fatalf("Prune = %d, %v; want 1", n, err)
+		}
+		tests := []struct {
+			id   int64
+			want bool
+		}{{oldDone, false}, {oldOpen, true}, {newDone, true}}
+		for _, tt := range tests {
+			_, err := d.File(ctx, tt.id)
+			if got := err == nil; got != tt.want {
+				t.Errorf("file %d kept = %v, want %v (%v)", tt.id, got, tt.want, err)
+			}
+		}
+		docs, err := d.Documents(ctx, oldDone)
+		if err != nil || len(docs) != 0 {
+			t.Errorf("documents of a pruned file: %v, %v", docs, err)
+		}
+		runs, err := d.RecentRuns(ctx, "", "", 0)
+		if err != nil || len(runs) != 1 || runs[0].ID != unfinished {
+			t.Errorf("runs after prune = %+v, %v; want only the unfinished one", runs, err)
+		}
+	})
 }

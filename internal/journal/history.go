@@ -51,7 +51,8 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("opening journal %s: it holds no journal yet: start filebridge run (or process) once", abs)
 	}
 	// Both pools are the read-only one: query_only makes every write fail.
-	return &DB{path: abs, w: r, r: r, now: func() time.Time { return time.Now().UTC() }}, nil
+	c := conn{db: r, dl: sqliteDialect}
+	return &DB{path: abs, w: c, r: c, now: func() time.Time { return time.Now().UTC() }}, nil
 }
 
 // FileFilter selects files of the history. Zero fields match everything.
@@ -100,8 +101,10 @@ func (f FileFilter) where() (string, []any) {
 		args = append(args, formatTime(f.Until))
 	}
 	if f.Name != "" {
-		conds = append(conds, "instr(lower(name), lower(?)) > 0")
-		args = append(args, f.Name)
+		// LIKE with the pattern's own % and _ escaped: portable, unlike instr.
+		conds = append(conds, `lower(name) LIKE ? ESCAPE '\'`)
+		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(f.Name))
+		args = append(args, "%"+esc+"%")
 	}
 	if len(conds) == 0 {
 		return "", nil
@@ -112,7 +115,7 @@ func (f FileFilter) where() (string, []any) {
 // Files lists the files the filter selects, newest first (by claim order).
 func (d *DB) Files(ctx context.Context, f FileFilter) ([]File, error) {
 	where, args := f.where()
-	args = append(args, limitArg(f.Limit), max(f.Offset, 0))
+	args = append(args, d.limitArg(f.Limit), max(f.Offset, 0))
 	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing files: %w", err)

@@ -1,7 +1,6 @@
 package journal
 
 import (
-	"database/sql"
 	"fmt"
 	"testing"
 	"time"
@@ -14,7 +13,7 @@ func BenchmarkFilesPage(b *testing.B) {
 	d := openTest(b)
 	ctx := b.Context()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		for i := range 20000 {
 			state := FileDone
 			if i%10 == 0 {

@@ -170,87 +170,95 @@ func TestOpenReadOnlyMissing(t *testing.T) {
 }
 
 func TestExportSummary(t *testing.T) {
-	w := openTest(t)
-	ctx := t.Context()
-	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-	useClock(w, t0)
-	ok1, _ := w.StartRun(ctx, "erp", "stock")
-	if err := w.FinishRun(ctx, ExportRun{ID: ok1, Rows: 3, FileName: "STOCK_1.csv"}); err != nil {
-		t.Fatal(err)
-	}
-	bad, _ := w.StartRun(ctx, "erp", "stock")
-	if err := w.FinishRun(ctx, ExportRun{ID: bad, Error: "portal unreachable"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.SaveCursor(ctx, Cursor{Outbox: "erp", Export: "stock", At: t0}); err != nil {
-		t.Fatal(err)
-	}
-	r, err := OpenReadOnly(ctx, w.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	s, err := r.ExportSummary(ctx, "erp", "stock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.Last.ID != bad || s.LastSuccess.ID != ok1 || s.LastSuccess.FileName != "STOCK_1.csv" || s.LastError.Error != "portal unreachable" || !s.HasCursor || !s.Cursor.At.Equal(t0) {
-		t.Errorf("ExportSummary = %+v", s)
-	}
-	never, err := r.ExportSummary(ctx, "erp", "items")
-	if err != nil || never.Last.ID != 0 || never.HasCursor {
-		t.Errorf("ExportSummary of an export that never ran = %+v, %v", never, err)
-	}
+	forBackends(t, func(t *testing.T) {
+		w := openTest(t)
+		ctx := t.Context()
+		t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+		useClock(w, t0)
+		ok1, _ := w.StartRun(ctx, "erp", "stock")
+		if err := w.FinishRun(ctx, ExportRun{ID: ok1, Rows: 3, FileName: "STOCK_1.csv"}); err != nil {
+			t.Fatal(err)
+		}
+		bad, _ := w.StartRun(ctx, "erp", "stock")
+		if err := w.FinishRun(ctx, ExportRun{ID: bad, Error: "portal unreachable"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SaveCursor(ctx, Cursor{Outbox: "erp", Export: "stock", At: t0}); err != nil {
+			t.Fatal(err)
+		}
+		r := w // PostgreSQL: instances share the one journal
+		if backendOf(t) == "sqlite" {
+			ro, err := OpenReadOnly(ctx, w.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			r = ro
+		}
+		s, err := r.ExportSummary(ctx, "erp", "stock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Last.ID != bad || s.LastSuccess.ID != ok1 || s.LastSuccess.FileName != "STOCK_1.csv" || s.LastError.Error != "portal unreachable" || !s.HasCursor || !s.Cursor.At.Equal(t0) {
+			t.Errorf("ExportSummary = %+v", s)
+		}
+		never, err := r.ExportSummary(ctx, "erp", "items")
+		if err != nil || never.Last.ID != 0 || never.HasCursor {
+			t.Errorf("ExportSummary of an export that never ran = %+v, %v", never, err)
+		}
+	})
 }
 
 // TestHeldFilter selects the files held for master data: open with
 // held_since set; a file that failed after its hold is no longer held.
 func TestHeldFilter(t *testing.T) {
-	w := openTest(t)
-	ctx := t.Context()
-	since := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-	files := []File{
-		{Inbox: "erp", Name: "ORDERS_1.csv", State: FileClaimed, HeldSince: since, WaitingFor: "SKU X-1; SKU X-2"},
-		{Inbox: "erp", Name: "ORDERS_2.csv", State: FileClaimed},
-		{Inbox: "erp", Name: "ORDERS_3.csv", State: FileFailed, HeldSince: since, WaitingFor: "SKU X-3"},
-		{Inbox: "wms", Name: "ORDERS_4.csv", State: FileSubmitting, HeldSince: since.Add(time.Hour), WaitingFor: "SKU Y"},
-	}
-	for _, f := range files {
-		if _, err := w.ClaimFile(ctx, f); err != nil {
-			t.Fatal(err)
+	forBackends(t, func(t *testing.T) {
+		w := openTest(t)
+		ctx := t.Context()
+		since := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+		files := []File{
+			{Inbox: "erp", Name: "ORDERS_1.csv", State: FileClaimed, HeldSince: since, WaitingFor: "SKU X-1; SKU X-2"},
+			{Inbox: "erp", Name: "ORDERS_2.csv", State: FileClaimed},
+			{Inbox: "erp", Name: "ORDERS_3.csv", State: FileFailed, HeldSince: since, WaitingFor: "SKU X-3"},
+			{Inbox: "wms", Name: "ORDERS_4.csv", State: FileSubmitting, HeldSince: since.Add(time.Hour), WaitingFor: "SKU Y"},
 		}
-	}
-	tests := []struct {
-		name   string
-		filter FileFilter
-		want   []string
-		codes  [][]string
-	}{
-		{"all held", FileFilter{Held: true}, []string{"ORDERS_4.csv", "ORDERS_1.csv"}, [][]string{{"SKU Y"}, {"SKU X-1", "SKU X-2"}}},
-		{"held of an inbox", FileFilter{Held: true, Inbox: "erp"}, []string{"ORDERS_1.csv"}, [][]string{{"SKU X-1", "SKU X-2"}}},
-		{"held and failed is none", FileFilter{Held: true, States: []FileState{FileFailed}}, nil, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := w.Files(ctx, tt.filter)
-			if err != nil {
+		for _, f := range files {
+			if _, err := w.ClaimFile(ctx, f); err != nil {
 				t.Fatal(err)
 			}
-			var names []string
-			var codes [][]string
-			for _, f := range got {
-				if !f.Held() {
-					t.Errorf("%s: Held() is false", f.Name)
+		}
+		tests := []struct {
+			name   string
+			filter FileFilter
+			want   []string
+			codes  [][]string
+		}{
+			{"all held", FileFilter{Held: true}, []string{"ORDERS_4.csv", "ORDERS_1.csv"}, [][]string{{"SKU Y"}, {"SKU X-1", "SKU X-2"}}},
+			{"held of an inbox", FileFilter{Held: true, Inbox: "erp"}, []string{"ORDERS_1.csv"}, [][]string{{"SKU X-1", "SKU X-2"}}},
+			{"held and failed is none", FileFilter{Held: true, States: []FileState{FileFailed}}, nil, nil},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				got, err := w.Files(ctx, tt.filter)
+				if err != nil {
+					t.Fatal(err)
 				}
-				names, codes = append(names, f.Name), append(codes, f.WaitingList())
-			}
-			if !reflect.DeepEqual(names, tt.want) || !reflect.DeepEqual(codes, tt.codes) {
-				t.Errorf("got %v %q, want %v %q", names, codes, tt.want, tt.codes)
-			}
-			n, err := w.CountFiles(ctx, tt.filter)
-			if err != nil || n != len(tt.want) {
-				t.Errorf("count %d (%v), want %d", n, err, len(tt.want))
-			}
-		})
-	}
+				var names []string
+				var codes [][]string
+				for _, f := range got {
+					if !f.Held() {
+						t.Errorf("%s: Held() is false", f.Name)
+					}
+					names, codes = append(names, f.Name), append(codes, f.WaitingList())
+				}
+				if !reflect.DeepEqual(names, tt.want) || !reflect.DeepEqual(codes, tt.codes) {
+					t.Errorf("got %v %q, want %v %q", names, codes, tt.want, tt.codes)
+				}
+				n, err := w.CountFiles(ctx, tt.filter)
+				if err != nil || n != len(tt.want) {
+					t.Errorf("count %d (%v), want %d", n, err, len(tt.want))
+				}
+			})
+		}
+	})
 }

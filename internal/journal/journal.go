@@ -1,4 +1,5 @@
-// Package journal owns filebridge's durable state, kept in one SQLite file:
+// Package journal owns filebridge's durable state, kept in one SQLite file
+// or, for several instances sharing it, one PostgreSQL database:
 // every claimed inbound file (content hash, where it stands, how many of its
 // documents went through), every document of those files (key, source rows,
 // outcome, the id the portal gave it), and for the outboxes their cursors,
@@ -8,6 +9,9 @@
 // returned nil has its change on disk. Writes go through a single connection
 // (one writer per process, transactions begun IMMEDIATE); reads use a small
 // separate pool of read-only connections and never wait for the writer.
+// On PostgreSQL (postgres.go) reads and writes share one pool, the schema
+// is migrated under an advisory lock, and files carry leases (lease.go) so
+// that instances share the work.
 package journal
 
 import (
@@ -41,10 +45,13 @@ var ErrSchemaTooNew = errors.New("journal schema is newer than this filebridge")
 
 // DB is an open journal. It is safe for concurrent use.
 type DB struct {
-	path string
-	w    *sql.DB // the single writer connection
-	r    *sql.DB // read-only connections
-	now  func() time.Time
+	path     string // the SQLite file, or the PostgreSQL URL without password
+	dl       dialect
+	w        conn // SQLite: the single writer connection; PostgreSQL: the pool
+	r        conn // SQLite: read-only connections; PostgreSQL: the same pool
+	instance string
+	lease    time.Duration // how long a claim stays this instance's without renewal
+	now      func() time.Time
 
 	probeMu  sync.Mutex
 	probedAt time.Time // last write probe that went through (CheckWritable)
@@ -54,7 +61,17 @@ type DB struct {
 // when missing, and migrates its schema to the current version. A database
 // whose schema is newer than this code knows is refused with ErrSchemaTooNew;
 // one that cannot be written (CheckPath) with ErrNotWritable.
+//
+// A path that is a postgres:// or postgresql:// URL opens PostgreSQL
+// instead (see OpenWith).
 func Open(ctx context.Context, path string) (*DB, error) {
+	if isPostgresURL(path) {
+		return OpenWith(ctx, Options{URL: path})
+	}
+	return OpenWith(ctx, Options{Path: path})
+}
+
+func openSQLite(ctx context.Context, path, instance string, lease time.Duration) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("opening journal: no path given: set path in the [journal] table of the config (e.g. \"var/filebridge.db\")")
 	}
@@ -80,13 +97,13 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	d := &DB{path: abs, w: w, now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect}, instance: instance, lease: lease, now: func() time.Time { return time.Now().UTC() }}
 
 	if err := w.PingContext(ctx); err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
 	}
-	if err := migrate(ctx, w, migrations); err != nil {
+	if err := migrate(ctx, func(ctx context.Context) (*txn, error) { return d.w.BeginTx(ctx, nil) }, migrations); err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("migrating journal %s: %w", abs, err)
 	}
@@ -103,7 +120,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		_ = w.Close()
 		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
 	}
-	d.r = r
+	d.r = conn{r, sqliteDialect}
 	return d, nil
 }
 
@@ -126,17 +143,25 @@ func dsn(path string, readOnly bool) string {
 	return path + "?" + q.Encode()
 }
 
-// Path is the absolute path of the database file.
+// Path is the absolute path of the database file, or for PostgreSQL the
+// URL without its password (fit for logs).
 func (d *DB) Path() string { return d.path }
+
+// Backend is "sqlite" or "postgres".
+func (d *DB) Backend() string { return d.dl.String() }
+
+// Shared reports whether several instances may use the journal at once
+// (PostgreSQL); a SQLite journal has one owner (AcquireLock).
+func (d *DB) Shared() bool { return d.dl == postgresDialect }
 
 // Close closes the journal. The last connection to close checkpoints the
 // write-ahead log into the database file.
 func (d *DB) Close() error {
 	var errs []error
-	if d.r != nil {
-		errs = append(errs, d.r.Close())
+	if d.r.db != nil && d.r.db != d.w.db {
+		errs = append(errs, d.r.db.Close())
 	}
-	errs = append(errs, d.w.Close())
+	errs = append(errs, d.w.db.Close())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("closing journal %s: %w", d.path, err)
 	}
@@ -144,7 +169,7 @@ func (d *DB) Close() error {
 }
 
 // write runs fn in one write transaction and commits it.
-func (d *DB) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 	tx, err := d.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -188,10 +213,5 @@ func affectedOne(res sql.Result) error {
 	return nil
 }
 
-// limitArg turns a non-positive limit into SQLite's "no limit".
-func limitArg(limit int) int {
-	if limit <= 0 {
-		return -1
-	}
-	return limit
-}
+// limitArg turns a non-positive limit into the database's "no limit".
+func (d *DB) limitArg(limit int) any { return d.dl.limitArg(limit) }

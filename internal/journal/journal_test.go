@@ -13,22 +13,6 @@ import (
 	"time"
 )
 
-// openTest opens a fresh journal in a temporary directory, closed at the
-// end of the test.
-func openTest(t testing.TB) *DB {
-	t.Helper()
-	d, err := Open(t.Context(), filepath.Join(t.TempDir(), "state", "journal.db"))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return d
-}
-
 // fakeClock is a settable clock for UpdatedAt assertions.
 type fakeClock struct {
 	mu sync.Mutex
@@ -64,7 +48,7 @@ func TestOpenMigratesFromEmpty(t *testing.T) {
 		t.Fatalf("database file not created: %v", err)
 	}
 	var v int
-	if err := d.r.QueryRowContext(t.Context(), "PRAGMA user_version").Scan(&v); err != nil {
+	if err := d.r.db.QueryRowContext(t.Context(), "PRAGMA user_version").Scan(&v); err != nil {
 		t.Fatal(err)
 	}
 	if v != SchemaVersion() || v != len(migrations) {
@@ -72,14 +56,14 @@ func TestOpenMigratesFromEmpty(t *testing.T) {
 	}
 	for _, table := range []string{"files", "documents", "cursors", "sequences", "export_runs"} {
 		var n int
-		err := d.r.QueryRowContext(t.Context(),
+		err := d.r.db.QueryRowContext(t.Context(),
 			"SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?", table).Scan(&n)
 		if err != nil || n != 1 {
 			t.Errorf("table %s: count %d, err %v", table, n, err)
 		}
 	}
 	var ok string
-	if err := d.r.QueryRowContext(t.Context(), "PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
+	if err := d.r.db.QueryRowContext(t.Context(), "PRAGMA integrity_check").Scan(&ok); err != nil || ok != "ok" {
 		t.Errorf("integrity_check = %q, %v", ok, err)
 	}
 }
@@ -92,15 +76,15 @@ func TestPragmasTakeEffect(t *testing.T) {
 		pragma string
 		want   string
 	}{
-		{"writer journal_mode", d.w, "journal_mode", "wal"},
-		{"writer synchronous", d.w, "synchronous", "2"}, // FULL
-		{"writer busy_timeout", d.w, "busy_timeout", "10000"},
-		{"writer foreign_keys", d.w, "foreign_keys", "1"},
-		{"writer query_only", d.w, "query_only", "0"},
-		{"reader journal_mode", d.r, "journal_mode", "wal"},
-		{"reader synchronous", d.r, "synchronous", "2"},
-		{"reader busy_timeout", d.r, "busy_timeout", "10000"},
-		{"reader query_only", d.r, "query_only", "1"},
+		{"writer journal_mode", d.w.db, "journal_mode", "wal"},
+		{"writer synchronous", d.w.db, "synchronous", "2"}, // FULL
+		{"writer busy_timeout", d.w.db, "busy_timeout", "10000"},
+		{"writer foreign_keys", d.w.db, "foreign_keys", "1"},
+		{"writer query_only", d.w.db, "query_only", "0"},
+		{"reader journal_mode", d.r.db, "journal_mode", "wal"},
+		{"reader synchronous", d.r.db, "synchronous", "2"},
+		{"reader busy_timeout", d.r.db, "busy_timeout", "10000"},
+		{"reader query_only", d.r.db, "query_only", "1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,12 +98,12 @@ func TestPragmasTakeEffect(t *testing.T) {
 		})
 	}
 	t.Run("writer has one connection", func(t *testing.T) {
-		if got := d.w.Stats().MaxOpenConnections; got != 1 {
+		if got := d.w.db.Stats().MaxOpenConnections; got != 1 {
 			t.Errorf("MaxOpenConnections = %d, want 1", got)
 		}
 	})
 	t.Run("reader refuses writes", func(t *testing.T) {
-		_, err := d.r.ExecContext(t.Context(), "INSERT INTO sequences (outbox, export, value) VALUES ('o', 'e', 1)")
+		_, err := d.r.db.ExecContext(t.Context(), "INSERT INTO sequences (outbox, export, value) VALUES ('o', 'e', 1)")
 		if err == nil {
 			t.Fatal("write through a read-only connection succeeded")
 		}
@@ -127,48 +111,50 @@ func TestPragmasTakeEffect(t *testing.T) {
 }
 
 func TestReopenKeepsData(t *testing.T) {
-	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "journal.db")
-	d, err := Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := d.ClaimFile(ctx, File{Inbox: "in", Name: "A.csv", SHA256: "h"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.AddDocuments(ctx, id, []Document{{Key: "K1"}, {Key: "K2"}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.SaveCursor(ctx, Cursor{Outbox: "o", Export: "stock", Keys: []string{"x"}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.NextSequence(ctx, "o", "stock"); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Close(); err != nil {
-		t.Fatal(err)
-	}
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		path := journalTarget(t)
+		d, err := Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := d.ClaimFile(ctx, File{Inbox: "in", Name: "A.csv", SHA256: "h"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.AddDocuments(ctx, id, []Document{{Key: "K1"}, {Key: "K2"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.SaveCursor(ctx, Cursor{Outbox: "o", Export: "stock", Keys: []string{"x"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.NextSequence(ctx, "o", "stock"); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
 
-	d, err = Open(ctx, path)
-	if err != nil {
-		t.Fatalf("reopening: %v", err)
-	}
-	defer d.Close()
-	f, err := d.File(ctx, id)
-	if err != nil || f.Name != "A.csv" {
-		t.Errorf("File after reopen = %+v, %v", f, err)
-	}
-	docs, err := d.Documents(ctx, id)
-	if err != nil || len(docs) != 2 {
-		t.Errorf("Documents after reopen = %+v, %v", docs, err)
-	}
-	if c, ok, err := d.Cursor(ctx, "o", "stock"); err != nil || !ok || len(c.Keys) != 1 {
-		t.Errorf("Cursor after reopen = %+v, %v, %v", c, ok, err)
-	}
-	if n, err := d.NextSequence(ctx, "o", "stock"); err != nil || n != 2 {
-		t.Errorf("NextSequence after reopen = %d, %v; want 2", n, err)
-	}
+		d, err = Open(ctx, path)
+		if err != nil {
+			t.Fatalf("reopening: %v", err)
+		}
+		defer d.Close()
+		f, err := d.File(ctx, id)
+		if err != nil || f.Name != "A.csv" {
+			t.Errorf("File after reopen = %+v, %v", f, err)
+		}
+		docs, err := d.Documents(ctx, id)
+		if err != nil || len(docs) != 2 {
+			t.Errorf("Documents after reopen = %+v, %v", docs, err)
+		}
+		if c, ok, err := d.Cursor(ctx, "o", "stock"); err != nil || !ok || len(c.Keys) != 1 {
+			t.Errorf("Cursor after reopen = %+v, %v, %v", c, ok, err)
+		}
+		if n, err := d.NextSequence(ctx, "o", "stock"); err != nil || n != 2 {
+			t.Errorf("NextSequence after reopen = %d, %v; want 2", n, err)
+		}
+	})
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
@@ -179,7 +165,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	future := SchemaVersion() + 1
-	if _, err := d.w.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", future)); err != nil {
+	if _, err := d.w.db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", future)); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(); err != nil {
@@ -238,7 +224,13 @@ func TestMigrateSteps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := migrate(ctx, db, tt.steps)
+			err := migrate(ctx, func(ctx context.Context) (*txn, error) {
+				tx, err := db.BeginTx(ctx, nil)
+				if err != nil {
+					return nil, err
+				}
+				return &txn{Tx: tx, dl: sqliteDialect}, nil
+			}, tt.steps)
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("migrate: err = %v, wantErr %v", err, tt.wantErr)
 			}

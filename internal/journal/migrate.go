@@ -3,11 +3,14 @@ package journal
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
-// migration is one step of the schema. The schema version (PRAGMA
-// user_version) counts the steps applied; step i takes version i to i+1.
+// migration is one step of the schema. The schema version (SQLite's PRAGMA
+// user_version, PostgreSQL's journal_schema) counts the steps applied; step
+// i takes version i to i+1. Steps are written in SQLite's words and must
+// translate with dialect.ddl (see dialect for what to avoid).
 // Steps are only ever appended: a released step never changes.
 type migration struct {
 	name string
@@ -108,26 +111,42 @@ CREATE INDEX replays_name ON replays (inbox, name, replay_id);
 CREATE INDEX replays_original ON replays (original_id);
 CREATE INDEX replays_replay ON replays (replay_id);
 `},
+	{name: "leases of claimed files (several instances)", sql: `
+ALTER TABLE files ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN lease_until TEXT NOT NULL DEFAULT '';
+CREATE INDEX files_state_lease ON files (state, lease_until);
+CREATE INDEX files_inbox_path ON files (inbox, path);
+CREATE TABLE claim_locks (
+	inbox TEXT    NOT NULL,
+	path  TEXT    NOT NULL,
+	n     INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (inbox, path)
+);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.
 func SchemaVersion() int { return len(migrations) }
 
+// beginFunc begins a transaction on the connection the migration runs on.
+type beginFunc func(ctx context.Context) (*txn, error)
+
 // migrate applies the missing steps, each in its own transaction together
-// with the new user_version. The version is read inside the (IMMEDIATE)
-// transaction, so two processes opening a new file at once do not both
-// apply a step.
-func migrate(ctx context.Context, db *sql.DB, steps []migration) error {
+// with the new version. The version is read inside the transaction, which
+// on SQLite is IMMEDIATE (two processes opening a new file at once do not
+// both apply a step); on PostgreSQL the caller holds an advisory lock.
+// Steps are written for SQLite and translated by dialect.ddl.
+func migrate(ctx context.Context, begin beginFunc, steps []migration) error {
 	for {
-		done, err := migrateStep(ctx, db, steps)
+		done, err := migrateStep(ctx, begin, steps)
 		if err != nil || done {
 			return err
 		}
 	}
 }
 
-func migrateStep(ctx context.Context, db *sql.DB, steps []migration) (done bool, err error) {
-	tx, err := db.BeginTx(ctx, nil)
+func migrateStep(ctx context.Context, begin beginFunc, steps []migration) (done bool, err error) {
+	tx, err := begin(ctx)
 	if err != nil {
 		return false, fmt.Errorf("beginning migration: %w", err)
 	}
@@ -136,25 +155,50 @@ func migrateStep(ctx context.Context, db *sql.DB, steps []migration) (done bool,
 			_ = tx.Rollback()
 		}
 	}()
-	var v int
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	v, err := schemaVersion(ctx, tx)
+	if err != nil {
 		return false, fmt.Errorf("reading schema version: %w", err)
 	}
 	switch {
 	case v > len(steps):
-		return false, fmt.Errorf("%w: the file has schema version %d, this filebridge knows up to %d: upgrade filebridge or point it at another state file", ErrSchemaTooNew, v, len(steps))
+		return false, fmt.Errorf("%w: the journal has schema version %d, this filebridge knows up to %d: upgrade filebridge or point it at another journal", ErrSchemaTooNew, v, len(steps))
 	case v == len(steps):
 		return true, nil
 	}
 	step := steps[v]
-	if _, err := tx.ExecContext(ctx, step.sql); err != nil {
+	if _, err := tx.ExecContext(ctx, tx.dl.ddl(step.sql)); err != nil {
 		return false, fmt.Errorf("applying schema step %d (%s): %w", v+1, step.name, err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+	if err := setSchemaVersion(ctx, tx, v+1); err != nil {
 		return false, fmt.Errorf("setting schema version %d: %w", v+1, err)
 	}
 	if err := tx.Commit(); err != nil {
 		return false, fmt.Errorf("committing schema step %d (%s): %w", v+1, step.name, err)
 	}
 	return false, nil
+}
+
+// schemaVersion reads the number of steps applied: SQLite's user_version,
+// PostgreSQL's one-row table journal_schema.
+func schemaVersion(ctx context.Context, tx *txn) (int, error) {
+	var v int
+	q := "PRAGMA user_version"
+	if tx.dl == postgresDialect {
+		q = "SELECT version FROM journal_schema WHERE id = 1"
+	}
+	err := tx.QueryRowContext(ctx, q).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return v, err
+}
+
+func setSchemaVersion(ctx context.Context, tx *txn, v int) error {
+	if tx.dl == postgresDialect {
+		_, err := tx.ExecContext(ctx, `INSERT INTO journal_schema (id, version) VALUES (1, ?)
+			ON CONFLICT (id) DO UPDATE SET version = excluded.version`, v)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+	return err
 }

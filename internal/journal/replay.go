@@ -23,7 +23,7 @@ type Replay struct {
 	At         time.Time
 }
 
-const replayColumns = `id, inbox, name, original_id, coalesce(replay_id, 0), force, requested_by, requested_at`
+const replayColumns = `id, inbox, name, original_id, coalesce(replay_id, 0), (force <> 0), requested_by, requested_at`
 
 func scanReplay(sc scanner) (Replay, error) {
 	var r Replay
@@ -39,12 +39,17 @@ func scanReplay(sc scanner) (Replay, error) {
 // RequestReplay records that the file r.OriginalID is put back into inbox
 // r.Inbox under r.Name; the next claim of that name links to it.
 func (d *DB) RequestReplay(ctx context.Context, r Replay) (int64, error) {
-	res, err := d.w.ExecContext(ctx, `INSERT INTO replays (inbox, name, original_id, force, requested_by, requested_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, r.Inbox, r.Name, r.OriginalID, r.Force, r.By, formatTime(d.now()))
+	force := 0
+	if r.Force {
+		force = 1
+	}
+	var id int64
+	err := d.w.QueryRowContext(ctx, `INSERT INTO replays (inbox, name, original_id, force, requested_by, requested_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, r.Inbox, r.Name, r.OriginalID, force, r.By, formatTime(d.now())).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("recording the replay of file %d as %s: %w", r.OriginalID, r.Name, err)
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // CancelReplay drops a replay request not claimed yet (the file could not
@@ -62,7 +67,7 @@ func (d *DB) CancelReplay(ctx context.Context, id int64) error {
 func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
 	var out Replay
 	found := false
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		r, err := scanReplay(tx.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, f.ID))
 		if err == nil {
 			out, found = r, true
@@ -135,19 +140,19 @@ func OpenForNotes(ctx context.Context, path string) (*DB, error) {
 	}
 	var v int
 	if err := d.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		_ = d.r.Close()
+		_ = d.r.db.Close()
 		return nil, fmt.Errorf("opening journal %s: %w", d.path, err)
 	}
 	if v < 2 {
-		_ = d.r.Close()
+		_ = d.r.db.Close()
 		return nil, fmt.Errorf("opening journal %s: it was written by an older filebridge without replays: restart filebridge run once with this version", d.path)
 	}
 	w, err := sql.Open("sqlite", dsn(d.path, false))
 	if err != nil {
-		_ = d.r.Close()
+		_ = d.r.db.Close()
 		return nil, fmt.Errorf("opening journal %s: %w", d.path, err)
 	}
 	w.SetMaxOpenConns(1)
-	d.w = w
+	d.w = conn{db: w, dl: sqliteDialect}
 	return d, nil
 }

@@ -5,56 +5,58 @@ import (
 )
 
 func TestReplayLinks(t *testing.T) {
-	d := openTest(t)
-	ctx := t.Context()
-	orig := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
-	other := claimTest(t, d, "erp", "OTHER.csv", "sales_orders")
-	req, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "ORDERS.csv", OriginalID: orig, Force: true, By: "cli"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cancelled, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "GONE.csv", OriginalID: orig})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.CancelReplay(ctx, cancelled); err != nil {
-		t.Fatal(err)
-	}
-
-	// The original itself and another name do not take the request.
-	for _, id := range []int64{orig, other} {
-		f, err := d.File(ctx, id)
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		ctx := t.Context()
+		orig := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
+		other := claimTest(t, d, "erp", "OTHER.csv", "sales_orders")
+		req, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "ORDERS.csv", OriginalID: orig, Force: true, By: "cli"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, found, err := d.LinkReplay(ctx, f); err != nil || found {
-			t.Fatalf("LinkReplay(%s #%d) = %v, %v; want no replay", f.Name, id, found, err)
+		cancelled, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "GONE.csv", OriginalID: orig})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	again := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
-	f, _ := d.File(ctx, again)
-	for range 2 { // linking twice (a resumed file) gives the same link
-		r, found, err := d.LinkReplay(ctx, f)
-		if err != nil || !found || r.ID != req || r.OriginalID != orig || r.ReplayID != again || !r.Force || r.By != "cli" {
-			t.Fatalf("LinkReplay = %+v, %v, %v", r, found, err)
+		if err := d.CancelReplay(ctx, cancelled); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if r, found, err := d.ReplayOf(ctx, again); err != nil || !found || r.OriginalID != orig {
-		t.Errorf("ReplayOf(%d) = %+v, %v, %v", again, r, found, err)
-	}
-	if _, found, err := d.ReplayOf(ctx, orig); err != nil || found {
-		t.Errorf("ReplayOf(original) = %v, %v; want none", found, err)
-	}
-	rs, err := d.ReplaysOf(ctx, orig)
-	if err != nil || len(rs) != 1 || rs[0].ReplayID != again {
-		t.Errorf("ReplaysOf = %+v, %v; want the one linked replay", rs, err)
-	}
-	// A third file of the name is an ordinary file again.
-	third := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
-	f3, _ := d.File(ctx, third)
-	if _, found, err := d.LinkReplay(ctx, f3); err != nil || found {
-		t.Errorf("LinkReplay(third) = %v, %v; want none", found, err)
-	}
+
+		// The original itself and another name do not take the request.
+		for _, id := range []int64{orig, other} {
+			f, err := d.File(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, found, err := d.LinkReplay(ctx, f); err != nil || found {
+				t.Fatalf("LinkReplay(%s #%d) = %v, %v; want no replay", f.Name, id, found, err)
+			}
+		}
+		again := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
+		f, _ := d.File(ctx, again)
+		for range 2 { // linking twice (a resumed file) gives the same link
+			r, found, err := d.LinkReplay(ctx, f)
+			if err != nil || !found || r.ID != req || r.OriginalID != orig || r.ReplayID != again || !r.Force || r.By != "cli" {
+				t.Fatalf("LinkReplay = %+v, %v, %v", r, found, err)
+			}
+		}
+		if r, found, err := d.ReplayOf(ctx, again); err != nil || !found || r.OriginalID != orig {
+			t.Errorf("ReplayOf(%d) = %+v, %v, %v", again, r, found, err)
+		}
+		if _, found, err := d.ReplayOf(ctx, orig); err != nil || found {
+			t.Errorf("ReplayOf(original) = %v, %v; want none", found, err)
+		}
+		rs, err := d.ReplaysOf(ctx, orig)
+		if err != nil || len(rs) != 1 || rs[0].ReplayID != again {
+			t.Errorf("ReplaysOf = %+v, %v; want the one linked replay", rs, err)
+		}
+		// A third file of the name is an ordinary file again.
+		third := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
+		f3, _ := d.File(ctx, third)
+		if _, found, err := d.LinkReplay(ctx, f3); err != nil || found {
+			t.Errorf("LinkReplay(third) = %v, %v; want none", found, err)
+		}
+	})
 }
 
 // TestOpenForNotes adds a replay request through a second handle while the

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -64,15 +63,17 @@ const probeEvery = 5 * time.Second
 // probeEvery while the journal is fine), which also catches a database
 // SQLite had to open read-only or a disk that refuses writes.
 func (d *DB) CheckWritable(ctx context.Context) error {
-	if err := CheckPath(d.path); err != nil {
-		return err
+	if d.dl == sqliteDialect {
+		if err := CheckPath(d.path); err != nil {
+			return err
+		}
 	}
 	d.probeMu.Lock()
 	defer d.probeMu.Unlock()
 	if !d.probedAt.IsZero() && time.Since(d.probedAt) < probeEvery {
 		return nil
 	}
-	err := d.write(ctx, func(tx *sql.Tx) error {
+	err := d.write(ctx, func(tx *txn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, formatTime(d.now()))
 		return err
 	})
@@ -80,6 +81,9 @@ func (d *DB) CheckWritable(ctx context.Context) error {
 		d.probedAt = time.Time{}
 		if ctx.Err() != nil {
 			return err
+		}
+		if d.dl == postgresDialect {
+			return fmt.Errorf("%w: writing to %s: %v; check that PostgreSQL runs, is not read-only (a standby) and grants this user INSERT and UPDATE", ErrNotWritable, d.path, err)
 		}
 		return notWritable("writing to", d.path, err)
 	}

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"context"
+
+	"filebridge/internal/config"
+	"filebridge/internal/journal"
+)
+
+// JournalOptions are the journal.Options of cfg: the SQLite file, or the
+// PostgreSQL database with its resolved password.
+func JournalOptions(cfg *config.Config) journal.Options {
+	return journal.Options{Path: cfg.Journal.Path, URL: cfg.Journal.URL, Password: cfg.Journal.Password.Value()}
+}
+
+// OpenJournal opens cfg's journal.
+func OpenJournal(ctx context.Context, cfg *config.Config) (*journal.DB, error) {
+	return journal.OpenWith(ctx, JournalOptions(cfg))
+}
+
+// AcquireJournalLock takes the lock file of a SQLite journal (one owner
+// per file). A PostgreSQL journal is shared by every instance: no lock,
+// nil (whose Release does nothing).
+func AcquireJournalLock(cfg *config.Config) (*journal.Lock, error) {
+	if cfg.Journal.Postgres() {
+		return nil, nil
+	}
+	return journal.AcquireLock(cfg.Journal.Path)
+}
+
+// OpenJournalReadOnly opens cfg's journal for the commands that only read
+// it (files, show, exports) while a daemon may run: a SQLite file read-only
+// and without its lock; a PostgreSQL journal as every instance opens it.
+func OpenJournalReadOnly(ctx context.Context, cfg *config.Config) (*journal.DB, error) {
+	if cfg.Journal.Postgres() {
+		return OpenJournal(ctx, cfg)
+	}
+	return journal.OpenReadOnly(ctx, cfg.Journal.Path)
+}
+
+// OpenJournalForNotes opens cfg's journal to add replay requests while a
+// daemon owns it (see journal.OpenForNotes); a PostgreSQL journal is
+// shared anyway.
+func OpenJournalForNotes(ctx context.Context, cfg *config.Config) (*journal.DB, error) {
+	if cfg.Journal.Postgres() {
+		return OpenJournal(ctx, cfg)
+	}
+	return journal.OpenForNotes(ctx, cfg.Journal.Path)
+}

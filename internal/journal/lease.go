@@ -1,0 +1,192 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// DefaultLease is how long a claimed file stays with the instance that
+// claimed it without that instance renewing the lease: after it, another
+// instance sharing the journal may take the file over (TakeOver).
+const DefaultLease = 30 * time.Second
+
+// Lease says which instance holds an open file and until when.
+type Lease struct {
+	FileID int64
+	Inbox  string
+	Name   string
+	Path   string
+	State  FileState
+	Owner  string    // instance name (Options.Instance); "" for claims older than leases
+	Until  time.Time // zero for claims older than leases: expired
+}
+
+// Expired reports whether the lease ran out at now.
+func (l Lease) Expired(now time.Time) bool { return !l.Until.After(now) }
+
+// openStates is the SQL list of the states of a file still being worked on.
+const openStates = `('claimed', 'submitting')`
+
+// Lease is how long this instance's claims last without renewal.
+func (d *DB) Lease() time.Duration { return d.lease }
+
+// RenewLeases extends the lease of every open file this instance holds to
+// Lease from now, and returns how many it holds. An instance renews well
+// within Lease (every Lease/3) while it works; a file it no longer holds
+// (taken over after its lease ran out) is not renewed, so the count tells
+// it. Every write here is one conditional UPDATE: atomic on both backends.
+func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
+	now := d.now()
+	res, err := d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
+		WHERE owner = ? AND state IN `+openStates, formatTime(now.Add(d.lease)), d.instance)
+	if err != nil {
+		return 0, fmt.Errorf("renewing the leases of instance %s: %w", d.instance, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("renewing the leases of instance %s: %w", d.instance, err)
+	}
+	return n, nil
+}
+
+// Holds reports whether this instance holds the open file id with a lease
+// that has not run out: a worker checks it before each step that must be
+// done once (sending a document), and stops when it lost the file.
+func (d *DB) Holds(ctx context.Context, id int64) (bool, error) {
+	var n int
+	err := d.r.QueryRowContext(ctx, `SELECT count(*) FROM files
+		WHERE id = ? AND owner = ? AND lease_until > ? AND state IN `+openStates,
+		id, d.instance, formatTime(d.now())).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("checking the lease of file %d: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// TakeOver makes this instance the holder of the open file id if its lease
+// has run out, and reports whether it did. The check and the change are
+// one UPDATE ... WHERE lease_until <= now: of several instances trying at
+// once exactly one wins (PostgreSQL re-checks the condition on the locked
+// row; SQLite has one writer at a time). The winner resumes the file from
+// the journal, looking its documents up before sending any again.
+func (d *DB) TakeOver(ctx context.Context, id int64) (bool, error) {
+	now := d.now()
+	res, err := d.w.ExecContext(ctx, `UPDATE files SET owner = ?, lease_until = ?, updated_at = ?
+		WHERE id = ? AND lease_until <= ? AND state IN `+openStates,
+		d.instance, formatTime(now.Add(d.lease)), formatTime(now), id, formatTime(now))
+	if err != nil {
+		return false, fmt.Errorf("taking over file %d: %w", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("taking over file %d: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// Leases lists the open files of the inbox ("" for all) with who holds
+// them and until when, oldest claim first: for status and for finding
+// files to take over (Lease.Expired).
+func (d *DB) Leases(ctx context.Context, inbox string) ([]Lease, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
+		WHERE (? = '' OR inbox = ?) AND state IN `+openStates+` ORDER BY id`, inbox, inbox)
+	if err != nil {
+		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
+	}
+	defer rows.Close()
+	var out []Lease
+	for rows.Next() {
+		var l Lease
+		var until string
+		if err := rows.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until); err != nil {
+			return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
+		}
+		if l.Until, err = parseTime(until); err != nil {
+			return nil, fmt.Errorf("listing the leases of inbox %q: file %d: %w", inbox, l.FileID, err)
+		}
+		out = append(out, l)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
+	}
+	return out, nil
+}
+
+// ErrClaimed is returned by ClaimExclusive when the file is already an
+// open file of the journal (another instance, or this one, recorded it).
+var ErrClaimed = errors.New("already claimed in the journal")
+
+// ClaimedError says which open file holds the path, and who holds it.
+type ClaimedError struct{ Lease Lease }
+
+func (e *ClaimedError) Error() string {
+	return fmt.Sprintf("%s of inbox %s is file %d, held by instance %s until %s: %v",
+		e.Lease.Path, e.Lease.Inbox, e.Lease.FileID, e.Lease.Owner, formatTime(e.Lease.Until), ErrClaimed)
+}
+
+func (e *ClaimedError) Is(target error) bool { return target == ErrClaimed }
+
+// ClaimExclusive records f like ClaimFile, unless an open file of the
+// same inbox already has f.Path: then it fails with a *ClaimedError
+// (errors.Is ErrClaimed) naming it. Of several instances recording the
+// same processing/ file at once exactly one succeeds: the transaction
+// first takes the row of (inbox, path) in claim_locks (an upsert, which
+// PostgreSQL locks until commit; SQLite has one writer at a time), then
+// looks for the open file and inserts.
+func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
+	if f.Inbox == "" || f.Name == "" || f.Path == "" {
+		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox, name and path are required", f.Name, f.Inbox)
+	}
+	if f.State == "" {
+		f.State = FileClaimed
+	}
+	if !f.State.Valid() {
+		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	}
+	var id int64
+	err := d.write(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO claim_locks (inbox, path) VALUES (?, ?)
+			ON CONFLICT (inbox, path) DO UPDATE SET n = claim_locks.n + 1`, f.Inbox, f.Path); err != nil {
+			return err
+		}
+		var l Lease
+		var until string
+		err := tx.QueryRowContext(ctx, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
+			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path).
+			Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until)
+		switch {
+		case err == nil:
+			l.Until, _ = parseTime(until)
+			return &ClaimedError{Lease: l}
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		id, err = d.insertFile(ctx, tx, f)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Path, err)
+	}
+	return id, nil
+}
+
+// KeepLeases renews this instance's leases (RenewLeases) at every tick
+// until ctx ends; give it a ticker of Lease/3. A failed renewal is logged
+// and retried at the next tick: the lease has room for two misses.
+func (d *DB) KeepLeases(ctx context.Context, tick <-chan time.Time, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("renewing the leases of this instance's files failed; retrying at the next tick",
+					"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
+			}
+		}
+	}
+}
