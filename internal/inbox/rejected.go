@@ -2,6 +2,9 @@ package inbox
 
 import (
 	"bufio"
+	"cmp"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,13 +17,23 @@ import (
 // rejectSpool holds the error message of every failed row between the
 // report pass (documents, in the decoder's order) and the rejected-rows
 // pass (raw rows, in file order). The messages go to an unlinked
-// temporary file; memory holds 16 bytes per failed row, and a kill leaves
-// nothing behind.
+// temporary file, and so do their places (rowRef, 16 bytes per failed
+// row) as long as they come in row order, which they do when the rows of
+// each order are together: memory then stays the same whatever the
+// number of failed rows. Places that come out of row order (the rows of
+// orders interleaved) are read back into memory and sorted. A kill
+// leaves nothing behind.
 type rejectSpool struct {
 	f    *os.File
 	w    *bufio.Writer
 	size int64
-	refs []rowRef
+	// rf holds the places, in the order added; nrefs counts them, sorted
+	// says they are in row order so far, last is the last row added.
+	rf     *os.File
+	rw     *bufio.Writer
+	nrefs  int64
+	sorted bool
+	last   uint32
 }
 
 // rowRef places a failed row's message in the spool. Rows of one document
@@ -31,33 +44,76 @@ type rowRef struct {
 	off int64
 }
 
+// refSize is the size of a rowRef in the places file.
+const refSize = 16
+
 func newRejectSpool() (*rejectSpool, error) {
-	f, err := os.CreateTemp("", "filebridge-rejected-*")
+	f, err := unlinkedTemp("filebridge-rejected-*")
+	if err != nil {
+		return nil, err
+	}
+	rf, err := unlinkedTemp("filebridge-rejected-rows-*")
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return &rejectSpool{f: f, w: bufio.NewWriterSize(f, 64<<10), rf: rf, rw: bufio.NewWriterSize(rf, 64<<10), sorted: true}, nil
+}
+
+// unlinkedTemp creates a temporary file and removes its name at once:
+// the open file stays usable and nothing is left behind by a kill.
+func unlinkedTemp(pattern string) (*os.File, error) {
+	f, err := os.CreateTemp("", pattern)
 	if err != nil {
 		return nil, fmt.Errorf("creating the rejected-rows spool: %w", err)
 	}
-	// Unlinked at once: the open file stays usable and nothing is left
-	// behind by a kill.
 	_ = os.Remove(f.Name())
-	return &rejectSpool{f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
+	return f, nil
 }
 
 // reset empties the spool (the report is being written again).
 func (s *rejectSpool) reset() error {
 	s.w.Reset(s.f)
-	s.size, s.refs = 0, s.refs[:0]
-	if err := s.f.Truncate(0); err != nil {
-		return fmt.Errorf("emptying the rejected-rows spool: %w", err)
-	}
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("emptying the rejected-rows spool: %w", err)
+	s.rw.Reset(s.rf)
+	s.size, s.nrefs, s.sorted, s.last = 0, 0, true, 0
+	for _, f := range []*os.File{s.f, s.rf} {
+		if err := f.Truncate(0); err != nil {
+			return fmt.Errorf("emptying the rejected-rows spool: %w", err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("emptying the rejected-rows spool: %w", err)
+		}
 	}
 	return nil
 }
 
-func (s *rejectSpool) Close() error { return s.f.Close() }
+func (s *rejectSpool) Close() error {
+	return errors.Join(s.f.Close(), s.rf.Close())
+}
 
-func (s *rejectSpool) empty() bool { return len(s.refs) == 0 }
+func (s *rejectSpool) empty() bool { return s.nrefs == 0 }
+
+// addRef records the place of a failed row's message.
+func (s *rejectSpool) addRef(ref rowRef) error {
+	if ref.row < s.last {
+		s.sorted = false
+	}
+	s.last = ref.row
+	var b [refSize]byte
+	binary.LittleEndian.PutUint32(b[0:], ref.row)
+	binary.LittleEndian.PutUint32(b[4:], ref.n)
+	binary.LittleEndian.PutUint64(b[8:], uint64(ref.off))
+	if _, err := s.rw.Write(b[:]); err != nil {
+		return fmt.Errorf("writing the rejected-rows spool: %w", err)
+	}
+	s.nrefs++
+	return nil
+}
+
+// readRef decodes a place written by addRef.
+func readRef(b []byte) rowRef {
+	return rowRef{row: binary.LittleEndian.Uint32(b[0:]), n: binary.LittleEndian.Uint32(b[4:]), off: int64(binary.LittleEndian.Uint64(b[8:]))}
+}
 
 // put stores a message and returns its place.
 func (s *rejectSpool) put(msg string) (int64, uint32, error) {
@@ -85,8 +141,7 @@ func (s *rejectSpool) addDoc(d formats.Doc, docMsg string) error {
 			if err != nil {
 				return err
 			}
-			s.refs = append(s.refs, rowRef{row: uint32(row), n: n, off: off})
-			return nil
+			return s.addRef(rowRef{row: uint32(row), n: n, off: off})
 		}
 		if !docStored {
 			var err error
@@ -95,8 +150,7 @@ func (s *rejectSpool) addDoc(d formats.Doc, docMsg string) error {
 			}
 			docStored = true
 		}
-		s.refs = append(s.refs, rowRef{row: uint32(row), n: docN, off: docOff})
-		return nil
+		return s.addRef(rowRef{row: uint32(row), n: docN, off: docOff})
 	})
 }
 
@@ -137,18 +191,57 @@ func (s *rejectSpool) reader() (*spoolReader, error) {
 	if err := s.w.Flush(); err != nil {
 		return nil, fmt.Errorf("writing the rejected-rows spool: %w", err)
 	}
-	byRow := func(a, b rowRef) int { return int(a.row) - int(b.row) }
-	if !slices.IsSortedFunc(s.refs, byRow) {
-		slices.SortStableFunc(s.refs, byRow)
+	if err := s.rw.Flush(); err != nil {
+		return nil, fmt.Errorf("writing the rejected-rows spool: %w", err)
 	}
-	return &spoolReader{s: s, last: -1}, nil
+	places := io.NewSectionReader(s.rf, 0, s.nrefs*refSize)
+	r := &spoolReader{s: s, last: -1}
+	if s.sorted {
+		// In row order already: read the places as the rows go.
+		br := bufio.NewReaderSize(places, 64<<10)
+		var b [refSize]byte
+		r.next = func() (rowRef, bool, error) {
+			if _, err := io.ReadFull(br, b[:]); err != nil {
+				if errors.Is(err, io.EOF) {
+					return rowRef{}, false, nil
+				}
+				return rowRef{}, false, fmt.Errorf("reading the rejected-rows spool: %w", err)
+			}
+			return readRef(b[:]), true, nil
+		}
+		return r, nil
+	}
+	refs := make([]rowRef, 0, s.nrefs)
+	br := bufio.NewReaderSize(places, 64<<10)
+	var b [refSize]byte
+	for range s.nrefs {
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return nil, fmt.Errorf("reading the rejected-rows spool: %w", err)
+		}
+		refs = append(refs, readRef(b[:]))
+	}
+	slices.SortStableFunc(refs, func(a, b rowRef) int { return cmp.Compare(a.row, b.row) })
+	r.next = func() (rowRef, bool, error) {
+		if len(refs) == 0 {
+			return rowRef{}, false, nil
+		}
+		ref := refs[0]
+		refs = refs[1:]
+		return ref, true, nil
+	}
+	return r, nil
 }
 
 // spoolReader reads the messages of failed rows for ascending rows,
-// sequentially where the spool is in order, seeking where not.
+// sequentially where the spool is in order, with one read of its own for
+// a message met before, seeking forward where rows were skipped.
 type spoolReader struct {
-	s       *rejectSpool
-	i       int
+	s *rejectSpool
+	// next returns the places in row order; cur is the one read ahead.
+	next    func() (rowRef, bool, error)
+	cur     rowRef
+	have    bool
+	done    bool
 	br      *bufio.Reader
 	pos     int64 // the spool offset br reads next
 	last    int64 // offset of the last message read, -1 before any
@@ -157,23 +250,40 @@ type spoolReader struct {
 
 // message returns the message of a row, false when the row did not fail.
 func (r *spoolReader) message(row int) (string, bool, error) {
-	refs := r.s.refs
-	for r.i < len(refs) && int(refs[r.i].row) < row {
-		r.i++
+	for !r.done && (!r.have || int(r.cur.row) < row) {
+		ref, ok, err := r.next()
+		if err != nil {
+			return "", false, err
+		}
+		r.cur, r.have, r.done = ref, ok, !ok
 	}
-	if r.i >= len(refs) || int(refs[r.i].row) != row {
+	if !r.have || int(r.cur.row) != row {
 		return "", false, nil
 	}
-	ref := refs[r.i]
-	r.i++
+	ref := r.cur
+	r.have = false
 	if ref.off == r.last {
 		return r.lastMsg, true, nil
 	}
+	buf := make([]byte, ref.n)
+	if r.br != nil && ref.off < r.pos {
+		// A message read before (that of a failed order, for a row of it
+		// that is fine): read alone, the sequential reading goes on.
+		if _, err := r.s.f.ReadAt(buf, ref.off); err != nil {
+			return "", false, fmt.Errorf("reading the rejected-rows spool: %w", err)
+		}
+		r.last, r.lastMsg = ref.off, string(buf)
+		return r.lastMsg, true, nil
+	}
 	if r.br == nil || ref.off != r.pos {
-		r.br = bufio.NewReaderSize(io.NewSectionReader(r.s.f, ref.off, r.s.size-ref.off), 64<<10)
+		sec := io.NewSectionReader(r.s.f, ref.off, r.s.size-ref.off)
+		if r.br == nil {
+			r.br = bufio.NewReaderSize(sec, 64<<10)
+		} else {
+			r.br.Reset(sec)
+		}
 		r.pos = ref.off
 	}
-	buf := make([]byte, ref.n)
 	if _, err := io.ReadFull(r.br, buf); err != nil {
 		return "", false, fmt.Errorf("reading the rejected-rows spool: %w", err)
 	}
