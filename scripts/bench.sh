@@ -30,20 +30,17 @@ echo
 echo "== end-to-end figures =="
 grep -E '^(Benchmark(PickupLatency|SFTPInbox|LargeOrderFile|SlowPortal)|\s+(throughput_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
 
-# --- side by side: each figure beside the baseline measured in this run.
+# --- memory: `run` on a generated 300 MB order file of 200-line orders,
+# valid and all invalid (limit 400 MiB), and on 1,000,000 order lines
+# (200,000 orders of 5 lines) validated and submitted, the lines of each
+# order together and scattered over the file (limit 250 MiB); peak RSS
+# from /proc, and the RSS once the file is done.
+echo
+echo "== memory of a 300 MB order file and of 1M order lines =="
+FILEBRIDGE_MEMTEST_MB=300 FILEBRIDGE_MEMTEST_LINES=1000000 go test -count=1 -timeout 60m -run '^(TestLargeFileMemory|TestManyOrdersMemory)$' -v ./e2e/ | tee mem.out | grep -E '^(memory |--- |\s+reliability_test.go:)' || echo "(memory drill failed: see mem.out)"
+
+# --- side by side: each figure beside the baseline measured in this run,
+# and each peak RSS beside its target.
 echo
 echo "== ratios against the baselines of this run =="
-go run ./scripts/benchratio bench.out
-
-# --- memory: `run` on a generated 300 MB order file, valid and all invalid
-# (peak RSS from /proc, limit 400 MiB; RSS once the file is done).
-echo
-echo "== memory of a 300 MB order file =="
-FILEBRIDGE_MEMTEST_MB=300 go test -count=1 -timeout 40m -run '^TestLargeFileMemory$' -v ./e2e/ | tee mem.out | grep -E '^(memory |--- |\s+reliability_test.go:)' || echo "(memory drill failed: see mem.out)"
-
-# --- memory: `run` validating and submitting 1,000,000 order lines (200,000
-# orders of 5 lines), the lines of an order together and scattered over the
-# file (limit 250 MiB).
-echo
-echo "== memory of 200,000 orders of 5 lines =="
-FILEBRIDGE_MEMTEST_LINES=1000000 go test -count=1 -timeout 40m -run '^TestManyOrdersMemory$' -v ./e2e/ | tee -a mem.out | grep -E '^(memory |--- |\s+reliability_test.go:)' || echo "(memory drill failed: see mem.out)"
+go run ./scripts/benchratio bench.out mem.out

@@ -53,39 +53,90 @@ var rssTargets = []struct {
 	{"validate 1M order lines by SKU (command)", "BenchmarkCLIValidateOrdersBySKU1M", 250},
 }
 
+// memTargets are the largest peak RSS (MiB) allowed of the memory drills
+// of the e2e tests, which print "memory NAME: peak_rss_mib=N ..." lines.
+var memTargets = []struct {
+	what, name string
+	max        float64
+}{
+	{"run: 300 MB order file, valid", "valid_300MB", 400},
+	{"run: 300 MB order file, all invalid", "invalid_300MB", 400},
+	{"run: 1M order lines, orders together", "orders_together_1000000_lines", 250},
+	{"run: 1M order lines, orders scattered", "orders_scattered_1000000_lines", 250},
+}
+
 var suffix = regexp.MustCompile(`-\d+$`)
 
+// memLine is a memory drill's line: "memory valid_300MB: peak_rss_mib=86 rss_after_mib=39 seconds=27 limit_mib=400".
+var memLine = regexp.MustCompile(`^memory (.+): (.*)$`)
+
 func main() {
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: benchratio [bench.out [mem.out ...]] (standard input without files)")
+	}
 	flag.Parse()
 	samples := map[string]map[string][]float64{}
-	in := os.Stdin
-	if flag.NArg() > 0 {
-		f, err := os.Open(flag.Arg(0))
+	mem := map[string]map[string]float64{}
+	var ins []*os.File
+	for _, name := range flag.Args() {
+		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "benchratio:", err)
 			os.Exit(2)
 		}
 		defer f.Close()
-		in = f
+		ins = append(ins, f)
 	}
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
-			continue
+	if len(ins) == 0 {
+		ins = append(ins, os.Stdin)
+	}
+	for _, in := range ins {
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			parseLine(sc.Text(), samples, mem)
 		}
-		name := suffix.ReplaceAllString(fields[0], "")
-		m := samples[name]
-		if m == nil {
-			m = map[string][]float64{}
-			samples[name] = m
+		if err := sc.Err(); err != nil {
+			fmt.Fprintf(os.Stderr, "benchratio: reading %s: %v\n", in.Name(), err)
+			os.Exit(2)
 		}
-		for i := 2; i+1 < len(fields); i += 2 {
-			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
-				m[fields[i+1]] = append(m[fields[i+1]], v)
+	}
+	report(samples, mem)
+}
+
+// parseLine adds a benchmark result line to samples, or a memory drill's
+// line to mem; other lines are ignored.
+func parseLine(line string, samples map[string]map[string][]float64, mem map[string]map[string]float64) {
+	if m := memLine.FindStringSubmatch(line); m != nil {
+		kv := map[string]float64{}
+		for _, f := range strings.Fields(m[2]) {
+			k, v, ok := strings.Cut(f, "=")
+			if n, err := strconv.ParseFloat(v, 64); ok && err == nil {
+				kv[k] = n
 			}
 		}
+		mem[m[1]] = kv
+		return
 	}
+	fields := strings.Fields(line)
+	if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+		return
+	}
+	name := suffix.ReplaceAllString(fields[0], "")
+	m := samples[name]
+	if m == nil {
+		m = map[string][]float64{}
+		samples[name] = m
+	}
+	for i := 2; i+1 < len(fields); i += 2 {
+		if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+			m[fields[i+1]] = append(m[fields[i+1]], v)
+		}
+	}
+}
+
+// report prints the comparisons, the RSS figures beside their targets and
+// the memory drills beside theirs.
+func report(samples map[string]map[string][]float64, mem map[string]map[string]float64) {
 	// A benchmark run several times (-count) counts with its median.
 	metrics := map[string]map[string]float64{}
 	for name, m := range samples {
@@ -146,5 +197,41 @@ func main() {
 				fmt.Printf("%-46s %14.4g %s\n", strings.TrimPrefix(n, "Benchmark"), v, k)
 			}
 		}
+	}
+	if len(mem) == 0 {
+		return
+	}
+	fmt.Printf("\n%-46s %14s %14s %14s\n", "memory drills (e2e)", "peak RSS MiB", "target", "RSS after MiB")
+	shown := map[string]bool{}
+	line := func(what string, m map[string]float64, max float64) {
+		verdict := "ok"
+		if m["peak_rss_mib"] > max {
+			verdict = "ABOVE"
+		}
+		after := "-"
+		if v, ok := m["rss_after_mib"]; ok {
+			after = strconv.FormatFloat(v, 'f', 0, 64)
+		}
+		fmt.Printf("%-46s %14.0f %14.0f %14s %s\n", what, m["peak_rss_mib"], max, after, verdict)
+	}
+	for _, t := range memTargets {
+		m, ok := mem[t.name]
+		if !ok {
+			fmt.Printf("%-46s %14s %14.0f n/a\n", t.what, "-", t.max)
+			continue
+		}
+		shown[t.name] = true
+		line(t.what, m, t.max)
+	}
+	// Drills that print their own limit (limit_mib=N).
+	var others []string
+	for name, m := range mem {
+		if _, ok := m["limit_mib"]; ok && !shown[name] {
+			others = append(others, name)
+		}
+	}
+	sort.Strings(others)
+	for _, name := range others {
+		line("run: "+strings.ReplaceAll(name, "_", " "), mem[name], mem[name]["limit_mib"])
 	}
 }
