@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -23,7 +24,8 @@ func TestConcurrencyLimitGauge(t *testing.T) {
 		srv := httptest.NewServer(sim.Handler())
 		t.Cleanup(srv.Close)
 		c, err := portal.New(portal.Config{Edition: model.EditionA, BaseURL: srv.URL + "/api", Company: sim.Company(),
-			Token: "demo-token", Concurrency: 8, Logger: slog.New(slog.DiscardHandler)})
+			Token: "demo-token", Concurrency: 8, Timeout: 30 * time.Second, RetryMaxWait: 2 * time.Minute,
+			ItemsPerPage: 1000, ShipmentStatusFilter: "status.code", Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

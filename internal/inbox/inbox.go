@@ -215,7 +215,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	}
 	in.wake = in.order.register(cfg.Name)
 	if in.workers <= 0 {
-		in.workers = portal.DefaultConcurrency
+		in.workers = config.DefaultConcurrency
 	}
 	if in.open == nil {
 		in.open = func(ctx context.Context) (folder.Folder, error) {

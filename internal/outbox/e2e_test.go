@@ -50,7 +50,8 @@ func newSimEnvOpts(t testing.TB, opts portalsim.Options, perPage int) *simEnv {
 	srv := httptest.NewServer(sim.Handler())
 	t.Cleanup(srv.Close)
 	src, err := NewPortalSource(portal.Config{Edition: ed, BaseURL: srv.URL + "/api", Company: sim.Company(),
-		Token: "demo-token", ItemsPerPage: perPage, MaxRetries: 2, Logger: slog.New(slog.DiscardHandler)})
+		Token: "demo-token", ItemsPerPage: perPage, MaxRetries: 2, Logger: slog.New(slog.DiscardHandler),
+		Concurrency: 8, Timeout: 30 * time.Second, RetryMaxWait: 2 * time.Minute, ShipmentStatusFilter: "status.code"})
 	if err != nil {
 		t.Fatal(err)
 	}

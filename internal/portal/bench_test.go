@@ -67,7 +67,8 @@ func BenchmarkCreates(b *testing.B) {
 		b.Run(fmt.Sprintf("client/c%d", conc), func(b *testing.B) {
 			srv := benchSim(b)
 			c, err := portal.New(portal.Config{Edition: model.EditionB, BaseURL: srv.URL + "/api", Company: 42,
-				Token: "demo-token", Concurrency: conc})
+				Token: "demo-token", Concurrency: conc, Timeout: 30 * time.Second, RetryMaxWait: 2 * time.Minute,
+				MaxRetries: 8, ItemsPerPage: 1000})
 			if err != nil {
 				b.Fatal(err)
 			}

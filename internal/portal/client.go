@@ -22,17 +22,14 @@ import (
 	"filebridge/internal/model"
 )
 
-// Defaults of Config fields left zero.
-const (
-	DefaultConcurrency          = 8
-	DefaultTimeout              = 30 * time.Second
-	DefaultRetryBaseWait        = 250 * time.Millisecond
-	DefaultRetryMaxWait         = 2 * time.Minute
-	DefaultItemsPerPage         = 1000
-	DefaultShipmentStatusFilter = "status.code"
-)
+// retryBaseWait is the first backoff step when Config.RetryBaseWait is
+// zero. It is no configuration key: config provisioning (internal/config)
+// owns the defaults of every key, and New takes them as given.
+const retryBaseWait = 250 * time.Millisecond
 
-// Config configures a Client. Zero fields take the defaults above.
+// Config configures a Client. The fields of TOML keys (concurrency,
+// timeout, retry_max_wait, items_per_page, shipment_status_filter) must be
+// set: config provisioning fills their defaults.
 type Config struct {
 	Edition model.Edition
 	// BaseURL is the absolute http(s) URL of the API, including "/api".
@@ -118,40 +115,29 @@ func New(cfg Config) (*Client, error) {
 			bad("%v", err)
 		}
 	}
-	if cfg.Concurrency < 0 {
+	if cfg.Concurrency < 1 {
 		bad("concurrency must be at least 1, not %d", cfg.Concurrency)
 	}
-	if cfg.ItemsPerPage < 0 || cfg.ItemsPerPage > model.MaxItemsPerPage {
+	if cfg.ItemsPerPage < 1 || cfg.ItemsPerPage > model.MaxItemsPerPage {
 		bad("items per page must be between 1 and %d, not %d", model.MaxItemsPerPage, cfg.ItemsPerPage)
 	}
-	if cfg.Timeout < 0 || cfg.RetryMaxWait < 0 || cfg.RetryBaseWait < 0 || cfg.MaxRetries < 0 {
-		bad("timeout, retry waits and max retries must not be negative")
+	if cfg.Timeout <= 0 || cfg.RetryMaxWait <= 0 {
+		bad("timeout and retry max wait must be positive, not %s and %s", cfg.Timeout, cfg.RetryMaxWait)
+	}
+	if cfg.RetryBaseWait < 0 || cfg.MaxRetries < 0 {
+		bad("retry base wait and max retries must not be negative")
+	}
+	if cfg.Edition == model.EditionA && cfg.ShipmentStatusFilter == "" {
+		bad("shipment status filter is missing")
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("configuring portal client: %s", strings.Join(problems, "; "))
 	}
 
-	if cfg.Concurrency == 0 {
-		cfg.Concurrency = DefaultConcurrency
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultTimeout
-	}
 	if cfg.RetryBaseWait == 0 {
-		cfg.RetryBaseWait = DefaultRetryBaseWait
+		cfg.RetryBaseWait = retryBaseWait
 	}
-	if cfg.RetryMaxWait == 0 {
-		cfg.RetryMaxWait = DefaultRetryMaxWait
-	}
-	if cfg.RetryBaseWait > cfg.RetryMaxWait {
-		cfg.RetryBaseWait = cfg.RetryMaxWait
-	}
-	if cfg.ItemsPerPage == 0 {
-		cfg.ItemsPerPage = DefaultItemsPerPage
-	}
-	if cfg.ShipmentStatusFilter == "" {
-		cfg.ShipmentStatusFilter = DefaultShipmentStatusFilter
-	}
+	cfg.RetryBaseWait = min(cfg.RetryBaseWait, cfg.RetryMaxWait)
 	base.Path = strings.TrimRight(base.Path, "/")
 	base.RawPath = ""
 

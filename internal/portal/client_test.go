@@ -14,7 +14,8 @@ import (
 )
 
 func TestNewConfigErrors(t *testing.T) {
-	good := Config{Edition: model.EditionB, BaseURL: "https://portal.example.com/api", Company: 42, Token: "t"}
+	good := Config{Edition: model.EditionB, BaseURL: "https://portal.example.com/api", Company: 42, Token: "t",
+		Concurrency: 8, Timeout: time.Second, RetryMaxWait: time.Second, ItemsPerPage: 100, ShipmentStatusFilter: "status.code"}
 	tests := []struct {
 		name string
 		mod  func(*Config)
@@ -36,6 +37,13 @@ func TestNewConfigErrors(t *testing.T) {
 		{"unknown path", func(c *Config) { c.Paths = map[string]string{"salesorders": "/x"} }, `unknown resource "salesorders"`},
 		{"bad edition", func(c *Config) { c.Edition = "C" }, `edition "C" is unknown`},
 		{"page too large", func(c *Config) { c.ItemsPerPage = 20000 }, "items per page must be between 1 and 10000"},
+		{"page size left zero", func(c *Config) { c.ItemsPerPage = 0 }, "items per page must be between 1 and 10000"},
+		{"concurrency left zero", func(c *Config) { c.Concurrency = 0 }, "concurrency must be at least 1, not 0"},
+		{"timeout left zero", func(c *Config) { c.Timeout = 0 }, "timeout and retry max wait must be positive"},
+		{"retry max wait left zero", func(c *Config) { c.RetryMaxWait = 0 }, "timeout and retry max wait must be positive"},
+		{"negative retries", func(c *Config) { c.MaxRetries = -1 }, "max retries must not be negative"},
+		{"edition A without status filter", func(c *Config) { c.Edition, c.ShipmentStatusFilter = model.EditionA, "" }, "shipment status filter is missing"},
+		{"edition B without status filter", func(c *Config) { c.ShipmentStatusFilter = "" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,14 +69,18 @@ func TestNewConfigErrors(t *testing.T) {
 	}
 }
 
-func TestDefaultsAndIRI(t *testing.T) {
+func TestNewKeepsConfigAndIRI(t *testing.T) {
 	c, err := New(Config{Edition: model.EditionB, BaseURL: "http://127.0.0.1:1/api/", Company: 1, Token: "t",
+		Concurrency: 8, Timeout: 30 * time.Second, RetryMaxWait: 100 * time.Millisecond, ItemsPerPage: 1000,
 		Paths: map[string]string{"variants": "/product-variants"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.cfg.Concurrency != 8 || c.cfg.Timeout != 30*time.Second || c.cfg.ItemsPerPage != 1000 || c.cfg.ShipmentStatusFilter != "status.code" {
-		t.Errorf("defaults: %+v", c.cfg)
+	// New applies no defaults of configuration keys (config provisioning
+	// does); it only caps the unexposed first backoff step.
+	if c.cfg.Concurrency != 8 || c.cfg.Timeout != 30*time.Second || c.cfg.ItemsPerPage != 1000 ||
+		c.cfg.ShipmentStatusFilter != "" || c.cfg.RetryBaseWait != 100*time.Millisecond {
+		t.Errorf("config not kept as given: %+v", c.cfg)
 	}
 	if got := c.IRI(Variants, 12); got != "/api/product-variants/12" {
 		t.Errorf("IRI: %s", got)

@@ -58,6 +58,7 @@ func testClient(t testing.TB, e model.Edition, baseURL string, mod ...func(*Conf
 		Edition: e, BaseURL: baseURL + "/api", Company: 42, Token: testToken,
 		MaxRetries: 3, RetryBaseWait: time.Millisecond, RetryMaxWait: 20 * time.Millisecond,
 		Timeout: 5 * time.Second, Logger: slog.New(slog.DiscardHandler),
+		Concurrency: 8, ItemsPerPage: 1000, ShipmentStatusFilter: "status.code",
 	}
 	for _, m := range mod {
 		m(&cfg)

@@ -45,6 +45,7 @@ func (sp *simPortal) client(t testing.TB, mod ...func(*portal.Config)) *portal.C
 		Edition: sp.sim.Edition(), BaseURL: sp.url + "/api", Company: sp.sim.Company(), Token: "demo-token",
 		MaxRetries: 20, RetryBaseWait: time.Millisecond, RetryMaxWait: 10 * time.Millisecond,
 		Timeout: 5 * time.Second, ItemsPerPage: 3, Logger: slog.New(slog.DiscardHandler),
+		Concurrency: 8, ShipmentStatusFilter: "status.code",
 	}
 	for _, m := range mod {
 		m(&cfg)
