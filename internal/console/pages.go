@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
 	"filebridge/internal/server"
 )
 
@@ -134,9 +133,6 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 	for _, name := range cfg.PortalNames() {
 		p := cfg.Portals[name]
 		row := portalRow{Name: name, Edition: string(p.Edition), Status: server.StatusOK, Concurrency: p.Concurrency, Limit: limits[name]}
-		if row.Concurrency == 0 {
-			row.Concurrency = portal.DefaultConcurrency
-		}
 		if ph, ok := h.Portals[name]; ok {
 			row.Status, row.Reason, row.Since = ph.Status, ph.Reason, ph.Since
 		}
