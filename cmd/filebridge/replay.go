@@ -94,7 +94,7 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 		return withCode(exitUsage, err)
 	}
 	defer pc.Close()
-	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: cfg.Portal(ic.Portal).Concurrency})
+	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal))})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
