@@ -46,51 +46,42 @@ func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
 		return Outcome{}, err
 	}
 	defer releaseBody(buf)
-	path := c.paths[op.res]
-	for attempt := 0; ; attempt++ {
-		var cr docID
-		resp, body, err := c.attempt(ctx, http.MethodPost, path, nil, buf.Bytes(), &cr)
-		cl := classify(resp, err)
-		switch cl {
-		case classOK:
-			if id := cr.id(); id != 0 || op.find == nil || op.key == "" {
-				return Outcome{ID: id}, nil
-			}
-			// Created, but the answer carries no id: read it back.
-			out, _, err := c.settle(ctx, op, nil)
-			return out, err
-		case classCanceled:
-			return Outcome{}, canceled(ctx, fmt.Sprintf("creating %s %q", op.what, op.key))
-		case classReject:
-			e := failure(http.MethodPost, path, resp, body, err, cl)
-			if !c.duplicate(e, op) {
-				return Outcome{}, e
-			}
-			out, found, serr := c.settle(ctx, op, e)
-			if serr != nil || found {
-				return out, serr
-			}
-			return Outcome{}, e
-		}
-		e := failure(http.MethodPost, path, resp, body, err, cl)
-		if cl == classUnknown {
+	var (
+		cr      docID
+		settled *Outcome // found by key after an unknown outcome
+	)
+	err = c.send(ctx, request{method: http.MethodPost, path: c.paths[op.res], body: buf.Bytes(), out: &cr,
+		doing: fmt.Sprintf("creating %s %q", op.what, op.key),
+		unknown: func(ctx context.Context, e *Error) (bool, error) {
 			if op.key == "" || op.find == nil {
 				e.Message = fmt.Sprintf("no answer after sending %s without a key: it may have been created; check the portal before sending it again (%s)", op.what, e.Message)
-				return Outcome{}, e
+				return true, e
 			}
 			out, found, serr := c.settle(ctx, op, nil)
 			if serr != nil || found {
-				return out, serr
+				settled = &out
+				return true, serr
 			}
 			c.log.Info("portal create unanswered and not found: sending again", "what", op.what, "key", op.key)
+			return false, nil
+		}})
+	switch e, isErr := asError(err); {
+	case settled != nil:
+		return *settled, err
+	case err == nil:
+		if id := cr.id(); id != 0 || op.find == nil || op.key == "" {
+			return Outcome{ID: id}, nil
 		}
-		if attempt >= c.cfg.MaxRetries {
-			return Outcome{}, e
-		}
-		if err := c.wait(ctx, attempt, resp, e); err != nil {
-			return Outcome{}, err
+		// Created, but the answer carries no id: read it back.
+		out, _, err := c.settle(ctx, op, nil)
+		return out, err
+	case isErr && c.duplicate(e, op):
+		out, found, serr := c.settle(ctx, op, e)
+		if serr != nil || found {
+			return out, serr
 		}
 	}
+	return Outcome{}, err
 }
 
 // settle looks a document up by its key: found and equal is Existed,

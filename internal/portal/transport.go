@@ -235,28 +235,55 @@ func failure(method, path string, resp *http.Response, body []byte, err error, c
 	return e
 }
 
-// get reads a resource with retries: every transient failure is retried
-// (a GET changes nothing) up to MaxRetries.
-func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
-	for attempt := 0; ; attempt++ {
-		resp, body, err := c.attempt(ctx, http.MethodGet, path, q, nil, out)
+// request is one API call for the retry loop (send).
+type request struct {
+	method, path string
+	query        url.Values
+	body         []byte // JSON; nil for a GET
+	out          any    // decoded from a 2xx body when not nil
+	doing        string // what the call does, for a cancellation: "reading /x"
+	// unknown, when not nil, runs after an attempt whose outcome is
+	// unknown (it may have been processed) and before any resend: stop
+	// ends the loop with err (nil: the call took effect after all).
+	unknown func(ctx context.Context, e *Error) (stop bool, err error)
+}
+
+// send is the one retry loop of every call, reads and creates alike.
+// classify decides per attempt; transient failures are sent again after a
+// wait (backoff or Retry-After, see wait) up to MaxRetries times, under the
+// limiter that attempt goes through. A refusal returns its *Error.
+func (c *Client) send(ctx context.Context, r request) error {
+	for n := 0; ; n++ {
+		resp, body, err := c.attempt(ctx, r.method, r.path, r.query, r.body, r.out)
 		cl := classify(resp, err)
 		switch cl {
 		case classOK:
 			return nil
 		case classCanceled:
-			return canceled(ctx, "reading "+path)
-		case classReject:
-			return failure(http.MethodGet, path, resp, body, err, cl)
+			return canceled(ctx, r.doing)
 		}
-		e := failure(http.MethodGet, path, resp, body, err, cl)
-		if attempt >= c.cfg.MaxRetries {
+		e := failure(r.method, r.path, resp, body, err, cl)
+		if cl == classReject {
 			return e
 		}
-		if err := c.wait(ctx, attempt, resp, e); err != nil {
+		if cl == classUnknown && r.unknown != nil {
+			if stop, err := r.unknown(ctx, e); stop {
+				return err
+			}
+		}
+		if n >= c.cfg.MaxRetries {
+			return e
+		}
+		if err := c.wait(ctx, n, resp, e); err != nil {
 			return err
 		}
 	}
+}
+
+// get reads a resource; a GET changes nothing, so every transient failure
+// is sent again.
+func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	return c.send(ctx, request{method: http.MethodGet, path: path, query: q, out: out, doing: "reading " + path})
 }
 
 // wait sleeps before retry number attempt+1: capped exponential backoff
