@@ -82,11 +82,6 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(names)))
 	}
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-	pc, err := app.NewPortal(cfg.Portal(ic.Portal), app.PortalOptions{Logger: log})
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	defer pc.Close()
 	lock, err := app.AcquireJournalLock(cfg)
 	if err != nil {
 		return lockRefusal(cfg, ic, file, err)
@@ -101,15 +96,11 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 		return withCode(exitUnreachable, err)
 	}
 	defer db.Close()
-	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal))})
+	in, f, closeInbox, err := inboxHere(ctx, cfg, ic, db, log)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return err
 	}
-	defer in.Close()
-	f, err := in.Folder(ctx)
-	if err != nil {
-		return withCode(exitUnreachable, err)
-	}
+	defer closeInbox()
 
 	name, err := intoInbox(ctx, ic, f, file, log)
 	if err != nil {
@@ -118,7 +109,36 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	stop := showDocProgress(ctx, cmd.ErrOrStderr(), journalDocCounts(db, ic.Name, name))
 	res, err := in.ProcessFileWith(ctx, name, opts)
 	stop()
-	w := cmd.OutOrStdout()
+	return fileOutcome(cmd.OutOrStdout(), ic, res, err)
+}
+
+// inboxHere builds the portal client and the inbox ic on db, for a
+// command that processes a file in this process (process, replay), and
+// opens the inbox's folder; closeAll releases them.
+func inboxHere(ctx context.Context, cfg *config.Config, ic *config.Inbox, db *journal.DB, log *slog.Logger) (in *inbox.Inbox, f folder.Folder, closeAll func(), err error) {
+	pc, err := app.NewPortal(cfg.Portal(ic.Portal), app.PortalOptions{Logger: log})
+	if err != nil {
+		return nil, nil, nil, withCode(exitUsage, err)
+	}
+	in, err = inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal))})
+	if err != nil {
+		pc.Close()
+		return nil, nil, nil, withCode(exitUsage, err)
+	}
+	closeAll = func() {
+		_ = in.Close()
+		pc.Close()
+	}
+	if f, err = in.Folder(ctx); err != nil {
+		closeAll()
+		return nil, nil, nil, withCode(exitUnreachable, err)
+	}
+	return in, f, closeAll, nil
+}
+
+// fileOutcome prints what became of a file processed here and turns it
+// into the command's exit: 1 when it failed or is held for master data.
+func fileOutcome(w io.Writer, ic *config.Inbox, res inbox.FileResult, err error) error {
 	if err != nil {
 		return processFailure(ic, res, err)
 	}

@@ -89,34 +89,18 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 	if err != nil {
 		return err
 	}
-	pc, err := app.NewPortal(cfg.Portal(ic.Portal), app.PortalOptions{Logger: log})
+	in, f, closeInbox, err := inboxHere(ctx, cfg, ic, db, log)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return err
 	}
-	defer pc.Close()
-	in, err := inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal))})
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	defer in.Close()
-	f, err := in.Folder(ctx)
-	if err != nil {
-		return withCode(exitUnreachable, err)
-	}
+	defer closeInbox()
 	name, err := inbox.Requeue(ctx, db, f, ic, file, fl.force, "cli")
 	if err != nil {
 		return withCode(requeueExit(err), err)
 	}
 	fmt.Fprintf(w, "replaying #%d %s (%s) as %s\n", file.ID, file.Name, file.State, name)
 	res, err := in.ProcessFile(ctx, name)
-	if err != nil {
-		return processFailure(ic, res, err)
-	}
-	printResult(w, ic, res)
-	if res.State == journal.FileFailed {
-		return withCode(exitInvalid, fmt.Errorf("%s: %s", res.Name, res.Message))
-	}
-	return nil
+	return fileOutcome(w, ic, res, err)
 }
 
 // replayQueued puts the file back for the running daemon, adding the
