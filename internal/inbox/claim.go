@@ -54,7 +54,10 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		row, err := in.claim(work, f, name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			in.log.Debug("file gone since the listing", "file", name, "error", err)
+			in.log.Debug("file gone since the listing (another instance may have taken it)", "file", name, "error", err)
+			continue
+		case errors.Is(err, journal.ErrClaimed):
+			in.log.Debug("file claimed by another instance", "file", name, "error", err)
 			continue
 		case err != nil:
 			in.setQueue(waiting + len(jobs) + len(settled))
@@ -114,9 +117,10 @@ func (in *Inbox) level(f journal.File) int {
 	return 99
 }
 
-// openJobs returns the inbox's open journal files, and claims the files
-// of processing/ that have no open row (a crash between the rename and the
-// journal insert).
+// openJobs returns the inbox's open journal files this instance works on
+// (on a shared journal: those it holds or takes over, see lease.go), and
+// claims the files of processing/ that have no open row (a crash between
+// the rename and the journal insert).
 func (in *Inbox) openJobs(ctx context.Context, f folder.Folder) ([]journal.File, error) {
 	rows, err := in.j.OpenFiles(ctx, in.cfg.Name)
 	if err != nil {
@@ -126,18 +130,23 @@ func (in *Inbox) openJobs(ctx context.Context, f folder.Folder) ([]journal.File,
 	for _, r := range rows {
 		known[r.Path] = true
 	}
+	if rows, err = in.mine(ctx, rows); err != nil {
+		return nil, err
+	}
 	entries, err := f.List(ctx, in.cfg.ProcessingDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("listing %s of inbox %q: %w", in.cfg.ProcessingDir, in.cfg.Name, err)
 	}
+	strays := map[string]bool{}
+	defer in.forgetStrays(strays)
 	for _, e := range entries {
 		p := path.Join(in.cfg.ProcessingDir, e.Name)
-		if e.IsDir || isTemp(e.Name) || known[p] {
+		if e.IsDir || isTemp(e.Name) || known[p] || !in.orphaned(p, e, strays) {
 			continue
 		}
 		in.log.Info("claiming a file found in processing/ without a journal entry", "file", e.Name)
 		row, err := in.record(ctx, f, e.Name, p)
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, journal.ErrClaimed) {
 			continue
 		}
 		if err != nil {
@@ -168,8 +177,9 @@ func (in *Inbox) claim(ctx context.Context, f folder.Folder, name string) (journ
 }
 
 // record reads a claimed file (size, SHA-256, document type for the
-// dependency order) and inserts its journal row. A file over the size
-// limit is not read.
+// dependency order) and inserts its journal row, unless the path already
+// has an open one (journal.ErrClaimed: another instance holds the file).
+// A file over the size limit is not read.
 func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (journal.File, error) {
 	ent, err := f.Stat(ctx, p)
 	if err != nil {
@@ -185,7 +195,7 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 		row.DocType = in.detectType(ctx, src, name)
 		_ = src.Close()
 	}
-	id, err := in.j.ClaimFile(ctx, row)
+	id, err := in.j.ClaimExclusive(ctx, row)
 	if err != nil {
 		return journal.File{}, err
 	}

@@ -99,6 +99,10 @@ type Inbox struct {
 	opts    Options
 
 	work sync.Mutex // held while a file is claimed or processed
+	// strays are the files of processing/ without an open journal row,
+	// with when this instance first saw them so (guarded by work; shared
+	// journal only, see lease.go).
+	strays map[string]stray
 	// opening is held while the folder is opened and cleaned up: that I/O
 	// lists the folder, whose skip hook takes mu.
 	opening sync.Mutex

@@ -19,6 +19,9 @@ import (
 // anything is written, so a crash at any point resumes the same plan.
 func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	in, row := fr.in, &fr.row
+	if err := fr.holds(ctx); err != nil {
+		return FileResult{}, err
+	}
 	counts, err := in.j.DocumentCounts(ctx, row.ID)
 	if err != nil {
 		return FileResult{}, err
@@ -150,9 +153,13 @@ func freeNames(ctx context.Context, f folder.Folder, dir, base string) (final, r
 }
 
 // move renames the file from processing/ to its final path (a new unique
-// name if another file took it meanwhile).
+// name if another file took it meanwhile), once it checked that this
+// instance still holds the file.
 func (fr *fileRun) move(ctx context.Context) error {
 	in, row := fr.in, &fr.row
+	if err := fr.holds(ctx); err != nil {
+		return err
+	}
 	for attempt := 0; ; attempt++ {
 		err := fr.f.Rename(ctx, row.Path, row.FinalPath)
 		if err == nil {

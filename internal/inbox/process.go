@@ -78,6 +78,9 @@ func (in *Inbox) ProcessFileWith(ctx context.Context, name string, opts FileOpti
 	row, err := in.claim(ctx, f, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		open, oerr := in.j.OpenFiles(ctx, in.cfg.Name)
+		if oerr == nil {
+			open, oerr = in.mine(ctx, open)
+		}
 		if oerr != nil {
 			return FileResult{Name: name}, oerr
 		}
@@ -113,6 +116,13 @@ func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal
 	}
 	res, err := fr.run(ctx)
 	in.releaseMemory(row.Size)
+	if errors.Is(err, errLostFile) {
+		// The row is the other instance's now: nothing more is written.
+		fr.log.Warn("file taken over by another instance while this one worked on it: stopping here, the other one finishes it", "error", err)
+		res = fr.result()
+		res.Message = fmt.Sprintf("taken over by another instance (this one did not renew its lease in time): %v", err)
+		return res, nil
+	}
 	if err != nil {
 		stopping := stop.Err() != nil || ctx.Err() != nil
 		res = fr.result()

@@ -179,11 +179,15 @@ func (fr *fileRun) decision() (bool, string) {
 }
 
 // send submits one document: the journal marks it "sending" first, then
-// records the outcome. A transient failure or a refused token stops the
+// records the outcome. On a shared journal it first checks that this
+// instance still holds the file (errLostFile otherwise). A transient failure or a refused token stops the
 // file (the document stays "sending": the next attempt looks it up by key
 // before creating it).
 func (fr *fileRun) send(ctx context.Context, t task) error {
 	in, row := fr.in, &fr.row
+	if err := fr.holds(ctx); err != nil {
+		return err
+	}
 	if t.resume {
 		out, found, err := in.p.Lookup(ctx, func(ctx context.Context) (portal.Outcome, error) { return fr.create(ctx, t.doc) })
 		switch {

@@ -34,6 +34,9 @@ const openStates = `('claimed', 'submitting')`
 // Lease is how long this instance's claims last without renewal.
 func (d *DB) Lease() time.Duration { return d.lease }
 
+// Now is the journal's clock: the time leases are measured against.
+func (d *DB) Now() time.Time { return d.now() }
+
 // RenewLeases extends the lease of every open file this instance holds to
 // Lease from now, and returns how many it holds. An instance renews well
 // within Lease (every Lease/3) while it works; a file it no longer holds

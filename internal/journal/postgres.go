@@ -32,6 +32,9 @@ type Options struct {
 	// Lease is how long a claim stays this instance's without renewal
 	// (lease.go); zero means DefaultLease.
 	Lease time.Duration
+	// Now replaces the clock of leases and timestamps (tests); nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 // poolSize bounds the connections an instance opens to PostgreSQL.
@@ -50,10 +53,17 @@ func OpenWith(ctx context.Context, o Options) (*DB, error) {
 	if o.Lease <= 0 {
 		o.Lease = DefaultLease
 	}
+	var d *DB
+	var err error
 	if o.URL == "" {
-		return openSQLite(ctx, o.Path, o.Instance, o.Lease)
+		d, err = openSQLite(ctx, o.Path, o.Instance, o.Lease)
+	} else {
+		d, err = openPostgres(ctx, o)
 	}
-	return openPostgres(ctx, o)
+	if err == nil && o.Now != nil {
+		d.now = func() time.Time { return o.Now().UTC() }
+	}
+	return d, err
 }
 
 func isPostgresURL(s string) bool {

@@ -1,0 +1,315 @@
+package inbox_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"filebridge/internal/folder"
+	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/journal/pgtest"
+)
+
+// instance is one filebridge instance of a shared-journal test: its own
+// journal handle (instance name, lease) and Inbox on the env's config,
+// portal and folder.
+type instance struct {
+	j  *journal.DB
+	in *inbox.Inbox
+}
+
+// sharedInstances opens n instances on one fresh PostgreSQL journal, all
+// on the clock c, with the lease given.
+func (e *env) sharedInstances(n int, c *clock, lease time.Duration, open func(context.Context) (folder.Folder, error)) []instance {
+	e.t.Helper()
+	cluster := pgtest.Start(e.t)
+	out := make([]instance, n)
+	for i := range out {
+		db, err := journal.OpenWith(context.Background(), journal.Options{URL: cluster.URL,
+			Instance: fmt.Sprintf("inst-%c", 'a'+i), Lease: lease, Now: c.Now})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(func() { _ = db.Close() })
+		in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
+			Journal: db, Portal: e.client, Logger: testLogger(e.t).With("instance", db.Instance()),
+			Concurrency: e.workers, Options: e.options, OpenFolder: open,
+		})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		e.t.Cleanup(func() { _ = in.Close() })
+		out[i] = instance{j: db, in: in}
+	}
+	return out
+}
+
+// runAll runs one round on every instance at once.
+func runAll(t *testing.T, insts []instance) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, len(insts))
+	for i, x := range insts {
+		wg.Go(func() { _, errs[i] = x.in.RunOnce(context.Background()) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("instance %s: RunOnce: %v", insts[i].j.Instance(), err)
+		}
+	}
+}
+
+// skuFile is a file of one SKU.
+func skuFile(i int) string { return skuHeader + skuRow(i, "SUP-A") }
+
+// checkOnce checks that the portal has the n SKUs, none created twice,
+// and that the journal has no open file.
+func checkOnce(t *testing.T, e *env, j *journal.DB, n int) {
+	t.Helper()
+	st := e.sim.Stats()
+	if st.Counts["variants"] != n || st.RepeatedCreates != 0 {
+		t.Errorf("portal has %d variants (want %d), repeated creates %d (want 0)", st.Counts["variants"], n, st.RepeatedCreates)
+	}
+	open, err := j.OpenFiles(context.Background(), "")
+	if err != nil || len(open) != 0 {
+		t.Errorf("open files in the journal: %+v, %v", open, err)
+	}
+}
+
+// TestSharedJournalEachFileOnce: three instances on one PostgreSQL journal
+// run their rounds at the same time over one inbox (a shared local folder
+// and an SFTP server): each file is claimed by exactly one of them, every
+// document is created once, and every file ends in processed/ exactly
+// once.
+func TestSharedJournalEachFileOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sftp bool
+	}{{"local", false}, {"sftp", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := envOpts{workers: 2, inbox: "file_concurrency = 4"}
+			var srv *sftptest.Server
+			if tc.sftp {
+				srv = sftptest.NewServer(t)
+				o.sftp = srv
+			}
+			e := newEnv(t, o)
+			c := &clock{t: fixedNow}
+			insts := e.sharedInstances(3, c, 30*time.Second, nil)
+			put := func(name, content string) {
+				if srv != nil {
+					writeRemote(t, srv, "/in/"+name, content)
+					return
+				}
+				e.drop(name, content)
+			}
+			put("SUPPLIERS.csv", suppliersA)
+			if _, err := insts[0].in.RunOnce(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			const n = 24
+			for i := 1; i <= n; i++ {
+				put(fmt.Sprintf("SKU-%02d.csv", i), skuFile(i))
+			}
+			runAll(t, insts)
+			runAll(t, insts) // nothing left: a second round finds nothing to take over
+			checkOnce(t, e, insts[0].j, n)
+			var done []string
+			if srv != nil {
+				done = remoteFiles(t, srv, "/in/"+processed)
+				if left := remoteFiles(t, srv, "/in/processing"); len(left) != 0 {
+					t.Errorf("left in processing/: %v", left)
+				}
+			} else {
+				for _, p := range e.ls(processed) {
+					done = append(done, filepath.Base(p))
+				}
+				if left := e.ls("processing"); len(left) != 0 {
+					t.Errorf("left in processing/: %v", left)
+				}
+			}
+			files := 0
+			for _, name := range done {
+				if strings.HasSuffix(name, ".csv") && !strings.Contains(name, "report") {
+					files++
+				}
+			}
+			if files != n+1 {
+				t.Errorf("%d files in processed/, want %d: %v", files, n+1, done)
+			}
+		})
+	}
+}
+
+// writeRemote writes a file on the SFTP server.
+func writeRemote(t *testing.T, srv *sftptest.Server, p, content string) {
+	t.Helper()
+	f, err := srv.Client(t).Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// remoteFiles lists the names of the files of a folder of the SFTP server.
+func remoteFiles(t *testing.T, srv *sftptest.Server, dir string) []string {
+	t.Helper()
+	infos, err := srv.Client(t).ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, fi := range infos {
+		if !fi.IsDir() {
+			out = append(out, fi.Name())
+		}
+	}
+	return out
+}
+
+// TestSharedJournalTakeOver: instance A dies in the middle of a file (one
+// SKU created on the portal whose answer it never recorded, one sending
+// that never arrived, the rest pending). B leaves the file alone while A's
+// lease runs, takes it over once it ran out, looks the SKUs being sent up
+// before sending them, and finishes the file: each SKU created once. A,
+// should it come back, finds nothing of its own.
+func TestSharedJournalTakeOver(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, envOpts{workers: 1})
+	c := &clock{t: fixedNow}
+	const lease = 30 * time.Second
+	insts := e.sharedInstances(2, c, lease, nil)
+	a, b := insts[0], insts[1]
+	e.drop("SUPPLIERS.csv", suppliersA)
+	if _, err := a.in.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	content := skuHeader
+	for i := 1; i <= 6; i++ {
+		content += skuRow(i, "SUP-A")
+	}
+	if err := os.WriteFile(filepath.Join(e.dir, "processing", "SKU.csv"), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id, err := a.j.ClaimExclusive(ctx, journal.File{Inbox: "erp", Name: "SKU.csv", Path: "processing/SKU.csv",
+		Size: int64(len(content)), DocType: "skus", State: journal.FileSubmitting})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []journal.Document
+	for i := 1; i <= 6; i++ {
+		docs = append(docs, journal.Document{Key: fmt.Sprintf("SKU-%d", i), Rows: strconv.Itoa(i + 1)})
+	}
+	if err := a.j.AddDocuments(ctx, id, docs); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.CreateItem(ctx, item(1, "SUP-A")); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"SKU-1", "SKU-2"} {
+		if err := a.j.StartAttempt(ctx, id, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	steps := []struct {
+		name     string
+		after    time.Duration // clock advance before B's round
+		variants int           // on the portal after it
+		open     bool          // the file is still open after it
+	}{
+		{"A's lease runs: B leaves the file alone", lease - time.Second, 1, true},
+		{"A's lease ran out: B takes the file over and finishes it", 2 * time.Second, 6, false},
+	}
+	for _, st := range steps {
+		c.Add(st.after)
+		if _, err := b.in.RunOnce(ctx); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		f, err := b.j.File(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.sim.Stats().Counts["variants"]; got != st.variants || f.State.Open() != st.open {
+			t.Errorf("%s: %d variants, file %s; want %d variants, open %v", st.name, got, f.State, st.variants, st.open)
+		}
+	}
+	if held, err := a.j.Holds(ctx, id); err != nil || held {
+		t.Errorf("A still holds the file taken over: %v, %v", held, err)
+	}
+	if _, err := a.in.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkOnce(t, e, a.j, 6)
+	if !e.exists(processed + "/SKU.csv") {
+		t.Errorf("SKU.csv not in processed/: %v", e.ls(""))
+	}
+}
+
+// TestSharedJournalStray: a file in processing/ without a journal row is
+// another instance's claim between its rename and its journal row, or a
+// crash's leftover. An instance records it only once it saw it so for
+// longer than the lease; meanwhile the renaming instance's row wins.
+func TestSharedJournalStray(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, envOpts{workers: 1})
+	c := &clock{t: fixedNow}
+	const lease = 30 * time.Second
+	insts := e.sharedInstances(2, c, lease, nil)
+	a, b := insts[0], insts[1]
+	e.drop("SUPPLIERS.csv", suppliersA)
+	if _, err := a.in.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A renamed STRAY.csv and LATE.csv but has not written their rows yet.
+	for _, name := range []string{"STRAY.csv", "LATE.csv"} {
+		i := map[string]int{"STRAY.csv": 1, "LATE.csv": 2}[name]
+		if err := os.WriteFile(filepath.Join(e.dir, "processing", name), []byte(skuFile(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, adv := range []time.Duration{0, lease / 2, lease / 2} {
+		c.Add(adv)
+		if _, err := b.in.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := e.sim.Stats().Counts["variants"]; n != 0 || len(e.ls("processing")) != 2 {
+			t.Fatalf("after %s: B took a file of processing/ seen without a row for no longer than the lease: %d variants, processing/ %v",
+				adv, n, e.ls("processing"))
+		}
+	}
+	// A writes the row of LATE.csv now: B must leave that one alone.
+	late, err := a.j.ClaimExclusive(ctx, journal.File{Inbox: "erp", Name: "LATE.csv", Path: "processing/LATE.csv", DocType: "skus"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Add(time.Second)
+	if _, err := b.in.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !e.exists(processed+"/STRAY.csv") || !e.exists("processing/LATE.csv") {
+		t.Errorf("want STRAY.csv processed by B and LATE.csv left to A: %v", e.ls(""))
+	}
+	if held, err := a.j.Holds(ctx, late); err != nil || !held {
+		t.Errorf("A lost LATE.csv: %v, %v", held, err)
+	}
+	if _, err := a.in.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkOnce(t, e, a.j, 2)
+}
