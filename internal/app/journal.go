@@ -10,7 +10,7 @@ import (
 // JournalOptions are the journal.Options of cfg: the SQLite file, or the
 // PostgreSQL database with its resolved password.
 func JournalOptions(cfg *config.Config) journal.Options {
-	return journal.Options{Path: cfg.Journal.Path, URL: cfg.Journal.URL, Password: cfg.Journal.Password.Value()}
+	return journal.Options{Path: cfg.Journal.Path, URL: cfg.Journal.URL, Password: cfg.Journal.Password.Value(), Lease: cfg.Journal.Lease.Duration}
 }
 
 // OpenJournal opens cfg's journal.

@@ -52,6 +52,11 @@ type Journal struct {
 	PasswordFile string `toml:"password_file"`
 	// Password is resolved by ResolveSecrets from PasswordEnv/PasswordFile.
 	Password Secret `toml:"-"`
+	// Lease is how long a file claimed by an instance stays its own
+	// without renewal (the instance renews every lease/3 while it runs);
+	// then another instance on the shared journal takes it over. Default
+	// "30s".
+	Lease Duration `toml:"lease"`
 }
 
 // Postgres reports whether the journal is a PostgreSQL database.

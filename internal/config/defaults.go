@@ -10,6 +10,7 @@ import (
 // users; a test keeps the two in step.
 const (
 	DefaultJournalPath          = "var/filebridge.db"
+	DefaultLease                = 30 * time.Second
 	DefaultListen               = "127.0.0.1:9464"
 	DefaultLogLevel             = "info"
 	DefaultLogFormat            = "json"
@@ -72,6 +73,7 @@ func New() *Config {
 // relative file paths absolute against the config's folder.
 func (c *Config) provision(p presence) {
 	c.Journal.Path = c.abs(c.Journal.Path)
+	setDur(&c.Journal.Lease, p.table("journal"), "lease", DefaultLease)
 	if c.Journal.PasswordFile != "" {
 		c.Journal.PasswordFile = c.abs(c.Journal.PasswordFile)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // journalConfig writes the minimal config with the given [journal] table.
@@ -103,5 +104,38 @@ password_env = "FB_PG"`))
 	}
 	if !strings.Contains(logged.String(), `"backend":"postgres"`) {
 		t.Errorf("slog does not name the backend: %s", logged.String())
+	}
+}
+
+// TestJournalLease: [journal] lease defaults to 30s and must be at least
+// a second.
+func TestJournalLease(t *testing.T) {
+	tests := []struct {
+		name    string
+		journal string
+		want    time.Duration
+		wantErr string
+	}{
+		{"default", `path = "var/j.db"`, DefaultLease, ""},
+		{"set", `lease = "3s"`, 3 * time.Second, ""},
+		{"too short", `lease = "500ms"`, 0, "journal.lease"},
+		{"zero", `lease = "0s"`, 0, "must be at least 1s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(journalConfig(t, tt.journal))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load = %v, want an error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if c.Journal.Lease.Duration != tt.want {
+				t.Errorf("lease = %s, want %s", c.Journal.Lease.Duration, tt.want)
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"filebridge/internal/model"
 )
@@ -249,6 +250,9 @@ func isResource(name string) bool {
 
 // validate checks the PostgreSQL keys of [journal].
 func (j *Journal) validate(p *problems) {
+	if j.Lease.Duration < time.Second {
+		p.add("journal.lease", "%s: must be at least 1s (default %s): it is how long another instance waits before taking over the files of one that stopped", j.Lease.Duration, DefaultLease)
+	}
 	if j.URL == "" {
 		if j.PasswordEnv != "" || j.PasswordFile != "" {
 			p.add("journal.password_env", "a password is only used with journal.url (PostgreSQL): set url or drop password_env/password_file")
