@@ -47,9 +47,14 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		return res, in.retryLater(err)
 	}
 	jobs = slices.DeleteFunc(jobs, func(row journal.File) bool { return in.isRunning(row.ID) })
-	for _, name := range settled {
+	settled, budget := in.claimOrder(settled)
+	for i, name := range settled {
 		if ctx.Err() != nil {
 			break // found again at the next start
+		}
+		if budget == 0 {
+			res.Left = len(settled) - i
+			break
 		}
 		row, err := in.claim(work, f, name)
 		switch {
@@ -64,6 +69,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 			return res, in.retryLater(err)
 		}
 		jobs = append(jobs, row)
+		budget--
 	}
 	in.sortJobs(jobs)
 	for _, row := range jobs {

@@ -176,8 +176,9 @@ func (in *Inbox) Look(ctx context.Context) error {
 
 // RunOnce runs one round: it resumes the files in processing/, looks at
 // the inbox (waiting up to settle for files seen for the first time, unless
-// Options.SkipSettle), claims every settled file and processes them all in
-// dependency order. A file left in processing/ by a transient failure or a
+// Options.SkipSettle), claims every settled file (on a shared journal only
+// those it can start: RoundResult.Left counts the others) and processes
+// them all in dependency order. A file left in processing/ by a transient failure or a
 // refused token counts in Retrying and ends the round; the error then
 // matches IsRetry.
 func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
@@ -320,6 +321,9 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 	}
 	if res.Waiting > 0 && !settleAt.IsZero() {
 		next = earliest(next, settleAt)
+	}
+	if res.Left > 0 {
+		next = time.Now() // settled files wait in the inbox
 	}
 	return next
 }

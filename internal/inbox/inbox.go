@@ -164,6 +164,10 @@ type RoundResult struct {
 	// Running counts files that took longer than their fair share and go
 	// on in the background (Run only).
 	Running int
+	// Left counts settled files the round did not claim: on a shared
+	// journal a round claims only the files it can start, leaving the
+	// others to the other instances and to its next round (at once).
+	Left int
 }
 
 // New checks the dependencies and returns the inbox. It opens nothing.

@@ -1,10 +1,13 @@
 package inbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path"
+	"slices"
 	"time"
 
 	"filebridge/internal/folder"
@@ -138,4 +141,21 @@ func (fr *fileRun) holds(ctx context.Context) error {
 		return fmt.Errorf("%s of inbox %q (file %d): %w", path.Base(fr.row.Path), in.cfg.Name, fr.row.ID, errLostFile)
 	}
 	return nil
+}
+
+// claimOrder returns the settled files in the order a round claims them,
+// and how many it claims: with a journal of its own, all of them in
+// listing order; on a shared journal only as many as it can start now
+// (file_concurrency less the files running in the background), the files
+// others depend on first and otherwise in a random order, so that the
+// instances share the files out instead of all reaching for the same ones
+// (the others stay in the inbox for the next round, which runs at once).
+func (in *Inbox) claimOrder(settled []string) ([]string, int) {
+	if !in.shared() {
+		return settled, len(settled)
+	}
+	settled = slices.Clone(settled)
+	rand.Shuffle(len(settled), func(i, j int) { settled[i], settled[j] = settled[j], settled[i] })
+	slices.SortStableFunc(settled, func(a, b string) int { return cmp.Compare(in.rootOrder(a), in.rootOrder(b)) })
+	return settled, max(in.cfg.FileConcurrency-in.runningCount(), 1)
 }

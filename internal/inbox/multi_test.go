@@ -52,20 +52,25 @@ func (e *env) sharedInstances(n int, c *clock, lease time.Duration, open func(co
 	return out
 }
 
-// runAll runs one round on every instance at once.
-func runAll(t *testing.T, insts []instance) {
+// runAll runs one round on every instance at once, and returns how many
+// rounds there were and how many files each instance processed.
+func runAll(t *testing.T, insts []instance) []int {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make([]error, len(insts))
+	res := make([]inbox.RoundResult, len(insts))
 	for i, x := range insts {
-		wg.Go(func() { _, errs[i] = x.in.RunOnce(context.Background()) })
+		wg.Go(func() { res[i], errs[i] = x.in.RunOnce(context.Background()) })
 	}
 	wg.Wait()
+	files := make([]int, len(insts))
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("instance %s: RunOnce: %v", insts[i].j.Instance(), err)
 		}
+		files[i] = len(res[i].Files)
 	}
+	return files
 }
 
 // skuFile is a file of one SKU.
@@ -120,8 +125,22 @@ func TestSharedJournalEachFileOnce(t *testing.T) {
 			for i := 1; i <= n; i++ {
 				put(fmt.Sprintf("SKU-%02d.csv", i), skuFile(i))
 			}
-			runAll(t, insts)
-			runAll(t, insts) // nothing left: a second round finds nothing to take over
+			// Each round of an instance claims only the files it can
+			// start (file_concurrency 4): 24 files take at least two
+			// rounds of three instances, and every instance gets some.
+			perInstance := make([]int, len(insts))
+			total, rounds := 0, 0
+			for ; total < n && rounds < 20; rounds++ {
+				for i, k := range runAll(t, insts) {
+					perInstance[i] += k
+					total += k
+				}
+			}
+			for i, k := range perInstance {
+				if k == 0 || k > 4*rounds {
+					t.Errorf("instance %d processed %d files in %d rounds, want 1 to 4 a round: %v", i, k, rounds, perInstance)
+				}
+			}
 			checkOnce(t, e, insts[0].j, n)
 			var done []string
 			if srv != nil {

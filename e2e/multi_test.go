@@ -1,0 +1,257 @@
+package e2e
+
+import (
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx", to read the shared journal
+
+	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/journal/pgtest"
+)
+
+// multiDrill is a set of `filebridge run` instances with one config: one
+// PostgreSQL journal, one OpenSSH sshd inbox, one simulator.
+type multiDrill struct {
+	t      *testing.T
+	cfg    string // config file every instance runs with
+	inbox  string // the inbox folder on the server's disk
+	sim    *sim
+	db     *sql.DB // the shared journal, for the test's own queries
+	lease  time.Duration
+	poll   time.Duration
+	starts int // instances started so far, for their names
+}
+
+// newMultiDrill starts PostgreSQL, sshd and the simulator (master data
+// preloaded, so that orders never wait for it) and writes the config of
+// the instances: journal lease and inbox poll short, so that a killed
+// instance's files are taken over within seconds.
+func newMultiDrill(t *testing.T, lease, poll time.Duration) *multiDrill {
+	t.Helper()
+	pg := pgtest.Start(t)
+	dir := t.TempDir()
+	root := filepath.Join(dir, "srv")
+	inbox := filepath.Join(root, "in")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sshd := sftptest.StartSSHD(t, root)
+	key := filepath.Join(dir, "id_ed25519")
+	mustWrite(t, key, string(sshd.ClientKey))
+	s := startSim(t, "A", "--preload", "50", "--latency", "300ms")
+	extra := fmt.Sprintf("private_key_file = %q\nknown_hosts = %q\npoll = %q\nsettle = \"200ms\"\nfile_concurrency = 2",
+		key, sshd.KnownHostsFile, poll)
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: sshd.URL(inbox), extra: extra})
+	data := readFile(t, cfg)
+	data = strings.Replace(data, "[journal]\n", fmt.Sprintf("[journal]\nurl = %q\nlease = %q\n", pg.URL, lease), 1)
+	mustWrite(t, cfg, data)
+	db, err := sql.Open("pgx", pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return &multiDrill{t: t, cfg: cfg, inbox: inbox, sim: s, db: db, lease: lease, poll: poll}
+}
+
+// startInstance starts one more `filebridge run` with the drill's config.
+// It is the hook for what else the instances are to run (exports: give
+// the config its outboxes before the first start).
+func (d *multiDrill) startInstance() *process {
+	d.starts++
+	return start(d.t, fmt.Sprintf("run #%d", d.starts), "run", "--config", d.cfg)
+}
+
+// heldBy lists the open files of the journal whose lease the process with
+// this pid holds (an instance is named host-PID-random).
+func (d *multiDrill) heldBy(pid int) []int64 {
+	d.t.Helper()
+	rows, err := d.db.Query(`SELECT id FROM files WHERE state IN ('claimed', 'submitting') AND owner LIKE $1`,
+		"%-"+strconv.Itoa(pid)+"-%")
+	if err != nil {
+		d.t.Fatalf("reading the journal: %v", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			d.t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// openCount counts the journal's open files among ids (all when nil).
+func (d *multiDrill) openCount(ids []int64) int {
+	d.t.Helper()
+	var n int
+	q := `SELECT count(*) FROM files WHERE state IN ('claimed', 'submitting')`
+	args := []any{}
+	if ids != nil {
+		parts := make([]string, len(ids))
+		for i, id := range ids {
+			parts[i] = strconv.FormatInt(id, 10)
+		}
+		q += " AND id IN (" + strings.Join(parts, ",") + ")"
+	}
+	if err := d.db.QueryRow(q, args...).Scan(&n); err != nil {
+		d.t.Fatalf("reading the journal: %v", err)
+	}
+	return n
+}
+
+// TestMultiInstanceDrill runs 3 instances of `filebridge run` on one
+// PostgreSQL journal and one OpenSSH sshd inbox of order files (one order
+// each), kills one with SIGKILL at random (seeded) moments and restarts
+// it, until every file is through. Every order then exists exactly once
+// on the simulator (no create refused as a repeat), every file is in
+// processed/, none in the inbox root or processing/, and the journal has
+// no open file. For each kill of an instance holding files, the failover
+// time (the kill until the last of its files is finished by another
+// instance) is measured and logged. The lease is 3s and the poll 1s.
+//
+// 100 files in `make test`; E2E_DRILL_FILES sets the size (500 by hand and
+// in `make bench`).
+func TestMultiInstanceDrill(t *testing.T) {
+	nFiles := 100
+	if v := os.Getenv("E2E_DRILL_FILES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("E2E_DRILL_FILES=%q: want a number of files", v)
+		}
+		nFiles = n
+	}
+	const instances = 3
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("E2E_DRILL_SEED"); v != "" {
+		seed, _ = strconv.ParseUint(v, 10, 64)
+	}
+	t.Logf("drill seed %d (E2E_DRILL_SEED=%d repeats it)", seed, seed)
+	rng := rand.New(rand.NewPCG(seed, 13))
+	begin := time.Now()
+
+	d := newMultiDrill(t, 3*time.Second, time.Second)
+	names := make([]string, nFiles)
+	for i := range names {
+		names[i] = fmt.Sprintf("ORDERS_MULTI_%04d.csv", i)
+		writeAtomic(t, filepath.Join(d.inbox, names[i]), ordersFile("A", fmt.Sprintf("MI%04d-", i), 1, 1, 50))
+	}
+	procs := make([]*process, instances)
+	for i := range procs {
+		procs[i] = d.startInstance()
+	}
+
+	// Kill an instance every 0.5-2 s, restart it at once, and
+	// time the takeover of the files it held.
+	type failover struct {
+		files int
+		took  time.Duration
+	}
+	var (
+		mu        sync.Mutex
+		failovers []failover
+		measuring sync.WaitGroup
+	)
+	processed := filepath.Join(d.inbox, "processed")
+	through := func() bool {
+		done := baseNames(files(t, processed))
+		for _, n := range names {
+			if !slices.Contains(done, n) {
+				return false
+			}
+		}
+		return true
+	}
+	deadline := time.Now().Add(150 * time.Second)
+	kills := 0
+	for !through() && time.Now().Before(deadline) {
+		time.Sleep(time.Duration(500+rng.IntN(1500)) * time.Millisecond)
+		if through() {
+			break
+		}
+		k := rng.IntN(instances)
+		p := procs[k]
+		p.kill()
+		killed := time.Now()
+		kills++
+		held := d.heldBy(p.cmd.Process.Pid)
+		procs[k] = d.startInstance()
+		if len(held) == 0 {
+			continue
+		}
+		measuring.Go(func() {
+			for d.openCount(held) > 0 {
+				if time.Since(killed) > 60*time.Second {
+					return // the final checks report it
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			mu.Lock()
+			failovers = append(failovers, failover{files: len(held), took: time.Since(killed)})
+			mu.Unlock()
+		})
+	}
+	waitFor(t, 90*time.Second, "every file in processed/", through)
+	measuring.Wait()
+
+	if n := d.openCount(nil); n != 0 {
+		t.Errorf("the journal has %d open file(s), want 0", n)
+	}
+	var left []string
+	for _, f := range files(t, d.inbox) {
+		if !strings.HasPrefix(f, "processed/") && !strings.HasPrefix(f, "error/") {
+			left = append(left, f)
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("files not in processed/ or error/: %q", left)
+	}
+	var st struct {
+		RepeatedCreates int `json:"repeatedCreates"`
+	}
+	d.sim.getJSON(t, d.sim.URL+"/_sim/stats", &st, false)
+	if st.RepeatedCreates != 0 {
+		t.Errorf("%d create(s) were sent twice and refused as already used, want 0", st.RepeatedCreates)
+	}
+	counts := d.sim.keyCounts(t, "sales_orders", "orderNumber")
+	if len(counts) != nFiles {
+		t.Errorf("the portal holds %d distinct orders, want %d", len(counts), nFiles)
+	}
+	for k, n := range counts {
+		if n != 1 {
+			t.Errorf("order %s exists %d times", k, n)
+		}
+	}
+
+	for i, p := range procs {
+		if code := p.stop(t, 25*time.Second); code != 0 {
+			t.Errorf("instance %d exited with %d after SIGTERM", i, code)
+		}
+	}
+	took := make([]time.Duration, len(failovers))
+	held := 0
+	for i, f := range failovers {
+		took[i] = f.took
+		held += f.files
+	}
+	slices.Sort(took)
+	if len(took) > 0 {
+		t.Logf("failover (kill of a holder until its files are finished by another instance), lease %s, poll %s: %d kills of holders (%d files held), min %s, median %s, max %s",
+			d.lease, d.poll, len(took), held, took[0].Round(10*time.Millisecond), took[len(took)/2].Round(10*time.Millisecond), took[len(took)-1].Round(10*time.Millisecond))
+		if limit := d.lease + d.poll + 5*time.Second; took[len(took)-1] > limit {
+			t.Errorf("a failover took %s, want within the lease plus a poll (%s, with %s of slack)", took[len(took)-1], d.lease+d.poll, 5*time.Second)
+		}
+	}
+	t.Logf("drill: %d instances, %d files of one order, %d kills, %s in all", instances, nFiles, kills, time.Since(begin).Round(time.Second))
+}
