@@ -119,12 +119,14 @@ func (d *multiDrill) openCount(ids []int64) int {
 // processed/, none in the inbox root or processing/, and the journal has
 // no open file. For each kill of an instance holding files, the failover
 // time (the kill until the last of its files is finished by another
-// instance) is measured and logged. The lease is 3s and the poll 1s.
+// instance) is measured and logged. The lease is 3s and the poll 1s; the
+// simulator answers after 300ms, so that kills land in files being
+// submitted.
 //
-// 100 files in `make test`; E2E_DRILL_FILES sets the size (500 by hand and
-// in `make bench`).
+// 500 files (about 40s on 2 cores); E2E_DRILL_FILES sets another size,
+// E2E_DRILL_SEED the seed of the kills (logged).
 func TestMultiInstanceDrill(t *testing.T) {
-	nFiles := 100
+	nFiles := 500
 	if v := os.Getenv("E2E_DRILL_FILES"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
