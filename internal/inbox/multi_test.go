@@ -3,6 +3,7 @@ package inbox_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,11 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"filebridge/internal/folder"
+	"filebridge/internal/app"
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
+	"filebridge/internal/portal"
 )
 
 // instance is one filebridge instance of a shared-journal test: its own
@@ -28,28 +30,34 @@ type instance struct {
 
 // sharedInstances opens n instances on one fresh PostgreSQL journal, all
 // on the clock c, with the lease given.
-func (e *env) sharedInstances(n int, c *clock, lease time.Duration, open func(context.Context) (folder.Folder, error)) []instance {
+func (e *env) sharedInstances(n int, c *clock, lease time.Duration) []instance {
 	e.t.Helper()
-	cluster := pgtest.Start(e.t)
+	url := pgtest.Start(e.t).URL
 	out := make([]instance, n)
 	for i := range out {
-		db, err := journal.OpenWith(context.Background(), journal.Options{URL: cluster.URL,
-			Instance: fmt.Sprintf("inst-%c", 'a'+i), Lease: lease, Now: c.Now})
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		e.t.Cleanup(func() { _ = db.Close() })
-		in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
-			Journal: db, Portal: e.client, Logger: testLogger(e.t).With("instance", db.Instance()),
-			Concurrency: e.workers, Options: e.options, OpenFolder: open,
-		})
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		e.t.Cleanup(func() { _ = in.Close() })
-		out[i] = instance{j: db, in: in}
+		out[i] = e.sharedInstance(url, fmt.Sprintf("inst-%c", 'a'+i), c, lease, e.client)
 	}
 	return out
+}
+
+// sharedInstance opens one instance on the PostgreSQL journal at url, on
+// its clock and with its portal client.
+func (e *env) sharedInstance(url, name string, c *clock, lease time.Duration, client *portal.Client) instance {
+	e.t.Helper()
+	db, err := journal.OpenWith(context.Background(), journal.Options{URL: url, Instance: name, Lease: lease, Now: c.Now})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { _ = db.Close() })
+	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
+		Journal: db, Portal: client, Logger: testLogger(e.t).With("instance", name),
+		Concurrency: e.workers, Options: e.options,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { _ = in.Close() })
+	return instance{j: db, in: in}
 }
 
 // runAll runs one round on every instance at once, and returns how many
@@ -109,7 +117,7 @@ func TestSharedJournalEachFileOnce(t *testing.T) {
 			}
 			e := newEnv(t, o)
 			c := &clock{t: fixedNow}
-			insts := e.sharedInstances(3, c, 30*time.Second, nil)
+			insts := e.sharedInstances(3, c, 30*time.Second)
 			put := func(name, content string) {
 				if srv != nil {
 					writeRemote(t, srv, "/in/"+name, content)
@@ -211,7 +219,7 @@ func TestSharedJournalTakeOver(t *testing.T) {
 	e := newEnv(t, envOpts{workers: 1})
 	c := &clock{t: fixedNow}
 	const lease = 30 * time.Second
-	insts := e.sharedInstances(2, c, lease, nil)
+	insts := e.sharedInstances(2, c, lease)
 	a, b := insts[0], insts[1]
 	e.drop("SUPPLIERS.csv", suppliersA)
 	if _, err := a.in.RunOnce(ctx); err != nil {
@@ -289,7 +297,7 @@ func TestSharedJournalStray(t *testing.T) {
 	e := newEnv(t, envOpts{workers: 1})
 	c := &clock{t: fixedNow}
 	const lease = 30 * time.Second
-	insts := e.sharedInstances(2, c, lease, nil)
+	insts := e.sharedInstances(2, c, lease)
 	a, b := insts[0], insts[1]
 	e.drop("SUPPLIERS.csv", suppliersA)
 	if _, err := a.in.RunOnce(ctx); err != nil {
@@ -331,4 +339,95 @@ func TestSharedJournalStray(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOnce(t, e, a.j, 2)
+}
+
+// hookTransport runs hook (once) before the first request it is asked for.
+type hookTransport struct {
+	base http.RoundTripper
+	once sync.Once
+	when func(*http.Request) bool
+	hook func()
+}
+
+func (h *hookTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if h.when(r) {
+		h.once.Do(h.hook)
+	}
+	return h.base.RoundTrip(r)
+}
+
+// TestSharedJournalLostLease: instance A could not renew its lease (its
+// clock, as seen by the journal, stood still while B's ran past it) and B
+// takes A's file over while A sends its first document. A's create goes
+// through and is journaled, but A sends nothing more, does not move the
+// file and leaves the journal row to B; B finishes the file without
+// creating any document twice.
+func TestSharedJournalLostLease(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, envOpts{workers: 1})
+	const lease = 30 * time.Second
+	url := pgtest.Start(t).URL
+	ca, cb := &clock{t: fixedNow}, &clock{t: fixedNow}
+	b := e.sharedInstance(url, "inst-b", cb, lease, e.client)
+	tookOver := false
+	hook := &hookTransport{
+		when: func(r *http.Request) bool {
+			return r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/variants")
+		},
+		hook: func() {
+			cb.Add(lease + time.Second)
+			open, err := b.j.OpenFiles(ctx, "erp")
+			if err != nil || len(open) != 1 {
+				t.Errorf("open files when A sends: %+v, %v", open, err)
+				return
+			}
+			tookOver, err = b.j.TakeOver(ctx, open[0].ID)
+			if err != nil {
+				t.Error(err)
+			}
+		},
+	}
+	clientA, err := app.NewPortal(e.cfg.Portal("main"), app.PortalOptions{Transport: func(_ string, base http.RoundTripper) http.RoundTripper {
+		hook.base = base
+		return hook
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(clientA.Close)
+	a := e.sharedInstance(url, "inst-a", ca, lease, clientA)
+
+	e.drop("SUPPLIERS.csv", suppliersA)
+	if _, err := b.in.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	content := skuHeader
+	for i := 1; i <= 3; i++ {
+		content += skuRow(i, "SUP-A")
+	}
+	e.drop("SKU.csv", content)
+	res, err := a.in.RunOnce(ctx)
+	if err != nil {
+		t.Fatalf("A's round: %v", err)
+	}
+	if !tookOver {
+		t.Fatal("B could not take the file over")
+	}
+	if r := result(t, res, "SKU.csv"); !strings.Contains(r.Message, "taken over by another instance") {
+		t.Errorf("A's result: %+v, want it taken over", r)
+	}
+	if n := e.sim.Stats().Counts["variants"]; n != 1 || !e.exists("processing/SKU.csv") {
+		t.Errorf("after A lost the file: %d variants (want 1, the one A sent before), processing/ %v", n, e.ls("processing"))
+	}
+	ls, err := b.j.Leases(ctx, "erp")
+	if err != nil || len(ls) != 1 || ls[0].Owner != "inst-b" {
+		t.Fatalf("leases after A stopped: %+v, %v; want the file held by inst-b", ls, err)
+	}
+	if _, err := b.in.RunOnce(ctx); err != nil {
+		t.Fatalf("B's round: %v", err)
+	}
+	checkOnce(t, e, b.j, 3)
+	if !e.exists(processed + "/SKU.csv") {
+		t.Errorf("SKU.csv not in processed/: %v", e.ls(""))
+	}
 }
