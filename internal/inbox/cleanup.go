@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime/debug"
+	"time"
 
 	"filebridge/internal/folder"
 )
@@ -14,7 +15,8 @@ import (
 // grace timeout left in the inbox's folders: its root, processing/,
 // error/, and the folders where the open files' reports are planned. It
 // runs when the folder is first opened, before any round; failures are
-// only logged.
+// only logged. On a shared journal another instance may be writing a
+// temporary file right now: only those untouched for staleTemp go.
 func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 	dirs := []string{".", in.cfg.ProcessingDir, in.cfg.ErrorDir}
 	if open, err := in.j.OpenFiles(ctx, in.cfg.Name); err == nil {
@@ -40,7 +42,7 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 			continue
 		}
 		for _, e := range entries {
-			if e.IsDir || !folder.IsTemp(e.Name) {
+			if e.IsDir || !folder.IsTemp(e.Name) || (in.shared() && time.Since(e.ModTime) < staleTemp) {
 				continue
 			}
 			name := path.Join(dir, e.Name)
@@ -52,6 +54,11 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 		}
 	}
 }
+
+// staleTemp is how long a temporary file stays untouched before an
+// instance sharing the journal with others takes it for a leftover (with
+// room for the clocks of the SFTP server and the instance to differ).
+const staleTemp = 5 * time.Minute
 
 // largeFile is the size from which a file's memory is handed back to the
 // operating system as soon as the file is done.

@@ -431,3 +431,42 @@ func TestSharedJournalLostLease(t *testing.T) {
 		t.Errorf("SKU.csv not in processed/: %v", e.ls(""))
 	}
 }
+
+// TestSharedJournalTemps: at start an instance on a shared journal removes
+// only the temporary files nobody touched for minutes (a kill's
+// leftovers), not those another instance is writing now.
+func TestSharedJournalTemps(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	c := &clock{t: fixedNow}
+	proc := filepath.Join(e.dir, "processing")
+	if err := os.MkdirAll(proc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	temps := []struct {
+		name string
+		age  time.Duration
+		kept bool
+	}{
+		{".A.csv.0123456789ab.part", time.Hour, false},
+		{".B.csv.0123456789ac.part", time.Second, true},
+	}
+	for _, tt := range temps {
+		p := filepath.Join(proc, tt.name)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-tt.age)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := e.sharedInstances(1, c, 30*time.Second)[0]
+	if _, err := x.in.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range temps {
+		if got := e.exists("processing/" + tt.name); got != tt.kept {
+			t.Errorf("%s (touched %s ago): kept %v, want %v", tt.name, tt.age, got, tt.kept)
+		}
+	}
+}
