@@ -257,3 +257,43 @@ func TestMultiInstanceDrill(t *testing.T) {
 	}
 	t.Logf("drill: %d instances, %d files of one order, %d kills, %s in all", instances, nFiles, kills, time.Since(begin).Round(time.Second))
 }
+
+// TestMultiInstanceCleanStop: an instance stopped with SIGTERM in the
+// middle of a file hands the file back when its work in flight is done,
+// so that another instance resumes it at its next poll, well before the
+// 30s lease would have run out; every order is created once.
+func TestMultiInstanceCleanStop(t *testing.T) {
+	const lease = 30 * time.Second
+	d := newMultiDrill(t, lease, time.Second)
+	const orders = 150
+	writeAtomic(t, filepath.Join(d.inbox, "ORDERS_STOP.csv"), ordersFile("A", "ST-", orders, 1, 50))
+	first := d.startInstance()
+	waitFor(t, 30*time.Second, "the first instance submitting the file", func() bool {
+		var n int
+		err := d.db.QueryRow(`SELECT count(*) FROM documents WHERE result = 'created'`).Scan(&n)
+		return err == nil && n > 0
+	})
+	if code := first.stop(t, 25*time.Second); code != 0 {
+		t.Fatalf("the first instance exited with %d after SIGTERM", code)
+	}
+	if d.openCount(nil) != 1 {
+		t.Fatalf("the file is not left open in the journal by the stop (it finished within the grace period?): raise the orders")
+	}
+	stopped := time.Now()
+	second := d.startInstance()
+	waitFor(t, lease/2, "the second instance finishing the file", func() bool { return d.openCount(nil) == 0 })
+	took := time.Since(stopped)
+	t.Logf("a file handed back at a clean stop was taken over and finished %s after the stop (lease %s)", took.Round(10*time.Millisecond), lease)
+	if code := second.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("the second instance exited with %d after SIGTERM", code)
+	}
+	counts := d.sim.keyCounts(t, "sales_orders", "orderNumber")
+	if len(counts) != orders {
+		t.Errorf("the portal holds %d orders, want %d", len(counts), orders)
+	}
+	for k, n := range counts {
+		if n != 1 {
+			t.Errorf("order %s exists %d times", k, n)
+		}
+	}
+}

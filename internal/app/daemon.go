@@ -261,11 +261,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 		})
 	}
 	wg.Go(func() { d.pruneLoop(ctx) })
+	stopRenewing := func() {}
 	if d.Journal.Shared() {
-		// Keep this instance's claims in a shared journal alive.
+		// Keep this instance's claims in a shared journal alive while its
+		// work runs, grace period included.
+		lctx, stopLeases := context.WithCancel(context.WithoutCancel(ctx))
 		renew := time.NewTicker(d.Journal.Lease() / 3)
-		defer renew.Stop()
-		wg.Go(func() { d.Journal.KeepLeases(ctx, renew.C, d.Log) })
+		var leases sync.WaitGroup
+		leases.Go(func() { d.Journal.KeepLeases(lctx, renew.C, d.Log) })
+		stopRenewing = func() {
+			stopLeases()
+			leases.Wait()
+			renew.Stop()
+		}
+		defer stopRenewing()
 	}
 	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
 	<-ctx.Done()
@@ -279,6 +288,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 	var err error
 	select {
 	case err = <-stopped:
+		stopRenewing()
+		d.releaseLeases(ctx)
 	case <-time.After(d.opts.Grace):
 		d.Log.Warn("work still running after the grace period; stopping anyway (it resumes from the journal at the next start)", "grace", d.opts.Grace)
 	}
@@ -290,6 +301,25 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}
 	return err
+}
+
+// releaseLeases hands the claims of this instance in a shared journal back
+// once its work stopped, so that other instances take its files over at
+// their next poll rather than after the lease.
+func (d *Daemon) releaseLeases(ctx context.Context) {
+	if !d.Journal.Shared() {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	n, err := d.Journal.ReleaseLeases(rctx)
+	if err != nil {
+		d.Log.Warn("could not hand this instance's files back to the others; they take them over once the lease ran out", "lease", d.Journal.Lease(), "error", err)
+		return
+	}
+	if n > 0 {
+		d.Log.Info("handed the files left in processing/ back to the other instances", "files", n)
+	}
 }
 
 // Close closes the inboxes' and outboxes' folders, the portal clients and

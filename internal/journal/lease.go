@@ -56,6 +56,22 @@ func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
+// ReleaseLeases ends this instance's leases now, for a clean stop once its
+// work is done: the other instances take its open files over at their next
+// poll instead of after the lease. It returns how many it released.
+func (d *DB) ReleaseLeases(ctx context.Context) (int64, error) {
+	res, err := d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
+		WHERE owner = ? AND state IN `+openStates, formatTime(d.now()), d.instance)
+	if err != nil {
+		return 0, fmt.Errorf("releasing the leases of instance %s: %w", d.instance, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("releasing the leases of instance %s: %w", d.instance, err)
+	}
+	return n, nil
+}
+
 // Holds reports whether this instance holds the open file id with a lease
 // that has not run out: a worker checks it before each step that must be
 // done once (sending a document), and stops when it lost the file.

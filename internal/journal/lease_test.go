@@ -240,3 +240,30 @@ func TestKeepLeases(t *testing.T) {
 		}
 	})
 }
+
+// TestReleaseLeases: an instance stopping cleanly hands its claims back at
+// once; another one takes them over without waiting for the lease.
+func TestReleaseLeases(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+		dbs := twoHandles(t, 2, clock)
+		a, b := dbs[0], dbs[1]
+		id, err := a.ClaimFile(ctx, File{Inbox: "erp", Name: "o.csv", Path: "processing/o.csv"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.ClaimFile(ctx, File{Inbox: "erp", Name: "p.csv", Path: "processing/p.csv"}); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := b.TakeOver(ctx, id); ok || err != nil {
+			t.Fatalf("TakeOver of a live claim = %v, %v", ok, err)
+		}
+		if n, err := a.ReleaseLeases(ctx); n != 1 || err != nil {
+			t.Fatalf("ReleaseLeases = %d, %v; want 1 (b's claim is not a's)", n, err)
+		}
+		if ok, err := b.TakeOver(ctx, id); !ok || err != nil {
+			t.Errorf("TakeOver of a released claim = %v, %v", ok, err)
+		}
+	})
+}
