@@ -208,6 +208,23 @@ func remoteFiles(t *testing.T, srv *sftptest.Server, dir string) []string {
 	return out
 }
 
+// lease is the lease of the instances of twoInstances.
+const lease = 30 * time.Second
+
+// twoInstances is an env with instances a and b on one PostgreSQL journal
+// and one clock, and the suppliers on the portal.
+func twoInstances(t *testing.T) (*env, *clock, instance, instance) {
+	t.Helper()
+	e := newEnv(t, envOpts{workers: 1})
+	c := &clock{t: fixedNow}
+	insts := e.sharedInstances(2, c, lease)
+	e.drop("SUPPLIERS.csv", suppliersA)
+	if _, err := insts[0].in.RunOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return e, c, insts[0], insts[1]
+}
+
 // TestSharedJournalTakeOver: instance A dies in the middle of a file (one
 // SKU created on the portal whose answer it never recorded, one sending
 // that never arrived, the rest pending). B leaves the file alone while A's
@@ -216,15 +233,7 @@ func remoteFiles(t *testing.T, srv *sftptest.Server, dir string) []string {
 // should it come back, finds nothing of its own.
 func TestSharedJournalTakeOver(t *testing.T) {
 	ctx := context.Background()
-	e := newEnv(t, envOpts{workers: 1})
-	c := &clock{t: fixedNow}
-	const lease = 30 * time.Second
-	insts := e.sharedInstances(2, c, lease)
-	a, b := insts[0], insts[1]
-	e.drop("SUPPLIERS.csv", suppliersA)
-	if _, err := a.in.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
+	e, c, a, b := twoInstances(t)
 
 	content := skuHeader
 	for i := 1; i <= 6; i++ {
@@ -294,15 +303,7 @@ func TestSharedJournalTakeOver(t *testing.T) {
 // longer than the lease; meanwhile the renaming instance's row wins.
 func TestSharedJournalStray(t *testing.T) {
 	ctx := context.Background()
-	e := newEnv(t, envOpts{workers: 1})
-	c := &clock{t: fixedNow}
-	const lease = 30 * time.Second
-	insts := e.sharedInstances(2, c, lease)
-	a, b := insts[0], insts[1]
-	e.drop("SUPPLIERS.csv", suppliersA)
-	if _, err := a.in.RunOnce(ctx); err != nil {
-		t.Fatal(err)
-	}
+	e, c, a, b := twoInstances(t)
 	// A renamed STRAY.csv and LATE.csv but has not written their rows yet.
 	for _, name := range []string{"STRAY.csv", "LATE.csv"} {
 		i := map[string]int{"STRAY.csv": 1, "LATE.csv": 2}[name]
@@ -365,7 +366,6 @@ func (h *hookTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestSharedJournalLostLease(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, envOpts{workers: 1})
-	const lease = 30 * time.Second
 	url := pgtest.Start(t).URL
 	ca, cb := &clock{t: fixedNow}, &clock{t: fixedNow}
 	b := e.sharedInstance(url, "inst-b", cb, lease, e.client)

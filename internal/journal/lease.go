@@ -43,15 +43,20 @@ func (d *DB) Now() time.Time { return d.now() }
 // (taken over after its lease ran out) is not renewed, so the count tells
 // it. Every write here is one conditional UPDATE: atomic on both backends.
 func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
-	now := d.now()
+	return d.setLeases(ctx, d.now().Add(d.lease), "renewing")
+}
+
+// setLeases sets the end of the leases of this instance's open files
+// (doing names the change in errors) and returns how many it changed.
+func (d *DB) setLeases(ctx context.Context, until time.Time, doing string) (int64, error) {
 	res, err := d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
-		WHERE owner = ? AND state IN `+openStates, formatTime(now.Add(d.lease)), d.instance)
+		WHERE owner = ? AND state IN `+openStates, formatTime(until), d.instance)
 	if err != nil {
-		return 0, fmt.Errorf("renewing the leases of instance %s: %w", d.instance, err)
+		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return 0, fmt.Errorf("renewing the leases of instance %s: %w", d.instance, err)
+		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
 	}
 	return n, nil
 }
@@ -60,16 +65,7 @@ func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
 // work is done: the other instances take its open files over at their next
 // poll instead of after the lease. It returns how many it released.
 func (d *DB) ReleaseLeases(ctx context.Context) (int64, error) {
-	res, err := d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
-		WHERE owner = ? AND state IN `+openStates, formatTime(d.now()), d.instance)
-	if err != nil {
-		return 0, fmt.Errorf("releasing the leases of instance %s: %w", d.instance, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("releasing the leases of instance %s: %w", d.instance, err)
-	}
-	return n, nil
+	return d.setLeases(ctx, d.now(), "releasing")
 }
 
 // Holds reports whether this instance holds the open file id with a lease
