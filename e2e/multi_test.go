@@ -35,8 +35,10 @@ type multiDrill struct {
 // newMultiDrill starts PostgreSQL, sshd and the simulator (master data
 // preloaded, so that orders never wait for it) and writes the config of
 // the instances: journal lease and inbox poll short, so that a killed
-// instance's files are taken over within seconds.
-func newMultiDrill(t *testing.T, lease, poll time.Duration) *multiDrill {
+// instance's files are taken over within seconds. more is appended to the
+// config: the hook for the exports every instance schedules ([[outboxes]]
+// tables), whose runs a drill can then count.
+func newMultiDrill(t *testing.T, lease, poll time.Duration, more string) *multiDrill {
 	t.Helper()
 	pg := pgtest.Start(t)
 	dir := t.TempDir()
@@ -54,7 +56,7 @@ func newMultiDrill(t *testing.T, lease, poll time.Duration) *multiDrill {
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: sshd.URL(inbox), extra: extra})
 	data := readFile(t, cfg)
 	data = strings.Replace(data, "[journal]\n", fmt.Sprintf("[journal]\nurl = %q\nlease = %q\n", pg.URL, lease), 1)
-	mustWrite(t, cfg, data)
+	mustWrite(t, cfg, data+more)
 	db, err := sql.Open("pgx", pg.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +168,7 @@ func TestMultiInstanceDrill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 13))
 	begin := time.Now()
 
-	d := newMultiDrill(t, 3*time.Second, time.Second)
+	d := newMultiDrill(t, 3*time.Second, time.Second, "")
 	names := make([]string, nFiles)
 	for i := range names {
 		names[i] = fmt.Sprintf("ORDERS_MULTI_%04d.csv", i)
@@ -272,7 +274,7 @@ func TestMultiInstanceDrill(t *testing.T) {
 // 30s lease would have run out; every order is created once.
 func TestMultiInstanceCleanStop(t *testing.T) {
 	const lease = 30 * time.Second
-	d := newMultiDrill(t, lease, time.Second)
+	d := newMultiDrill(t, lease, time.Second, "")
 	const orders = 150
 	writeAtomic(t, filepath.Join(d.inbox, "ORDERS_STOP.csv"), ordersFile("A", "ST-", orders, 1, 50))
 	first := d.startInstance()
