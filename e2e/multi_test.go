@@ -156,8 +156,9 @@ func (d *multiDrill) ordersOnce(n int) {
 // on the simulator (no create refused as a repeat), every file is in
 // processed/, none in the inbox root or processing/, and the journal has
 // no open file. For each kill of an instance holding files, the failover
-// time (the kill until the last of its files is finished by another
-// instance) is measured and logged. The lease is 3s and the poll 1s; the
+// times (the kill until its files are taken over by another instance, and
+// until they are finished) are measured and logged; the takeover must come
+// within the lease plus a poll (and some slack). The lease is 3s and the poll 1s; the
 // simulator answers after 300ms, so that kills land in files being
 // submitted.
 //
