@@ -239,7 +239,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return &UnreachableError{Err: err}
 		}
 	}
-	sched := outbox.NewScheduler(ctx, outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports})
+	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports}
+	if d.Journal.Shared() {
+		sopts.Ticks = d.Journal // each scheduled time runs on one instance
+	}
+	sched := outbox.NewScheduler(ctx, sopts)
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
 			if err := sched.Add(job, ob.Runner); err != nil {
@@ -266,6 +270,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 		renew := time.NewTicker(d.Journal.Lease() / 3)
 		defer renew.Stop()
 		wg.Go(func() { d.Journal.KeepLeases(ctx, renew.C, d.Log) })
+		// Say this instance is alive, keep its export runs, and redo the
+		// runs of instances that died during one.
+		beat := time.NewTicker(d.Journal.Lease() / 3)
+		defer beat.Stop()
+		wg.Go(func() { d.Journal.KeepAlive(ctx, beat.C, d.Log) })
+		watch := time.NewTicker(d.Journal.Lease() / 3)
+		defer watch.Stop()
+		wg.Go(func() { sched.Watch(ctx, watch.C) })
 	}
 	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
 	<-ctx.Done()
