@@ -6,8 +6,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
@@ -73,5 +77,90 @@ url = "out"
 	runs, err := db.RecentRuns(t.Context(), "erp", "stock", 0)
 	if err != nil || len(runs) != 2 {
 		t.Errorf("runs in PostgreSQL = %d, %v; want 2", len(runs), err)
+	}
+}
+
+// TestWhoHoldsWhatOnPostgres: on a shared journal `files` and `show` name
+// the instance holding each open file and until when, and `exports` which
+// instance ran the last scheduled time of each export.
+func TestWhoHoldsWhatOnPostgres(t *testing.T) {
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "cmd_holders")
+	dir := t.TempDir()
+	t.Setenv("FB_PG_TEST_TOKEN", "demo-token")
+	cfg := filepath.Join(dir, "config.toml")
+	data := fmt.Sprintf(`
+[journal]
+url = %q
+[portals.main]
+edition = "B"
+base_url = "http://127.0.0.1:1/api"
+company = 42
+token_env = "FB_PG_TEST_TOKEN"
+[[outboxes]]
+name = "erp"
+portal = "main"
+url = "out"
+  [[outboxes.exports]]
+  type = "stock"
+  schedule = "@every 5s"
+  filename = "STOCK_{seq}.csv"
+  [[outboxes.exports]]
+  type = "movements"
+  schedule = "*/5 * * * *"
+  filename = "MOVES_{seq}.csv"
+`, url)
+	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	node, err := journal.OpenWith(ctx, journal.Options{URL: url, Instance: "node-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	id, err := node.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "ORDERS_1.csv", Path: "processing/ORDERS_1.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := time.Now().Truncate(5 * time.Second)
+	tk, won, err := node.ClaimTick(ctx, "erp", "stock", tick)
+	if err != nil || !won {
+		t.Fatalf("ClaimTick = %v, %v", won, err)
+	}
+	if err := node.FinishTick(ctx, tk, 4, "STOCK_000001.csv", nil); err != nil {
+		t.Fatal(err)
+	}
+	run := func(cmd *cobra.Command, args ...string) string {
+		t.Helper()
+		out, err := execute(t, cmd, false, append([]string{"--config", cfg}, args...)...)
+		if err != nil {
+			t.Fatalf("%s %v: %v\n%s", cmd.Name(), args, err, out)
+		}
+		return out.String()
+	}
+	tickText := localTime(tick) + " done by node-a at "
+	tests := []struct {
+		name string
+		out  string
+		want []string
+	}{
+		{"files", run(newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
+		{"files json", run(newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
+		{"show", run(newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
+		{"exports", run(newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements"}},
+		{"exports json", run(newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rest := tt.out
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("output lacks %q (in this order):\n%s", w, tt.out)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
 	}
 }
