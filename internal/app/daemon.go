@@ -241,6 +241,15 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports}
 	if d.Journal.Shared() {
+		// Others see at once when this instance stops (InstanceAlive).
+		release, err := d.Journal.HoldInstance(ctx)
+		if err != nil {
+			if srv != nil {
+				_ = srv.Shutdown(context.WithoutCancel(ctx))
+			}
+			return err
+		}
+		defer release()
 		sopts.Ticks = d.Journal // each scheduled time runs on one instance
 	}
 	sched := outbox.NewScheduler(ctx, sopts)
@@ -279,7 +288,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer watch.Stop()
 		wg.Go(func() { sched.Watch(ctx, watch.C) })
 	}
-	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
+	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals),
+		"instance", d.Journal.Instance())
 	<-ctx.Done()
 
 	d.Log.Info("stopping: no new files are picked up; waiting for the work in flight", "grace", d.opts.Grace)

@@ -200,6 +200,40 @@ func (d *DB) FinishTick(ctx context.Context, t Tick, rows int, file string, runE
 	return nil
 }
 
+// LastTick returns the newest tick of an export; false when it has none.
+func (d *DB) LastTick(ctx context.Context, outbox, export string) (Tick, bool, error) {
+	t, err := scanTick(d.r.QueryRowContext(ctx, `SELECT `+tickColumns+` FROM export_ticks
+		WHERE outbox = ? AND export = ? ORDER BY tick DESC LIMIT 1`, outbox, export))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Tick{}, false, nil
+	}
+	if err != nil {
+		return Tick{}, false, fmt.Errorf("reading the last tick of export %s/%s: %w", outbox, export, err)
+	}
+	return t, true, nil
+}
+
+// ExpireTick ends the lease of t's run now, when its instance is known to
+// be gone (InstanceAlive): the next tick is then not held back by it, and
+// TakeOverTick may redo it at once. It reports whether the run was still
+// t.Owner's.
+func (d *DB) ExpireTick(ctx context.Context, t Tick) (bool, error) {
+	now := formatTime(d.now())
+	res, err := d.w.ExecContext(ctx, `UPDATE export_ticks SET lease_until = ?
+		WHERE outbox = ? AND export = ? AND tick = ? AND owner = ? AND state = 'running' AND lease_until > ?`,
+		now, t.Outbox, t.Export, formatTime(t.At), t.Owner, now)
+	if err == nil {
+		err = affectedOne(res)
+	}
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("ending the lease of tick %s of export %s/%s: %w", formatTime(t.At), t.Outbox, t.Export, err)
+	}
+	return true, nil
+}
+
 // RenewTicks extends the lease of every tick this instance is running to
 // Lease from now, and returns how many there are.
 func (d *DB) RenewTicks(ctx context.Context) (int64, error) {

@@ -190,3 +190,62 @@ func TestInstancesHeartbeat(t *testing.T) {
 		}
 	})
 }
+
+func TestInstanceAliveAndExpireTick(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		target := journalTarget(t)
+		open := func(name string) *DB {
+			o := Options{Path: target, Instance: name}
+			if isPostgresURL(target) {
+				o = Options{URL: target, Instance: name}
+			}
+			d, err := OpenWith(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = d.Close() })
+			return d
+		}
+		a, b := open("node-a"), open("node-b")
+		release, err := a.HoldInstance(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alive, err := b.InstanceAlive(ctx, "node-a")
+		if err != nil || !alive {
+			t.Fatalf("InstanceAlive(node-a) while it runs = %v, %v", alive, err)
+		}
+		if backendOf(t) == "postgres" {
+			twin := open("node-a")
+			if _, err := twin.HoldInstance(ctx); !errors.Is(err, ErrInstanceInUse) {
+				t.Fatalf("HoldInstance under a name in use = %v, want ErrInstanceInUse", err)
+			}
+		}
+		t0 := time.Now().UTC().Truncate(time.Second)
+		tk, ok, err := a.ClaimTick(ctx, "erp", "stock", t0)
+		if !ok || err != nil {
+			t.Fatalf("ClaimTick = %v, %v", ok, err)
+		}
+		release() // node-a dies during the run
+		alive, err = b.InstanceAlive(ctx, "node-a")
+		if err != nil || alive != (backendOf(t) == "sqlite") {
+			t.Fatalf("InstanceAlive(node-a) after it stopped = %v, %v; want false on PostgreSQL (true on SQLite: one instance)", alive, err)
+		}
+		last, found, err := b.LastTick(ctx, "erp", "stock")
+		if err != nil || !found || last.Owner != "node-a" || last.State != TickRunning {
+			t.Fatalf("LastTick = %+v, %v, %v", last, found, err)
+		}
+		if ok, err := b.ExpireTick(ctx, tk); !ok || err != nil {
+			t.Fatalf("ExpireTick = %v, %v", ok, err)
+		}
+		if ok, err := b.ExpireTick(ctx, tk); ok || err != nil {
+			t.Fatalf("ExpireTick of an expired run = %v, %v; want false", ok, err)
+		}
+		// Redone at once, not after the lease.
+		got, ok, err := b.TakeOverTick(ctx, "erp", "stock")
+		if !ok || err != nil || got.Owner != "node-b" || got.Attempts != 2 {
+			t.Fatalf("TakeOverTick after ExpireTick = %+v, %v, %v", got, ok, err)
+		}
+	})
+}

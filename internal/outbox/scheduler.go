@@ -55,6 +55,10 @@ type Ticks interface {
 	ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.Tick, bool, error)
 	TakeOverTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
 	FinishTick(ctx context.Context, t journal.Tick, rows int, file string, runErr error) error
+	LastTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
+	ExpireTick(ctx context.Context, t journal.Tick) (bool, error)
+	InstanceAlive(ctx context.Context, name string) (bool, error)
+	Instance() string
 }
 
 var _ Ticks = (*journal.DB)(nil)
@@ -81,7 +85,10 @@ var _ Ticks = (*journal.DB)(nil)
 // runs elsewhere is recorded as skipped. The runner's claim carries a
 // lease, renewed while it runs (journal.DB.KeepAlive); when the runner
 // dies, one other instance redoes the tick once the lease ran out
-// (TakeOverAbandoned, called every Lease/3 by Watch).
+// (TakeOverAbandoned, called every Lease/3 by Watch). On PostgreSQL a
+// runner known to be gone (journal.DB.InstanceAlive: its instance lock was
+// dropped with its connection) has its lease ended at once, so that
+// neither the redo nor the next tick waits for the lease.
 //
 // Failures: a failed run is logged (slog, level ERROR) with the export and
 // the error, reported to the Observer, and retried at the next schedule;
@@ -231,6 +238,7 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 	defer sj.runMu.Unlock()
 	var tick journal.Tick
 	if s.opts.Ticks != nil {
+		s.expireGone(ctx, sj)
 		at := sj.tickOf(s.clock.Now())
 		got, won, err := s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
 		if s.opts.claimed != nil {
@@ -278,6 +286,34 @@ func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 	}
 }
 
+// expireGone ends the lease of the export's last run when it is still
+// running on an instance that is gone: this one (a previous process under
+// the same name: the caller holds runMu, so no run of this process), or
+// one that no longer holds its instance lock.
+func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) {
+	last, ok, err := s.opts.Ticks.LastTick(ctx, sj.job.Outbox, string(sj.job.Type))
+	if err != nil || !ok || last.State != journal.TickRunning {
+		if err != nil && ctx.Err() == nil {
+			sj.log.Warn("reading the export's last tick", "error", err)
+		}
+		return
+	}
+	if last.Owner != s.opts.Ticks.Instance() {
+		alive, err := s.opts.Ticks.InstanceAlive(ctx, last.Owner)
+		if err != nil || alive {
+			if err != nil && ctx.Err() == nil {
+				sj.log.Warn("checking whether the instance running the export is alive", "instance", last.Owner, "error", err)
+			}
+			return
+		}
+	}
+	if ended, err := s.opts.Ticks.ExpireTick(ctx, last); err != nil {
+		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.At, "error", err)
+	} else if ended {
+		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.At)
+	}
+}
+
 // TakeOverAbandoned redoes, on this instance, the runs other instances
 // left unfinished: for each export whose newest tick is still running
 // under a lease that ran out, it takes the tick over (exactly one instance
@@ -298,6 +334,7 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 		if !sj.runMu.TryLock() {
 			continue // running here: its newest tick is not abandoned
 		}
+		s.expireGone(ctx, sj)
 		tick, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
 		if err != nil || !won {
 			sj.runMu.Unlock()
