@@ -35,42 +35,20 @@ func TestExportsOncePerTick(t *testing.T) {
 	s := startSim(t, "B", "--preload", "4")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	mustWrite(t, filepath.Join(dir, "token"), s.Token+"\n")
-	cfg := filepath.Join(dir, "config.toml")
-	mustWrite(t, cfg, fmt.Sprintf(`[journal]
-url = %q
-
-[server]
-listen = ""
-
-[log]
-level = "debug"
-format = "json"
-
-[portals.main]
-edition = "B"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 10
-retry_max_wait = "1s"
-timeout = "10s"
-
-[[outboxes]]
-name = "out"
-portal = "main"
-url = %q
-
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "@every 2s"
-  filename = "{type}_{seq}.csv"
-
-  [[outboxes.exports]]
-  type = "movements"
-  schedule = "@every 2s"
-  filename = "{type}_{seq}.csv"
-`, url, s.Base, out))
+	// The run config of the other tests, its journal in PostgreSQL, no
+	// inbox, one outbox.
+	cfg := runConfig(t, dir, s, "")
+	text := readFile(t, cfg)
+	sqlite := fmt.Sprintf("path = %q\n", filepath.Join(dir, "var", "filebridge.db"))
+	if !strings.Contains(text, sqlite) {
+		t.Fatalf("the run config has no journal path %s", sqlite)
+	}
+	text = strings.Replace(text, sqlite, fmt.Sprintf("url = %q\n", url), 1)
+	text += fmt.Sprintf("\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n", out)
+	for _, typ := range []string{"stock", "movements"} {
+		text += fmt.Sprintf("\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"@every %s\"\n  filename = \"{type}_{seq}.csv\"\n", typ, exportEvery)
+	}
+	mustWrite(t, cfg, text)
 
 	db, err := journal.Open(t.Context(), url)
 	if err != nil {

@@ -19,23 +19,14 @@ import (
 	"filebridge/internal/portalsim"
 )
 
-// TestExportOnPostgresJournal runs `export` twice with the journal in
-// PostgreSQL ([journal] url, password from the environment): the second
-// run takes the next sequence number from the shared journal.
-func TestExportOnPostgresJournal(t *testing.T) {
-	cluster := pgtest.Start(t)
-	url := cluster.Database(t, "cmd_export")
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	defer srv.Close()
-	dir := t.TempDir()
+// pgConfig writes a config whose journal is the PostgreSQL database url
+// (password from the environment), with the portal main at baseURL and
+// the outbox erp with the given [[outboxes.exports]], and returns its path.
+func pgConfig(t *testing.T, url, baseURL, exports string) string {
+	t.Helper()
 	t.Setenv("FB_PG_TEST_TOKEN", "demo-token")
 	t.Setenv("FB_PG_TEST_PASSWORD", "unused-with-trust")
-	cfg := filepath.Join(dir, "config.toml")
+	cfg := filepath.Join(t.TempDir(), "config.toml")
 	data := fmt.Sprintf(`
 [journal]
 url = %q
@@ -52,14 +43,33 @@ max_retries = 0
 name = "erp"
 portal = "main"
 url = "out"
+%s`, url, baseURL, exports)
+	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestExportOnPostgresJournal runs `export` twice with the journal in
+// PostgreSQL ([journal] url, password from the environment): the second
+// run takes the next sequence number from the shared journal.
+func TestExportOnPostgresJournal(t *testing.T) {
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "cmd_export")
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	defer srv.Close()
+	cfg := pgConfig(t, url, srv.URL+"/api", `
   [[outboxes.exports]]
   type = "stock"
   schedule = "0 2 * * *"
   filename = "STOCK_{seq}.csv"
-`, url, srv.URL+"/api")
-	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`)
+	dir := filepath.Dir(cfg)
 	for i, want := range []string{"STOCK_000001.csv", "STOCK_000002.csv"} {
 		out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
 		if code != exitOK || !strings.Contains(out, want) {
@@ -86,21 +96,7 @@ url = "out"
 func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_holders")
-	dir := t.TempDir()
-	t.Setenv("FB_PG_TEST_TOKEN", "demo-token")
-	cfg := filepath.Join(dir, "config.toml")
-	data := fmt.Sprintf(`
-[journal]
-url = %q
-[portals.main]
-edition = "B"
-base_url = "http://127.0.0.1:1/api"
-company = 42
-token_env = "FB_PG_TEST_TOKEN"
-[[outboxes]]
-name = "erp"
-portal = "main"
-url = "out"
+	cfg := pgConfig(t, url, "http://127.0.0.1:1/api", `
   [[outboxes.exports]]
   type = "stock"
   schedule = "@every 5s"
@@ -109,10 +105,7 @@ url = "out"
   type = "movements"
   schedule = "*/5 * * * *"
   filename = "MOVES_{seq}.csv"
-`, url)
-	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`)
 	ctx := t.Context()
 	node, err := journal.OpenWith(ctx, journal.Options{URL: url, Instance: "node-a"})
 	if err != nil {

@@ -26,15 +26,7 @@ func TestConsoleInstancesOnPostgres(t *testing.T) {
 	cfg, err := config.Parse(fmt.Appendf(nil, `
 [journal]
 url = %q
-[portals.main]
-edition = "A"
-base_url = "http://127.0.0.1:1/api"
-company = 42
-token_env = "FB_CONSOLE_TEST_PORTAL"
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "in"
+%s
 [[outboxes]]
 name = "erp"
 portal = "main"
@@ -43,7 +35,7 @@ url = "out"
   type = "stock"
   schedule = "@every 10s"
   filename = "STOCK_{seq}.csv"
-`, url), t.TempDir())
+`, url, portalAndInbox), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,12 +32,19 @@ func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (Tick, bool, error)) []*DB
 	return won
 }
 
+// tickHandles opens n handles of the test's journal on one clock set to
+// the first tick, t0.
+func tickHandles(t *testing.T, n int) (t0 time.Time, clock *fakeClock, dbs []*DB) {
+	t.Helper()
+	t0 = time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
+	clock = &fakeClock{t: t0}
+	return t0, clock, twoHandles(t, n, clock)
+}
+
 func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		t0 := time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
-		clock := &fakeClock{t: t0}
-		dbs := twoHandles(t, 4, clock)
+		t0, clock, dbs := tickHandles(t, 4)
 		claim := func(d *DB) (Tick, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) }
 
 		won := claimAll(t, dbs, claim)
@@ -104,9 +111,7 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 func TestTicksSkipWhileRunning(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		t0 := time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
-		clock := &fakeClock{t: t0}
-		dbs := twoHandles(t, 2, clock)
+		t0, clock, dbs := tickHandles(t, 2)
 		a, b := dbs[0], dbs[1]
 		if _, ok, err := a.ClaimTick(ctx, "erp", "orders", t0); !ok || err != nil {
 			t.Fatalf("ClaimTick = %v, %v", ok, err)
@@ -164,9 +169,7 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 func TestInstancesHeartbeat(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		t0 := time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
-		clock := &fakeClock{t: t0}
-		dbs := twoHandles(t, 2, clock)
+		t0, clock, dbs := tickHandles(t, 2)
 		for _, d := range dbs {
 			if err := d.Heartbeat(ctx); err != nil {
 				t.Fatal(err)
