@@ -30,25 +30,13 @@ const exportEvery = 2 * time.Second
 // stock file each), and every stock movement of the simulator is in
 // exactly one movements file.
 func TestExportsOncePerTick(t *testing.T) {
+	t.Parallel()
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "e2e_exports")
 	s := startSim(t, "B", "--preload", "4")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	// The run config of the other tests, its journal in PostgreSQL, no
-	// inbox, one outbox.
-	cfg := runConfig(t, dir, s, "")
-	text := readFile(t, cfg)
-	sqlite := fmt.Sprintf("path = %q\n", filepath.Join(dir, "var", "filebridge.db"))
-	if !strings.Contains(text, sqlite) {
-		t.Fatalf("the run config has no journal path %s", sqlite)
-	}
-	text = strings.Replace(text, sqlite, fmt.Sprintf("url = %q\n", url), 1)
-	text += fmt.Sprintf("\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n", out)
-	for _, typ := range []string{"stock", "movements"} {
-		text += fmt.Sprintf("\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"@every %s\"\n  filename = \"{type}_{seq}.csv\"\n", typ, exportEvery)
-	}
-	mustWrite(t, cfg, text)
+	cfg := sharedConfig(t, dir, s, url, out, exportEvery, "stock", "movements")
 
 	db, err := journal.Open(t.Context(), url)
 	if err != nil {
@@ -154,9 +142,107 @@ func TestExportsOncePerTick(t *testing.T) {
 	checkMovements(t, s, out, produced)
 }
 
-// checkTicks: one record per tick from the first to the last, none
-// running or failed, one export run per finished tick (none ran twice),
-// and the file of each tick in the outbox (every tick of stock has one).
+// sharedConfig writes the run config of the other tests with its journal
+// in the PostgreSQL database url, no inbox, and the outbox "out" (folder
+// out) with the export types, each every period.
+func sharedConfig(t *testing.T, dir string, s *sim, url, out string, every time.Duration, types ...string) string {
+	t.Helper()
+	cfg := runConfig(t, dir, s, "")
+	text := readFile(t, cfg)
+	sqlite := fmt.Sprintf("path = %q\n", filepath.Join(dir, "var", "filebridge.db"))
+	if !strings.Contains(text, sqlite) {
+		t.Fatalf("the run config has no journal path %s", sqlite)
+	}
+	text = strings.Replace(text, sqlite, fmt.Sprintf("url = %q\n", url), 1)
+	text += fmt.Sprintf("\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n", out)
+	for _, typ := range types {
+		text += fmt.Sprintf("\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"@every %s\"\n  filename = \"{type}_{seq}.csv\"\n", typ, every)
+	}
+	mustWrite(t, cfg, text)
+	return cfg
+}
+
+// TestExportRedoneAfterKill kills the instance running an export in the
+// middle of the run (the portal answers after 1.5 s) with SIGKILL: one
+// other instance redoes that tick, without waiting for the lease (the
+// killed instance's lock is gone with its connection), at its next look
+// for abandoned runs (every 10 s); the tick ends done, at attempt 2, with
+// one file and one successful run.
+func TestExportRedoneAfterKill(t *testing.T) {
+	t.Parallel()
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "e2e_redo")
+	s := startSim(t, "B", "--preload", "4")
+	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"1500ms"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cfg := sharedConfig(t, dir, s, url, out, 20*time.Second, "stock")
+	db, err := journal.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	procs := map[string]*process{}
+	for _, n := range []string{"n1", "n2", "n3"} {
+		procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", cfg)
+	}
+	var tick journal.Tick
+	waitFor(t, 30*time.Second, "a stock export running", func() bool {
+		var ok bool
+		tick, ok, err = db.LastTick(t.Context(), "out", "stock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok && tick.State == journal.TickRunning
+	})
+	procs[tick.Owner].kill()
+	killed := time.Now()
+	var redone journal.Tick
+	waitFor(t, 20*time.Second, "the tick redone by another instance", func() bool {
+		ticks, err := db.Ticks(t.Context(), "out", "stock", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range ticks {
+			if tk.At.Equal(tick.At) {
+				redone = tk
+			}
+		}
+		return redone.State == journal.TickDone
+	})
+	took := redone.FinishedAt.Sub(killed)
+	t.Logf("killed %s during the run of tick %s; %s redid it, done %v after the kill (the run itself waits 1.5 s for the portal)",
+		tick.Owner, tick.At, redone.Owner, took)
+	if redone.Owner == tick.Owner || redone.Attempts != 2 || redone.File == "" {
+		t.Errorf("redone tick = %+v; want done by another instance at attempt 2, with a file", redone)
+	}
+	if got := files(t, out); len(got) != 1 || got[0] != redone.File {
+		t.Errorf("outbox holds %v, want only %s", got, redone.File)
+	}
+	runs, err := db.RecentRuns(t.Context(), "out", "stock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok int
+	for _, r := range runs {
+		if !r.Running() && r.Error == "" {
+			ok++
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d successful runs of the tick, want 1: %+v", ok, runs)
+	}
+}
+
+// checkTicks: one record per tick from the first to the last; each
+// finished tick ran once (one successful export run per done tick, with
+// its file in the outbox; every stock tick has one); a tick whose instance
+// was killed during the run was redone or, once a later tick ran,
+// recorded as interrupted.
 func checkTicks(t *testing.T, db *journal.DB, export string, produced []string) {
 	t.Helper()
 	ticks, err := db.Ticks(t.Context(), "out", export, 0)
@@ -166,19 +252,17 @@ func checkTicks(t *testing.T, db *journal.DB, export string, produced []string) 
 	slices.Reverse(ticks) // oldest first
 	states := map[journal.TickState]int{}
 	owners := map[string]int{}
-	runs := 0
+	retries := 0
 	for i, tk := range ticks {
 		states[tk.State]++
 		owners[tk.Owner]++
-		runs += tk.Attempts
-		if tk.State == journal.TickSkipped {
-			runs--
-		}
+		retries += tk.Attempts - 1
 		if i > 0 && !tk.At.Equal(ticks[i-1].At.Add(exportEvery)) {
 			t.Errorf("%s: no tick between %s and %s: a scheduled time did not run", export, ticks[i-1].At, tk.At)
 		}
 		switch {
-		case tk.State == journal.TickRunning || tk.State == journal.TickFailed:
+		case tk.State == journal.TickRunning,
+			tk.State == journal.TickFailed && i < len(ticks)-1: // the last one may be cut by the SIGTERM
 			t.Errorf("%s: tick %s is %s (%s) on %s", export, tk.At, tk.State, tk.Message, tk.Owner)
 		case tk.File != "" && !slices.Contains(produced, tk.File):
 			t.Errorf("%s: tick %s wrote %s, which is not in the outbox", export, tk.At, tk.File)
@@ -189,12 +273,27 @@ func checkTicks(t *testing.T, db *journal.DB, export string, produced []string) 
 	if len(ticks) < 8 {
 		t.Errorf("%s: %d ticks, want at least 8", export, len(ticks))
 	}
-	done, err := db.RecentRuns(t.Context(), "out", export, 0)
+	runs, err := db.RecentRuns(t.Context(), "out", export, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(done) != runs {
-		t.Errorf("%s: %d export runs for %d runs of %d ticks: a tick ran twice, or a run had no tick", export, len(done), runs, len(ticks))
+	var ok, failed, cut int
+	for _, r := range runs {
+		switch {
+		case r.Running():
+			cut++
+		case r.Error == "":
+			ok++
+		default:
+			failed++
+		}
+	}
+	if ok != states[journal.TickDone] || failed != states[journal.TickFailed] {
+		t.Errorf("%s: %d successful and %d failed export runs for %d done and %d failed ticks: a tick ran twice, or a run had no tick",
+			export, ok, failed, states[journal.TickDone], states[journal.TickFailed])
+	}
+	if cut > states[journal.TickInterrupted]+retries {
+		t.Errorf("%s: %d runs cut short, for %d interrupted ticks and %d redone", export, cut, states[journal.TickInterrupted], retries)
 	}
 	var files int
 	for _, p := range produced {
@@ -205,7 +304,7 @@ func checkTicks(t *testing.T, db *journal.DB, export string, produced []string) 
 	if export == "stock" && files != states[journal.TickDone] {
 		t.Errorf("stock: %d files for %d finished ticks", files, states[journal.TickDone])
 	}
-	t.Logf("%s: %d ticks %v, by instance %v, %d files", export, len(ticks), states, owners, files)
+	t.Logf("%s: %d ticks %v, by instance %v, %d redone, %d files", export, len(ticks), states, owners, retries, files)
 }
 
 // checkMovements: every stock movement of the simulator is in exactly one

@@ -128,7 +128,7 @@ CREATE TABLE export_ticks (
 	outbox      TEXT    NOT NULL,
 	export      TEXT    NOT NULL,
 	tick        TEXT    NOT NULL,
-	state       TEXT    NOT NULL CHECK (state IN ('running', 'done', 'failed', 'skipped')),
+	state       TEXT    NOT NULL CHECK (state IN ('running', 'done', 'failed', 'skipped', 'interrupted')),
 	owner       TEXT    NOT NULL,
 	lease_until TEXT    NOT NULL,
 	claimed_at  TEXT    NOT NULL,

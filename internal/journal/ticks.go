@@ -39,6 +39,10 @@ const (
 	// tick, so this one did not run (the scheduler's singleton mode,
 	// across instances).
 	TickSkipped TickState = "skipped"
+	// TickInterrupted: the instance running it stopped during the run
+	// (its lease ran out), and a later tick ran before anyone redid it:
+	// that tick exported the rows (the cursor had not moved).
+	TickInterrupted TickState = "interrupted"
 )
 
 // Tick is one scheduled time of an export and what became of it.
@@ -129,11 +133,22 @@ func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time)
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO export_ticks (outbox, export, tick, state, owner,
+		if _, err = tx.ExecContext(ctx, `INSERT INTO export_ticks (outbox, export, tick, state, owner,
 			lease_until, claimed_at, finished_at, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			outbox, export, formatTime(at), string(got.State), got.Owner, formatTime(got.LeaseUntil),
-			formatTime(now), optTime(got.FinishedAt), got.Message)
+			formatTime(now), optTime(got.FinishedAt), got.Message); err != nil {
+			return err
+		}
 		won = got.State == TickRunning
+		if !won {
+			return nil
+		}
+		// Earlier runs whose instance stopped are not redone now: this one
+		// exports their rows.
+		_, err = tx.ExecContext(ctx, `UPDATE export_ticks SET state = 'interrupted', finished_at = ?,
+			message = ? WHERE outbox = ? AND export = ? AND state = 'running' AND lease_until <= ? AND tick < ?`,
+			formatTime(now), "its instance stopped during the run; the tick of "+formatTime(at)+" exported its rows",
+			outbox, export, formatTime(now), formatTime(at))
 		return err
 	})
 	if err != nil {

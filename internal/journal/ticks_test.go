@@ -134,11 +134,13 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if _, ok, err := b.ClaimTick(ctx, "erp", "orders", t2); !ok || err != nil {
 			t.Fatalf("ClaimTick after the run finished = %v, %v", ok, err)
 		}
-		// An abandoned run that is not the newest tick is not redone.
+		// An abandoned run is redone while it is the newest tick; once a
+		// later tick ran, it is marked interrupted instead.
 		clock.set(t2.Add(time.Hour))
 		if _, ok, err := a.TakeOverTick(ctx, "erp", "stock"); !ok || err != nil {
 			t.Fatalf("TakeOverTick of the newest, abandoned tick = %v, %v", ok, err)
 		}
+		t3 := t2.Add(time.Hour)
 		last, err := a.LastTicks(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -162,6 +164,17 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		}
 		if len(states) != 3 || states[0] != TickRunning || states[1] != TickSkipped || states[2] != TickFailed {
 			t.Errorf("ticks of erp/orders, newest first = %v; want running, skipped, failed", states)
+		}
+		// The next tick of orders marks the abandoned one interrupted.
+		if _, ok, err := b.ClaimTick(ctx, "erp", "orders", t3); !ok || err != nil {
+			t.Fatalf("ClaimTick after an abandoned run = %v, %v", ok, err)
+		}
+		all, err = a.Ticks(ctx, "erp", "orders", 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != 2 || all[0].State != TickRunning || all[1].State != TickInterrupted || all[1].FinishedAt.IsZero() {
+			t.Errorf("ticks of erp/orders after a later tick = %+v; want running, interrupted", all)
 		}
 	})
 }
