@@ -289,14 +289,18 @@ func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 // expireGone ends the lease of the export's last run when it is still
 // running on an instance that is gone: this one (a previous process under
 // the same name: the caller holds runMu, so no run of this process), or
-// one that no longer holds its instance lock.
-func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) {
+// one that no longer holds its instance lock. It reports whether the last
+// run is abandoned (gone, or its lease ran out), for TakeOverTick.
+func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bool) {
 	last, ok, err := s.opts.Ticks.LastTick(ctx, sj.job.Outbox, string(sj.job.Type))
 	if err != nil || !ok || last.State != journal.TickRunning {
 		if err != nil && ctx.Err() == nil {
 			sj.log.Warn("reading the export's last tick", "error", err)
 		}
-		return
+		return false
+	}
+	if last.Abandoned(time.Now()) {
+		return true
 	}
 	if last.Owner != s.opts.Ticks.Instance() {
 		alive, err := s.opts.Ticks.InstanceAlive(ctx, last.Owner)
@@ -304,14 +308,18 @@ func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) {
 			if err != nil && ctx.Err() == nil {
 				sj.log.Warn("checking whether the instance running the export is alive", "instance", last.Owner, "error", err)
 			}
-			return
+			return false
 		}
 	}
-	if ended, err := s.opts.Ticks.ExpireTick(ctx, last); err != nil {
+	ended, err := s.opts.Ticks.ExpireTick(ctx, last)
+	if err != nil {
 		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.At, "error", err)
-	} else if ended {
+		return false
+	}
+	if ended {
 		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.At)
 	}
+	return true
 }
 
 // TakeOverAbandoned redoes, on this instance, the runs other instances
@@ -334,7 +342,10 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 		if !sj.runMu.TryLock() {
 			continue // running here: its newest tick is not abandoned
 		}
-		s.expireGone(ctx, sj)
+		if !s.expireGone(ctx, sj) {
+			sj.runMu.Unlock()
+			continue
+		}
 		tick, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
 		if err != nil || !won {
 			sj.runMu.Unlock()
