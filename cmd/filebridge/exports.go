@@ -27,7 +27,8 @@ run its schedule gives, its last successful run and its last error. It reads the
 journal only (works while "filebridge run" writes it, and on a stopped system,
 where "next run" is when run would start it). Times are in this machine's time
 zone. On a journal shared by several instances (PostgreSQL) LAST TICK says
-which instance ran the last scheduled time, how it ended and when.
+which instance ran the last scheduled time, how it ended and when, and a last
+line lists the instances seen in the last 24 hours with their last renewal.
 
 Exit codes: 0 listed; 2 usage or configuration error; 3 the journal could not
 be read.`,
@@ -102,6 +103,22 @@ func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writ
 	}
 	if format == formatTable && len(sts) == 0 {
 		fmt.Fprintln(w, "no export configured")
+	}
+	if format == formatTable && db.Shared() {
+		seen, err := db.Instances(ctx, now.Add(-24*time.Hour))
+		if err != nil {
+			return withCode(exitUnreachable, err)
+		}
+		list := "none"
+		for i, in := range seen {
+			if i == 0 {
+				list = ""
+			} else {
+				list += ", "
+			}
+			list += fmt.Sprintf("%s (last renewal %s)", in.Name, localTime(in.SeenAt))
+		}
+		fmt.Fprintf(w, "instances seen in the last 24 hours: %s\n", list)
 	}
 	return nil
 }

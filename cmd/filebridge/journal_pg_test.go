@@ -116,6 +116,9 @@ func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := node.Heartbeat(ctx); err != nil {
+		t.Fatal(err)
+	}
 	tick := time.Now().Truncate(5 * time.Second)
 	tk, won, err := node.ClaimTick(ctx, "erp", "stock", tick)
 	if err != nil || !won {
@@ -141,7 +144,7 @@ func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 		{"files", run(newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
 		{"files json", run(newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
 		{"show", run(newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
-		{"exports", run(newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements"}},
+		{"exports", run(newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements", "instances seen in the last 24 hours: node-a (last renewal "}},
 		{"exports json", run(newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
 	}
 	for _, tt := range tests {
