@@ -39,6 +39,8 @@ States: claimed and submitting (in processing/ now), done, failed, duplicate;
 --state held lists the files held in processing/ for master data not on the
 portal yet (claimed or submitting with a hold): the table then names the codes
 each waits for and when it fails if they are still missing.
+On a journal shared by several instances (PostgreSQL) HELD BY names the
+instance working on each open file and until when its lease runs.
 --state can be given several times or as a list (failed,duplicate).
 --since takes 24h or 7d (back from now), a date 2026-11-21, a local time
 2026-11-21T02:00:00 or RFC 3339. --limit rows a page (default 50), --page N the
@@ -154,6 +156,52 @@ type fileRecord struct {
 	Message   string         `json:"message,omitempty"`
 	// Held is set while the file waits for master data not on the portal.
 	Held *heldRecord `json:"held,omitempty"`
+	// HeldBy is, on a journal shared by several instances, the instance
+	// working on the open file and until when its lease runs.
+	HeldBy *holderRecord `json:"held_by,omitempty"`
+}
+
+// holderRecord is who holds an open file of a shared journal.
+type holderRecord struct {
+	Instance string    `json:"instance"`
+	Until    time.Time `json:"until"`
+	// Expired: the instance did not renew its lease (it stopped); another
+	// instance takes the file over at its next poll.
+	Expired bool `json:"expired,omitempty"`
+}
+
+// holders maps the open files of a journal shared by several instances to
+// who holds them; nil for a SQLite journal (one instance holds all).
+func holders(ctx context.Context, db *journal.DB, inbox string, now time.Time) (map[int64]holderRecord, error) {
+	if !db.Shared() {
+		return nil, nil
+	}
+	leases, err := db.Leases(ctx, inbox)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]holderRecord, len(leases))
+	for _, l := range leases {
+		out[l.FileID] = holderRecord{Instance: orDash(l.Owner), Until: l.Until, Expired: l.Expired(now)}
+	}
+	return out, nil
+}
+
+// heldBy is a holder as the tables show it: "node-a until 12:00:30".
+func heldBy(h holderRecord, ok bool) string {
+	switch {
+	case !ok:
+		return "-"
+	case h.Expired:
+		return fmt.Sprintf("%s, lease ran out %s (another instance takes it over)", h.Instance, localTime(h.Until))
+	}
+	return fmt.Sprintf("%s until %s", h.Instance, localTime(h.Until))
+}
+
+func (r *fileRecord) setHolder(hs map[int64]holderRecord) {
+	if h, ok := hs[r.ID]; ok {
+		r.HeldBy = &h
+	}
 }
 
 // heldRecord is the hold of a file: since when, until when it waits, and
@@ -215,10 +263,16 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
+	hs, err := holders(ctx, db, fl.inbox, now)
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
 	if format == formatJSON {
 		recs := make([]fileRecord, 0, len(files))
 		for _, f := range files {
-			recs = append(recs, newFileRecord(cfg, f, counts[f.ID]))
+			rec := newFileRecord(cfg, f, counts[f.ID])
+			rec.setHolder(hs)
+			recs = append(recs, rec)
 		}
 		return printJSON(w, struct {
 			Total int          `json:"total"`
@@ -230,13 +284,21 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 		return writeHeld(w, cfg, files, total, format)
 	}
 	t := &table{header: []string{"ID", "NAME", "INBOX", "TYPE", "STATE", "RECEIVED", "FINISHED", "ROWS", "DOCUMENTS", "FINAL PATH"}}
+	if hs != nil {
+		t.header = append(t.header, "HELD BY")
+	}
 	for _, f := range files {
 		state := string(f.State)
 		if f.Held() {
 			state += " (held)"
 		}
-		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), state, localTime(f.ClaimedAt),
-			orDash(localTime(f.FinishedAt())), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), orDash(f.FinalPath))
+		cells := []string{strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), state, localTime(f.ClaimedAt),
+			orDash(localTime(f.FinishedAt())), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), orDash(f.FinalPath)}
+		if hs != nil {
+			h, ok := hs[f.ID]
+			cells = append(cells, heldBy(h, ok))
+		}
+		t.add(cells...)
 	}
 	if err := t.write(w, format); err != nil {
 		return withCode(exitUnreachable, err)

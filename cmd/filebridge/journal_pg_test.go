@@ -6,8 +6,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
 
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
@@ -15,23 +19,14 @@ import (
 	"filebridge/internal/portalsim"
 )
 
-// TestExportOnPostgresJournal runs `export` twice with the journal in
-// PostgreSQL ([journal] url, password from the environment): the second
-// run takes the next sequence number from the shared journal.
-func TestExportOnPostgresJournal(t *testing.T) {
-	cluster := pgtest.Start(t)
-	url := cluster.Database(t, "cmd_export")
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	defer srv.Close()
-	dir := t.TempDir()
+// pgConfig writes a config whose journal is the PostgreSQL database url
+// (password from the environment), with the portal main at baseURL and
+// the outbox erp with the given [[outboxes.exports]], and returns its path.
+func pgConfig(t *testing.T, url, baseURL, exports string) string {
+	t.Helper()
 	t.Setenv("FB_PG_TEST_TOKEN", "demo-token")
 	t.Setenv("FB_PG_TEST_PASSWORD", "unused-with-trust")
-	cfg := filepath.Join(dir, "config.toml")
+	cfg := filepath.Join(t.TempDir(), "config.toml")
 	data := fmt.Sprintf(`
 [journal]
 url = %q
@@ -48,14 +43,33 @@ max_retries = 0
 name = "erp"
 portal = "main"
 url = "out"
+%s`, url, baseURL, exports)
+	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestExportOnPostgresJournal runs `export` twice with the journal in
+// PostgreSQL ([journal] url, password from the environment): the second
+// run takes the next sequence number from the shared journal.
+func TestExportOnPostgresJournal(t *testing.T) {
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "cmd_export")
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	defer srv.Close()
+	cfg := pgConfig(t, url, srv.URL+"/api", `
   [[outboxes.exports]]
   type = "stock"
   schedule = "0 2 * * *"
   filename = "STOCK_{seq}.csv"
-`, url, srv.URL+"/api")
-	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
+`)
+	dir := filepath.Dir(cfg)
 	for i, want := range []string{"STOCK_000001.csv", "STOCK_000002.csv"} {
 		out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
 		if code != exitOK || !strings.Contains(out, want) {
@@ -73,5 +87,76 @@ url = "out"
 	runs, err := db.RecentRuns(t.Context(), "erp", "stock", 0)
 	if err != nil || len(runs) != 2 {
 		t.Errorf("runs in PostgreSQL = %d, %v; want 2", len(runs), err)
+	}
+}
+
+// TestWhoHoldsWhatOnPostgres: on a shared journal `files` and `show` name
+// the instance holding each open file and until when, and `exports` which
+// instance ran the last scheduled time of each export.
+func TestWhoHoldsWhatOnPostgres(t *testing.T) {
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "cmd_holders")
+	cfg := pgConfig(t, url, "http://127.0.0.1:1/api", `
+  [[outboxes.exports]]
+  type = "stock"
+  schedule = "@every 5s"
+  filename = "STOCK_{seq}.csv"
+  [[outboxes.exports]]
+  type = "movements"
+  schedule = "*/5 * * * *"
+  filename = "MOVES_{seq}.csv"
+`)
+	ctx := t.Context()
+	node, err := journal.OpenWith(ctx, journal.Options{URL: url, Instance: "node-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	id, err := node.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "ORDERS_1.csv", Path: "processing/ORDERS_1.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Heartbeat(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tick := time.Now().Truncate(5 * time.Second)
+	tk, won, err := node.ClaimTick(ctx, "erp", "stock", tick)
+	if err != nil || !won {
+		t.Fatalf("ClaimTick = %v, %v", won, err)
+	}
+	if err := node.FinishTick(ctx, tk, 4, "STOCK_000001.csv", nil); err != nil {
+		t.Fatal(err)
+	}
+	run := func(cmd *cobra.Command, args ...string) string {
+		t.Helper()
+		out, err := execute(t, cmd, false, append([]string{"--config", cfg}, args...)...)
+		if err != nil {
+			t.Fatalf("%s %v: %v\n%s", cmd.Name(), args, err, out)
+		}
+		return out.String()
+	}
+	tickText := localTime(tick) + " done by node-a at "
+	tests := []struct {
+		name string
+		out  string
+		want []string
+	}{
+		{"files", run(newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
+		{"files json", run(newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
+		{"show", run(newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
+		{"exports", run(newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements", "instances seen in the last 24 hours: node-a (last renewal "}},
+		{"exports json", run(newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rest := tt.out
+			for _, w := range tt.want {
+				i := strings.Index(rest, w)
+				if i < 0 {
+					t.Fatalf("output lacks %q (in this order):\n%s", w, tt.out)
+				}
+				rest = rest[i+len(w):]
+			}
+		})
 	}
 }

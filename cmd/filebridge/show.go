@@ -115,6 +115,12 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
+	hs, err := holders(ctx, db, f.Inbox, time.Now())
+	if err != nil {
+		return withCode(exitUnreachable, err)
+	}
+	rec := newFileRecord(cfg, f, counts[f.ID])
+	rec.setHolder(hs)
 	recs := make([]documentRecord, 0, len(docs))
 	for _, d := range docs {
 		recs = append(recs, documentRecord{Key: d.Key, Rows: d.Rows, Result: string(d.Result), PortalID: d.PortalID,
@@ -127,13 +133,16 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 			Files     fileLocations    `json:"files"`
 			Documents []documentRecord `json:"documents"`
 			Replays   replayLinkSet    `json:"replays"`
-		}{newFileRecord(cfg, f, counts[f.ID]), loc, recs, links})
+		}{rec, loc, recs, links})
 	case formatCSV:
 		return documentTable(recs).write(w, formatCSV)
 	}
 	fmt.Fprintf(w, "#%d %s  (inbox %s, %s)\n", f.ID, f.Name, f.Inbox, orDash(f.DocType))
 	fmt.Fprintf(w, "  state       %s: %s\n", f.State, orDash(f.Message))
 	fmt.Fprintf(w, "  received    %s\n", localTime(f.ClaimedAt))
+	if rec.HeldBy != nil {
+		fmt.Fprintf(w, "  held by     %s\n", heldBy(*rec.HeldBy, true))
+	}
 	if f.Held() {
 		fmt.Fprintf(w, "  held        for master data since %s", localTime(f.HeldSince))
 		if u := holdUntil(cfg, f); !u.IsZero() {

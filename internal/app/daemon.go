@@ -239,7 +239,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return &UnreachableError{Err: err}
 		}
 	}
-	sched := outbox.NewScheduler(ctx, outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports})
+	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports}
+	if d.Journal.Shared() {
+		// Others see at once when this instance stops (InstanceAlive).
+		release, err := d.Journal.HoldInstance(ctx)
+		if err != nil {
+			if srv != nil {
+				_ = srv.Shutdown(context.WithoutCancel(ctx))
+			}
+			return err
+		}
+		defer release()
+		sopts.Ticks = d.Journal // each scheduled time runs on one instance
+	}
+	sched := outbox.NewScheduler(ctx, sopts)
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
 			if err := sched.Add(job, ob.Runner); err != nil {
@@ -269,14 +282,23 @@ func (d *Daemon) Run(ctx context.Context) error {
 		renew := time.NewTicker(d.Journal.Lease() / 3)
 		var leases sync.WaitGroup
 		leases.Go(func() { d.Journal.KeepLeases(lctx, renew.C, d.Log) })
+		// Say this instance is alive and keep its export runs through the
+		// grace period too; redo the runs of instances that died during one.
+		beat := time.NewTicker(d.Journal.Lease() / 3)
+		leases.Go(func() { d.Journal.KeepAlive(lctx, beat.C, d.Log) })
+		watch := time.NewTicker(d.Journal.Lease() / 3)
+		defer watch.Stop()
+		wg.Go(func() { sched.Watch(ctx, watch.C) })
 		stopRenewing = func() {
 			stopLeases()
 			leases.Wait()
 			renew.Stop()
+			beat.Stop()
 		}
 		defer stopRenewing()
 	}
-	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals))
+	d.Log.Info("filebridge running", "inboxes", len(d.Inboxes), "exports", len(sched.Jobs()), "portals", len(d.Portals),
+		"instance", d.Journal.Instance())
 	<-ctx.Done()
 
 	d.Log.Info("stopping: no new files are picked up; waiting for the work in flight", "grace", d.opts.Grace)

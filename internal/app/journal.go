@@ -2,15 +2,22 @@ package app
 
 import (
 	"context"
+	"os"
 
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 )
 
+// InstanceEnv names the environment variable that names this instance in
+// a shared journal (leases, export ticks, the console's instances); unset,
+// the name is "<host>-<pid>-<random>".
+const InstanceEnv = "FILEBRIDGE_INSTANCE"
+
 // JournalOptions are the journal.Options of cfg: the SQLite file, or the
 // PostgreSQL database with its resolved password.
 func JournalOptions(cfg *config.Config) journal.Options {
-	return journal.Options{Path: cfg.Journal.Path, URL: cfg.Journal.URL, Password: cfg.Journal.Password.Value(), Lease: cfg.Journal.Lease.Duration}
+	return journal.Options{Path: cfg.Journal.Path, URL: cfg.Journal.URL, Password: cfg.Journal.Password.Value(),
+		Lease: cfg.Journal.Lease.Duration, Instance: os.Getenv(InstanceEnv)}
 }
 
 // OpenJournal opens cfg's journal.

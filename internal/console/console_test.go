@@ -24,6 +24,19 @@ import (
 	"filebridge/internal/server"
 )
 
+// portalAndInbox are the portal and inbox of the console tests' configs.
+const portalAndInbox = `
+[portals.main]
+edition = "A"
+base_url = "http://127.0.0.1:1/api"
+company = 42
+token_env = "FB_CONSOLE_TEST_PORTAL"
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = "in"
+`
+
 // consoleEnv is a console over a real journal and a real inbox folder,
 // served over HTTP on 127.0.0.1.
 type consoleEnv struct {
@@ -45,16 +58,7 @@ func newConsoleEnv(t *testing.T, serverTOML string) *consoleEnv {
 [journal]
 path = "state/fb.db"
 %s
-[portals.main]
-edition = "A"
-base_url = "http://127.0.0.1:1/api"
-company = 42
-token_env = "FB_CONSOLE_TEST_PORTAL"
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "in"
-`, serverTOML)
+%s`, serverTOML, portalAndInbox)
 	cfg, err := config.Parse([]byte(data), dir)
 	if err != nil {
 		t.Fatal(err)

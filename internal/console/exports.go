@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -26,6 +27,40 @@ type ExportStatus struct {
 	NextRun     *time.Time `json:"next_run,omitempty"`
 	LastError   string     `json:"last_error,omitempty"`
 	LastErrorAt *time.Time `json:"last_error_at,omitempty"`
+	// Tick is the export's last scheduled time on a journal shared by
+	// several instances: which instance ran it, when, and how it ended.
+	Tick *TickStatus `json:"last_tick,omitempty"`
+}
+
+// TickStatus is the last tick of an export (journal.Tick).
+type TickStatus struct {
+	At       time.Time  `json:"at"`
+	State    string     `json:"state"`
+	Instance string     `json:"instance"`
+	Claimed  time.Time  `json:"claimed"`
+	Finished *time.Time `json:"finished,omitempty"`
+	Attempts int        `json:"attempts"`
+	// Abandoned: still running, but the instance's lease ran out (it
+	// stopped during the run); another instance redoes it.
+	Abandoned bool   `json:"abandoned,omitempty"`
+	Message   string `json:"message,omitempty"`
+}
+
+// Text is the tick in one line: "2026-03-01 02:00:00 UTC done by node-a".
+func (t TickStatus) Text(when func(time.Time) string) string {
+	s := fmt.Sprintf("%s %s by %s", when(t.At), t.State, t.Instance)
+	switch {
+	case t.Abandoned:
+		s += " (lease ran out: another instance redoes it)"
+	case t.Finished != nil:
+		s += " at " + when(*t.Finished)
+	default:
+		s += " since " + when(t.Claimed)
+	}
+	if t.Attempts > 1 {
+		s += fmt.Sprintf(", attempt %d", t.Attempts)
+	}
+	return s
 }
 
 func timePtr(t time.Time) *time.Time {
@@ -38,6 +73,14 @@ func timePtr(t time.Time) *time.Time {
 // Exports reads the journal's summary of every configured export (of
 // outbox only, unless it is "").
 func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only string, now time.Time) ([]ExportStatus, error) {
+	ticks, err := db.LastTicks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	last := map[string]journal.Tick{}
+	for _, t := range ticks {
+		last[t.Outbox+"/"+t.Export] = t
+	}
 	var out []ExportStatus
 	for i := range cfg.Outboxes {
 		ob := &cfg.Outboxes[i]
@@ -62,6 +105,10 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 			if s.LastError.ID != 0 && s.LastError.ID >= s.LastSuccess.ID {
 				st.LastError, st.LastErrorAt = s.LastError.Error, timePtr(s.LastError.FinishedAt)
 			}
+			if t, ok := last[j.Name()]; ok {
+				st.Tick = &TickStatus{At: t.At, State: string(t.State), Instance: t.Owner, Claimed: t.ClaimedAt,
+					Finished: timePtr(t.FinishedAt), Attempts: t.Attempts, Abandoned: t.Abandoned(now), Message: t.Message}
+			}
 			if next, ok := NextRun(j, now); ok {
 				st.NextRun = &next
 			}
@@ -80,6 +127,9 @@ func NextRun(j outbox.Job, now time.Time) (time.Time, bool) {
 	loc := j.Location
 	if loc == nil {
 		loc = time.UTC
+	}
+	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
+		return now.Truncate(every.Delay).Add(every.Delay).In(loc), true // see outbox.Scheduler
 	}
 	next := sched.Next(now.In(loc))
 	return next, !next.IsZero()

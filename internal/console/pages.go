@@ -143,8 +143,14 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
+	instances, _, err := c.instances(ctx, now)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
 	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
 		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports,
+		"Shared": c.d.Journal.Shared(), "Instances": instances,
 		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
 		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
 	})
@@ -217,6 +223,11 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	_, holders, err := c.instances(ctx, c.d.Now())
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
 	var inboxes, types []string
 	for _, ic := range c.d.Config.Inboxes {
 		inboxes = append(inboxes, ic.Name)
@@ -230,7 +241,7 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	}
 	data := map[string]any{
 		"Title": "Files", "Files": files, "Counts": counts, "Total": total, "Filter": ff, "Problems": problems,
-		"Inboxes": inboxes, "Types": types,
+		"Inboxes": inboxes, "Types": types, "Shared": c.d.Journal.Shared(), "Holders": holders,
 		"States": []string{string(journal.FileClaimed), string(journal.FileSubmitting), stateHeld,
 			string(journal.FileDone), string(journal.FileFailed), string(journal.FileDuplicate)},
 		"From": jf.Offset + 1, "To": jf.Offset + len(files),

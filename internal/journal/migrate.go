@@ -123,6 +123,35 @@ CREATE TABLE claim_locks (
 	PRIMARY KEY (inbox, path)
 );
 `},
+	{name: "export ticks and instances (several instances)", sql: `
+CREATE TABLE export_ticks (
+	outbox      TEXT    NOT NULL,
+	export      TEXT    NOT NULL,
+	tick        TEXT    NOT NULL,
+	state       TEXT    NOT NULL CHECK (state IN ('running', 'done', 'failed', 'skipped', 'interrupted')),
+	owner       TEXT    NOT NULL,
+	lease_until TEXT    NOT NULL,
+	claimed_at  TEXT    NOT NULL,
+	finished_at TEXT    NOT NULL DEFAULT '',
+	attempts    INTEGER NOT NULL DEFAULT 1,
+	row_count   INTEGER NOT NULL DEFAULT 0,
+	file_name   TEXT    NOT NULL DEFAULT '',
+	message     TEXT    NOT NULL DEFAULT '',
+	PRIMARY KEY (outbox, export, tick)
+);
+CREATE INDEX export_ticks_owner ON export_ticks (owner, state);
+CREATE TABLE export_locks (
+	outbox TEXT    NOT NULL,
+	export TEXT    NOT NULL,
+	n      INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (outbox, export)
+);
+CREATE TABLE instances (
+	name       TEXT NOT NULL PRIMARY KEY,
+	started_at TEXT NOT NULL,
+	seen_at    TEXT NOT NULL
+);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

@@ -10,6 +10,10 @@ import (
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
+	"github.com/jonboulle/clockwork"
+	"github.com/robfig/cron/v3"
+
+	"filebridge/internal/journal"
 )
 
 // JobRunner runs one export now; *Runner is one.
@@ -30,24 +34,61 @@ type SchedulerOptions struct {
 	Logger   *slog.Logger // default slog.Default()
 	Observer Observer     // optional
 
-	// extra is appended to the options of every gocron scheduler (tests:
-	// a fake clock).
-	extra []gocron.SchedulerOption
+	// Ticks, when set (a journal shared by several instances), runs each
+	// scheduled time of an export on exactly one instance.
+	Ticks Ticks
+
+	// clock is the clock of the schedules and of their ticks (tests: a
+	// fake clock); default the real one.
+	clock clockwork.Clock
 	// withSeconds reads schedules with a leading seconds field (tests).
 	withSeconds bool
+	// claimed, when set, is told the outcome of every claim of a tick
+	// (tests).
+	claimed func(job Job, won bool)
 }
+
+// Ticks is what the Scheduler needs of a journal shared by several
+// instances to run each scheduled time of an export (a tick) on exactly one
+// of them; *journal.DB has it.
+type Ticks interface {
+	ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.Tick, bool, error)
+	TakeOverTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
+	FinishTick(ctx context.Context, t journal.Tick, rows int, file string, runErr error) error
+	LastTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
+	ExpireTick(ctx context.Context, t journal.Tick) (bool, error)
+	InstanceAlive(ctx context.Context, name string) (bool, error)
+	Instance() string
+}
+
+var _ Ticks = (*journal.DB)(nil)
 
 // Scheduler runs exports on their cron schedules with gocron v2.
 //
 // Time zones: each export's schedule is read in its own time zone (jobs
 // are grouped into one gocron scheduler per zone, created with
 // gocron.WithLocation); a TZ= or CRON_TZ= prefix in a schedule is refused,
-// the config's timezone key is the only way to set a zone.
+// the config's timezone key is the only way to set a zone. An "@every
+// <duration>" schedule runs at the multiples of the duration since the
+// Unix epoch (every 5 minutes: at :00, :05...), not counted from the start.
 //
 // Overlap: every job runs in singleton mode (gocron.LimitModeReschedule): a
 // run that is still going when the next one is due makes that next one
 // skip; the export runs again at the following schedule. Nothing is lost,
 // since the cursor only moves when a run completes.
+//
+// Several instances (SchedulerOptions.Ticks, a shared journal): every
+// instance runs the same schedules, and at each scheduled time (a tick)
+// each claims the tick in the journal; exactly one wins and runs the
+// export, the others do nothing (journal.DB.ClaimTick). Overlap is then
+// ruled out across instances too: a tick due while the previous one still
+// runs elsewhere is recorded as skipped. The runner's claim carries a
+// lease, renewed while it runs (journal.DB.KeepAlive); when the runner
+// dies, one other instance redoes the tick once the lease ran out
+// (TakeOverAbandoned, called every Lease/3 by Watch). On PostgreSQL a
+// runner known to be gone (journal.DB.InstanceAlive: its instance lock was
+// dropped with its connection) has its lease ended at once, so that
+// neither the redo nor the next tick waits for the lease.
 //
 // Failures: a failed run is logged (slog, level ERROR) with the export and
 // the error, reported to the Observer, and retried at the next schedule;
@@ -69,11 +110,23 @@ type Scheduler struct {
 	opts   SchedulerOptions
 	log    *slog.Logger
 	ctx    context.Context
+	clock  clockwork.Clock
 	mu     sync.Mutex
 	scheds map[string]gocron.Scheduler // by zone name
-	jobs   map[string]gocron.Job       // by Job.Name()
+	jobs   map[string]*scheduled       // by Job.Name()
 	order  []string
 	start  bool
+}
+
+// scheduled is one job of the Scheduler.
+type scheduled struct {
+	job   Job
+	r     JobRunner
+	spec  cron.Schedule
+	loc   *time.Location
+	gj    gocron.Job
+	log   *slog.Logger
+	runMu sync.Mutex // held by a run: a take-over does not overlap a scheduled run
 }
 
 // NewScheduler returns a scheduler whose runs take contexts derived from
@@ -83,7 +136,11 @@ func NewScheduler(ctx context.Context, opts SchedulerOptions) *Scheduler {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Scheduler{opts: opts, log: log, ctx: ctx, scheds: map[string]gocron.Scheduler{}, jobs: map[string]gocron.Job{}}
+	clock := opts.clock
+	if clock == nil {
+		clock = clockwork.NewRealClock()
+	}
+	return &Scheduler{opts: opts, log: log, ctx: ctx, clock: clock, scheds: map[string]gocron.Scheduler{}, jobs: map[string]*scheduled{}}
 }
 
 // Add schedules job, run by r. Jobs are named by Job.Name(), which must be
@@ -92,6 +149,14 @@ func (s *Scheduler) Add(job Job, r JobRunner) error {
 	spec := strings.TrimSpace(job.Schedule)
 	if up := strings.ToUpper(spec); strings.HasPrefix(up, "TZ=") || strings.HasPrefix(up, "CRON_TZ=") {
 		return fmt.Errorf("scheduling %s: schedule %q: remove the TZ= prefix and set the export's timezone instead", job.Name(), job.Schedule)
+	}
+	parse := cron.ParseStandard
+	if s.opts.withSeconds {
+		parse = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor).Parse
+	}
+	parsed, err := parse(spec)
+	if err != nil {
+		return fmt.Errorf("scheduling %s: schedule %q: %w", job.Name(), job.Schedule, err)
 	}
 	loc := job.Location
 	if loc == nil {
@@ -104,8 +169,11 @@ func (s *Scheduler) Add(job Job, r JobRunner) error {
 	}
 	gs, ok := s.scheds[loc.String()]
 	if !ok {
-		var err error
-		gs, err = gocron.NewScheduler(append([]gocron.SchedulerOption{gocron.WithLocation(loc)}, s.opts.extra...)...)
+		opts := []gocron.SchedulerOption{gocron.WithLocation(loc)}
+		if s.opts.clock != nil {
+			opts = append(opts, gocron.WithClock(s.opts.clock))
+		}
+		gs, err = gocron.NewScheduler(opts...)
 		if err != nil {
 			return fmt.Errorf("scheduling %s: creating the scheduler of time zone %s: %w", job.Name(), loc, err)
 		}
@@ -114,34 +182,199 @@ func (s *Scheduler) Add(job Job, r JobRunner) error {
 			gs.Start()
 		}
 	}
-	log := s.log.With("outbox", job.Outbox, "export", string(job.Type))
-	task := func(ctx context.Context) {
-		begin := time.Now()
-		res, err := r.Run(ctx, job)
-		took := time.Since(begin)
-		next, _ := s.NextRun(job.Name())
-		if err != nil {
-			log.Error("export failed; it runs again at its next schedule", "error", err, "next_run", next, "took", took)
-		} else {
-			log.Info("export run", "rows", res.Rows, "file", res.File, "took", took, "next_run", next)
-		}
-		if s.opts.Observer != nil {
-			s.opts.Observer.ExportRun(job, res, err, took)
-		}
-	}
-	gj, err := gs.NewJob(
-		gocron.CronJob(spec, s.opts.withSeconds),
-		gocron.NewTask(task),
+	sj := &scheduled{job: job, r: r, spec: parsed, loc: loc,
+		log: s.log.With("outbox", job.Outbox, "export", string(job.Type))}
+	def := gocron.CronJob(spec, s.opts.withSeconds)
+	opts := []gocron.JobOption{
 		gocron.WithName(job.Name()),
 		gocron.WithSingletonMode(gocron.LimitModeReschedule),
 		gocron.WithContext(s.ctx),
-	)
+	}
+	if every, ok := parsed.(cron.ConstantDelaySchedule); ok {
+		// At the multiples of the duration, the same on every instance.
+		def = gocron.DurationJob(every.Delay)
+		opts = append(opts, gocron.WithStartAt(gocron.WithStartDateTimePast(s.clock.Now().Truncate(every.Delay))))
+	}
+	gj, err := gs.NewJob(def, gocron.NewTask(func(ctx context.Context) { s.fire(ctx, sj) }), opts...)
 	if err != nil {
 		return fmt.Errorf("scheduling %s: schedule %q: %w", job.Name(), job.Schedule, err)
 	}
-	s.jobs[job.Name()] = gj
+	sj.gj = gj
+	s.jobs[job.Name()] = sj
 	s.order = append(s.order, job.Name())
 	return nil
+}
+
+// tickOf is the scheduled time a run of sj started at now is for: the
+// schedule's last activation at or before now.
+func (sj *scheduled) tickOf(now time.Time) time.Time {
+	if every, ok := sj.spec.(cron.ConstantDelaySchedule); ok {
+		return now.Truncate(every.Delay)
+	}
+	now = now.In(sj.loc)
+	for back := time.Minute; back <= 800*24*time.Hour; back *= 2 {
+		t := sj.spec.Next(now.Add(-back))
+		if t.IsZero() {
+			break
+		}
+		if t.After(now) {
+			continue
+		}
+		for n := sj.spec.Next(t); !n.IsZero() && !n.After(now); n = sj.spec.Next(t) {
+			t = n
+		}
+		return t.UTC()
+	}
+	return now.Truncate(time.Second).UTC()
+}
+
+// fire is a scheduled run: on a shared journal, only the instance that
+// wins the tick runs the export.
+func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
+	if !sj.runMu.TryLock() {
+		sj.log.Info("export still running (taken over from another instance); this run is skipped")
+		return
+	}
+	defer sj.runMu.Unlock()
+	var tick journal.Tick
+	if s.opts.Ticks != nil {
+		s.expireGone(ctx, sj)
+		at := sj.tickOf(s.clock.Now())
+		got, won, err := s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
+		if s.opts.claimed != nil {
+			s.opts.claimed(sj.job, won)
+		}
+		if err != nil {
+			sj.log.Error("export not run: the journal could not say which instance runs it; it runs again at its next schedule",
+				"tick", at, "error", err)
+			return
+		}
+		if !won {
+			sj.log.Debug("export of this tick is another instance's", "tick", at, "instance", got.Owner, "state", got.State)
+			return
+		}
+		tick = got
+	}
+	s.run(ctx, sj, tick)
+}
+
+// run runs the export and, when it runs a claimed tick, records its end.
+func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
+	begin := time.Now()
+	res, err := sj.r.Run(ctx, sj.job)
+	took := time.Since(begin)
+	next, _ := sj.gj.NextRun()
+	log := sj.log
+	if !tick.At.IsZero() {
+		log = log.With("tick", tick.At)
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		ferr := s.opts.Ticks.FinishTick(fctx, tick, res.Rows, res.File, err)
+		cancel()
+		if errors.Is(ferr, journal.ErrNotFound) {
+			log.Warn("this run took longer than its lease and another instance took the tick over", "error", ferr)
+		} else if ferr != nil {
+			log.Warn("recording the end of the export's tick", "error", ferr)
+		}
+	}
+	if err != nil {
+		log.Error("export failed; it runs again at its next schedule", "error", err, "next_run", next, "took", took)
+	} else {
+		log.Info("export run", "rows", res.Rows, "file", res.File, "took", took, "next_run", next)
+	}
+	if s.opts.Observer != nil {
+		s.opts.Observer.ExportRun(sj.job, res, err, took)
+	}
+}
+
+// expireGone ends the lease of the export's last run when it is still
+// running on an instance that is gone: this one (a previous process under
+// the same name: the caller holds runMu, so no run of this process), or
+// one that no longer holds its instance lock. It reports whether the last
+// run is abandoned (gone, or its lease ran out), for TakeOverTick.
+func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bool) {
+	last, ok, err := s.opts.Ticks.LastTick(ctx, sj.job.Outbox, string(sj.job.Type))
+	if err != nil || !ok || last.State != journal.TickRunning {
+		if err != nil && ctx.Err() == nil {
+			sj.log.Warn("reading the export's last tick", "error", err)
+		}
+		return false
+	}
+	if last.Abandoned(time.Now()) {
+		return true
+	}
+	if last.Owner != s.opts.Ticks.Instance() {
+		alive, err := s.opts.Ticks.InstanceAlive(ctx, last.Owner)
+		if err != nil || alive {
+			if err != nil && ctx.Err() == nil {
+				sj.log.Warn("checking whether the instance running the export is alive", "instance", last.Owner, "error", err)
+			}
+			return false
+		}
+	}
+	ended, err := s.opts.Ticks.ExpireTick(ctx, last)
+	if err != nil {
+		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.At, "error", err)
+		return false
+	}
+	if ended {
+		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.At)
+	}
+	return true
+}
+
+// TakeOverAbandoned redoes, on this instance, the runs other instances
+// left unfinished: for each export whose newest tick is still running
+// under a lease that ran out, it takes the tick over (exactly one instance
+// does) and runs the export, and returns once those runs ended. It does
+// nothing without SchedulerOptions.Ticks.
+func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
+	if s.opts.Ticks == nil {
+		return
+	}
+	s.mu.Lock()
+	jobs := make([]*scheduled, 0, len(s.order))
+	for _, name := range s.order {
+		jobs = append(jobs, s.jobs[name])
+	}
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, sj := range jobs {
+		if !sj.runMu.TryLock() {
+			continue // running here: its newest tick is not abandoned
+		}
+		if !s.expireGone(ctx, sj) {
+			sj.runMu.Unlock()
+			continue
+		}
+		tick, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
+		if err != nil || !won {
+			sj.runMu.Unlock()
+			if err != nil && ctx.Err() == nil {
+				sj.log.Warn("looking for an abandoned run of the export", "error", err)
+			}
+			continue
+		}
+		sj.log.Warn("redoing the export of a tick whose instance stopped during the run", "tick", tick.At,
+			"attempt", tick.Attempts, "note", tick.Message)
+		wg.Go(func() {
+			defer sj.runMu.Unlock()
+			s.run(ctx, sj, tick)
+		})
+	}
+	wg.Wait()
+}
+
+// Watch calls TakeOverAbandoned at every tick of the channel until ctx
+// ends; give it a ticker of the journal's Lease/3.
+func (s *Scheduler) Watch(ctx context.Context, tick <-chan time.Time) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			s.TakeOverAbandoned(ctx)
+		}
+	}
 }
 
 // Start starts running the scheduled jobs; it does not block.
@@ -158,23 +391,23 @@ func (s *Scheduler) Start() {
 // before Start.
 func (s *Scheduler) NextRun(name string) (time.Time, error) {
 	s.mu.Lock()
-	gj, ok := s.jobs[name]
+	sj, ok := s.jobs[name]
 	s.mu.Unlock()
 	if !ok {
 		return time.Time{}, fmt.Errorf("no export %s is scheduled", name)
 	}
-	return gj.NextRun()
+	return sj.gj.NextRun()
 }
 
 // NextRuns returns the next n run times of the named job.
 func (s *Scheduler) NextRuns(name string, n int) ([]time.Time, error) {
 	s.mu.Lock()
-	gj, ok := s.jobs[name]
+	sj, ok := s.jobs[name]
 	s.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("no export %s is scheduled", name)
 	}
-	return gj.NextRuns(n)
+	return sj.gj.NextRuns(n)
 }
 
 // Jobs lists the names of the scheduled jobs in the order they were added.

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-co-op/gocron/v2"
 	"github.com/jonboulle/clockwork"
 
 	"filebridge/internal/model"
@@ -97,7 +96,7 @@ func TestSchedulerSingleton(t *testing.T) {
 func TestSchedulerTimezones(t *testing.T) {
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	clock := clockwork.NewFakeClockAt(now)
-	s := NewScheduler(t.Context(), SchedulerOptions{extra: []gocron.SchedulerOption{gocron.WithClock(clock)}})
+	s := NewScheduler(t.Context(), SchedulerOptions{clock: clock})
 	zones := map[string]time.Time{
 		"UTC":              time.Date(2026, 11, 22, 2, 0, 0, 0, time.UTC),
 		"Asia/Tokyo":       time.Date(2026, 11, 21, 17, 0, 0, 0, time.UTC), // 02:00 JST on the 22nd
@@ -166,7 +165,7 @@ func TestSchedulerDaylightSaving(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := clockwork.NewFakeClockAt(tt.from)
-			s := NewScheduler(t.Context(), SchedulerOptions{extra: []gocron.SchedulerOption{gocron.WithClock(clock)}})
+			s := NewScheduler(t.Context(), SchedulerOptions{clock: clock})
 			if err := s.Add(Job{Outbox: "o", Type: model.ExportStock, Schedule: tt.schedule, Location: paris}, &slowRunner{}); err != nil {
 				t.Fatal(err)
 			}

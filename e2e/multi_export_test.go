@@ -1,0 +1,398 @@
+package e2e
+
+import (
+	"encoding/csv"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/journal/pgtest"
+)
+
+// exportEvery is the schedule of the exports of TestExportsOncePerTick.
+const exportEvery = 2 * time.Second
+
+// TestExportsOncePerTick runs three `filebridge run` instances with one
+// config on one PostgreSQL journal, a shared local outbox and two exports
+// every 2 s (stock: a file each tick; movements: a cursor over the
+// simulator's stock movements, made while the test runs). The instance
+// that ran the last tick is killed with SIGKILL and restarted, several
+// times. At the end every tick from the first to the last has exactly one
+// record in the journal, ran once (one export run per finished tick, one
+// stock file each), and every stock movement of the simulator is in
+// exactly one movements file.
+func TestExportsOncePerTick(t *testing.T) {
+	t.Parallel()
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "e2e_exports")
+	s := startSim(t, "B", "--preload", "4")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cfg := sharedConfig(t, dir, s, url, out, exportEvery, "stock", "movements")
+
+	db, err := journal.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+
+	// The warehouse moves on all along: new stock movements to export.
+	stopTicks := make(chan struct{})
+	var ticking sync.WaitGroup
+	ticking.Go(func() {
+		for {
+			select {
+			case <-stopTicks:
+				return
+			case <-time.After(200 * time.Millisecond):
+				if resp, err := http.Post(s.URL+"/_sim/tick", "application/json", nil); err == nil {
+					_ = resp.Body.Close()
+				}
+			}
+		}
+	})
+	defer func() {
+		select {
+		case <-stopTicks:
+		default:
+			close(stopTicks)
+		}
+		ticking.Wait()
+	}()
+
+	names := []string{"n1", "n2", "n3"}
+	procs := map[string]*process{}
+	run := func(name string) {
+		procs[name] = startEnv(t, "run "+name, []string{"FILEBRIDGE_INSTANCE=" + name}, "run", "--config", cfg)
+	}
+	for _, n := range names {
+		run(n)
+	}
+	// lastDone is the newest finished stock tick.
+	lastDone := func() journal.Tick {
+		ticks, err := db.Ticks(t.Context(), "out", "stock", 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range ticks {
+			if tk.State == journal.TickDone {
+				return tk
+			}
+		}
+		return journal.Tick{}
+	}
+	waitFor(t, 20*time.Second, "a first stock export", func() bool { return !lastDone().At.IsZero() })
+
+	// Kill the instance that ran the last tick, several times; each time
+	// the next tick must run on another instance.
+	var failovers []time.Duration
+	for range 5 {
+		victim := lastDone()
+		time.Sleep(rand.N(exportEvery)) // at a random moment of the period
+		killed := time.Now()
+		procs[victim.Owner].kill()
+		var next journal.Tick
+		waitFor(t, 10*time.Second, "a tick after "+victim.Owner+" was killed", func() bool {
+			next = lastDone()
+			return next.At.After(victim.At) && next.FinishedAt.After(killed)
+		})
+		if next.Owner == victim.Owner {
+			t.Fatalf("tick %s ran on %s, killed before it", next.At, victim.Owner)
+		}
+		failovers = append(failovers, next.FinishedAt.Sub(killed))
+		run(victim.Owner)
+	}
+	t.Logf("after SIGKILL of the instance that ran the last tick, the next export finished on another instance after %v (ticks every %s)", failovers, exportEvery)
+
+	// Stop moving the warehouse; two more ticks export what is left.
+	close(stopTicks)
+	ticking.Wait()
+	settled := time.Now()
+	waitFor(t, 15*time.Second, "two ticks after the warehouse stopped", func() bool {
+		ticks, err := db.Ticks(t.Context(), "out", "movements", 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, tk := range ticks {
+			if tk.State == journal.TickDone && tk.At.After(settled) {
+				n++
+			}
+		}
+		return n >= 2
+	})
+	for _, n := range names {
+		if code := procs[n].stop(t, 20*time.Second); code != 0 {
+			t.Errorf("instance %s exited with %d after SIGTERM", n, code)
+		}
+	}
+
+	produced := files(t, out)
+	for _, export := range []string{"stock", "movements"} {
+		checkTicks(t, db, export, produced)
+	}
+	checkMovements(t, s, out, produced)
+}
+
+// sharedConfig writes the run config of the other tests with its journal
+// in the PostgreSQL database url, no inbox, and the outbox "out" (folder
+// out) with the export types, each every period.
+func sharedConfig(t *testing.T, dir string, s *sim, url, out string, every time.Duration, types ...string) string {
+	t.Helper()
+	cfg := runConfig(t, dir, s, "")
+	text := readFile(t, cfg)
+	sqlite := fmt.Sprintf("path = %q\n", filepath.Join(dir, "var", "filebridge.db"))
+	if !strings.Contains(text, sqlite) {
+		t.Fatalf("the run config has no journal path %s", sqlite)
+	}
+	text = strings.Replace(text, sqlite, fmt.Sprintf("url = %q\n", url), 1)
+	text += fmt.Sprintf("\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n", out)
+	for _, typ := range types {
+		text += fmt.Sprintf("\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"@every %s\"\n  filename = \"{type}_{seq}.csv\"\n", typ, every)
+	}
+	mustWrite(t, cfg, text)
+	return cfg
+}
+
+// TestExportRedoneAfterKill kills the instance running an export in the
+// middle of the run (the portal answers after 1.5 s) with SIGKILL: one
+// other instance redoes that tick, without waiting for the lease (the
+// killed instance's lock is gone with its connection), at its next look
+// for abandoned runs (every 10 s); the tick ends done, at attempt 2, with
+// one file and one successful run.
+func TestExportRedoneAfterKill(t *testing.T) {
+	t.Parallel()
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "e2e_redo")
+	s := startSim(t, "B", "--preload", "4")
+	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"1500ms"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cfg := sharedConfig(t, dir, s, url, out, 20*time.Second, "stock")
+	db, err := journal.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	procs := map[string]*process{}
+	for _, n := range []string{"n1", "n2", "n3"} {
+		procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", cfg)
+	}
+	var tick journal.Tick
+	waitFor(t, 30*time.Second, "a stock export running", func() bool {
+		var ok bool
+		tick, ok, err = db.LastTick(t.Context(), "out", "stock")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok && tick.State == journal.TickRunning
+	})
+	procs[tick.Owner].kill()
+	killed := time.Now()
+	var redone journal.Tick
+	waitFor(t, 20*time.Second, "the tick redone by another instance", func() bool {
+		ticks, err := db.Ticks(t.Context(), "out", "stock", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range ticks {
+			if tk.At.Equal(tick.At) {
+				redone = tk
+			}
+		}
+		return redone.State == journal.TickDone
+	})
+	took := redone.FinishedAt.Sub(killed)
+	t.Logf("killed %s during the run of tick %s; %s redid it, done %v after the kill (the run itself waits 1.5 s for the portal)",
+		tick.Owner, tick.At, redone.Owner, took)
+	if redone.Owner == tick.Owner || redone.Attempts != 2 || redone.File == "" {
+		t.Errorf("redone tick = %+v; want done by another instance at attempt 2, with a file", redone)
+	}
+	if got := files(t, out); len(got) != 1 || got[0] != redone.File {
+		t.Errorf("outbox holds %v, want only %s", got, redone.File)
+	}
+	runs, err := db.RecentRuns(t.Context(), "out", "stock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok int
+	for _, r := range runs {
+		if !r.Running() && r.Error == "" {
+			ok++
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d successful runs of the tick, want 1: %+v", ok, runs)
+	}
+}
+
+// checkTicks: one record per tick from the first to the last; each
+// finished tick ran once (one successful export run per done tick, with
+// its file in the outbox; every stock tick has one); a tick whose instance
+// was killed during the run was redone or, once a later tick ran,
+// recorded as interrupted.
+func checkTicks(t *testing.T, db *journal.DB, export string, produced []string) {
+	t.Helper()
+	ticks, err := db.Ticks(t.Context(), "out", export, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(ticks) // oldest first
+	states := map[journal.TickState]int{}
+	owners := map[string]int{}
+	retries := 0
+	for i, tk := range ticks {
+		states[tk.State]++
+		owners[tk.Owner]++
+		retries += tk.Attempts - 1
+		if i > 0 && !tk.At.Equal(ticks[i-1].At.Add(exportEvery)) {
+			t.Errorf("%s: no tick between %s and %s: a scheduled time did not run", export, ticks[i-1].At, tk.At)
+		}
+		switch {
+		case tk.State == journal.TickRunning,
+			tk.State == journal.TickFailed && i < len(ticks)-1: // the last one may be cut by the SIGTERM
+			t.Errorf("%s: tick %s is %s (%s) on %s", export, tk.At, tk.State, tk.Message, tk.Owner)
+		case tk.File != "" && !slices.Contains(produced, tk.File):
+			t.Errorf("%s: tick %s wrote %s, which is not in the outbox", export, tk.At, tk.File)
+		case export == "stock" && tk.State == journal.TickDone && tk.File == "":
+			t.Errorf("stock: tick %s wrote no file", tk.At)
+		}
+	}
+	if len(ticks) < 8 {
+		t.Errorf("%s: %d ticks, want at least 8", export, len(ticks))
+	}
+	runs, err := db.RecentRuns(t.Context(), "out", export, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ok, failed, cut int
+	for _, r := range runs {
+		switch {
+		case r.Running():
+			cut++
+		case r.Error == "":
+			ok++
+		default:
+			failed++
+		}
+	}
+	if ok != states[journal.TickDone] || failed != states[journal.TickFailed] {
+		t.Errorf("%s: %d successful and %d failed export runs for %d done and %d failed ticks: a tick ran twice, or a run had no tick",
+			export, ok, failed, states[journal.TickDone], states[journal.TickFailed])
+	}
+	if cut > states[journal.TickInterrupted]+retries {
+		t.Errorf("%s: %d runs cut short, for %d interrupted ticks and %d redone", export, cut, states[journal.TickInterrupted], retries)
+	}
+	var files int
+	for _, p := range produced {
+		if strings.HasPrefix(p, export+"_") {
+			files++
+		}
+	}
+	if export == "stock" && files != states[journal.TickDone] {
+		t.Errorf("stock: %d files for %d finished ticks", files, states[journal.TickDone])
+	}
+	t.Logf("%s: %d ticks %v, by instance %v, %d redone, %d files", export, len(ticks), states, owners, retries, files)
+}
+
+// checkMovements: every stock movement of the simulator is in exactly one
+// row of the movements files.
+func checkMovements(t *testing.T, s *sim, out string, produced []string) {
+	t.Helper()
+	var body struct {
+		Members []struct {
+			MovedAt  string `json:"movedAt"`
+			Quantity int    `json:"quantity"`
+			From     string `json:"fromPosition"`
+			To       string `json:"toPosition"`
+			Variant  struct {
+				SKU string `json:"sku"`
+			} `json:"variant"`
+		} `json:"hydra:member"`
+	}
+	s.getJSON(t, s.Base+"/stock_movements?itemsPerPage=10000", &body, true)
+	want := map[string]int{}
+	for _, m := range body.Members {
+		at, err := parseMovedAt(m.MovedAt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[movementKey(at, m.Variant.SKU, m.From, m.To, fmt.Sprint(m.Quantity))]++
+	}
+	got := map[string]int{}
+	for _, p := range produced {
+		if !strings.HasPrefix(p, "movements_") {
+			continue
+		}
+		fh, err := os.Open(filepath.Join(out, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(fh).ReadAll()
+		_ = fh.Close()
+		if err != nil || len(recs) < 2 {
+			t.Fatalf("%s: %d records, %v", p, len(recs), err)
+		}
+		col := map[string]int{}
+		for i, h := range recs[0] {
+			col[h] = i
+		}
+		for _, r := range recs[1:] {
+			at, err := parseMovedAt(r[col["movedAt"]])
+			if err != nil {
+				t.Fatalf("%s: movedAt %q: %v", p, r[col["movedAt"]], err)
+			}
+			got[movementKey(at, r[col["sku"]], r[col["fromPosition"]], r[col["toPosition"]], r[col["quantity"]])]++
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("the simulator made no stock movement")
+	}
+	missing, twice := 0, 0
+	for k, n := range want {
+		switch g := got[k]; {
+		case g < n:
+			missing += n - g
+		case g > n:
+			twice += g - n
+		}
+	}
+	for k, g := range got {
+		if want[k] == 0 {
+			twice += g
+		}
+	}
+	if missing > 0 || twice > 0 {
+		t.Errorf("movements: %d of %d not exported, %d exported more than once", missing, len(body.Members), twice)
+	}
+	t.Logf("movements: %d exported exactly once", len(body.Members))
+}
+
+func movementKey(at time.Time, sku, from, to, qty string) string {
+	return strings.Join([]string{at.UTC().Format(time.RFC3339), sku, from, to, qty}, "|")
+}
+
+// parseMovedAt reads a movement's time as the simulator lists it or the
+// export writes it.
+func parseMovedAt(s string) (time.Time, error) {
+	var err error
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05-07:00:00", time.DateTime} {
+		var t time.Time
+		if t, err = time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, err
+}

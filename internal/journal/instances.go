@@ -1,0 +1,125 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// InstanceSeen is an instance that used the journal, and when it last
+// said it was alive (Heartbeat).
+type InstanceSeen struct {
+	Name      string
+	StartedAt time.Time
+	SeenAt    time.Time
+}
+
+// Heartbeat records that this instance is alive now; the first call of a
+// process also records its start.
+func (d *DB) Heartbeat(ctx context.Context) error {
+	now := formatTime(d.now())
+	_, err := d.w.ExecContext(ctx, `INSERT INTO instances (name, started_at, seen_at) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET seen_at = excluded.seen_at`, d.instance, now, now)
+	if err != nil {
+		return fmt.Errorf("recording that instance %s is alive: %w", d.instance, err)
+	}
+	return nil
+}
+
+// Instances lists the instances seen since the given time, most recently
+// seen first.
+func (d *DB) Instances(ctx context.Context, since time.Time) ([]InstanceSeen, error) {
+	rows, err := d.r.QueryContext(ctx, `SELECT name, started_at, seen_at FROM instances
+		WHERE seen_at >= ? ORDER BY seen_at DESC, name`, formatTime(since))
+	if err != nil {
+		return nil, fmt.Errorf("listing the instances of the journal: %w", err)
+	}
+	defer rows.Close()
+	var out []InstanceSeen
+	for rows.Next() {
+		var in InstanceSeen
+		var started, seen string
+		if err := rows.Scan(&in.Name, &started, &seen); err != nil {
+			return nil, fmt.Errorf("listing the instances of the journal: %w", err)
+		}
+		if in.StartedAt, err = parseTime(started); err != nil {
+			return nil, err
+		}
+		if in.SeenAt, err = parseTime(seen); err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing the instances of the journal: %w", err)
+	}
+	return out, nil
+}
+
+// KeepAlive, at every tick until ctx ends, records this instance as alive
+// (Heartbeat) and renews the leases of the export runs it is doing
+// (RenewTicks); give it a ticker of Lease/3. A failure is logged and tried
+// again at the next tick.
+func (d *DB) KeepAlive(ctx context.Context, tick <-chan time.Time, log *slog.Logger) {
+	beat := func() {
+		err := d.Heartbeat(ctx)
+		if err == nil {
+			_, err = d.RenewTicks(ctx)
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Warn("renewing this instance's export runs failed; retrying at the next tick",
+				"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
+		}
+	}
+	beat()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			beat()
+		}
+	}
+}
+
+// ErrInstanceInUse is returned by HoldInstance when another running
+// process uses this instance's name.
+var ErrInstanceInUse = errors.New("the instance name is in use by another running instance")
+
+// HoldInstance marks this instance as running until release is called or
+// the process ends: on PostgreSQL a session advisory lock on the instance's
+// name (TryLead), which the server drops the moment the process dies, so
+// that others know at once (InstanceAlive) instead of waiting for its
+// leases to run out. It fails with ErrInstanceInUse when another process
+// runs under the same name. On SQLite it does nothing.
+func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
+	release, ok, err := d.TryLead(ctx, instanceLead(d.instance))
+	if err != nil {
+		return nil, fmt.Errorf("marking instance %s as running: %w", d.instance, err)
+	}
+	if !ok {
+		return nil, fmt.Errorf("instance %s: %w: give every instance its own name (FILEBRIDGE_INSTANCE)", d.instance, ErrInstanceInUse)
+	}
+	return release, nil
+}
+
+// InstanceAlive reports whether the named instance is running (holds its
+// HoldInstance lock). On SQLite, which has one instance, it is always true:
+// there, only leases tell.
+func (d *DB) InstanceAlive(ctx context.Context, name string) (bool, error) {
+	if !d.Shared() {
+		return true, nil
+	}
+	release, ok, err := d.TryLead(ctx, instanceLead(name))
+	if err != nil {
+		return false, fmt.Errorf("checking whether instance %s runs: %w", name, err)
+	}
+	if ok {
+		release() // nobody held it: the instance is gone
+	}
+	return !ok, nil
+}
+
+func instanceLead(name string) string { return "instance\x00" + name }

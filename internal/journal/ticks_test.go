@@ -1,0 +1,267 @@
+package journal
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// claimAll has every handle claim the tick at once (or take the export's
+// last tick over) and returns the handles that won.
+func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (Tick, bool, error)) []*DB {
+	t.Helper()
+	var mu sync.Mutex
+	var won []*DB
+	var wg sync.WaitGroup
+	for _, d := range dbs {
+		wg.Go(func() {
+			_, ok, err := do(d)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if ok {
+				mu.Lock()
+				won = append(won, d)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return won
+}
+
+// tickHandles opens n handles of the test's journal on one clock set to
+// the first tick, t0.
+func tickHandles(t *testing.T, n int) (t0 time.Time, clock *fakeClock, dbs []*DB) {
+	t.Helper()
+	t0 = time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
+	clock = &fakeClock{t: t0}
+	return t0, clock, twoHandles(t, n, clock)
+}
+
+func TestTicksOnePerTickAndTakeOver(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		t0, clock, dbs := tickHandles(t, 4)
+		claim := func(d *DB) (Tick, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) }
+
+		won := claimAll(t, dbs, claim)
+		if len(won) != 1 {
+			t.Fatalf("%d instances won the tick, want exactly 1", len(won))
+		}
+		first := won[0]
+		// Claiming again, later, changes nothing: the tick is recorded.
+		clock.set(t0.Add(time.Second))
+		if got, ok, err := dbs[0].ClaimTick(ctx, "erp", "stock", t0); ok || err != nil || got.Owner != first.Instance() {
+			t.Fatalf("claim of a recorded tick = %+v, %v, %v; want not won, owner %s", got, ok, err, first.Instance())
+		}
+
+		// The winner renews while it runs: nobody takes the run over.
+		clock.set(t0.Add(first.Lease() - time.Second))
+		if n, err := first.RenewTicks(ctx); n != 1 || err != nil {
+			t.Fatalf("RenewTicks = %d, %v; want 1", n, err)
+		}
+		clock.set(t0.Add(first.Lease() + time.Second))
+		if won := claimAll(t, dbs, func(d *DB) (Tick, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") }); len(won) != 0 {
+			t.Fatalf("%d instances took over a run whose lease was renewed", len(won))
+		}
+
+		// The winner dies: once its lease ran out exactly one other redoes the tick.
+		clock.set(t0.Add(3 * first.Lease()))
+		var others []*DB
+		for _, d := range dbs {
+			if d != first {
+				others = append(others, d)
+			}
+		}
+		won = claimAll(t, others, func(d *DB) (Tick, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") })
+		if len(won) != 1 {
+			t.Fatalf("%d instances took over the abandoned tick, want exactly 1", len(won))
+		}
+		second := won[0]
+		tk := Tick{Outbox: "erp", Export: "stock", At: t0}
+		if err := first.FinishTick(ctx, tk, 3, "late.csv", nil); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("FinishTick by the instance that lost the tick = %v, want ErrNotFound", err)
+		}
+		if err := second.FinishTick(ctx, tk, 7, "STOCK_1.csv", nil); err != nil {
+			t.Fatal(err)
+		}
+		ticks, err := dbs[0].Ticks(ctx, "erp", "stock", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ticks) != 1 {
+			t.Fatalf("%d ticks recorded, want 1: %+v", len(ticks), ticks)
+		}
+		got := ticks[0]
+		if got.State != TickDone || got.Owner != second.Instance() || got.Attempts != 2 || got.Rows != 7 ||
+			got.File != "STOCK_1.csv" || !got.At.Equal(t0) || got.FinishedAt.IsZero() {
+			t.Errorf("tick = %+v; want done by %s in 2 attempts, 7 rows into STOCK_1.csv", got, second.Instance())
+		}
+		// A finished tick is never taken over.
+		clock.set(t0.Add(10 * first.Lease()))
+		if _, ok, err := first.TakeOverTick(ctx, "erp", "stock"); ok || err != nil {
+			t.Fatalf("TakeOverTick of a finished tick = %v, %v", ok, err)
+		}
+	})
+}
+
+func TestTicksSkipWhileRunning(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		t0, clock, dbs := tickHandles(t, 2)
+		a, b := dbs[0], dbs[1]
+		if _, ok, err := a.ClaimTick(ctx, "erp", "orders", t0); !ok || err != nil {
+			t.Fatalf("ClaimTick = %v, %v", ok, err)
+		}
+		// The next tick comes while a still runs the first: skipped, once.
+		t1 := t0.Add(5 * time.Second)
+		clock.set(t1)
+		got, ok, err := b.ClaimTick(ctx, "erp", "orders", t1)
+		if ok || err != nil || got.State != TickSkipped || got.Owner != b.Instance() {
+			t.Fatalf("ClaimTick while the previous tick runs = %+v, %v, %v; want skipped by b", got, ok, err)
+		}
+		if err := a.FinishTick(ctx, Tick{Outbox: "erp", Export: "orders", At: t0}, 0, "", errors.New("portal down")); err != nil {
+			t.Fatal(err)
+		}
+		// Another export is not held back; the tick after runs.
+		if _, ok, err := b.ClaimTick(ctx, "erp", "stock", t1); !ok || err != nil {
+			t.Fatalf("ClaimTick of another export = %v, %v", ok, err)
+		}
+		t2 := t1.Add(5 * time.Second)
+		if _, ok, err := b.ClaimTick(ctx, "erp", "orders", t2); !ok || err != nil {
+			t.Fatalf("ClaimTick after the run finished = %v, %v", ok, err)
+		}
+		// An abandoned run is redone while it is the newest tick; once a
+		// later tick ran, it is marked interrupted instead.
+		clock.set(t2.Add(time.Hour))
+		if _, ok, err := a.TakeOverTick(ctx, "erp", "stock"); !ok || err != nil {
+			t.Fatalf("TakeOverTick of the newest, abandoned tick = %v, %v", ok, err)
+		}
+		t3 := t2.Add(time.Hour)
+		last, err := a.LastTicks(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]TickState{"orders": TickRunning, "stock": TickRunning}
+		if len(last) != 2 {
+			t.Fatalf("LastTicks = %+v, want one per export", last)
+		}
+		for _, tk := range last {
+			if tk.State != want[tk.Export] || !tk.At.Equal(t2) && tk.Export == "orders" {
+				t.Errorf("last tick of %s = %+v", tk.Export, tk)
+			}
+		}
+		all, err := a.Ticks(ctx, "erp", "orders", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		states := []TickState{}
+		for _, tk := range all {
+			states = append(states, tk.State)
+		}
+		if len(states) != 3 || states[0] != TickRunning || states[1] != TickSkipped || states[2] != TickFailed {
+			t.Errorf("ticks of erp/orders, newest first = %v; want running, skipped, failed", states)
+		}
+		// The next tick of orders marks the abandoned one interrupted.
+		if _, ok, err := b.ClaimTick(ctx, "erp", "orders", t3); !ok || err != nil {
+			t.Fatalf("ClaimTick after an abandoned run = %v, %v", ok, err)
+		}
+		all, err = a.Ticks(ctx, "erp", "orders", 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != 2 || all[0].State != TickRunning || all[1].State != TickInterrupted || all[1].FinishedAt.IsZero() {
+			t.Errorf("ticks of erp/orders after a later tick = %+v; want running, interrupted", all)
+		}
+	})
+}
+
+func TestInstancesHeartbeat(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		t0, clock, dbs := tickHandles(t, 2)
+		for _, d := range dbs {
+			if err := d.Heartbeat(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock.set(t0.Add(time.Minute))
+		if err := dbs[1].Heartbeat(ctx); err != nil {
+			t.Fatal(err)
+		}
+		seen, err := dbs[0].Instances(ctx, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) != 2 || seen[0].Name != dbs[1].Instance() || !seen[0].SeenAt.Equal(t0.Add(time.Minute)) ||
+			!seen[0].StartedAt.Equal(t0) || !seen[1].SeenAt.Equal(t0) {
+			t.Fatalf("Instances = %+v; want %s seen at +1m (started at t0), then %s", seen, dbs[1].Instance(), dbs[0].Instance())
+		}
+		recent, err := dbs[0].Instances(ctx, t0.Add(time.Second))
+		if err != nil || len(recent) != 1 {
+			t.Fatalf("Instances seen in the last minute = %+v, %v; want 1", recent, err)
+		}
+	})
+}
+
+func TestInstanceAliveAndExpireTick(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		target := journalTarget(t)
+		open := func(name string) *DB {
+			o := Options{Path: target, Instance: name}
+			if isPostgresURL(target) {
+				o = Options{URL: target, Instance: name}
+			}
+			d, err := OpenWith(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = d.Close() })
+			return d
+		}
+		a, b := open("node-a"), open("node-b")
+		release, err := a.HoldInstance(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alive, err := b.InstanceAlive(ctx, "node-a")
+		if err != nil || !alive {
+			t.Fatalf("InstanceAlive(node-a) while it runs = %v, %v", alive, err)
+		}
+		if backendOf(t) == "postgres" {
+			twin := open("node-a")
+			if _, err := twin.HoldInstance(ctx); !errors.Is(err, ErrInstanceInUse) {
+				t.Fatalf("HoldInstance under a name in use = %v, want ErrInstanceInUse", err)
+			}
+		}
+		t0 := time.Now().UTC().Truncate(time.Second)
+		tk, ok, err := a.ClaimTick(ctx, "erp", "stock", t0)
+		if !ok || err != nil {
+			t.Fatalf("ClaimTick = %v, %v", ok, err)
+		}
+		release() // node-a dies during the run
+		alive, err = b.InstanceAlive(ctx, "node-a")
+		if err != nil || alive != (backendOf(t) == "sqlite") {
+			t.Fatalf("InstanceAlive(node-a) after it stopped = %v, %v; want false on PostgreSQL (true on SQLite: one instance)", alive, err)
+		}
+		last, found, err := b.LastTick(ctx, "erp", "stock")
+		if err != nil || !found || last.Owner != "node-a" || last.State != TickRunning {
+			t.Fatalf("LastTick = %+v, %v, %v", last, found, err)
+		}
+		if ok, err := b.ExpireTick(ctx, tk); !ok || err != nil {
+			t.Fatalf("ExpireTick = %v, %v", ok, err)
+		}
+		if ok, err := b.ExpireTick(ctx, tk); ok || err != nil {
+			t.Fatalf("ExpireTick of an expired run = %v, %v; want false", ok, err)
+		}
+		// Redone at once, not after the lease.
+		got, ok, err := b.TakeOverTick(ctx, "erp", "stock")
+		if !ok || err != nil || got.Owner != "node-b" || got.Attempts != 2 {
+			t.Fatalf("TakeOverTick after ExpireTick = %+v, %v, %v", got, ok, err)
+		}
+	})
+}
