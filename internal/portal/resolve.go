@@ -148,10 +148,7 @@ func (c *Client) unresolved(kind RefKind, field, code string) *Error {
 	var msg string
 	switch kind {
 	case RefPartner:
-		what := "connection"
-		if c.codec == (wireA{}) {
-			what = "supplier"
-		}
+		what := c.wire.partners.what
 		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, code, what, what)
 	case RefSKU:
 		msg = fmt.Sprintf("SKU %q is not on the portal: create the SKU first or add it to a SKU file", code)
@@ -253,7 +250,7 @@ func (c *Client) lookupSKUs(ctx context.Context, chunk []string, out map[string]
 	if !c.ignored.Load() {
 		q := ItemFilter{Codes: chunk}.query()
 		ignored := false
-		for it, err := range listAll(c, ctx, Variants, q, listOpts{perPage: len(chunk)}, c.codec.items) {
+		for it, err := range listAll(c, ctx, c.wire.items, q, listOpts{perPage: len(chunk)}) {
 			if err != nil {
 				return err
 			}
@@ -391,7 +388,7 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	var known []string
 	switch kind {
 	case RefWarehouse:
-		for w, err := range listAll(c, ctx, WarehouseClients, nil, all(0), pages((*warehouseClientB).model)) {
+		for w, err := range listAll(c, ctx, warehouseClientsB, nil, all(0)) {
 			if err != nil {
 				return err
 			}
@@ -401,7 +398,7 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 			}
 		}
 	case RefCarrier:
-		for cr, err := range listAll(c, ctx, Carriers, nil, all(0), pages((*carrierB).model)) {
+		for cr, err := range listAll(c, ctx, carriersB, nil, all(0)) {
 			if err != nil {
 				return err
 			}
@@ -413,7 +410,7 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	case RefCarrierService:
 		var services []CarrierService
 		count := map[string]int{}
-		for s, err := range listAll(c, ctx, CarrierServices, nil, all(0), pages((*carrierServiceB).model)) {
+		for s, err := range listAll(c, ctx, carrierServicesB, nil, all(0)) {
 			if err != nil {
 				return err
 			}
@@ -486,7 +483,7 @@ func (c *Client) Item(ctx context.Context, id int64) (model.Item, error) {
 }
 
 func (c *Client) item(ctx context.Context, id int64) (model.Item, error) {
-	it, err := readOne(c, ctx, Variants, id, c.codec.item)
+	it, err := readOne(c, ctx, c.wire.items, id)
 	if err == nil && it.SKU != "" {
 		c.refs.put(RefSKU, it.SKU, id)
 	}
@@ -506,7 +503,7 @@ func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
 		return model.Partner{}, &Error{Class: Invalid, Message: fmt.Sprintf("connection id %d is not a portal id: ids are positive", id)}
 	}
 	if c.tryItemRead(Connections) {
-		p, err := readOne(c, ctx, Connections, id, c.codec.partner)
+		p, err := readOne(c, ctx, c.wire.partners, id)
 		if err == nil {
 			if p.Code != "" {
 				c.refs.put(RefPartner, p.Code, id)
@@ -562,7 +559,7 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 	}
 	switch r {
 	case Variants:
-		for it, err := range listAll(c, ctx, Variants, nil, all(0), c.codec.items) {
+		for it, err := range listAll(c, ctx, c.wire.items, nil, all(0)) {
 			if err != nil {
 				return err
 			}
@@ -571,7 +568,7 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 			}
 		}
 	case Connections:
-		for p, err := range listAll(c, ctx, Connections, nil, all(0), c.codec.partners) {
+		for p, err := range listAll(c, ctx, c.wire.partners, nil, all(0)) {
 			if err != nil {
 				return err
 			}
@@ -591,8 +588,9 @@ func ctxErr(err error) bool {
 
 // readOne reads the document of a resource with this id (its errors say
 // the path).
-func readOne[M any](c *Client, ctx context.Context, r Resource, id int64, dec func([]byte) (M, error)) (M, error) {
+func readOne[M any](c *Client, ctx context.Context, d docWire[M], id int64) (M, error) {
 	var zero M
+	r := d.res
 	if id <= 0 {
 		return zero, &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", r, id)}
 	}
@@ -601,5 +599,5 @@ func readOne[M any](c *Client, ctx context.Context, r Resource, id int64, dec fu
 	if err := c.get(ctx, path, nil, &raw); err != nil {
 		return zero, err
 	}
-	return dec(raw)
+	return d.one(raw)
 }

@@ -394,29 +394,74 @@ func (m *wMovement) model() model.Movement {
 	}
 }
 
-// codec is an edition's wire table for the documents both editions have:
-// request bodies built from model documents (references already resolved
-// to ids) and model documents read from response bodies.
-type codec interface {
-	partnerBody(company int64, p model.Partner) any
-	partner(raw []byte) (model.Partner, error)
-	partners(b []byte) (page[model.Partner], error)
-	itemBody(company int64, it model.Item) any
-	item(raw []byte) (model.Item, error)
-	items(b []byte) (page[model.Item], error)
-	inboundBody(company int64, in model.Inbound) any
-	inbound(raw []byte) (model.Inbound, error)
-	inbounds(b []byte) (page[model.Inbound], error)
-	outboundBody(company int64, o model.Outbound) any
-	outbound(raw []byte) (model.Outbound, error)
-	outbounds(b []byte) (page[model.Outbound], error)
-	stock(raw []byte) (model.Stock, error)
-	stocks(b []byte) (page[model.Stock], error)
-	movement(raw []byte) (model.Movement, error)
-	movements(b []byte) (page[model.Movement], error)
-	// keyField is the property a uniqueness violation names for a kind.
-	keyField(k model.Kind) string
+// docWire is the wire form of one document kind in one edition: its
+// collection, what the edition calls it, the properties a refusal of its
+// unique key names, its request body (nil for a kind only read) and its
+// readers of one document and of a page.
+type docWire[M any] struct {
+	res  Resource
+	what string
+	keys []string
+	body func(company int64, m M) any
+	one  func(raw []byte) (M, error)
+	page func(b []byte) (page[M], error)
 }
+
+// docOf is the docWire of the wire type W, read with conv.
+func docOf[W, M any](res Resource, what string, keys []string, conv func(*W) M, body func(int64, M) any) docWire[M] {
+	return docWire[M]{res: res, what: what, keys: keys, body: body,
+		one:  func(raw []byte) (M, error) { return decodeAs(raw, conv) },
+		page: func(b []byte) (page[M], error) { return decodePage(b, conv) }}
+}
+
+// wireTable is an edition's table of the documents both editions have, a
+// docWire per kind.
+type wireTable struct {
+	partners  docWire[model.Partner]
+	items     docWire[model.Item]
+	inbounds  docWire[model.Inbound]
+	outbounds docWire[model.Outbound]
+	stocks    docWire[model.Stock]
+	movements docWire[model.Movement]
+}
+
+var (
+	codeKey  = []string{"code"}
+	skuKey   = []string{"sku"}
+	orderKey = []string{"orderNumber"}
+)
+
+// wireTables is the one table of both editions' documents.
+var wireTables = map[model.Edition]*wireTable{
+	model.EditionA: {
+		partners:  docOf(Connections, "supplier", codeKey, (*supplierA).model, supplierBodyA),
+		items:     docOf(Variants, "SKU", skuKey, (*skuA).model, skuBodyA),
+		inbounds:  docOf(PurchaseOrders, "reception", orderKey, (*receptionA).model, receptionBodyA),
+		outbounds: docOf(SalesOrders, "order", orderKey, (*orderA).model, orderBodyA),
+		stocks:    docOf(Stocks, "stock", nil, (*wStock).model, nil),
+		movements: docOf(StockMovements, "stock movement", nil, (*wMovement).model, nil),
+	},
+	model.EditionB: {
+		partners:  docOf(Connections, "connection", codeKey, (*connectionB).model, connectionBodyB),
+		items:     docOf(Variants, "SKU", skuKey, (*variantB).model, variantBodyB),
+		inbounds:  docOf(PurchaseOrders, "purchase order", orderKey, (*purchaseOrderB).model, purchaseOrderBodyB),
+		outbounds: docOf(SalesOrders, "sales order", orderKey, (*salesOrderB).model, salesOrderBodyB),
+		stocks:    docOf(Stocks, "stock", nil, (*wStock).model, nil),
+		movements: docOf(StockMovements, "stock movement", nil, (*movementB).model, nil),
+	},
+}
+
+// The documents only Edition B has. A packaging's body needs its
+// variant's IRI (packagingBodyB); the others are only read.
+var (
+	packagingsB       = docOf(VariantPackagings, "packaging", []string{"code", "variant"}, (*packagingB).model, nil)
+	warehouseClientsB = docOf(WarehouseClients, "warehouse client", nil, (*warehouseClientB).model, nil)
+	carriersB         = docOf(Carriers, "carrier", nil, (*carrierB).model, nil)
+	carrierServicesB  = docOf(CarrierServices, "carrier service", nil, (*carrierServiceB).model, nil)
+	fulfillmentsB     = docOf(Fulfillments, "fulfillment", nil, (*fulfillmentB).model, nil)
+	shippingUnitsB    = docOf(ShippingUnits, "shipping unit", nil, (*shippingUnitB).model, nil)
+	eventsB           = docOf(ShippingUnitEvents, "shipping unit event", nil, (*eventB).model, nil)
+)
 
 // str returns a trimmed wire text.
 func str(s wStr) string { return strings.TrimSpace(string(s)) }

@@ -4,12 +4,9 @@ import (
 	"filebridge/internal/model"
 )
 
-// wireA is the one table of Edition A (v1.2.0) wire field names: the
-// request and response bodies of suppliers, SKUs, receptions, orders,
-// stocks and stock movements, and their conversion to and from the model.
-type wireA struct{}
-
-var _ codec = wireA{}
+// Edition A (v1.2.0) wire field names: the request and response bodies of
+// suppliers, SKUs, receptions and orders, and their conversion to and from
+// the model (wireTables, wire.go, lists them with stocks and movements).
 
 // Supplier.
 
@@ -31,20 +28,12 @@ func (s *supplierA) model() model.Partner {
 	return model.Partner{ID: s.id(), Code: str(s.Code), Name: str(s.Name), Relationship: str(s.Relationship)}
 }
 
-func (wireA) partnerBody(company int64, p model.Partner) any {
+func supplierBodyA(company int64, p model.Partner) any {
 	rel := p.Relationship
 	if rel == "" {
 		rel = "Manufacturer"
 	}
 	return &supplierReqA{Company: company, Code: p.Code, Name: p.Name, Relationship: rel}
-}
-
-func (wireA) partner(raw []byte) (model.Partner, error) {
-	return decodeAs(raw, (*supplierA).model)
-}
-
-func (wireA) partners(b []byte) (page[model.Partner], error) {
-	return decodePage(b, (*supplierA).model)
 }
 
 // SKU.
@@ -96,19 +85,13 @@ func (s *skuA) model() model.Item {
 	}
 }
 
-func (wireA) itemBody(company int64, it model.Item) any {
+func skuBodyA(company int64, it model.Item) any {
 	return &skuReqA{
 		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1,
 		EAN: it.EAN, EANBox: it.EANBox, QuantityPerBox: it.QuantityPerBox,
 		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
 		GrossWeightBox: it.GrossWeightBox, BuyPrice: it.BuyPrice, Supplier: it.SupplierID,
 	}
-}
-
-func (wireA) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*skuA).model) }
-
-func (wireA) items(b []byte) (page[model.Item], error) {
-	return decodePage(b, (*skuA).model)
 }
 
 // Reception.
@@ -170,7 +153,7 @@ func (r *receptionA) model() model.Inbound {
 	return in
 }
 
-func (wireA) inboundBody(company int64, in model.Inbound) any {
+func receptionBodyA(company int64, in model.Inbound) any {
 	b := &receptionReqA{
 		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
 		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
@@ -181,12 +164,6 @@ func (wireA) inboundBody(company int64, in model.Inbound) any {
 		b.Lines = append(b.Lines, receptionLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
 	}
 	return b
-}
-
-func (wireA) inbound(raw []byte) (model.Inbound, error) { return decodeAs(raw, (*receptionA).model) }
-
-func (wireA) inbounds(b []byte) (page[model.Inbound], error) {
-	return decodePage(b, (*receptionA).model)
 }
 
 // Order.
@@ -306,7 +283,7 @@ func (o *orderA) model() model.Outbound {
 	return out
 }
 
-func (wireA) outboundBody(company int64, o model.Outbound) any {
+func orderBodyA(company int64, o model.Outbound) any {
 	b := &orderReqA{
 		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
 		DeliveryMode: o.DeliveryMode, WarehouseLocation: o.WarehouseLocation,
@@ -335,36 +312,6 @@ func (wireA) outboundBody(company int64, o model.Outbound) any {
 		b.ServiceLines = append(b.ServiceLines, serviceLineA{Position: wInt(s.Position), ServiceType: wStr(s.ServiceType), Quantity: wInt(s.Quantity)})
 	}
 	return b
-}
-
-func (wireA) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*orderA).model) }
-
-func (wireA) outbounds(b []byte) (page[model.Outbound], error) {
-	return decodePage(b, (*orderA).model)
-}
-
-// Stock and stock movement.
-
-func (wireA) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*wStock).model) }
-
-func (wireA) stocks(b []byte) (page[model.Stock], error) {
-	return decodePage(b, (*wStock).model)
-}
-
-func (wireA) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*wMovement).model) }
-
-func (wireA) movements(b []byte) (page[model.Movement], error) {
-	return decodePage(b, (*wMovement).model)
-}
-
-func (wireA) keyField(k model.Kind) string {
-	switch k {
-	case model.KindPartner:
-		return "code"
-	case model.KindItem:
-		return "sku"
-	}
-	return "orderNumber"
 }
 
 // attrs converts an attributes object.

@@ -4,14 +4,11 @@ import (
 	"filebridge/internal/model"
 )
 
-// wireB is the one table of Edition B (v1.1.0) wire field names:
-// connections, variants, variant packagings, warehouse clients, carriers,
-// carrier services, purchase and sales orders here; fulfillments, shipping
-// units and their events, stocks and stock movements in wire_b_confirm.go;
-// with their conversion to and from the model.
-type wireB struct{}
-
-var _ codec = wireB{}
+// Edition B (v1.1.0) wire field names: connections, variants, variant
+// packagings, warehouse clients, carriers, carrier services, purchase and
+// sales orders here; fulfillments, shipping units and their events, and
+// stock movements in wire_b_confirm.go; with their conversion to and from
+// the model (wireTables, wire.go, lists them).
 
 // Connection.
 
@@ -67,7 +64,7 @@ func (c *connectionB) address() *model.Address {
 	}
 }
 
-func (wireB) partnerBody(company int64, p model.Partner) any {
+func connectionBodyB(company int64, p model.Partner) any {
 	return &connectionReqB{
 		Company: company, Code: p.Code, Name: p.Name, Relationship: p.Relationship,
 		CountryCode: p.CountryCode, State: p.State, City: p.City, Zipcode: p.Zipcode,
@@ -95,12 +92,6 @@ func addressBody(company int64, a *model.Address, code string) *connectionReqB {
 		StreetAddress2: a.StreetAddress2, StreetAddress3: a.StreetAddress3, Email: a.Email,
 		ContactName: a.ContactName, Phone: a.Phone,
 	}
-}
-
-func (wireB) partner(raw []byte) (model.Partner, error) { return decodeAs(raw, (*connectionB).model) }
-
-func (wireB) partners(b []byte) (page[model.Partner], error) {
-	return decodePage(b, (*connectionB).model)
 }
 
 // Variant.
@@ -139,17 +130,11 @@ func (v *variantB) model() model.Item {
 	}
 }
 
-func (wireB) itemBody(company int64, it model.Item) any {
+func variantBodyB(company int64, it model.Item) any {
 	return &variantReqB{
 		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1, EAN: it.EAN,
 		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
 	}
-}
-
-func (wireB) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*variantB).model) }
-
-func (wireB) items(b []byte) (page[model.Item], error) {
-	return decodePage(b, (*variantB).model)
 }
 
 // Variant packaging.
@@ -196,9 +181,9 @@ func (p *packagingB) model() model.Packaging {
 	}
 }
 
-// packagingBody needs the variant's IRI and the supplier connection's id
+// packagingBodyB needs the variant's IRI and the supplier connection's id
 // as a string (or "").
-func (wireB) packagingBody(p model.Packaging, variantIRI, supplierID string) any {
+func packagingBodyB(p model.Packaging, variantIRI, supplierID string) any {
 	return &packagingReqB{
 		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity, Length: p.Length, Width: p.Width,
 		Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
@@ -320,7 +305,7 @@ func (p *purchaseOrderB) model() model.Inbound {
 	return in
 }
 
-func (wireB) inboundBody(company int64, in model.Inbound) any {
+func purchaseOrderBodyB(company int64, in model.Inbound) any {
 	b := &purchaseOrderReqB{
 		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
 		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
@@ -331,14 +316,6 @@ func (wireB) inboundBody(company int64, in model.Inbound) any {
 			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
 	}
 	return b
-}
-
-func (wireB) inbound(raw []byte) (model.Inbound, error) {
-	return decodeAs(raw, (*purchaseOrderB).model)
-}
-
-func (wireB) inbounds(b []byte) (page[model.Inbound], error) {
-	return decodePage(b, (*purchaseOrderB).model)
 }
 
 // Sales order.
@@ -440,7 +417,7 @@ func (s *salesOrderB) model() model.Outbound {
 	return o
 }
 
-func (wireB) outboundBody(company int64, o model.Outbound) any {
+func salesOrderBodyB(company int64, o model.Outbound) any {
 	b := &salesOrderReqB{
 		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
 		WarehouseLocation: o.WarehouseLocation, DeliveryMode: o.DeliveryMode, Carrier: o.CarrierID,
@@ -464,20 +441,4 @@ func (wireB) outboundBody(company int64, o model.Outbound) any {
 			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
 	}
 	return b
-}
-
-func (wireB) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*salesOrderB).model) }
-
-func (wireB) outbounds(b []byte) (page[model.Outbound], error) {
-	return decodePage(b, (*salesOrderB).model)
-}
-
-func (wireB) keyField(k model.Kind) string {
-	switch k {
-	case model.KindPartner, model.KindPackaging:
-		return "code"
-	case model.KindItem:
-		return "sku"
-	}
-	return "orderNumber"
 }
