@@ -5,24 +5,13 @@ import (
 	"errors"
 	"net"
 	"os"
+	"syscall"
 	"testing"
-
-	"filebridge/internal/model"
 )
 
 // TestHint: the advice for each failure the configuration explains names
 // the portal's own section; other failures get none.
 func TestHint(t *testing.T) {
-	// A port nothing listens on, for a real refused connection.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String()
-	_ = ln.Close()
-	c := testClient(t, model.EditionA, dead, func(c *Config) { c.MaxRetries = 0 })
-	_, refused := c.Page(t.Context(), Connections, nil)
-
 	tests := []struct {
 		name string
 		err  error
@@ -33,7 +22,7 @@ func TestHint(t *testing.T) {
 		{"404 wrapped", errors.Join(errors.New("listing"), decodeError(404, nil)), "check base_url and the resource path in [portals.erp.paths]"},
 		{"not found by the client", &Error{Class: NotFound, Message: "the variant list does not hold it"}, ""},
 		{"422", decodeError(422, []byte(`{"violations":[{"propertyPath":"sku","message":"blank"}]}`)), ""},
-		{"connection refused", refused, "nothing listens there: check the host and port of base_url in [portals.erp] and that the portal (or the proxy in front of it) is up"},
+		{"connection refused", &Error{Class: Transient, Err: &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}}, "nothing listens there: check the host and port of base_url in [portals.erp] and that the portal (or the proxy in front of it) is up"},
 		{"unknown host", &Error{Class: Transient, Err: &net.OpError{Op: "dial", Err: &net.DNSError{Name: "portal.invalid", IsNotFound: true}}},
 			"the host name is unknown: check the spelling of base_url in [portals.erp] and this machine's DNS"},
 		{"timeout", &Error{Class: Transient, Err: context.DeadlineExceeded}, "no answer in time: check base_url in [portals.erp], firewalls and HTTPS_PROXY"},

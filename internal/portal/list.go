@@ -140,37 +140,37 @@ func listAll[M any](c *Client, ctx context.Context, d docWire[M], q url.Values, 
 
 // Partners lists suppliers (A) / connections (B).
 func (c *Client) Partners(ctx context.Context, f PartnerFilter) iter.Seq2[model.Partner, error] {
-	return listAll(c, ctx, c.wire.partners, f.query(), all(f.ItemsPerPage))
+	return listAll(c, ctx, c.wire.partners, encodeQuery(f), all(f.ItemsPerPage))
 }
 
 // Items lists SKUs (A) / variants (B).
 func (c *Client) Items(ctx context.Context, f ItemFilter) iter.Seq2[model.Item, error] {
-	return listAll(c, ctx, c.wire.items, f.query(), all(f.ItemsPerPage))
+	return listAll(c, ctx, c.wire.items, encodeQuery(f), all(f.ItemsPerPage))
 }
 
 // Packagings lists variant packagings (B).
 func (c *Client) Packagings(ctx context.Context, f PackagingFilter) iter.Seq2[model.Packaging, error] {
-	return listAll(c, ctx, packagingsB, f.query(), all(0))
+	return listAll(c, ctx, packagingsB, encodeQuery(f), all(0))
 }
 
 // WarehouseClients lists the warehouses of the account (B).
 func (c *Client) WarehouseClients(ctx context.Context, f WarehouseClientFilter) iter.Seq2[WarehouseClient, error] {
-	return listAll(c, ctx, warehouseClientsB, f.query(), all(0))
+	return listAll(c, ctx, warehouseClientsB, encodeQuery(f), all(0))
 }
 
 // Carriers lists carriers (B).
 func (c *Client) Carriers(ctx context.Context, f CarrierFilter) iter.Seq2[Carrier, error] {
-	return listAll(c, ctx, carriersB, f.query(), all(0))
+	return listAll(c, ctx, carriersB, encodeQuery(f), all(0))
 }
 
 // CarrierServices lists carrier services (B).
 func (c *Client) CarrierServices(ctx context.Context, f CarrierServiceFilter) iter.Seq2[CarrierService, error] {
-	return listAll(c, ctx, carrierServicesB, f.query(), all(0))
+	return listAll(c, ctx, carrierServicesB, encodeQuery(f), all(0))
 }
 
 // Inbounds lists receptions (A) / purchase orders (B).
 func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.Inbound, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, c.wire.inbounds, f.query(), all(0)), func(in *model.Inbound) error {
+	return withSKUs(c, ctx, listAll(c, ctx, c.wire.inbounds, encodeQuery(f), all(0)), func(in *model.Inbound) error {
 		for i := range in.Lines {
 			if err := c.fillSKU(ctx, &in.Lines[i].SKU, in.Lines[i].VariantID); err != nil {
 				return err
@@ -238,29 +238,29 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 
 // Fulfillments lists fulfillments (B) as shipments.
 func (c *Client) Fulfillments(ctx context.Context, f FulfillmentFilter) iter.Seq2[model.Shipment, error] {
-	return listAll(c, ctx, fulfillmentsB, f.query(), all(0))
+	return listAll(c, ctx, fulfillmentsB, encodeQuery(f), all(0))
 }
 
 // ShippingUnits lists shipping units (B).
 func (c *Client) ShippingUnits(ctx context.Context, f ShippingUnitFilter) iter.Seq2[model.ShippingUnit, error] {
-	return listAll(c, ctx, shippingUnitsB, f.query(), all(0))
+	return listAll(c, ctx, shippingUnitsB, encodeQuery(f), all(0))
 }
 
 // ShippingUnitEvents lists shipping unit events (B).
 func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq2[model.TrackingEvent, error] {
-	return listAll(c, ctx, eventsB, f.query(), all(0))
+	return listAll(c, ctx, eventsB, encodeQuery(f), all(0))
 }
 
 // Stocks lists stock levels.
 func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, c.wire.stocks, f.query(), all(f.ItemsPerPage)), func(s *model.Stock) error {
+	return withSKUs(c, ctx, listAll(c, ctx, c.wire.stocks, encodeQuery(f), all(f.ItemsPerPage)), func(s *model.Stock) error {
 		return c.fillSKU(ctx, &s.SKU, s.VariantID)
 	})
 }
 
 // Movements lists stock movements.
 func (c *Client) Movements(ctx context.Context, f MovementFilter) iter.Seq2[model.Movement, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, c.wire.movements, f.query(), all(f.ItemsPerPage)), func(m *model.Movement) error {
+	return withSKUs(c, ctx, listAll(c, ctx, c.wire.movements, encodeQuery(f), all(f.ItemsPerPage)), func(m *model.Movement) error {
 		return c.fillSKU(ctx, &m.SKU, m.VariantID)
 	})
 }
@@ -285,20 +285,20 @@ var lookup = listOpts{perPage: 100}
 
 // findPartner looks a partner up by its exact code.
 func (c *Client) findPartner(ctx context.Context, code string) (model.Partner, bool, error) {
-	return first(listAll(c, ctx, c.wire.partners, PartnerFilter{Code: code}.query(), lookup),
+	return first(listAll(c, ctx, c.wire.partners, encodeQuery(PartnerFilter{Code: code}), lookup),
 		func(p model.Partner) bool { return p.Code == code })
 }
 
 // findItem looks an item up by its exact SKU.
 func (c *Client) findItem(ctx context.Context, sku string) (model.Item, bool, error) {
-	return first(listAll(c, ctx, c.wire.items, ItemFilter{SKU: sku}.query(), lookup),
+	return first(listAll(c, ctx, c.wire.items, encodeQuery(ItemFilter{SKU: sku}), lookup),
 		func(it model.Item) bool { return it.SKU == sku })
 }
 
 // findInbound looks an inbound up by its exact order number (the filter
 // is a partial search).
 func (c *Client) findInbound(ctx context.Context, number string) (model.Inbound, bool, error) {
-	return first(listAll(c, ctx, c.wire.inbounds, InboundFilter{OrderNumber: number}.query(), lookup),
+	return first(listAll(c, ctx, c.wire.inbounds, encodeQuery(InboundFilter{OrderNumber: number}), lookup),
 		func(in model.Inbound) bool { return in.OrderNumber == number })
 }
 
@@ -310,7 +310,7 @@ func (c *Client) findOutbound(ctx context.Context, number string) (model.Outboun
 
 // findPackaging looks a packaging up by its variant's SKU and its code.
 func (c *Client) findPackaging(ctx context.Context, sku, code string) (model.Packaging, bool, error) {
-	q := PackagingFilter{VariantSKU: sku, Code: code}.query()
+	q := encodeQuery(PackagingFilter{VariantSKU: sku, Code: code})
 	return first(listAll(c, ctx, packagingsB, q, lookup),
 		func(p model.Packaging) bool { return p.Code == code && (p.SKU == "" || p.SKU == sku) })
 }

@@ -2,8 +2,11 @@ package portal
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -274,5 +277,42 @@ func TestOutboundStatusCheckedClientSide(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "A" {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestEncodeQueryEveryField fills every parameter of every filter: each
+// has a query form (encodeQuery panics on one without) and is sent.
+func TestEncodeQueryEveryField(t *testing.T) {
+	ts := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
+	sev := 2
+	values := map[reflect.Type]any{
+		reflect.TypeFor[string](): "v", reflect.TypeFor[int64](): int64(7), reflect.TypeFor[*int](): &sev,
+		reflect.TypeFor[time.Time](): ts, reflect.TypeFor[TimeRange](): TimeRange{StrictlyBefore: ts},
+		reflect.TypeFor[[]string](): []string{"a", "b"}, reflect.TypeFor[[]int64](): []int64{1, 2},
+		reflect.TypeFor[[]int](): []int{75, 80},
+	}
+	for _, f := range []any{PartnerFilter{}, ItemFilter{}, PackagingFilter{}, WarehouseClientFilter{}, CarrierFilter{},
+		CarrierServiceFilter{}, InboundFilter{}, OutboundFilter{}, FulfillmentFilter{}, ShippingUnitFilter{}, EventFilter{},
+		StockFilter{}, MovementFilter{}} {
+		v := reflect.New(reflect.TypeOf(f)).Elem()
+		var names []string
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Tag.Get("query")
+			if name == "" {
+				continue
+			}
+			val, ok := values[v.Field(i).Type()]
+			if !ok {
+				t.Fatalf("%s.%s: no test value for %s", v.Type(), v.Type().Field(i).Name, v.Field(i).Type())
+			}
+			v.Field(i).Set(reflect.ValueOf(val))
+			names = append(names, name)
+		}
+		q := encodeQuery(v.Interface())
+		for _, name := range names {
+			if !slices.ContainsFunc(slices.Collect(maps.Keys(q)), func(k string) bool { return strings.HasPrefix(k, name) }) {
+				t.Errorf("%s: %s not sent: %s", v.Type(), name, q.Encode())
+			}
+		}
 	}
 }

@@ -248,7 +248,7 @@ func (c *Client) lookupSKUs(ctx context.Context, chunk []string, out map[string]
 		want[code] = true
 	}
 	if !c.ignored.Load() {
-		q := ItemFilter{Codes: chunk}.query()
+		q := encodeQuery(ItemFilter{Codes: chunk})
 		ignored := false
 		for it, err := range listAll(c, ctx, c.wire.items, q, listOpts{perPage: len(chunk)}) {
 			if err != nil {
