@@ -253,7 +253,7 @@ func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq
 
 // Stocks lists stock levels.
 func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, c.wire.stocks, encodeQuery(f), all(f.ItemsPerPage)), func(s *model.Stock) error {
+	return withSKUs(c, ctx, listAll(c, ctx, stocksDoc, encodeQuery(f), all(f.ItemsPerPage)), func(s *model.Stock) error {
 		return c.fillSKU(ctx, &s.SKU, s.VariantID)
 	})
 }

@@ -414,16 +414,19 @@ func docOf[W, M any](res Resource, what string, keys []string, conv func(*W) M, 
 		page: func(b []byte) (page[M], error) { return decodePage(b, conv) }}
 }
 
-// wireTable is an edition's table of the documents both editions have, a
-// docWire per kind.
+// wireTable is an edition's table of the documents both editions have but
+// write differently, a docWire per kind. Stocks are the same in both
+// (stocksDoc).
 type wireTable struct {
 	partners  docWire[model.Partner]
 	items     docWire[model.Item]
 	inbounds  docWire[model.Inbound]
 	outbounds docWire[model.Outbound]
-	stocks    docWire[model.Stock]
 	movements docWire[model.Movement]
 }
+
+// stocksDoc is the stock record of both editions.
+var stocksDoc = docOf(Stocks, "stock", nil, (*wStock).model, nil)
 
 var (
 	codeKey  = []string{"code"}
@@ -438,7 +441,6 @@ var wireTables = map[model.Edition]*wireTable{
 		items:     docOf(Variants, "SKU", skuKey, (*skuA).model, skuBodyA),
 		inbounds:  docOf(PurchaseOrders, "reception", orderKey, (*receptionA).model, receptionBodyA),
 		outbounds: docOf(SalesOrders, "order", orderKey, (*orderA).model, orderBodyA),
-		stocks:    docOf(Stocks, "stock", nil, (*wStock).model, nil),
 		movements: docOf(StockMovements, "stock movement", nil, (*wMovement).model, nil),
 	},
 	model.EditionB: {
@@ -446,7 +448,6 @@ var wireTables = map[model.Edition]*wireTable{
 		items:     docOf(Variants, "SKU", skuKey, (*variantB).model, variantBodyB),
 		inbounds:  docOf(PurchaseOrders, "purchase order", orderKey, (*purchaseOrderB).model, purchaseOrderBodyB),
 		outbounds: docOf(SalesOrders, "sales order", orderKey, (*salesOrderB).model, salesOrderBodyB),
-		stocks:    docOf(Stocks, "stock", nil, (*wStock).model, nil),
 		movements: docOf(StockMovements, "stock movement", nil, (*movementB).model, nil),
 	},
 }

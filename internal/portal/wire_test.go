@@ -113,7 +113,7 @@ func TestDecodeDocuments(t *testing.T) {
 		{"B movement", func(b []byte) (any, error) { return wireTables[model.EditionB].movements.one(b) }, `{"fromPosition":"available","toPosition":null,
 			"quantity":"-2","movedAt":"2026-11-21T09:30:00+00:00","variant":{"id":12,"sku":"S","company":"/api/companies/42"},"processed":"true","fromLotNumber":"L"}`,
 			model.Movement{SKU: "S", VariantID: 12, FromPosition: "available", FromLotNumber: "L", Quantity: -2, MovedAt: ts, Processed: true}},
-		{"A stock", func(b []byte) (any, error) { return wireTables[model.EditionA].stocks.one(b) }, `{"available":5,"incoming":"1","allocated":0,"locked":2,
+		{"A stock", func(b []byte) (any, error) { return stocksDoc.one(b) }, `{"available":5,"incoming":"1","allocated":0,"locked":2,
 			"variant":{"@id":"/api/variants/12","sku":"S","name":"N","ean":"4006381333931","supplier":5}}`,
 			model.Stock{SKU: "S", VariantID: 12, Name: "N", EAN: "4006381333931", Available: 5, Incoming: 1, Locked: 2}},
 	}
