@@ -342,6 +342,15 @@ func (d docID) id() int64 {
 	return iriID(d.AtID)
 }
 
+// dims are the dimensions and gross weight of an item or a packaging, in
+// both editions' requests (zero values omitted) and responses.
+type dims struct {
+	Length      model.Decimal `json:"length,omitempty"`
+	Width       model.Decimal `json:"width,omitempty"`
+	Height      model.Decimal `json:"height,omitempty"`
+	GrossWeight model.Decimal `json:"grossWeight,omitempty"`
+}
+
 // variantHead is a variant embedded in a stock or a stock movement, in
 // either edition: only what those documents take from it; the rest of the
 // object (dimensions, supplier...) is passed over unread.

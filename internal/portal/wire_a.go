@@ -46,10 +46,7 @@ type skuReqA struct {
 	EAN            string        `json:"ean"`
 	EANBox         string        `json:"eanBox,omitempty"`
 	QuantityPerBox model.Decimal `json:"quantityPerBox,omitempty"`
-	Length         model.Decimal `json:"length,omitempty"`
-	Width          model.Decimal `json:"width,omitempty"`
-	Height         model.Decimal `json:"height,omitempty"`
-	GrossWeight    model.Decimal `json:"grossWeight,omitempty"`
+	dims
 	GrossWeightBox model.Decimal `json:"grossWeightBox,omitempty"`
 	BuyPrice       model.Decimal `json:"buyPrice,omitempty"`
 	Supplier       int64         `json:"supplier,omitempty"`
@@ -57,16 +54,13 @@ type skuReqA struct {
 
 type skuA struct {
 	docID
-	SKU            wStr           `json:"sku"`
-	Name           wStr           `json:"name"`
-	Description1   wStr           `json:"description1"`
-	EAN            wStr           `json:"ean"`
-	EANBox         wStr           `json:"eanBox"`
-	QuantityPerBox model.Decimal  `json:"quantityPerBox"`
-	Length         model.Decimal  `json:"length"`
-	Width          model.Decimal  `json:"width"`
-	Height         model.Decimal  `json:"height"`
-	GrossWeight    model.Decimal  `json:"grossWeight"`
+	SKU            wStr          `json:"sku"`
+	Name           wStr          `json:"name"`
+	Description1   wStr          `json:"description1"`
+	EAN            wStr          `json:"ean"`
+	EANBox         wStr          `json:"eanBox"`
+	QuantityPerBox model.Decimal `json:"quantityPerBox"`
+	dims
 	GrossWeightBox model.Decimal  `json:"grossWeightBox"`
 	BuyPrice       model.Decimal  `json:"buyPrice"`
 	Supplier       ref[supplierA] `json:"supplier"`
@@ -89,7 +83,7 @@ func skuBodyA(company int64, it model.Item) any {
 	return &skuReqA{
 		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1,
 		EAN: it.EAN, EANBox: it.EANBox, QuantityPerBox: it.QuantityPerBox,
-		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
+		dims:           dims{Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight},
 		GrossWeightBox: it.GrossWeightBox, BuyPrice: it.BuyPrice, Supplier: it.SupplierID,
 	}
 }

@@ -97,29 +97,23 @@ func addressBody(company int64, a *model.Address, code string) *connectionReqB {
 // Variant.
 
 type variantReqB struct {
-	Company      int64         `json:"company"`
-	SKU          string        `json:"sku"`
-	Name         string        `json:"name"`
-	Description1 string        `json:"description1,omitempty"`
-	EAN          string        `json:"ean"`
-	Length       model.Decimal `json:"length,omitempty"`
-	Width        model.Decimal `json:"width,omitempty"`
-	Height       model.Decimal `json:"height,omitempty"`
-	GrossWeight  model.Decimal `json:"grossWeight,omitempty"`
+	Company      int64  `json:"company"`
+	SKU          string `json:"sku"`
+	Name         string `json:"name"`
+	Description1 string `json:"description1,omitempty"`
+	EAN          string `json:"ean"`
+	dims
 }
 
 type variantB struct {
 	docID
-	SKU          wStr          `json:"sku"`
-	Name         wStr          `json:"name"`
-	Description1 wStr          `json:"description1"`
-	EAN          wStr          `json:"ean"`
-	Length       model.Decimal `json:"length"`
-	Width        model.Decimal `json:"width"`
-	Height       model.Decimal `json:"height"`
-	GrossWeight  model.Decimal `json:"grossWeight"`
-	CreatedAt    wTime         `json:"createdAt"`
-	UpdatedAt    wTime         `json:"updatedAt"`
+	SKU          wStr `json:"sku"`
+	Name         wStr `json:"name"`
+	Description1 wStr `json:"description1"`
+	EAN          wStr `json:"ean"`
+	dims
+	CreatedAt wTime `json:"createdAt"`
+	UpdatedAt wTime `json:"updatedAt"`
 }
 
 func (v *variantB) model() model.Item {
@@ -133,43 +127,37 @@ func (v *variantB) model() model.Item {
 func variantBodyB(company int64, it model.Item) any {
 	return &variantReqB{
 		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1, EAN: it.EAN,
-		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
+		dims: dims{Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight},
 	}
 }
 
 // Variant packaging.
 
 type packagingReqB struct {
-	Variant     string        `json:"variant"`
-	Code        string        `json:"code"`
-	EAN         string        `json:"ean,omitempty"`
-	Quantity    int64         `json:"quantity,omitempty"`
-	Length      model.Decimal `json:"length,omitempty"`
-	Width       model.Decimal `json:"width,omitempty"`
-	Height      model.Decimal `json:"height,omitempty"`
-	GrossWeight model.Decimal `json:"grossWeight,omitempty"`
-	NetWeight   model.Decimal `json:"netWeight,omitempty"`
-	Level       string        `json:"level,omitempty"`
-	Type        string        `json:"type,omitempty"`
-	Supplier    string        `json:"supplier,omitempty"`
+	Variant  string `json:"variant"`
+	Code     string `json:"code"`
+	EAN      string `json:"ean,omitempty"`
+	Quantity int64  `json:"quantity,omitempty"`
+	dims
+	NetWeight model.Decimal `json:"netWeight,omitempty"`
+	Level     string        `json:"level,omitempty"`
+	Type      string        `json:"type,omitempty"`
+	Supplier  string        `json:"supplier,omitempty"`
 }
 
 type packagingB struct {
 	docID
-	Variant     ref[variantB]    `json:"variant"`
-	Code        wStr             `json:"code"`
-	EAN         wStr             `json:"ean"`
-	Quantity    wInt             `json:"quantity"`
-	Length      model.Decimal    `json:"length"`
-	Width       model.Decimal    `json:"width"`
-	Height      model.Decimal    `json:"height"`
-	GrossWeight model.Decimal    `json:"grossWeight"`
-	NetWeight   model.Decimal    `json:"netWeight"`
-	Level       wStr             `json:"level"`
-	Type        wStr             `json:"type"`
-	Supplier    ref[connectionB] `json:"supplier"`
-	CreatedAt   wTime            `json:"createdAt"`
-	UpdatedAt   wTime            `json:"updatedAt"`
+	Variant  ref[variantB] `json:"variant"`
+	Code     wStr          `json:"code"`
+	EAN      wStr          `json:"ean"`
+	Quantity wInt          `json:"quantity"`
+	dims
+	NetWeight model.Decimal    `json:"netWeight"`
+	Level     wStr             `json:"level"`
+	Type      wStr             `json:"type"`
+	Supplier  ref[connectionB] `json:"supplier"`
+	CreatedAt wTime            `json:"createdAt"`
+	UpdatedAt wTime            `json:"updatedAt"`
 }
 
 func (p *packagingB) model() model.Packaging {
@@ -185,8 +173,9 @@ func (p *packagingB) model() model.Packaging {
 // as a string (or "").
 func packagingBodyB(p model.Packaging, variantIRI, supplierID string) any {
 	return &packagingReqB{
-		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity, Length: p.Length, Width: p.Width,
-		Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
+		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity,
+		dims:      dims{Length: p.Length, Width: p.Width, Height: p.Height, GrossWeight: p.GrossWeight},
+		NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
 		Supplier: supplierID,
 	}
 }
