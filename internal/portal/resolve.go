@@ -385,34 +385,21 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	if at := c.refs.loaded[kind]; !at.Equal(seenAt) {
 		return nil
 	}
-	var known []string
+	var (
+		known []string
+		err   error
+	)
 	switch kind {
 	case RefWarehouse:
-		for w, err := range listAll(c, ctx, warehouseClientsB, nil, all(0)) {
-			if err != nil {
-				return err
-			}
-			if w.WarehouseCode != "" && w.WarehouseID != 0 {
-				c.refs.put(RefWarehouse, w.WarehouseCode, w.WarehouseID)
-				known = append(known, w.WarehouseCode)
-			}
-		}
+		known, err = loadCodes(c, ctx, warehouseClientsB, kind, func(w WarehouseClient) (string, int64) { return w.WarehouseCode, w.WarehouseID })
 	case RefCarrier:
-		for cr, err := range listAll(c, ctx, carriersB, nil, all(0)) {
-			if err != nil {
-				return err
-			}
-			if cr.Code != "" && cr.ID != 0 {
-				c.refs.put(RefCarrier, cr.Code, cr.ID)
-				known = append(known, cr.Code)
-			}
-		}
+		known, err = loadCodes(c, ctx, carriersB, kind, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
 	case RefCarrierService:
 		var services []CarrierService
 		count := map[string]int{}
-		for s, err := range listAll(c, ctx, carrierServicesB, nil, all(0)) {
-			if err != nil {
-				return err
+		for s, lerr := range listAll(c, ctx, carrierServicesB, nil, all(0)) {
+			if lerr != nil {
+				return lerr
 			}
 			if s.Code != "" && s.ID != 0 {
 				services = append(services, s)
@@ -427,9 +414,28 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 		}
 		c.refs.services = services
 	}
+	if err != nil {
+		return err
+	}
 	c.refs.known[kind] = known
 	c.refs.loaded[kind] = c.refs.now()
 	return nil
+}
+
+// loadCodes lists a reference list into the cache under kind, each
+// document by the code and id key returns; it returns the codes.
+func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind, key func(M) (string, int64)) ([]string, error) {
+	var known []string
+	for m, err := range listAll(c, ctx, d, nil, all(0)) {
+		if err != nil {
+			return nil, err
+		}
+		if code, id := key(m); code != "" && id != 0 {
+			c.refs.put(kind, code, id)
+			known = append(known, code)
+		}
+	}
+	return known, nil
 }
 
 // SKUOf returns the SKU of a variant id: from the cache, else read from
@@ -557,25 +563,15 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 	if at, ok := c.refs.walked[r]; ok && c.refs.now().Sub(at) < missTTL {
 		return nil
 	}
+	var err error
 	switch r {
 	case Variants:
-		for it, err := range listAll(c, ctx, c.wire.items, nil, all(0)) {
-			if err != nil {
-				return err
-			}
-			if it.SKU != "" && it.ID != 0 {
-				c.refs.put(RefSKU, it.SKU, it.ID)
-			}
-		}
+		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, func(it model.Item) (string, int64) { return it.SKU, it.ID })
 	case Connections:
-		for p, err := range listAll(c, ctx, c.wire.partners, nil, all(0)) {
-			if err != nil {
-				return err
-			}
-			if p.Code != "" && p.ID != 0 {
-				c.refs.put(RefPartner, p.Code, p.ID)
-			}
-		}
+		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, func(p model.Partner) (string, int64) { return p.Code, p.ID })
+	}
+	if err != nil {
+		return err
 	}
 	c.refs.walked[r] = c.refs.now()
 	return nil
