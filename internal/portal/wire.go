@@ -342,6 +342,17 @@ func (d docID) id() int64 {
 	return iriID(d.AtID)
 }
 
+// lineReq is a purchase or sales order line in a request; Edition A
+// sends neither lots nor owners (they stay empty, and are omitted).
+type lineReq struct {
+	Position   int    `json:"position"`
+	Variant    int64  `json:"variant"`
+	Quantity   int64  `json:"quantity"`
+	LotNumber  string `json:"lotNumber,omitempty"`
+	ExpiryDate wTime  `json:"expiryDate,omitzero"`
+	OwnerCode  string `json:"ownerCode,omitempty"`
+}
+
 // dims are the dimensions and gross weight of an item or a packaging, in
 // both editions' requests (zero values omitted) and responses.
 type dims struct {
@@ -349,6 +360,84 @@ type dims struct {
 	Width       model.Decimal `json:"width,omitempty"`
 	Height      model.Decimal `json:"height,omitempty"`
 	GrossWeight model.Decimal `json:"grossWeight,omitempty"`
+}
+
+// The heads of the documents both editions have: what they carry alike,
+// embedded in each edition's wire type, which adds its own fields.
+
+// partnerHead is a supplier (A) / connection (B).
+type partnerHead struct {
+	docID
+	Code         wStr `json:"code"`
+	Name         wStr `json:"name"`
+	Relationship wStr `json:"relationship"`
+}
+
+func (h *partnerHead) model() model.Partner {
+	return model.Partner{ID: h.id(), Code: str(h.Code), Name: str(h.Name), Relationship: str(h.Relationship)}
+}
+
+// itemHead is a SKU (A) / variant (B).
+type itemHead struct {
+	docID
+	SKU          wStr `json:"sku"`
+	Name         wStr `json:"name"`
+	Description1 wStr `json:"description1"`
+	EAN          wStr `json:"ean"`
+	dims
+	CreatedAt wTime `json:"createdAt"`
+	UpdatedAt wTime `json:"updatedAt"`
+}
+
+func (h *itemHead) model() model.Item {
+	return model.Item{
+		ID: h.id(), SKU: str(h.SKU), Name: str(h.Name), Description1: str(h.Description1), EAN: str(h.EAN),
+		Length: h.Length, Width: h.Width, Height: h.Height, GrossWeight: h.GrossWeight,
+		CreatedAt: h.CreatedAt.Time, UpdatedAt: h.UpdatedAt.Time,
+	}
+}
+
+// inboundHead is a reception (A) / purchase order (B).
+type inboundHead struct {
+	docID
+	OrderNumber     wStr    `json:"orderNumber"`
+	ReferenceNumber wStr    `json:"referenceNumber"`
+	OrderType       wStr    `json:"orderType"`
+	DueAt           wTime   `json:"dueAt"`
+	ReceivedAt      wTime   `json:"receivedAt"`
+	Status          wStatus `json:"status"`
+	CreatedAt       wTime   `json:"createdAt"`
+	UpdatedAt       wTime   `json:"updatedAt"`
+}
+
+func (h *inboundHead) model() model.Inbound {
+	return model.Inbound{
+		ID: h.id(), OrderNumber: str(h.OrderNumber), ReferenceNumber: str(h.ReferenceNumber), OrderType: str(h.OrderType),
+		DueAt: h.DueAt.Time, ReceivedAt: h.ReceivedAt.Time, Status: h.Status.model(),
+		CreatedAt: h.CreatedAt.Time, UpdatedAt: h.UpdatedAt.Time,
+	}
+}
+
+// outboundHead is an order (A) / sales order (B).
+type outboundHead struct {
+	docID
+	OrderNumber          wStr    `json:"orderNumber"`
+	ExternalOrderNumber  wStr    `json:"externalOrderNumber"`
+	DeliveryMode         wStr    `json:"deliveryMode"`
+	ShippedAt            wTime   `json:"shippedAt"`
+	FulfillmentStatus    wStatus `json:"fulfillmentStatus"`
+	TransportationStatus wStatus `json:"transportationStatus"`
+	CreatedAt            wTime   `json:"createdAt"`
+	UpdatedAt            wTime   `json:"updatedAt"`
+}
+
+func (h *outboundHead) model() model.Outbound {
+	return model.Outbound{
+		ID: h.id(), OrderNumber: str(h.OrderNumber), ExternalOrderNumber: str(h.ExternalOrderNumber),
+		DeliveryMode: str(h.DeliveryMode), ShippedAt: h.ShippedAt.Time,
+		FulfillmentStatus: h.FulfillmentStatus.model(), TransportationStatus: h.TransportationStatus.model(),
+		CreatedAt: h.CreatedAt.Time, UpdatedAt: h.UpdatedAt.Time,
+	}
 }
 
 // variantHead is a variant embedded in a stock or a stock movement, in

@@ -17,16 +17,8 @@ type supplierReqA struct {
 	Relationship string `json:"relationship"`
 }
 
-type supplierA struct {
-	docID
-	Code         wStr `json:"code"`
-	Name         wStr `json:"name"`
-	Relationship wStr `json:"relationship"`
-}
-
-func (s *supplierA) model() model.Partner {
-	return model.Partner{ID: s.id(), Code: str(s.Code), Name: str(s.Name), Relationship: str(s.Relationship)}
-}
+// supplierA is a supplier: all it has both editions' partners have.
+type supplierA = partnerHead
 
 func supplierBodyA(company int64, p model.Partner) any {
 	rel := p.Relationship
@@ -53,30 +45,19 @@ type skuReqA struct {
 }
 
 type skuA struct {
-	docID
-	SKU            wStr          `json:"sku"`
-	Name           wStr          `json:"name"`
-	Description1   wStr          `json:"description1"`
-	EAN            wStr          `json:"ean"`
-	EANBox         wStr          `json:"eanBox"`
-	QuantityPerBox model.Decimal `json:"quantityPerBox"`
-	dims
+	itemHead
+	EANBox         wStr           `json:"eanBox"`
+	QuantityPerBox model.Decimal  `json:"quantityPerBox"`
 	GrossWeightBox model.Decimal  `json:"grossWeightBox"`
 	BuyPrice       model.Decimal  `json:"buyPrice"`
 	Supplier       ref[supplierA] `json:"supplier"`
-	CreatedAt      wTime          `json:"createdAt"`
-	UpdatedAt      wTime          `json:"updatedAt"`
 }
 
 func (s *skuA) model() model.Item {
-	return model.Item{
-		ID: s.id(), SKU: str(s.SKU), Name: str(s.Name), Description1: str(s.Description1),
-		EAN: str(s.EAN), EANBox: str(s.EANBox), QuantityPerBox: s.QuantityPerBox,
-		Length: s.Length, Width: s.Width, Height: s.Height, GrossWeight: s.GrossWeight,
-		GrossWeightBox: s.GrossWeightBox, BuyPrice: s.BuyPrice,
-		SupplierCode: str(s.Supplier.get().Code), SupplierID: s.Supplier.ID,
-		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
-	}
+	it := s.itemHead.model()
+	it.EANBox, it.QuantityPerBox, it.GrossWeightBox, it.BuyPrice = str(s.EANBox), s.QuantityPerBox, s.GrossWeightBox, s.BuyPrice
+	it.SupplierCode, it.SupplierID = str(s.Supplier.get().Code), s.Supplier.ID
+	return it
 }
 
 func skuBodyA(company int64, it model.Item) any {
@@ -91,53 +72,34 @@ func skuBodyA(company int64, it model.Item) any {
 // Reception.
 
 type receptionReqA struct {
-	Company           int64               `json:"company"`
-	OrderNumber       string              `json:"orderNumber"`
-	ReferenceNumber   string              `json:"referenceNumber,omitempty"`
-	WarehouseLocation int64               `json:"warehouseLocation"`
-	Supplier          int64               `json:"supplier"`
-	OrderType         string              `json:"orderType,omitempty"`
-	Attributes        map[string]string   `json:"attributes,omitempty"`
-	DueAt             wTime               `json:"dueAt,omitzero"`
-	Lines             []receptionLineReqA `json:"purchaseOrderLineItems"`
-}
-
-type receptionLineReqA struct {
-	Position int   `json:"position"`
-	Variant  int64 `json:"variant"`
-	Quantity int64 `json:"quantity"`
+	Company           int64             `json:"company"`
+	OrderNumber       string            `json:"orderNumber"`
+	ReferenceNumber   string            `json:"referenceNumber,omitempty"`
+	WarehouseLocation int64             `json:"warehouseLocation"`
+	Supplier          int64             `json:"supplier"`
+	OrderType         string            `json:"orderType,omitempty"`
+	Attributes        map[string]string `json:"attributes,omitempty"`
+	DueAt             wTime             `json:"dueAt,omitzero"`
+	Lines             []lineReq         `json:"purchaseOrderLineItems"`
 }
 
 type receptionA struct {
-	docID
-	OrderNumber       wStr            `json:"orderNumber"`
-	ReferenceNumber   wStr            `json:"referenceNumber"`
+	inboundHead
 	WarehouseLocation ref[none]       `json:"warehouseLocation"`
 	Supplier          ref[supplierA]  `json:"supplier"`
-	OrderType         wStr            `json:"orderType"`
 	Attributes        map[string]wStr `json:"attributes"`
-	DueAt             wTime           `json:"dueAt"`
-	ReceivedAt        wTime           `json:"receivedAt"`
-	Status            wStatus         `json:"status"`
 	Lines             []struct {
 		Position         wInt      `json:"position"`
 		Variant          ref[skuA] `json:"variant"`
 		Quantity         wInt      `json:"quantity"`
 		QuantityReceived wInt      `json:"quantityReceived"`
 	} `json:"purchaseOrderLineItems"`
-	CreatedAt wTime `json:"createdAt"`
-	UpdatedAt wTime `json:"updatedAt"`
 }
 
 func (r *receptionA) model() model.Inbound {
-	in := model.Inbound{
-		ID: r.id(), OrderNumber: str(r.OrderNumber), ReferenceNumber: str(r.ReferenceNumber),
-		WarehouseLocation: r.WarehouseLocation.ID, SupplierID: r.Supplier.ID,
-		SupplierCode: str(r.Supplier.get().Code), OrderType: str(r.OrderType),
-		Attributes: attrs(r.Attributes), DueAt: r.DueAt.Time, ReceivedAt: r.ReceivedAt.Time,
-		Status:    r.Status.model(),
-		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
-	}
+	in := r.inboundHead.model()
+	in.WarehouseLocation, in.SupplierID, in.SupplierCode = r.WarehouseLocation.ID, r.Supplier.ID, str(r.Supplier.get().Code)
+	in.Attributes = attrs(r.Attributes)
 	for _, l := range r.Lines {
 		in.Lines = append(in.Lines, model.InboundLine{
 			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID,
@@ -152,10 +114,10 @@ func receptionBodyA(company int64, in model.Inbound) any {
 		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
 		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
 		Attributes: in.Attributes, DueAt: wt(in.DueAt),
-		Lines: make([]receptionLineReqA, 0, len(in.Lines)),
+		Lines: make([]lineReq, 0, len(in.Lines)),
 	}
 	for _, l := range in.Lines {
-		b.Lines = append(b.Lines, receptionLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
+		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
 	}
 	return b
 }
@@ -216,17 +178,11 @@ type serviceLineA struct {
 }
 
 type orderA struct {
-	docID
-	OrderNumber          wStr            `json:"orderNumber"`
-	ExternalOrderNumber  wStr            `json:"externalOrderNumber"`
-	DeliveryMode         wStr            `json:"deliveryMode"`
-	WarehouseLocation    ref[none]       `json:"warehouseLocation"`
-	ShipTo               *shipToA        `json:"shipTo"`
-	ShippedAt            wTime           `json:"shippedAt"`
-	FulfillmentStatus    wStatus         `json:"fulfillmentStatus"`
-	TransportationStatus wStatus         `json:"transportationStatus"`
-	Attributes           map[string]wStr `json:"attributes"`
-	Lines                []struct {
+	outboundHead
+	WarehouseLocation ref[none]       `json:"warehouseLocation"`
+	ShipTo            *shipToA        `json:"shipTo"`
+	Attributes        map[string]wStr `json:"attributes"`
+	Lines             []struct {
 		Position              wInt      `json:"position"`
 		Variant               ref[skuA] `json:"variant"`
 		Quantity              wInt      `json:"quantity"`
@@ -234,19 +190,11 @@ type orderA struct {
 		PurchaseOrderLineItem *poLinkA  `json:"purchaseOrderLineItem"`
 	} `json:"salesOrderLineItems"`
 	ServiceLines []serviceLineA `json:"serviceLineItems"`
-	CreatedAt    wTime          `json:"createdAt"`
-	UpdatedAt    wTime          `json:"updatedAt"`
 }
 
 func (o *orderA) model() model.Outbound {
-	out := model.Outbound{
-		ID: o.id(), OrderNumber: str(o.OrderNumber), ExternalOrderNumber: str(o.ExternalOrderNumber),
-		DeliveryMode: str(o.DeliveryMode), WarehouseLocation: o.WarehouseLocation.ID,
-		ShippedAt:            o.ShippedAt.Time,
-		FulfillmentStatus:    o.FulfillmentStatus.model(),
-		TransportationStatus: o.TransportationStatus.model(),
-		Attributes:           attrs(o.Attributes), CreatedAt: o.CreatedAt.Time, UpdatedAt: o.UpdatedAt.Time,
-	}
+	out := o.outboundHead.model()
+	out.WarehouseLocation, out.Attributes = o.WarehouseLocation.ID, attrs(o.Attributes)
 	if s := o.ShipTo; s != nil {
 		a := &model.Address{
 			Name: str(s.Name), Title: str(s.Title), FirstName: str(s.FirstName), LastName: str(s.LastName),
