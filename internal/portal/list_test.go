@@ -76,12 +76,9 @@ func TestPaging(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%d-by-%d", tt.style, tt.n, tt.per), func(t *testing.T) {
 			srv, rec := serve(t, pager(tt.n, tt.style))
 			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = tt.per })
-			var got []string
-			for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, p.Code)
+			got, err := partnerCodes(t, c, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
 			if len(got) != tt.n {
 				t.Fatalf("got %d partners, want %d", len(got), tt.n)
@@ -115,15 +112,8 @@ func TestPagingIncomplete(t *testing.T) {
 		t.Run(tt.style, func(t *testing.T) {
 			srv, rec := serve(t, pager(tt.n, tt.style))
 			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = tt.per })
-			seen := 0
-			var last error
-			for _, err := range c.Partners(t.Context(), PartnerFilter{}) {
-				if err != nil {
-					last = err
-					break
-				}
-				seen++
-			}
+			got, last := partnerCodes(t, c, 0)
+			seen := len(got)
 			if last == nil || !strings.Contains(last.Error(), tt.wantErr) {
 				t.Fatalf("error %v, want one saying %q", last, tt.wantErr)
 			}
@@ -140,14 +130,8 @@ func TestPagingIncomplete(t *testing.T) {
 func TestPagingStopsEarly(t *testing.T) {
 	srv, rec := serve(t, pager(100, "hydra"))
 	c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 10 })
-	n := 0
-	for _, err := range c.Partners(t.Context(), PartnerFilter{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n++; n == 15 {
-			break
-		}
+	if _, err := partnerCodes(t, c, 15); err != nil {
+		t.Fatal(err)
 	}
 	// Pages 1 and 2, and perhaps page 3 read ahead (then canceled).
 	if n := len(rec.all()); n < 2 || n > 3 {
