@@ -342,6 +342,22 @@ func (d docID) id() int64 {
 	return iriID(d.AtID)
 }
 
+// inboundReq is how both editions' reception / purchase order requests
+// begin.
+type inboundReq struct {
+	Company           int64  `json:"company"`
+	OrderNumber       string `json:"orderNumber"`
+	ReferenceNumber   string `json:"referenceNumber,omitempty"`
+	WarehouseLocation int64  `json:"warehouseLocation"`
+	Supplier          int64  `json:"supplier"`
+	OrderType         string `json:"orderType,omitempty"`
+}
+
+func inboundReqOf(company int64, in model.Inbound) inboundReq {
+	return inboundReq{Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
+		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType}
+}
+
 // lineReq is a purchase or sales order line in a request; Edition A
 // sends neither lots nor owners (they stay empty, and are omitted).
 type lineReq struct {

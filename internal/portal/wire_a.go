@@ -72,15 +72,10 @@ func skuBodyA(company int64, it model.Item) any {
 // Reception.
 
 type receptionReqA struct {
-	Company           int64             `json:"company"`
-	OrderNumber       string            `json:"orderNumber"`
-	ReferenceNumber   string            `json:"referenceNumber,omitempty"`
-	WarehouseLocation int64             `json:"warehouseLocation"`
-	Supplier          int64             `json:"supplier"`
-	OrderType         string            `json:"orderType,omitempty"`
-	Attributes        map[string]string `json:"attributes,omitempty"`
-	DueAt             wTime             `json:"dueAt,omitzero"`
-	Lines             []lineReq         `json:"purchaseOrderLineItems"`
+	inboundReq
+	Attributes map[string]string `json:"attributes,omitempty"`
+	DueAt      wTime             `json:"dueAt,omitzero"`
+	Lines      []lineReq         `json:"purchaseOrderLineItems"`
 }
 
 type receptionA struct {
@@ -110,12 +105,8 @@ func (r *receptionA) model() model.Inbound {
 }
 
 func receptionBodyA(company int64, in model.Inbound) any {
-	b := &receptionReqA{
-		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
-		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
-		Attributes: in.Attributes, DueAt: wt(in.DueAt),
-		Lines: make([]lineReq, 0, len(in.Lines)),
-	}
+	b := &receptionReqA{inboundReq: inboundReqOf(company, in), Attributes: in.Attributes, DueAt: wt(in.DueAt),
+		Lines: make([]lineReq, 0, len(in.Lines))}
 	for _, l := range in.Lines {
 		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
 	}

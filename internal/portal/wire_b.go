@@ -211,14 +211,9 @@ func (s *carrierServiceB) model() CarrierService {
 // Purchase order.
 
 type purchaseOrderReqB struct {
-	Company           int64     `json:"company"`
-	OrderNumber       string    `json:"orderNumber"`
-	ReferenceNumber   string    `json:"referenceNumber,omitempty"`
-	WarehouseLocation int64     `json:"warehouseLocation"`
-	Supplier          int64     `json:"supplier"`
-	OrderType         string    `json:"orderType,omitempty"`
-	DueAt             wTime     `json:"dueAt,omitzero"`
-	Lines             []lineReq `json:"purchaseOrderLineItems"`
+	inboundReq
+	DueAt wTime     `json:"dueAt,omitzero"`
+	Lines []lineReq `json:"purchaseOrderLineItems"`
 }
 
 type purchaseOrderB struct {
@@ -252,11 +247,7 @@ func (p *purchaseOrderB) model() model.Inbound {
 }
 
 func purchaseOrderBodyB(company int64, in model.Inbound) any {
-	b := &purchaseOrderReqB{
-		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
-		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
-		DueAt: wt(in.DueAt), Lines: make([]lineReq, 0, len(in.Lines)),
-	}
+	b := &purchaseOrderReqB{inboundReq: inboundReqOf(company, in), DueAt: wt(in.DueAt), Lines: make([]lineReq, 0, len(in.Lines))}
 	for _, l := range in.Lines {
 		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
 			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
