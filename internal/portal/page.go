@@ -44,44 +44,18 @@ func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
 	return p, nil
 }
 
-// typedPage is a collection page in either envelope with its members
-// decoded as W in the same pass.
-type typedPage[W any] struct {
-	HydraMember []W       `json:"hydra:member"`
-	Member      []W       `json:"member"`
-	HydraTotal  *wInt     `json:"hydra:totalItems"`
-	Total       *wInt     `json:"totalItems"`
-	HydraView   *pageView `json:"hydra:view"`
-	View        *pageView `json:"view"`
-}
-
 // decodeTyped reads a page in one pass; ok is false on any error, and
 // decodePage then reads it member by member.
 func decodeTyped[W, M any](b []byte, conv func(*W) M) (page[M], bool) {
-	b = bytes.TrimSpace(b)
-	var ws []W
-	p := page[M]{TotalItems: -1}
-	if len(b) > 0 && b[0] == '[' {
-		if json.Unmarshal(b, &ws) != nil {
-			return p, false
-		}
-	} else {
-		var tp typedPage[W]
-		if json.Unmarshal(b, &tp) != nil {
-			return p, false
-		}
-		ws = tp.HydraMember
-		if ws == nil {
-			ws = tp.Member
-		}
-		env := envelope{HydraTotal: tp.HydraTotal, Total: tp.Total, HydraView: tp.HydraView, View: tp.View}
-		p.TotalItems, p.Next, p.HasView = env.paging()
+	ws, p, err := readEnvelope[W](b)
+	if err != nil {
+		return page[M]{}, false
 	}
-	p.Members = make([]M, len(ws))
+	out := page[M]{TotalItems: p.TotalItems, Next: p.Next, HasView: p.HasView, Members: make([]M, len(ws))}
 	for i := range ws {
-		p.Members[i] = conv(&ws[i])
+		out.Members[i] = conv(&ws[i])
 	}
-	return p, true
+	return out, true
 }
 
 // decodeAs reads one document into a fresh W and converts it.
@@ -103,37 +77,14 @@ type PageResult struct {
 }
 
 // envelope is a collection page in either form: JSON-LD ("hydra:member")
-// or plain ("member").
-type envelope struct {
-	HydraMember []json.RawMessage `json:"hydra:member"`
-	Member      []json.RawMessage `json:"member"`
-	HydraTotal  *wInt             `json:"hydra:totalItems"`
-	Total       *wInt             `json:"totalItems"`
-	HydraView   *pageView         `json:"hydra:view"`
-	View        *pageView         `json:"view"`
-}
-
-// paging returns the total (-1 when the page does not say) and the next
-// page of the view, the "hydra:" names first.
-func (e *envelope) paging() (total int64, next string, hasView bool) {
-	total = -1
-	switch {
-	case e.HydraTotal != nil:
-		total = int64(*e.HydraTotal)
-	case e.Total != nil:
-		total = int64(*e.Total)
-	}
-	v := e.HydraView
-	if v == nil {
-		v = e.View
-	}
-	if v != nil {
-		hasView, next = true, v.HydraNext
-		if next == "" {
-			next = v.Next
-		}
-	}
-	return total, next, hasView
+// or plain ("member"), its members read as T.
+type envelope[T any] struct {
+	HydraMember []T       `json:"hydra:member"`
+	Member      []T       `json:"member"`
+	HydraTotal  *wInt     `json:"hydra:totalItems"`
+	Total       *wInt     `json:"totalItems"`
+	HydraView   *pageView `json:"hydra:view"`
+	View        *pageView `json:"view"`
 }
 
 // pageView is the "hydra:view" (or "view") of a page.
@@ -142,26 +93,50 @@ type pageView struct {
 	Next      string `json:"next"`
 }
 
-// decodePageRaw reads a collection page with encoding/json, its members
-// kept raw; a bare JSON array is accepted as a page without totals.
-func decodePageRaw(b []byte) (PageResult, error) {
+// readEnvelope reads a collection page, its members as T, and its paging
+// (the "hydra:" names first; a total of -1 when the page does not say); a
+// bare JSON array is accepted as a page without totals.
+func readEnvelope[T any](b []byte) ([]T, PageResult, error) {
 	b = bytes.TrimSpace(b)
-	var p PageResult
-	p.TotalItems = -1
+	p := PageResult{TotalItems: -1}
 	if len(b) > 0 && b[0] == '[' {
-		if err := json.Unmarshal(b, &p.Members); err != nil {
-			return p, fmt.Errorf("reading collection: %w", err)
+		var members []T
+		if err := json.Unmarshal(b, &members); err != nil {
+			return nil, p, fmt.Errorf("reading collection: %w", err)
 		}
-		return p, nil
+		return members, p, nil
 	}
-	var env envelope
-	if err := json.Unmarshal(b, &env); err != nil {
-		return p, fmt.Errorf("reading collection: %w", err)
+	var e envelope[T]
+	if err := json.Unmarshal(b, &e); err != nil {
+		return nil, p, fmt.Errorf("reading collection: %w", err)
 	}
-	p.Members = env.HydraMember
-	if p.Members == nil {
-		p.Members = env.Member
+	members := e.HydraMember
+	if members == nil {
+		members = e.Member
 	}
-	p.TotalItems, p.Next, p.HasView = env.paging()
-	return p, nil
+	switch {
+	case e.HydraTotal != nil:
+		p.TotalItems = int64(*e.HydraTotal)
+	case e.Total != nil:
+		p.TotalItems = int64(*e.Total)
+	}
+	v := e.HydraView
+	if v == nil {
+		v = e.View
+	}
+	if v != nil {
+		p.HasView, p.Next = true, v.HydraNext
+		if p.Next == "" {
+			p.Next = v.Next
+		}
+	}
+	return members, p, nil
+}
+
+// decodePageRaw reads a collection page with encoding/json, its members
+// kept raw.
+func decodePageRaw(b []byte) (PageResult, error) {
+	members, p, err := readEnvelope[json.RawMessage](b)
+	p.Members = members
+	return p, err
 }
