@@ -47,13 +47,13 @@ func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
 // decodeTyped reads a page in one pass; ok is false on any error, and
 // decodePage then reads it member by member.
 func decodeTyped[W, M any](b []byte, conv func(*W) M) (page[M], bool) {
-	ws, p, err := readEnvelope[W](b)
+	p, err := readEnvelope[W](b)
 	if err != nil {
 		return page[M]{}, false
 	}
-	out := page[M]{TotalItems: p.TotalItems, Next: p.Next, HasView: p.HasView, Members: make([]M, len(ws))}
-	for i := range ws {
-		out.Members[i] = conv(&ws[i])
+	out := page[M]{TotalItems: p.TotalItems, Next: p.Next, HasView: p.HasView, Members: make([]M, len(p.Members))}
+	for i := range p.Members {
+		out.Members[i] = conv(&p.Members[i])
 	}
 	return out, true
 }
@@ -68,13 +68,9 @@ func decodeAs[W, M any](raw []byte, conv func(*W) M) (M, error) {
 	return conv(&w), nil
 }
 
-// PageResult is one page of a collection, its members undecoded.
-type PageResult struct {
-	Members    []json.RawMessage
-	TotalItems int64  // -1 when the page does not say
-	Next       string // the view's next page, "" when none
-	HasView    bool   // the page carries a view (so a missing Next means last page)
-}
+// PageResult is one page of a collection, its members undecoded (its Err
+// stays nil: no member is read).
+type PageResult = page[json.RawMessage]
 
 // envelope is a collection page in either form: JSON-LD ("hydra:member")
 // or plain ("member"), its members read as T.
@@ -96,23 +92,22 @@ type pageView struct {
 // readEnvelope reads a collection page, its members as T, and its paging
 // (the "hydra:" names first; a total of -1 when the page does not say); a
 // bare JSON array is accepted as a page without totals.
-func readEnvelope[T any](b []byte) ([]T, PageResult, error) {
+func readEnvelope[T any](b []byte) (page[T], error) {
 	b = bytes.TrimSpace(b)
-	p := PageResult{TotalItems: -1}
+	p := page[T]{TotalItems: -1}
 	if len(b) > 0 && b[0] == '[' {
-		var members []T
-		if err := json.Unmarshal(b, &members); err != nil {
-			return nil, p, fmt.Errorf("reading collection: %w", err)
+		if err := json.Unmarshal(b, &p.Members); err != nil {
+			return p, fmt.Errorf("reading collection: %w", err)
 		}
-		return members, p, nil
+		return p, nil
 	}
 	var e envelope[T]
 	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, p, fmt.Errorf("reading collection: %w", err)
+		return p, fmt.Errorf("reading collection: %w", err)
 	}
-	members := e.HydraMember
-	if members == nil {
-		members = e.Member
+	p.Members = e.HydraMember
+	if p.Members == nil {
+		p.Members = e.Member
 	}
 	switch {
 	case e.HydraTotal != nil:
@@ -130,13 +125,9 @@ func readEnvelope[T any](b []byte) ([]T, PageResult, error) {
 			p.Next = v.Next
 		}
 	}
-	return members, p, nil
+	return p, nil
 }
 
 // decodePageRaw reads a collection page with encoding/json, its members
 // kept raw.
-func decodePageRaw(b []byte) (PageResult, error) {
-	members, p, err := readEnvelope[json.RawMessage](b)
-	p.Members = members
-	return p, err
-}
+func decodePageRaw(b []byte) (PageResult, error) { return readEnvelope[json.RawMessage](b) }
