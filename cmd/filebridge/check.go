@@ -188,7 +188,9 @@ func checkPortal(ctx context.Context, p *config.Portal) (checkOutcome, string) {
 		return checkUnreachable, err.Error()
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	// The client's timeout ends the call, with an error the hint explains;
+	// the context only guards against one that would not end.
+	ctx, cancel := context.WithTimeout(ctx, 2*checkTimeout)
 	defer cancel()
 	_, err = c.Page(ctx, portal.Connections, url.Values{"page": {"1"}, "itemsPerPage": {"1"}})
 	if err == nil {

@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"syscall"
@@ -26,10 +27,11 @@ func TestHint(t *testing.T) {
 		"422":                     {decodeError(422, []byte(`{"violations":[{"propertyPath":"sku","message":"blank"}]}`)), ""},
 		"connection refused": {&Error{Class: Transient, Err: refused},
 			"nothing listens there: check the host and port of base_url in [portals.erp] and that the portal (or the proxy in front of it) is up"},
-		"unknown host":  {&Error{Class: Transient, Err: unknownHost}, "the host name is unknown: check the spelling of base_url in [portals.erp] and this machine's DNS"},
-		"timeout":       {&Error{Class: Transient, Err: context.DeadlineExceeded}, late},
-		"read deadline": {&Error{Class: Transient, Err: os.ErrDeadlineExceeded}, late},
-		"503":           {decodeError(503, nil), ""},
+		"unknown host":      {&Error{Class: Transient, Err: unknownHost}, "the host name is unknown: check the spelling of base_url in [portals.erp] and this machine's DNS"},
+		"timeout":           {&Error{Class: Transient, Err: context.DeadlineExceeded}, late},
+		"read deadline":     {&Error{Class: Transient, Err: os.ErrDeadlineExceeded}, late},
+		"503":               {decodeError(503, nil), ""},
+		"not a portal call": {fmt.Errorf("listing the SFTP folder: %w", refused), ""},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
