@@ -23,12 +23,9 @@ type Outcome struct {
 // document up by its unique key when the outcome is unknown or the key is
 // refused as already used.
 type createOp struct {
-	res  Resource
-	what string // "SKU", "supplier"... for messages
+	docKind
 	key  string // the unique key's value; "" when the portal numbers it
-	// keyFields are the properties a refusal of the key names.
-	keyFields []string
-	body      any
+	body any
 	// find looks the document up by key: its id and how it differs from
 	// the file's document.
 	find func(ctx context.Context) (id int64, diffs []Violation, found bool, err error)
@@ -123,7 +120,7 @@ func (c *Client) duplicate(e *Error, op createOp) bool {
 		if i := strings.LastIndexByte(field, '.'); i >= 0 {
 			field = field[i+1:]
 		}
-		if slices.Contains(op.keyFields, field) && saysTaken(v.Message) {
+		if slices.Contains(op.keys, field) && saysTaken(v.Message) {
 			return true
 		}
 	}
@@ -144,7 +141,7 @@ func saysTaken(msg string) bool {
 // createOf is the create of m as the edition's table describes its kind;
 // key is the value of its unique key.
 func createOf[M any](c *Client, d docWire[M], key string, m M) createOp {
-	return createOp{res: d.res, what: d.what, key: key, keyFields: d.keys, body: d.body(c.cfg.Company, m)}
+	return createOp{docKind: d.docKind, key: key, body: d.body(c.cfg.Company, m)}
 }
 
 // CreatePartner creates a supplier (A; relationship Manufacturer unless
@@ -207,8 +204,7 @@ func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcom
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOp{res: packagingsB.res, what: packagingsB.what, key: p.SKU + " " + p.Code, keyFields: packagingsB.keys,
-		body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
+	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
 		return got.ID, diffPackaging(p, got), found, err

@@ -508,14 +508,20 @@ func (m *wMovement) model() model.Movement {
 	}
 }
 
-// docWire is the wire form of one document kind in one edition: its
-// collection, what the edition calls it, the properties a refusal of its
-// unique key names, its request body (nil for a kind only read) and its
-// readers of one document and of a page.
-type docWire[M any] struct {
+// docKind is what the client says of one document kind in one edition:
+// its collection, what the edition calls it, and the properties a refusal
+// of its unique key names.
+type docKind struct {
 	res  Resource
 	what string
 	keys []string
+}
+
+// docWire is the wire form of one document kind in one edition: its
+// docKind, its request body (nil for a kind only read) and its readers of
+// one document and of a page.
+type docWire[M any] struct {
+	docKind
 	body func(company int64, m M) any
 	one  func(raw []byte) (M, error)
 	page func(b []byte) (page[M], error)
@@ -523,7 +529,7 @@ type docWire[M any] struct {
 
 // docOf is the docWire of the wire type W, read with conv.
 func docOf[W, M any](res Resource, what string, keys []string, conv func(*W) M, body func(int64, M) any) docWire[M] {
-	return docWire[M]{res: res, what: what, keys: keys, body: body,
+	return docWire[M]{docKind: docKind{res: res, what: what, keys: keys}, body: body,
 		one:  func(raw []byte) (M, error) { return decodeAs(raw, conv) },
 		page: func(b []byte) (page[M], error) { return decodePage(b, conv) }}
 }
