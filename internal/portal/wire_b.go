@@ -221,13 +221,8 @@ type purchaseOrderB struct {
 	WarehouseLocation ref[warehouseB]  `json:"warehouseLocation"`
 	Supplier          ref[connectionB] `json:"supplier"`
 	Lines             []struct {
-		Position         wInt          `json:"position"`
-		Variant          ref[variantB] `json:"variant"`
-		Quantity         wInt          `json:"quantity"`
-		LotNumber        wStr          `json:"lotNumber"`
-		ExpiryDate       wTime         `json:"expiryDate"`
-		OwnerCode        wStr          `json:"ownerCode"`
-		QuantityReceived wInt          `json:"quantityReceived"`
+		lineB
+		QuantityReceived wInt `json:"quantityReceived"`
 	} `json:"purchaseOrderLineItems"`
 }
 
@@ -278,14 +273,19 @@ type soHeadB struct {
 	ExternalOrderNumber wStr `json:"externalOrderNumber"`
 }
 
+// lineB is a purchase or sales order line as Edition B answers it.
+type lineB struct {
+	Position   wInt          `json:"position"`
+	Variant    ref[variantB] `json:"variant"`
+	Quantity   wInt          `json:"quantity"`
+	LotNumber  wStr          `json:"lotNumber"`
+	ExpiryDate wTime         `json:"expiryDate"`
+	OwnerCode  wStr          `json:"ownerCode"`
+}
+
 type soLineB struct {
-	Position        wInt          `json:"position"`
-	Variant         ref[variantB] `json:"variant"`
-	Quantity        wInt          `json:"quantity"`
-	LotNumber       wStr          `json:"lotNumber"`
-	ExpiryDate      wTime         `json:"expiryDate"`
-	OwnerCode       wStr          `json:"ownerCode"`
-	QuantityShipped wInt          `json:"quantityShipped"`
+	lineB
+	QuantityShipped wInt `json:"quantityShipped"`
 }
 
 type salesOrderB struct {
