@@ -1,7 +1,7 @@
 // Package portal is filebridge's client of the logistics operator's
 // customer-portal REST API, in both editions (A v1.2.0 and B v1.1.0).
 //
-// It owns one table of both editions' documents (wireTables, wire.go; the
+// It owns one table of both editions' documents (wireTables, wire_docs.go; the
 // wire field names in wire_a.go and wire_b.go),
 // hydra paging, bearer authentication, the one function that decides retry
 // versus reject (classify), error decoding, and the code-to-id resolution

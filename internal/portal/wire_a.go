@@ -6,7 +6,7 @@ import (
 
 // Edition A (v1.2.0) wire field names: the request and response bodies of
 // suppliers, SKUs, receptions and orders, and their conversion to and from
-// the model (wireTables, wire.go, lists them with stocks and movements).
+// the model (wireTables, wire_docs.go, lists them with stocks and movements).
 
 // Supplier.
 

@@ -8,7 +8,7 @@ import (
 // packagings, warehouse clients, carriers, carrier services, purchase and
 // sales orders here; fulfillments, shipping units and their events, and
 // stock movements in wire_b_confirm.go; with their conversion to and from
-// the model (wireTables, wire.go, lists them).
+// the model (wireTables, wire_docs.go, lists them).
 
 // Connection.
 
