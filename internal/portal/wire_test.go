@@ -159,3 +159,45 @@ func TestDecodeID(t *testing.T) {
 		}
 	}
 }
+
+// TestWireTablesComplete: every edition has every kind both editions share,
+// served by the edition, with its readers, and a body for the kinds a file
+// creates (what the per-edition interface used to guarantee at compile
+// time).
+func TestWireTablesComplete(t *testing.T) {
+	for _, e := range model.Editions {
+		w := wireTables[e]
+		if w == nil {
+			t.Fatalf("no table for edition %s", e)
+		}
+		checkDoc(t, e, w.partners, true)
+		checkDoc(t, e, w.items, true)
+		checkDoc(t, e, w.inbounds, true)
+		checkDoc(t, e, w.outbounds, true)
+		checkDoc(t, e, w.movements, false)
+		checkDoc(t, e, stocksDoc, false)
+	}
+	// A packaging's body needs its variant's IRI: packagingBodyB.
+	checkDoc(t, model.EditionB, packagingsB, false)
+	checkDoc(t, model.EditionB, warehouseClientsB, false)
+	checkDoc(t, model.EditionB, carriersB, false)
+	checkDoc(t, model.EditionB, carrierServicesB, false)
+	checkDoc(t, model.EditionB, fulfillmentsB, false)
+	checkDoc(t, model.EditionB, shippingUnitsB, false)
+	checkDoc(t, model.EditionB, eventsB, false)
+}
+
+// checkDoc checks one entry of the table: a served collection, a name,
+// both readers, and a body and key properties when files create the kind.
+func checkDoc[M any](t *testing.T, e model.Edition, d docWire[M], creatable bool) {
+	t.Helper()
+	if d.res == "" || d.what == "" || !Serves(e, d.res) {
+		t.Errorf("edition %s: %+v is not a served collection", e, d.docKind)
+	}
+	if d.one == nil || d.page == nil {
+		t.Errorf("edition %s, %s: a reader is missing", e, d.what)
+	}
+	if (d.body != nil) != creatable || (creatable && len(d.keys) == 0) {
+		t.Errorf("edition %s, %s: body %v, keys %v; want a body and keys: %v", e, d.what, d.body != nil, d.keys, creatable)
+	}
+}
