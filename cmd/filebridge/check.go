@@ -188,39 +188,29 @@ func checkPortal(ctx context.Context, p *config.Portal) (checkOutcome, string) {
 		return checkUnreachable, err.Error()
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	// The client's timeout ends the call, with an error the hint explains;
+	// the context only guards against one that would not end.
+	ctx, cancel := context.WithTimeout(ctx, 2*checkTimeout)
 	defer cancel()
 	_, err = c.Page(ctx, portal.Connections, url.Values{"page": {"1"}, "itemsPerPage": {"1"}})
-	switch {
-	case err == nil:
+	if err == nil {
 		return checkOK, fmt.Sprintf("%s answered, token accepted (edition %s, company %d)", p.BaseURL, p.Edition, p.Company)
+	}
+	msg := fmt.Sprintf("%s: %v", p.BaseURL, err)
+	if hint := portal.Hint(err, p.Name); hint != "" {
+		msg += "; " + hint
+	}
+	switch {
 	case portal.IsAuth(err):
 		src := "token_env " + p.TokenEnv
 		if p.TokenFile != "" {
 			src = "token_file " + p.TokenFile
 		}
-		return checkRefused, fmt.Sprintf("%s refused the token (from %s): %v", p.BaseURL, src, err)
+		return checkRefused, msg + " (the token was read from " + src + ")"
 	case portal.IsNotFound(err):
-		// The portal error already says to check base_url and the paths.
-		return checkUnreachable, fmt.Sprintf("%s answered 404 for %s: %v; base_url usually ends in /api",
-			p.BaseURL, c.Path(portal.Connections), err)
+		return checkUnreachable, msg + " (base_url usually ends in /api)"
 	}
-	return checkUnreachable, fmt.Sprintf("%s: %v%s", p.BaseURL, err, unreachableHint(err, p.Name))
-}
-
-// unreachableHint says what to look at when the portal could not be reached
-// at all: the connection was refused, the host is unknown or it timed out.
-func unreachableHint(err error, portalName string) string {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "connection refused"):
-		return fmt.Sprintf("; nothing listens there: check the host and port of base_url in [portals.%s] and that the portal (or the proxy in front of it) is up", portalName)
-	case strings.Contains(msg, "no such host"):
-		return fmt.Sprintf("; the host name is unknown: check the spelling of base_url in [portals.%s] and this machine's DNS", portalName)
-	case strings.Contains(msg, "timeout") || strings.Contains(msg, "deadline exceeded"):
-		return fmt.Sprintf("; no answer in %s: check base_url in [portals.%s], firewalls and HTTPS_PROXY", checkTimeout, portalName)
-	}
-	return ""
+	return checkUnreachable, msg
 }
 
 // checkFolder opens a folder (for SFTP: connects, verifies the host key and

@@ -3,14 +3,19 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"filebridge/internal/model"
+	"filebridge/internal/portalsim"
 )
 
 // TestCheckRoughEdges: a missing token is said once and the other checks go
-// on; an unreachable base_url gets a hint.
+// on; an unreachable base_url, a refused token and a wrong path get the hint
+// that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
 	// A port nothing listens on.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -19,12 +24,18 @@ func TestCheckRoughEdges(t *testing.T) {
 	}
 	deadURL := "http://" + ln.Addr().String() + "/api"
 	_ = ln.Close()
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write := func(name, tokenEnv string) string {
+	write := func(name, baseURL, tokenEnv string) string {
 		p := filepath.Join(dir, name)
 		data := fmt.Sprintf(`
 [journal]
@@ -38,13 +49,14 @@ token_env = %q
 name = "erp"
 portal = "main"
 url = "in"
-`, deadURL, tokenEnv)
+`, baseURL, tokenEnv)
 		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
 	t.Setenv("FB_CHECK_TEST_TOKEN", "secret-value")
+	t.Setenv("FB_CHECK_TEST_SIM_TOKEN", "demo-token")
 	tests := []struct {
 		name   string
 		cfg    string
@@ -52,12 +64,18 @@ url = "in"
 		want   []string
 		wantN1 string // appears exactly once
 	}{
-		{"token unset", write("unset.toml", "FB_CHECK_TEST_UNSET"), exitUsage,
+		{"token unset", write("unset.toml", deadURL, "FB_CHECK_TEST_UNSET"), exitUsage,
 			[]string{"FAIL secrets: ", "skip portal main: not called", "ok   inbox erp:", "ok   journal"},
 			"FB_CHECK_TEST_UNSET is not set"},
-		{"portal down", write("down.toml", "FB_CHECK_TEST_TOKEN"), exitUnreachable,
+		{"portal down", write("down.toml", deadURL, "FB_CHECK_TEST_TOKEN"), exitUnreachable,
 			[]string{"FAIL portal main: ", "nothing listens there: check the host and port of base_url in [portals.main]", "ok   inbox erp:"},
 			"config " + dir},
+		{"token refused", write("refused.toml", srv.URL+"/api", "FB_CHECK_TEST_TOKEN"), exitInvalid,
+			[]string{"FAIL portal main: ", "401 Unauthorized", "; the portal refused the token: check token_env/token_file of [portals.main] (the token was read from token_env FB_CHECK_TEST_TOKEN)"},
+			"refused the token"},
+		{"wrong path", write("path.toml", srv.URL+"/nope", "FB_CHECK_TEST_SIM_TOKEN"), exitUnreachable,
+			[]string{"FAIL portal main: ", "404 Not Found", "; check base_url and the resource path in [portals.main.paths] (base_url usually ends in /api)"},
+			"check base_url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

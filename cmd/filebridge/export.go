@@ -137,6 +137,9 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 		res, err = runner.Run(ctx, *job)
 	}
 	if err != nil {
+		if hint := portal.Hint(err, p.Name); hint != "" {
+			err = fmt.Errorf("%w; %s", err, hint)
+		}
 		return withCode(exportExitCode(err), err)
 	}
 	w := cmd.OutOrStdout()

@@ -124,14 +124,16 @@ url = "out"
 	})
 	t.Run("token refused", func(t *testing.T) {
 		t.Setenv("FB_EXPORT_TEST_TOKEN", "wrong")
-		if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitInvalid {
-			t.Errorf("exit %d (%s), want %d", code, out, exitInvalid)
+		out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
+		if code != exitInvalid || !strings.Contains(out, "; the portal refused the token: check token_env/token_file of [portals.main]") {
+			t.Errorf("exit %d (%s), want %d and what to check", code, out, exitInvalid)
 		}
 	})
 	t.Run("portal unreachable", func(t *testing.T) {
 		srv.Close()
-		if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitUnreachable {
-			t.Errorf("exit %d (%s), want %d", code, out, exitUnreachable)
+		out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
+		if code != exitUnreachable || !strings.Contains(out, "check the host and port of base_url in [portals.main]") {
+			t.Errorf("exit %d (%s), want %d and what to check", code, out, exitUnreachable)
 		}
 	})
 	if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 3 {

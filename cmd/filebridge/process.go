@@ -217,9 +217,12 @@ func processFailure(ic *config.Inbox, res inbox.FileResult, err error) error {
 	case errors.Is(err, fs.ErrNotExist) && !inbox.IsRetry(err):
 		return withCode(exitUsage, err)
 	case portal.IsAuth(err):
-		return withCode(exitInvalid, fmt.Errorf("%s stays in %s: the portal refused the token; fix token_env/token_file of portal %q, then run process again with the file's name: %w",
-			res.Name, ic.ProcessingDir, ic.Portal, err))
+		return withCode(exitInvalid, fmt.Errorf("%s stays in %s: %s, then run process again with the file's name: %w",
+			res.Name, ic.ProcessingDir, portal.Hint(err, ic.Portal), err))
 	case inbox.IsRetry(err):
+		if hint := portal.Hint(err, ic.Portal); hint != "" {
+			err = fmt.Errorf("%w; %s", err, hint)
+		}
 		return withCode(exitUnreachable, fmt.Errorf("%s stays in %s and is retried later (by run, or process with the file's name): %w",
 			nameOr(res.Name), ic.ProcessingDir, err))
 	}

@@ -108,7 +108,7 @@ func TestProcessCommand(t *testing.T) {
 		cfg, in := processEnv(t, "wrong", "")
 		write(t, filepath.Join(in, "SUPPLIERS.csv"), processSuppliers)
 		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SUPPLIERS.csv")
-		if code != exitInvalid || !strings.Contains(out, "refused the token") {
+		if code != exitInvalid || !strings.Contains(out, "the portal refused the token: check token_env/token_file of [portals.main], then run process again") {
 			t.Fatalf("exit %d:\n%s", code, out)
 		}
 		if _, err := os.Stat(filepath.Join(in, "processing", "SUPPLIERS.csv")); err != nil {
@@ -122,7 +122,7 @@ func TestProcessCommand(t *testing.T) {
 		cfg, in := processEnv(t, "demo-token", url)
 		write(t, filepath.Join(in, "SUPPLIERS.csv"), processSuppliers)
 		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SUPPLIERS.csv")
-		if code != exitUnreachable {
+		if code != exitUnreachable || !strings.Contains(out, "; nothing listens there: check the host and port of base_url in [portals.main]") {
 			t.Fatalf("exit %d:\n%s", code, out)
 		}
 		if _, err := os.Stat(filepath.Join(in, "processing", "SUPPLIERS.csv")); err != nil {

@@ -101,8 +101,9 @@ func TestAuthFailure(t *testing.T) {
 	if rr.Retrying != 1 || !e.exists("processing/SUPPLIERS.csv") || len(e.ls("error")) != 0 {
 		t.Fatalf("the file is not waiting in processing/: %+v, %v", rr, e.ls("."))
 	}
-	if paused, reason := e.health.Paused("main"); !paused || !strings.Contains(reason, "401") {
-		t.Fatalf("portal not paused: %v %q", paused, reason)
+	if paused, reason := e.health.Paused("main"); !paused || !strings.Contains(reason, "401") ||
+		!strings.Contains(reason, "(the portal refused the token: check token_env/token_file of [portals.main])") {
+		t.Fatalf("portal not paused with the reason and what to check: %v %q", paused, reason)
 	}
 	if snap := e.health.Snapshot(); len(snap) != 1 || snap[0].Portal != "main" {
 		t.Errorf("snapshot %+v", snap)

@@ -238,19 +238,29 @@ func (fr *fileRun) record(ctx context.Context, t task, out portal.Outcome, err e
 		}
 		return in.j.SetResult(rctx, row.ID, t.key, r, id, msg)
 	case portal.IsAuth(err):
-		if in.health.Pause(in.cfg.Portal, err) {
+		if in.health.Pause(in.cfg.Portal, hinted(err, in.cfg.Portal)) {
 			in.log.Error("portal refused the token: submissions to it are paused and files stay in processing/ until a retry succeeds",
-				"portal", in.cfg.Portal, "error", err)
+				"portal", in.cfg.Portal, "error", err, "hint", portal.Hint(err, in.cfg.Portal))
 		}
 		return &retryError{err: err}
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	default:
-		if in.health.Unreachable(in.cfg.Portal, err) {
-			in.log.Warn("portal unreachable: files stay in processing/ and are retried", "portal", in.cfg.Portal, "error", err)
+		if in.health.Unreachable(in.cfg.Portal, hinted(err, in.cfg.Portal)) {
+			in.log.Warn("portal unreachable: files stay in processing/ and are retried", "portal", in.cfg.Portal, "error", err,
+				"hint", portal.Hint(err, in.cfg.Portal))
 		}
 		return &retryError{err: fmt.Errorf("submitting %s of %s: %w", t.key, row.Name, err)}
 	}
+}
+
+// hinted adds to a portal failure what to check in the configuration of
+// the portal (portal.Hint), for the reason /healthz shows.
+func hinted(err error, portalName string) error {
+	if hint := portal.Hint(err, portalName); hint != "" {
+		return fmt.Errorf("%w (%s)", err, hint)
+	}
+	return err
 }
 
 // resumed clears an auth pause or an outage of the portal after a call

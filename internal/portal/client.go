@@ -1,7 +1,8 @@
 // Package portal is filebridge's client of the logistics operator's
 // customer-portal REST API, in both editions (A v1.2.0 and B v1.1.0).
 //
-// It owns one table per edition of wire field names (wire_a.go, wire_b.go),
+// It owns one table of both editions' documents (wireTables, wire_docs.go; the
+// wire field names in wire_a.go and wire_b.go),
 // hydra paging, bearer authentication, the one function that decides retry
 // versus reject (classify), error decoding, and the code-to-id resolution
 // cache. It speaks model documents and never imports the file formats.
@@ -70,7 +71,7 @@ type Client struct {
 	cfg     Config
 	base    *url.URL // without a trailing "/"
 	paths   Paths
-	codec   codec
+	wire    *wireTable // the edition's documents
 	hc      *http.Client
 	ownHC   bool // hc is the client's own: Close releases its connections
 	log     *slog.Logger
@@ -151,17 +152,13 @@ func New(cfg Config) (*Client, error) {
 		auth:  "Bearer " + strings.TrimSpace(cfg.Token),
 		ua:    cfg.UserAgent,
 		refs:  newRefCache(),
+		wire:  wireTables[cfg.Edition],
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
 	}
 	if c.ua == "" {
 		c.ua = "filebridge"
-	}
-	if cfg.Edition == model.EditionA {
-		c.codec = wireA{}
-	} else {
-		c.codec = wireB{}
 	}
 	if c.hc == nil {
 		c.hc, c.ownHC = &http.Client{Transport: newTransport(cfg.Concurrency)}, true

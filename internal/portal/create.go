@@ -23,10 +23,8 @@ type Outcome struct {
 // document up by its unique key when the outcome is unknown or the key is
 // refused as already used.
 type createOp struct {
-	res  Resource
-	what string // "SKU", "supplier"... for messages
+	docKind
 	key  string // the unique key's value; "" when the portal numbers it
-	kind model.Kind
 	body any
 	// find looks the document up by key: its id and how it differs from
 	// the file's document.
@@ -117,13 +115,12 @@ func (c *Client) duplicate(e *Error, op createOp) bool {
 	if e.Class != Invalid {
 		return false
 	}
-	key := c.codec.keyField(op.kind)
 	for _, v := range e.Violations {
 		field := v.Field
 		if i := strings.LastIndexByte(field, '.'); i >= 0 {
 			field = field[i+1:]
 		}
-		if (field == key || (op.kind == model.KindPackaging && field == "variant")) && saysTaken(v.Message) {
+		if slices.Contains(op.keys, field) && saysTaken(v.Message) {
 			return true
 		}
 	}
@@ -141,19 +138,16 @@ func saysTaken(msg string) bool {
 	return false
 }
 
-// partnerWord names a partner as the edition does.
-func (c *Client) partnerWord() string {
-	if c.cfg.Edition == model.EditionA {
-		return "supplier"
-	}
-	return "connection"
+// createOf is the create of m as the edition's table describes its kind;
+// key is the value of its unique key.
+func createOf[M any](c *Client, d docWire[M], key string, m M) createOp {
+	return createOp{docKind: d.docKind, key: key, body: d.body(c.cfg.Company, m)}
 }
 
 // CreatePartner creates a supplier (A; relationship Manufacturer unless
 // given) or a connection (B).
 func (c *Client) CreatePartner(ctx context.Context, p model.Partner) (Outcome, error) {
-	op := createOp{res: Connections, what: c.partnerWord(), key: p.Code, kind: model.KindPartner,
-		body: c.codec.partnerBody(c.cfg.Company, p)}
+	op := createOf(c, c.wire.partners, p.Code, p)
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPartner(ctx, p.Code)
 		return got.ID, diffPartner(p, got), found, err
@@ -175,7 +169,7 @@ func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error)
 		}
 		it.SupplierID = id
 	}
-	op := createOp{res: Variants, what: "SKU", key: it.SKU, kind: model.KindItem, body: c.codec.itemBody(c.cfg.Company, it)}
+	op := createOf(c, c.wire.items, it.SKU, it)
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findItem(ctx, it.SKU)
 		return got.ID, diffItem(it, got), found, err
@@ -210,8 +204,7 @@ func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcom
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOp{res: VariantPackagings, what: "packaging", key: p.SKU + " " + p.Code, kind: model.KindPackaging,
-		body: wireB{}.packagingBody(p, c.IRI(Variants, variant), supplierID)}
+	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
 		return got.ID, diffPackaging(p, got), found, err
@@ -263,8 +256,7 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOp{res: PurchaseOrders, what: c.inboundWord(), key: in.OrderNumber, kind: model.KindInbound,
-		body: c.codec.inboundBody(c.cfg.Company, in)}
+	op := createOf(c, c.wire.inbounds, in.OrderNumber, in)
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findInbound(ctx, in.OrderNumber)
 		return got.ID, diffInbound(in, got), found, err
@@ -305,20 +297,6 @@ func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[s
 		}
 	}
 	return ids, refs.err()
-}
-
-func (c *Client) inboundWord() string {
-	if c.cfg.Edition == model.EditionA {
-		return "reception"
-	}
-	return "purchase order"
-}
-
-func (c *Client) outboundWord() string {
-	if c.cfg.Edition == model.EditionA {
-		return "order"
-	}
-	return "sales order"
 }
 
 // CreateOutbound creates an order (A) or a sales order (B). Line SKUs are
@@ -389,8 +367,7 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 		}
 	}
 	for try := 0; ; try++ {
-		op := createOp{res: SalesOrders, what: c.outboundWord(), key: o.OrderNumber, kind: model.KindOutbound,
-			body: c.codec.outboundBody(c.cfg.Company, o)}
+		op := createOf(c, c.wire.outbounds, o.OrderNumber, o)
 		op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 			got, found, err := c.findOutbound(ctx, o.OrderNumber)
 			return got.ID, diffOutbound(o, got), found, err

@@ -86,7 +86,8 @@ func (e *Error) Is(target error) bool { return target != nil && classSentinel[e.
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Error reads "METHOD /path: 422 Unprocessable Entity: field: message; ...".
+// Error reads "METHOD /path: 422 Unprocessable Entity: field: message; ...":
+// what the portal answered, no advice (Hint gives it).
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Method != "" || e.Path != "" {
@@ -125,12 +126,6 @@ func (e *Error) Error() string {
 		b.WriteString(e.Err.Error())
 	case e.Status > 0:
 		b.WriteString(" (empty response body)")
-	}
-	switch e.Class {
-	case Auth:
-		b.WriteString(" (the portal refused the token: check token_env/token_file of this portal)")
-	case NotFound:
-		b.WriteString(" (check base_url and the resource path in [portals.NAME.paths])")
 	}
 	return b.String()
 }

@@ -23,6 +23,7 @@ type errorCase struct {
 	contentType string
 	body        string
 	want        string
+	hint        string // Hint(err, "main"); "" when none
 }
 
 func readErrorCase(t *testing.T, path string) errorCase {
@@ -46,8 +47,9 @@ func readErrorCase(t *testing.T, path string) errorCase {
 			ec.contentType = strings.TrimSpace(v)
 		}
 	}
+	want, hint, _ := strings.Cut(want, "--- hint\n")
 	ec.body = strings.TrimSuffix(body, "\n")
-	ec.want = strings.TrimSpace(want)
+	ec.want, ec.hint = strings.TrimSpace(want), strings.TrimSpace(hint)
 	return ec
 }
 
@@ -73,17 +75,24 @@ func TestDecodeErrorGolden(t *testing.T) {
 			if e.Status != ec.status {
 				t.Errorf("status: got %d want %d", e.Status, ec.status)
 			}
-			got := err.Error()
+			got, hint := err.Error(), Hint(err, "main")
 			if strings.Contains(got, testToken) {
 				t.Fatalf("error carries the token: %s", got)
 			}
 			if *update {
 				head, _, _ := strings.Cut(string(must(os.ReadFile(path))), "--- want\n")
-				_ = os.WriteFile(path, []byte(head+"--- want\n"+got+"\n"), 0o644)
+				golden := head + "--- want\n" + got + "\n"
+				if hint != "" {
+					golden += "--- hint\n" + hint + "\n"
+				}
+				_ = os.WriteFile(path, []byte(golden), 0o644)
 				return
 			}
 			if got != ec.want {
 				t.Errorf("error text\n got: %s\nwant: %s", got, ec.want)
+			}
+			if hint != ec.hint {
+				t.Errorf("hint\n got: %s\nwant: %s", hint, ec.hint)
 			}
 		})
 	}

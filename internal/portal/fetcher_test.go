@@ -104,15 +104,7 @@ func TestListErrorsInOrder(t *testing.T) {
 		pager(30, "hydra")(w, r)
 	})
 	c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 10 })
-	var got []string
-	var last error
-	for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
-		if err != nil {
-			last = err
-			break
-		}
-		got = append(got, p.Code)
-	}
+	got, last := partnerCodes(t, c, 0)
 	if len(got) != 10 || last == nil || !strings.Contains(last.Error(), "page 2") {
 		t.Fatalf("got %d partners, then %v", len(got), last)
 	}
@@ -125,15 +117,7 @@ func TestListMemberErrorInOrder(t *testing.T) {
 		reply(w, 200, `{"hydra:member":[{"code":"A"},{"code":{"x":1}},{"code":"C"}],"hydra:totalItems":3}`)
 	})
 	c := testClient(t, model.EditionA, srv.URL)
-	var got []string
-	var last error
-	for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
-		if err != nil {
-			last = err
-			break
-		}
-		got = append(got, p.Code)
-	}
+	got, last := partnerCodes(t, c, 0)
 	if strings.Join(got, ",") != "A" || last == nil || !strings.Contains(last.Error(), `reading {"code":{"x":1}}`) {
 		t.Fatalf("got %v, then %v", got, last)
 	}

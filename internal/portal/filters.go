@@ -1,400 +1,273 @@
 package portal
 
 import (
+	"fmt"
 	"net/url"
+	"reflect"
 	"strconv"
 	"time"
 )
 
 // Filters of the list operations, one struct per list, with every filter
-// the API documents list for it. Zero fields are omitted; a slice becomes a
-// repeated "name[]=v"; times are sent as "2006-01-02T15:04:05+00:00" (UTC).
-
-// query builds a query string.
-type query url.Values
-
-func (q query) str(name, v string) {
-	if v != "" {
-		url.Values(q).Set(name, v)
-	}
-}
-
-func (q query) int(name string, v int64) {
-	if v != 0 {
-		url.Values(q).Set(name, strconv.FormatInt(v, 10))
-	}
-}
-
-func (q query) time(name string, t time.Time) {
-	if !t.IsZero() {
-		url.Values(q).Set(name, t.UTC().Format(wireTimeLayout))
-	}
-}
-
-// list sends "name[]=v" for every value.
-func (q query) list(name string, vs []string) {
-	for _, v := range vs {
-		url.Values(q).Add(name+"[]", v)
-	}
-}
-
-func (q query) ints(name string, vs []int64) {
-	for _, v := range vs {
-		url.Values(q).Add(name+"[]", strconv.FormatInt(v, 10))
-	}
-}
-
-// codes sends one status code as "name", several as "name[]".
-func (q query) codes(name string, cs []int) {
-	if len(cs) == 1 {
-		url.Values(q).Set(name, strconv.Itoa(cs[0]))
-		return
-	}
-	for _, c := range cs {
-		url.Values(q).Add(name+"[]", strconv.Itoa(c))
-	}
-}
+// the API documents list for it; a field's `query` tag is its parameter.
+// Zero fields are omitted; a slice becomes a repeated "name[]=v"; times are
+// sent as "2006-01-02T15:04:05+00:00" (UTC).
 
 // TimeRange bounds a timestamp filter; zero bounds are omitted.
 type TimeRange struct {
 	Before, StrictlyBefore, After, StrictlyAfter time.Time
 }
 
-// span sends "name[after]" and "name[before]".
-func (q query) span(name string, after, before time.Time) {
-	q.time(name+"[after]", after)
-	q.time(name+"[before]", before)
+// encodeQuery builds the query of a filter from its tagged fields: a
+// string, an int64 or a time.Time as "name=v"; a []string or []int64 as
+// "name[]=v" per value; a []int (status codes) as "name" when it holds one,
+// else "name[]" per value; a TimeRange as name[before],
+// name[strictly_before], name[after] and name[strictly_after]; a *int when
+// set. Fields without a tag are not parameters.
+func encodeQuery(filter any) url.Values {
+	q := url.Values{}
+	set := func(name, v string) {
+		if v != "" {
+			q.Set(name, v)
+		}
+	}
+	stamp := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format(wireTimeLayout)
+	}
+	v := reflect.ValueOf(filter)
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Tag.Get("query")
+		if name == "" {
+			continue
+		}
+		switch x := v.Field(i).Interface().(type) {
+		case string:
+			set(name, x)
+		case int64:
+			if x != 0 {
+				set(name, strconv.FormatInt(x, 10))
+			}
+		case *int:
+			if x != nil {
+				set(name, strconv.Itoa(*x))
+			}
+		case time.Time:
+			set(name, stamp(x))
+		case TimeRange:
+			set(name+"[before]", stamp(x.Before))
+			set(name+"[strictly_before]", stamp(x.StrictlyBefore))
+			set(name+"[after]", stamp(x.After))
+			set(name+"[strictly_after]", stamp(x.StrictlyAfter))
+		case []string:
+			for _, s := range x {
+				q.Add(name+"[]", s)
+			}
+		case []int64:
+			for _, n := range x {
+				q.Add(name+"[]", strconv.FormatInt(n, 10))
+			}
+		case []int:
+			addCodes(q, name, x)
+		default:
+			panic(fmt.Sprintf("filter %s: field %s of type %T has no query form", v.Type(), v.Type().Field(i).Name, x))
+		}
+	}
+	return q
 }
 
-func (q query) rng(name string, r TimeRange) {
-	q.time(name+"[before]", r.Before)
-	q.time(name+"[strictly_before]", r.StrictlyBefore)
-	q.time(name+"[after]", r.After)
-	q.time(name+"[strictly_after]", r.StrictlyAfter)
+// addCodes sends one status code as "name", several as "name[]".
+func addCodes(q url.Values, name string, cs []int) {
+	if len(cs) == 1 {
+		q.Set(name, strconv.Itoa(cs[0]))
+		return
+	}
+	for _, c := range cs {
+		q.Add(name+"[]", strconv.Itoa(c))
+	}
 }
 
 // PartnerFilter filters suppliers (A) / connections (B).
 type PartnerFilter struct {
-	Name         string   // search by name
-	Code         string   // one code
-	Codes        []string // several codes (code[])
-	Relationship string   // Manufacturer, Customer, Marketplace, Entity, Forwarder, Warehouse
+	Name         string   `query:"name"`         // search by name
+	Code         string   `query:"code"`         // one code
+	Codes        []string `query:"code"`         // several codes (code[])
+	Relationship string   `query:"relationship"` // Manufacturer, Customer, Marketplace, Entity, Forwarder, Warehouse
 	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
 	// at most model.MaxItemsPerPage).
 	ItemsPerPage int
-}
-
-func (f PartnerFilter) query() url.Values {
-	q := query{}
-	q.str("name", f.Name)
-	q.str("code", f.Code)
-	q.list("code", f.Codes)
-	q.str("relationship", f.Relationship)
-	return url.Values(q)
 }
 
 // ItemFilter filters SKUs (A) / variants (B).
 type ItemFilter struct {
-	Name  string   // search by name
-	SKU   string   // one SKU code
-	Codes []string // several SKU codes (code[])
+	Name  string   `query:"name"` // search by name
+	SKU   string   `query:"sku"`  // one SKU code
+	Codes []string `query:"code"` // several SKU codes (code[])
 	// UpdatedAfter is updatedAt[after] (Edition B's flow description; the
 	// parameter tables do not list it).
-	UpdatedAfter time.Time
+	UpdatedAfter time.Time `query:"updatedAt[after]"`
 	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
 	// at most model.MaxItemsPerPage).
 	ItemsPerPage int
-}
-
-func (f ItemFilter) query() url.Values {
-	q := query{}
-	q.str("name", f.Name)
-	q.str("sku", f.SKU)
-	q.list("code", f.Codes)
-	q.time("updatedAt[after]", f.UpdatedAfter)
-	return url.Values(q)
 }
 
 // PackagingFilter filters variant packagings (B).
 type PackagingFilter struct {
-	EAN         string // exact EAN
-	Code        string // exact packaging code
-	Variant     string // exact variant IRI
-	VariantName string // partial variant name
-	VariantSKU  string // exact variant SKU
+	EAN         string `query:"ean"`          // exact EAN
+	Code        string `query:"code"`         // exact packaging code
+	Variant     string `query:"variant"`      // exact variant IRI
+	VariantName string `query:"variant.name"` // partial variant name
+	VariantSKU  string `query:"variant.sku"`  // exact variant SKU
 	// Sorting: "asc" or "desc".
-	OrderCreatedAt, OrderUpdatedAt string
+	OrderCreatedAt string `query:"order[createdAt]"`
+	OrderUpdatedAt string `query:"order[updatedAt]"`
 	// UpdatedAfter is updatedAt[after] (flow description only).
-	UpdatedAfter time.Time
-}
-
-func (f PackagingFilter) query() url.Values {
-	q := query{}
-	q.str("ean", f.EAN)
-	q.str("code", f.Code)
-	q.str("variant", f.Variant)
-	q.str("variant.name", f.VariantName)
-	q.str("variant.sku", f.VariantSKU)
-	q.str("order[createdAt]", f.OrderCreatedAt)
-	q.str("order[updatedAt]", f.OrderUpdatedAt)
-	q.time("updatedAt[after]", f.UpdatedAfter)
-	return url.Values(q)
+	UpdatedAfter time.Time `query:"updatedAt[after]"`
 }
 
 // WarehouseClientFilter filters warehouse clients (B).
 type WarehouseClientFilter struct {
-	CompanyID int64  // company.id
-	Company   string // company IRI
-	Warehouse string // warehouse IRI
-}
-
-func (f WarehouseClientFilter) query() url.Values {
-	q := query{}
-	q.int("company.id", f.CompanyID)
-	q.str("company", f.Company)
-	q.str("warehouse", f.Warehouse)
-	return url.Values(q)
+	CompanyID int64  `query:"company.id"`
+	Company   string `query:"company"`   // company IRI
+	Warehouse string `query:"warehouse"` // warehouse IRI
 }
 
 // CarrierFilter filters carriers (B).
 type CarrierFilter struct {
-	CompanyID              int64
-	Company                string // company IRI
-	Code, Name             string
-	MainTransportationCode string // SEA, EXPRESS, ROAD, RAIL, AIR, LOCAL
-}
-
-func (f CarrierFilter) query() url.Values {
-	q := query{}
-	q.int("company.id", f.CompanyID)
-	q.str("company", f.Company)
-	q.str("code", f.Code)
-	q.str("name", f.Name)
-	q.str("mainTransportation.code", f.MainTransportationCode)
-	return url.Values(q)
+	CompanyID              int64  `query:"company.id"`
+	Company                string `query:"company"` // company IRI
+	Code                   string `query:"code"`
+	Name                   string `query:"name"`
+	MainTransportationCode string `query:"mainTransportation.code"` // SEA, EXPRESS, ROAD, RAIL, AIR, LOCAL
 }
 
 // CarrierServiceFilter filters carrier services (B).
 type CarrierServiceFilter struct {
-	CompanyID  int64
-	Company    string // company IRI
-	Code, Name string
-	CarrierID  int64
-}
-
-func (f CarrierServiceFilter) query() url.Values {
-	q := query{}
-	q.int("company.id", f.CompanyID)
-	q.str("company", f.Company)
-	q.str("code", f.Code)
-	q.str("name", f.Name)
-	q.int("carrier", f.CarrierID)
-	return url.Values(q)
+	CompanyID int64  `query:"company.id"`
+	Company   string `query:"company"` // company IRI
+	Code      string `query:"code"`
+	Name      string `query:"name"`
+	CarrierID int64  `query:"carrier"`
 }
 
 // InboundFilter filters receptions (A) / purchase orders (B).
 type InboundFilter struct {
-	OrderNumber     string // partial search
-	ReferenceNumber string // exact
-	StatusCodes     []int  // status.code (one) or status.code[] (several)
-	CreatedAfter    time.Time
-	CreatedBefore   time.Time
-	UpdatedAfter    time.Time // inclusive (>=)
-	UpdatedBefore   time.Time
-	ReceivedAfter   time.Time
-	ReceivedBefore  time.Time
-}
-
-func (f InboundFilter) query() url.Values {
-	q := query{}
-	q.str("orderNumber", f.OrderNumber)
-	q.str("referenceNumber", f.ReferenceNumber)
-	q.codes("status.code", f.StatusCodes)
-	q.span("createdAt", f.CreatedAfter, f.CreatedBefore)
-	q.span("updatedAt", f.UpdatedAfter, f.UpdatedBefore)
-	q.span("receivedAt", f.ReceivedAfter, f.ReceivedBefore)
-	return url.Values(q)
+	OrderNumber     string    `query:"orderNumber"`     // partial search
+	ReferenceNumber string    `query:"referenceNumber"` // exact
+	StatusCodes     []int     `query:"status.code"`     // status.code (one) or status.code[] (several)
+	CreatedAfter    time.Time `query:"createdAt[after]"`
+	CreatedBefore   time.Time `query:"createdAt[before]"`
+	UpdatedAfter    time.Time `query:"updatedAt[after]"` // inclusive (>=)
+	UpdatedBefore   time.Time `query:"updatedAt[before]"`
+	ReceivedAfter   time.Time `query:"receivedAt[after]"`
+	ReceivedBefore  time.Time `query:"receivedAt[before]"`
 }
 
 // OutboundFilter filters orders (A) / sales orders (B).
 type OutboundFilter struct {
-	OrderNumber         string // partial search
-	ExternalOrderNumber string // exact
+	OrderNumber         string `query:"orderNumber"`         // partial search
+	ExternalOrderNumber string `query:"externalOrderNumber"` // exact
 	// StatusCodes filters by fulfillment status: Edition A sends it under
 	// Config.ShipmentStatusFilter, Edition B as status.code. Results are
 	// also checked here.
 	StatusCodes   []int
-	CreatedAfter  time.Time
-	CreatedBefore time.Time
-	UpdatedAfter  time.Time // inclusive (>=)
-	UpdatedBefore time.Time
+	CreatedAfter  time.Time `query:"createdAt[after]"`
+	CreatedBefore time.Time `query:"createdAt[before]"`
+	UpdatedAfter  time.Time `query:"updatedAt[after]"` // inclusive (>=)
+	UpdatedBefore time.Time `query:"updatedAt[before]"`
 	// ShippedAfter and ShippedBefore are the receivedAt[...] parameters,
 	// which bound the shipping time.
-	ShippedAfter  time.Time
-	ShippedBefore time.Time
+	ShippedAfter  time.Time `query:"receivedAt[after]"`
+	ShippedBefore time.Time `query:"receivedAt[before]"`
 }
 
+// query sends the status codes under the edition's parameter.
 func (f OutboundFilter) query(statusParam string) url.Values {
-	q := query{}
-	q.str("orderNumber", f.OrderNumber)
-	q.str("externalOrderNumber", f.ExternalOrderNumber)
-	q.codes(statusParam, f.StatusCodes)
-	q.span("createdAt", f.CreatedAfter, f.CreatedBefore)
-	q.span("updatedAt", f.UpdatedAfter, f.UpdatedBefore)
-	q.span("receivedAt", f.ShippedAfter, f.ShippedBefore)
-	return url.Values(q)
+	q := encodeQuery(f)
+	addCodes(q, statusParam, f.StatusCodes)
+	return q
 }
 
 // FulfillmentFilter filters fulfillments (B).
 type FulfillmentFilter struct {
-	ID                int64
-	CompanyID         int64
-	Company           string // IRI
-	FulfillmentNumber string
-	Status            string // status IRI
-	StatusCode        string
-	Warehouse         string // IRI
-	WarehouseID       int64
+	ID                int64  `query:"id"`
+	CompanyID         int64  `query:"company.id"`
+	Company           string `query:"company"` // IRI
+	FulfillmentNumber string `query:"fulfillmentNumber"`
+	Status            string `query:"status"` // status IRI
+	StatusCode        string `query:"status.code"`
+	Warehouse         string `query:"warehouse"` // IRI
+	WarehouseID       int64  `query:"warehouse.id"`
 	// The sales order, under the name salesOrder.
-	SalesOrder                    string // IRI
-	SalesOrderID                  int64
-	SalesOrderNumber              string
-	SalesOrderExternalOrderNumber string
+	SalesOrder                    string `query:"salesOrder"` // IRI
+	SalesOrderID                  int64  `query:"salesOrder.id"`
+	SalesOrderNumber              string `query:"salesOrder.orderNumber"`
+	SalesOrderExternalOrderNumber string `query:"salesOrder.externalOrderNumber"`
 	// The same filters under the name order.
-	Order                    string // IRI
-	OrderID                  int64
-	OrderNumber              string
-	OrderExternalOrderNumber string
-	Shipment                 string // IRI
-	ShipmentID               int64
-	TrackingNumber           string
-	Carrier                  string // IRI
-	CarrierID                int64
-	CarrierService           string // IRI
-	CarrierServiceID         int64
-	CreatedAt                TimeRange
-	UpdatedAt                TimeRange
-	FulfilledAt              TimeRange // bounds exclude fulfillments not fulfilled
-	// Sorting, "asc" or "desc": order[id], order[createdAt], ...
-	SortID, SortCreatedAt, SortUpdatedAt, SortFulfillmentNumber, SortFulfilledAt string
-}
-
-func (f FulfillmentFilter) query() url.Values {
-	q := query{}
-	q.int("id", f.ID)
-	q.int("company.id", f.CompanyID)
-	q.str("company", f.Company)
-	q.str("fulfillmentNumber", f.FulfillmentNumber)
-	q.str("status", f.Status)
-	q.str("status.code", f.StatusCode)
-	q.str("warehouse", f.Warehouse)
-	q.int("warehouse.id", f.WarehouseID)
-	q.str("salesOrder", f.SalesOrder)
-	q.int("salesOrder.id", f.SalesOrderID)
-	q.str("salesOrder.orderNumber", f.SalesOrderNumber)
-	q.str("salesOrder.externalOrderNumber", f.SalesOrderExternalOrderNumber)
-	q.str("order", f.Order)
-	q.int("order.id", f.OrderID)
-	q.str("order.orderNumber", f.OrderNumber)
-	q.str("order.externalOrderNumber", f.OrderExternalOrderNumber)
-	q.str("shipment", f.Shipment)
-	q.int("shipment.id", f.ShipmentID)
-	q.str("trackingNumber", f.TrackingNumber)
-	q.str("carrier", f.Carrier)
-	q.int("carrier.id", f.CarrierID)
-	q.str("carrierService", f.CarrierService)
-	q.int("carrierService.id", f.CarrierServiceID)
-	q.rng("createdAt", f.CreatedAt)
-	q.rng("updatedAt", f.UpdatedAt)
-	q.rng("fulfilledAt", f.FulfilledAt)
-	q.str("order[id]", f.SortID)
-	q.str("order[createdAt]", f.SortCreatedAt)
-	q.str("order[updatedAt]", f.SortUpdatedAt)
-	q.str("order[fulfillmentNumber]", f.SortFulfillmentNumber)
-	q.str("order[fulfilledAt]", f.SortFulfilledAt)
-	return url.Values(q)
+	Order                    string    `query:"order"` // IRI
+	OrderID                  int64     `query:"order.id"`
+	OrderNumber              string    `query:"order.orderNumber"`
+	OrderExternalOrderNumber string    `query:"order.externalOrderNumber"`
+	Shipment                 string    `query:"shipment"` // IRI
+	ShipmentID               int64     `query:"shipment.id"`
+	TrackingNumber           string    `query:"trackingNumber"`
+	Carrier                  string    `query:"carrier"` // IRI
+	CarrierID                int64     `query:"carrier.id"`
+	CarrierService           string    `query:"carrierService"` // IRI
+	CarrierServiceID         int64     `query:"carrierService.id"`
+	CreatedAt                TimeRange `query:"createdAt"`
+	UpdatedAt                TimeRange `query:"updatedAt"`
+	FulfilledAt              TimeRange `query:"fulfilledAt"` // bounds exclude fulfillments not fulfilled
+	// Sorting, "asc" or "desc".
+	SortID                string `query:"order[id]"`
+	SortCreatedAt         string `query:"order[createdAt]"`
+	SortUpdatedAt         string `query:"order[updatedAt]"`
+	SortFulfillmentNumber string `query:"order[fulfillmentNumber]"`
+	SortFulfilledAt       string `query:"order[fulfilledAt]"`
 }
 
 // ShippingUnitFilter filters shipping units (B).
 type ShippingUnitFilter struct {
-	ShippingTrackingNumber string
-	ShippingUnitNumber     string
-	ShipmentNumber         string // shipment.shipmentNumber
-	Status                 string // shippingUnitStatus (IRI)
-	Statuses               []string
-	StatusCode             string
-	StatusCodes            []string
-	ShipToName             string
-	SalesOrderNumber       string
-	CreatedAt              TimeRange
-	UpdatedAt              TimeRange
-	CompletedAt            TimeRange
-}
-
-func (f ShippingUnitFilter) query() url.Values {
-	q := query{}
-	q.str("shippingTrackingNumber", f.ShippingTrackingNumber)
-	q.str("shippingUnitNumber", f.ShippingUnitNumber)
-	q.str("shipment.shipmentNumber", f.ShipmentNumber)
-	q.str("shippingUnitStatus", f.Status)
-	q.list("shippingUnitStatus", f.Statuses)
-	q.str("shippingUnitStatus.code", f.StatusCode)
-	q.list("shippingUnitStatus.code", f.StatusCodes)
-	q.str("shipTo.name", f.ShipToName)
-	q.str("salesOrder.orderNumber", f.SalesOrderNumber)
-	q.rng("createdAt", f.CreatedAt)
-	q.rng("updatedAt", f.UpdatedAt)
-	q.rng("completedAt", f.CompletedAt)
-	return url.Values(q)
+	ShippingTrackingNumber string    `query:"shippingTrackingNumber"`
+	ShippingUnitNumber     string    `query:"shippingUnitNumber"`
+	ShipmentNumber         string    `query:"shipment.shipmentNumber"`
+	Status                 string    `query:"shippingUnitStatus"` // IRI
+	Statuses               []string  `query:"shippingUnitStatus"`
+	StatusCode             string    `query:"shippingUnitStatus.code"`
+	StatusCodes            []string  `query:"shippingUnitStatus.code"`
+	ShipToName             string    `query:"shipTo.name"`
+	SalesOrderNumber       string    `query:"salesOrder.orderNumber"`
+	CreatedAt              TimeRange `query:"createdAt"`
+	UpdatedAt              TimeRange `query:"updatedAt"`
+	CompletedAt            TimeRange `query:"completedAt"`
 }
 
 // EventFilter filters shipping unit events (B).
 type EventFilter struct {
-	Severity   *int // exact severity; nil = any
-	StatusCode string
-}
-
-func (f EventFilter) query() url.Values {
-	q := query{}
-	if f.Severity != nil {
-		url.Values(q).Set("severity", strconv.Itoa(*f.Severity))
-	}
-	q.str("shippingUnitStatus.code", f.StatusCode)
-	return url.Values(q)
+	Severity   *int   `query:"severity"` // exact severity; nil = any
+	StatusCode string `query:"shippingUnitStatus.code"`
 }
 
 // StockFilter filters stocks.
 type StockFilter struct {
-	VariantID  int64
-	VariantIDs []int64
-	VariantSKU string
+	VariantID  int64   `query:"variant.id"`
+	VariantIDs []int64 `query:"variant.id"`
+	VariantSKU string  `query:"variant.sku"`
 	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
 	// at most model.MaxItemsPerPage).
 	ItemsPerPage int
-}
-
-func (f StockFilter) query() url.Values {
-	q := query{}
-	q.int("variant.id", f.VariantID)
-	q.ints("variant.id", f.VariantIDs)
-	q.str("variant.sku", f.VariantSKU)
-	return url.Values(q)
 }
 
 // MovementFilter filters stock movements.
 type MovementFilter struct {
-	VariantID     int64
-	VariantIDs    []int64
-	VariantSKU    string
-	CreatedAfter  time.Time
-	CreatedBefore time.Time
+	VariantID     int64     `query:"variant.id"`
+	VariantIDs    []int64   `query:"variant.id"`
+	VariantSKU    string    `query:"variant.sku"`
+	CreatedAfter  time.Time `query:"createdAt[after]"`
+	CreatedBefore time.Time `query:"createdAt[before]"`
 	// ItemsPerPage is the page size of this list (0: Config.ItemsPerPage;
 	// at most model.MaxItemsPerPage).
 	ItemsPerPage int
-}
-
-func (f MovementFilter) query() url.Values {
-	q := query(StockFilter{VariantID: f.VariantID, VariantIDs: f.VariantIDs, VariantSKU: f.VariantSKU}.query())
-	q.span("createdAt", f.CreatedAfter, f.CreatedBefore)
-	return url.Values(q)
 }

@@ -71,6 +71,21 @@ func testClient(t testing.TB, e model.Edition, baseURL string, mod ...func(*Conf
 	return c
 }
 
+// partnerCodes lists the codes of the partners up to the first error, or
+// the first n of them (0: all).
+func partnerCodes(t testing.TB, c *Client, n int) ([]string, error) {
+	var codes []string
+	for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
+		if err != nil {
+			return codes, err
+		}
+		if codes = append(codes, p.Code); len(codes) == n {
+			break
+		}
+	}
+	return codes, nil
+}
+
 // reply writes a JSON body with a status.
 func reply(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Content-Type", "application/ld+json; charset=utf-8")

@@ -58,9 +58,10 @@ func all(perPage int) listOpts { return listOpts{perPage: perPage, ahead: true} 
 // current one is yielded (when the total already says it will be needed,
 // before it is even decoded), so that the portal prepares it meanwhile; a
 // consumer that stops early cancels it.
-func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o listOpts, dec func([]byte) (page[M], error)) iter.Seq2[M, error] {
+func listAll[M any](c *Client, ctx context.Context, d docWire[M], q url.Values, o listOpts) iter.Seq2[M, error] {
 	return func(yield func(M, error) bool) {
 		var zero M
+		r := d.res
 		if err := c.serves(r, string(r)); err != nil {
 			yield(zero, err)
 			return
@@ -87,7 +88,7 @@ func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o 
 			if o.ahead && total >= 0 && seen+int64(perPage) < total {
 				f.start(page + 1)
 			}
-			p, err := dec(body.Bytes())
+			p, err := d.page(body.Bytes())
 			f.release(body)
 			if err != nil {
 				fail(page, err)
@@ -139,37 +140,37 @@ func listAll[M any](c *Client, ctx context.Context, r Resource, q url.Values, o 
 
 // Partners lists suppliers (A) / connections (B).
 func (c *Client) Partners(ctx context.Context, f PartnerFilter) iter.Seq2[model.Partner, error] {
-	return listAll(c, ctx, Connections, f.query(), all(f.ItemsPerPage), c.codec.partners)
+	return listAll(c, ctx, c.wire.partners, encodeQuery(f), all(f.ItemsPerPage))
 }
 
 // Items lists SKUs (A) / variants (B).
 func (c *Client) Items(ctx context.Context, f ItemFilter) iter.Seq2[model.Item, error] {
-	return listAll(c, ctx, Variants, f.query(), all(f.ItemsPerPage), c.codec.items)
+	return listAll(c, ctx, c.wire.items, encodeQuery(f), all(f.ItemsPerPage))
 }
 
 // Packagings lists variant packagings (B).
 func (c *Client) Packagings(ctx context.Context, f PackagingFilter) iter.Seq2[model.Packaging, error] {
-	return listAll(c, ctx, VariantPackagings, f.query(), all(0), pages((*packagingB).model))
+	return listAll(c, ctx, packagingsB, encodeQuery(f), all(0))
 }
 
 // WarehouseClients lists the warehouses of the account (B).
 func (c *Client) WarehouseClients(ctx context.Context, f WarehouseClientFilter) iter.Seq2[WarehouseClient, error] {
-	return listAll(c, ctx, WarehouseClients, f.query(), all(0), pages((*warehouseClientB).model))
+	return listAll(c, ctx, warehouseClientsB, encodeQuery(f), all(0))
 }
 
 // Carriers lists carriers (B).
 func (c *Client) Carriers(ctx context.Context, f CarrierFilter) iter.Seq2[Carrier, error] {
-	return listAll(c, ctx, Carriers, f.query(), all(0), pages((*carrierB).model))
+	return listAll(c, ctx, carriersB, encodeQuery(f), all(0))
 }
 
 // CarrierServices lists carrier services (B).
 func (c *Client) CarrierServices(ctx context.Context, f CarrierServiceFilter) iter.Seq2[CarrierService, error] {
-	return listAll(c, ctx, CarrierServices, f.query(), all(0), pages((*carrierServiceB).model))
+	return listAll(c, ctx, carrierServicesB, encodeQuery(f), all(0))
 }
 
 // Inbounds lists receptions (A) / purchase orders (B).
 func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.Inbound, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, PurchaseOrders, f.query(), all(0), c.codec.inbounds), func(in *model.Inbound) error {
+	return withSKUs(c, ctx, listAll(c, ctx, c.wire.inbounds, encodeQuery(f), all(0)), func(in *model.Inbound) error {
 		for i := range in.Lines {
 			if err := c.fillSKU(ctx, &in.Lines[i].SKU, in.Lines[i].VariantID); err != nil {
 				return err
@@ -212,7 +213,7 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 	if c.cfg.Edition == model.EditionA {
 		param = c.cfg.ShipmentStatusFilter
 	}
-	all := withSKUs(c, ctx, listAll(c, ctx, SalesOrders, f.query(param), all(0), c.codec.outbounds), func(o *model.Outbound) error {
+	all := withSKUs(c, ctx, listAll(c, ctx, c.wire.outbounds, f.query(param), all(0)), func(o *model.Outbound) error {
 		for i := range o.Lines {
 			if err := c.fillSKU(ctx, &o.Lines[i].SKU, o.Lines[i].VariantID); err != nil {
 				return err
@@ -237,29 +238,29 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 
 // Fulfillments lists fulfillments (B) as shipments.
 func (c *Client) Fulfillments(ctx context.Context, f FulfillmentFilter) iter.Seq2[model.Shipment, error] {
-	return listAll(c, ctx, Fulfillments, f.query(), all(0), pages((*fulfillmentB).model))
+	return listAll(c, ctx, fulfillmentsB, encodeQuery(f), all(0))
 }
 
 // ShippingUnits lists shipping units (B).
 func (c *Client) ShippingUnits(ctx context.Context, f ShippingUnitFilter) iter.Seq2[model.ShippingUnit, error] {
-	return listAll(c, ctx, ShippingUnits, f.query(), all(0), pages((*shippingUnitB).model))
+	return listAll(c, ctx, shippingUnitsB, encodeQuery(f), all(0))
 }
 
 // ShippingUnitEvents lists shipping unit events (B).
 func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq2[model.TrackingEvent, error] {
-	return listAll(c, ctx, ShippingUnitEvents, f.query(), all(0), pages((*eventB).model))
+	return listAll(c, ctx, eventsB, encodeQuery(f), all(0))
 }
 
 // Stocks lists stock levels.
 func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, Stocks, f.query(), all(f.ItemsPerPage), c.codec.stocks), func(s *model.Stock) error {
+	return withSKUs(c, ctx, listAll(c, ctx, stocksDoc, encodeQuery(f), all(f.ItemsPerPage)), func(s *model.Stock) error {
 		return c.fillSKU(ctx, &s.SKU, s.VariantID)
 	})
 }
 
 // Movements lists stock movements.
 func (c *Client) Movements(ctx context.Context, f MovementFilter) iter.Seq2[model.Movement, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, StockMovements, f.query(), all(f.ItemsPerPage), c.codec.movements), func(m *model.Movement) error {
+	return withSKUs(c, ctx, listAll(c, ctx, c.wire.movements, encodeQuery(f), all(f.ItemsPerPage)), func(m *model.Movement) error {
 		return c.fillSKU(ctx, &m.SKU, m.VariantID)
 	})
 }
@@ -282,39 +283,34 @@ func first[T any](seq iter.Seq2[T, error], match func(T) bool) (T, bool, error) 
 // return neighbours of the key), no read-ahead (the first match ends them).
 var lookup = listOpts{perPage: 100}
 
-// pages returns the page reader of a wire type.
-func pages[W, M any](conv func(*W) M) func([]byte) (page[M], error) {
-	return func(b []byte) (page[M], error) { return decodePage(b, conv) }
-}
-
 // findPartner looks a partner up by its exact code.
 func (c *Client) findPartner(ctx context.Context, code string) (model.Partner, bool, error) {
-	return first(listAll(c, ctx, Connections, PartnerFilter{Code: code}.query(), lookup, c.codec.partners),
+	return first(listAll(c, ctx, c.wire.partners, encodeQuery(PartnerFilter{Code: code}), lookup),
 		func(p model.Partner) bool { return p.Code == code })
 }
 
 // findItem looks an item up by its exact SKU.
 func (c *Client) findItem(ctx context.Context, sku string) (model.Item, bool, error) {
-	return first(listAll(c, ctx, Variants, ItemFilter{SKU: sku}.query(), lookup, c.codec.items),
+	return first(listAll(c, ctx, c.wire.items, encodeQuery(ItemFilter{SKU: sku}), lookup),
 		func(it model.Item) bool { return it.SKU == sku })
 }
 
 // findInbound looks an inbound up by its exact order number (the filter
 // is a partial search).
 func (c *Client) findInbound(ctx context.Context, number string) (model.Inbound, bool, error) {
-	return first(listAll(c, ctx, PurchaseOrders, InboundFilter{OrderNumber: number}.query(), lookup, c.codec.inbounds),
+	return first(listAll(c, ctx, c.wire.inbounds, encodeQuery(InboundFilter{OrderNumber: number}), lookup),
 		func(in model.Inbound) bool { return in.OrderNumber == number })
 }
 
 // findOutbound looks an outbound up by its exact order number.
 func (c *Client) findOutbound(ctx context.Context, number string) (model.Outbound, bool, error) {
-	return first(listAll(c, ctx, SalesOrders, OutboundFilter{OrderNumber: number}.query("status.code"), lookup, c.codec.outbounds),
+	return first(listAll(c, ctx, c.wire.outbounds, OutboundFilter{OrderNumber: number}.query("status.code"), lookup),
 		func(o model.Outbound) bool { return o.OrderNumber == number })
 }
 
 // findPackaging looks a packaging up by its variant's SKU and its code.
 func (c *Client) findPackaging(ctx context.Context, sku, code string) (model.Packaging, bool, error) {
-	q := PackagingFilter{VariantSKU: sku, Code: code}.query()
-	return first(listAll(c, ctx, VariantPackagings, q, lookup, pages((*packagingB).model)),
+	q := encodeQuery(PackagingFilter{VariantSKU: sku, Code: code})
+	return first(listAll(c, ctx, packagingsB, q, lookup),
 		func(p model.Packaging) bool { return p.Code == code && (p.SKU == "" || p.SKU == sku) })
 }

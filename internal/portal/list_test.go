@@ -2,8 +2,11 @@ package portal
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,12 +76,9 @@ func TestPaging(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/%d-by-%d", tt.style, tt.n, tt.per), func(t *testing.T) {
 			srv, rec := serve(t, pager(tt.n, tt.style))
 			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = tt.per })
-			var got []string
-			for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, p.Code)
+			got, err := partnerCodes(t, c, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
 			if len(got) != tt.n {
 				t.Fatalf("got %d partners, want %d", len(got), tt.n)
@@ -112,15 +112,8 @@ func TestPagingIncomplete(t *testing.T) {
 		t.Run(tt.style, func(t *testing.T) {
 			srv, rec := serve(t, pager(tt.n, tt.style))
 			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = tt.per })
-			seen := 0
-			var last error
-			for _, err := range c.Partners(t.Context(), PartnerFilter{}) {
-				if err != nil {
-					last = err
-					break
-				}
-				seen++
-			}
+			got, last := partnerCodes(t, c, 0)
+			seen := len(got)
 			if last == nil || !strings.Contains(last.Error(), tt.wantErr) {
 				t.Fatalf("error %v, want one saying %q", last, tt.wantErr)
 			}
@@ -137,14 +130,8 @@ func TestPagingIncomplete(t *testing.T) {
 func TestPagingStopsEarly(t *testing.T) {
 	srv, rec := serve(t, pager(100, "hydra"))
 	c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 10 })
-	n := 0
-	for _, err := range c.Partners(t.Context(), PartnerFilter{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n++; n == 15 {
-			break
-		}
+	if _, err := partnerCodes(t, c, 15); err != nil {
+		t.Fatal(err)
 	}
 	// Pages 1 and 2, and perhaps page 3 read ahead (then canceled).
 	if n := len(rec.all()); n < 2 || n > 3 {
@@ -274,5 +261,42 @@ func TestOutboundStatusCheckedClientSide(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "A" {
 		t.Errorf("got %v", got)
+	}
+}
+
+// TestEncodeQueryEveryField fills every parameter of every filter: each
+// has a query form (encodeQuery panics on one without) and is sent.
+func TestEncodeQueryEveryField(t *testing.T) {
+	ts := time.Date(2026, 11, 21, 9, 30, 0, 0, time.UTC)
+	sev := 2
+	values := map[reflect.Type]any{
+		reflect.TypeFor[string](): "v", reflect.TypeFor[int64](): int64(7), reflect.TypeFor[*int](): &sev,
+		reflect.TypeFor[time.Time](): ts, reflect.TypeFor[TimeRange](): TimeRange{StrictlyBefore: ts},
+		reflect.TypeFor[[]string](): []string{"a", "b"}, reflect.TypeFor[[]int64](): []int64{1, 2},
+		reflect.TypeFor[[]int](): []int{75, 80},
+	}
+	for _, f := range []any{PartnerFilter{}, ItemFilter{}, PackagingFilter{}, WarehouseClientFilter{}, CarrierFilter{},
+		CarrierServiceFilter{}, InboundFilter{}, OutboundFilter{}, FulfillmentFilter{}, ShippingUnitFilter{}, EventFilter{},
+		StockFilter{}, MovementFilter{}} {
+		v := reflect.New(reflect.TypeOf(f)).Elem()
+		var names []string
+		for i := range v.NumField() {
+			name := v.Type().Field(i).Tag.Get("query")
+			if name == "" {
+				continue
+			}
+			val, ok := values[v.Field(i).Type()]
+			if !ok {
+				t.Fatalf("%s.%s: no test value for %s", v.Type(), v.Type().Field(i).Name, v.Field(i).Type())
+			}
+			v.Field(i).Set(reflect.ValueOf(val))
+			names = append(names, name)
+		}
+		q := encodeQuery(v.Interface())
+		for _, name := range names {
+			if !slices.ContainsFunc(slices.Collect(maps.Keys(q)), func(k string) bool { return strings.HasPrefix(k, name) }) {
+				t.Errorf("%s: %s not sent: %s", v.Type(), name, q.Encode())
+			}
+		}
 	}
 }

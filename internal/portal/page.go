@@ -44,44 +44,18 @@ func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
 	return p, nil
 }
 
-// typedPage is a collection page in either envelope with its members
-// decoded as W in the same pass.
-type typedPage[W any] struct {
-	HydraMember []W       `json:"hydra:member"`
-	Member      []W       `json:"member"`
-	HydraTotal  *wInt     `json:"hydra:totalItems"`
-	Total       *wInt     `json:"totalItems"`
-	HydraView   *pageView `json:"hydra:view"`
-	View        *pageView `json:"view"`
-}
-
 // decodeTyped reads a page in one pass; ok is false on any error, and
 // decodePage then reads it member by member.
 func decodeTyped[W, M any](b []byte, conv func(*W) M) (page[M], bool) {
-	b = bytes.TrimSpace(b)
-	var ws []W
-	p := page[M]{TotalItems: -1}
-	if len(b) > 0 && b[0] == '[' {
-		if json.Unmarshal(b, &ws) != nil {
-			return p, false
-		}
-	} else {
-		var tp typedPage[W]
-		if json.Unmarshal(b, &tp) != nil {
-			return p, false
-		}
-		ws = tp.HydraMember
-		if ws == nil {
-			ws = tp.Member
-		}
-		env := envelope{HydraTotal: tp.HydraTotal, Total: tp.Total, HydraView: tp.HydraView, View: tp.View}
-		p.TotalItems, p.Next, p.HasView = env.paging()
+	p, err := readEnvelope[W](b)
+	if err != nil {
+		return page[M]{}, false
 	}
-	p.Members = make([]M, len(ws))
-	for i := range ws {
-		p.Members[i] = conv(&ws[i])
+	out := page[M]{TotalItems: p.TotalItems, Next: p.Next, HasView: p.HasView, Members: make([]M, len(p.Members))}
+	for i := range p.Members {
+		out.Members[i] = conv(&p.Members[i])
 	}
-	return p, true
+	return out, true
 }
 
 // decodeAs reads one document into a fresh W and converts it.
@@ -94,46 +68,19 @@ func decodeAs[W, M any](raw []byte, conv func(*W) M) (M, error) {
 	return conv(&w), nil
 }
 
-// PageResult is one page of a collection, its members undecoded.
-type PageResult struct {
-	Members    []json.RawMessage
-	TotalItems int64  // -1 when the page does not say
-	Next       string // the view's next page, "" when none
-	HasView    bool   // the page carries a view (so a missing Next means last page)
-}
+// PageResult is one page of a collection, its members undecoded (its Err
+// stays nil: no member is read).
+type PageResult = page[json.RawMessage]
 
 // envelope is a collection page in either form: JSON-LD ("hydra:member")
-// or plain ("member").
-type envelope struct {
-	HydraMember []json.RawMessage `json:"hydra:member"`
-	Member      []json.RawMessage `json:"member"`
-	HydraTotal  *wInt             `json:"hydra:totalItems"`
-	Total       *wInt             `json:"totalItems"`
-	HydraView   *pageView         `json:"hydra:view"`
-	View        *pageView         `json:"view"`
-}
-
-// paging returns the total (-1 when the page does not say) and the next
-// page of the view, the "hydra:" names first.
-func (e *envelope) paging() (total int64, next string, hasView bool) {
-	total = -1
-	switch {
-	case e.HydraTotal != nil:
-		total = int64(*e.HydraTotal)
-	case e.Total != nil:
-		total = int64(*e.Total)
-	}
-	v := e.HydraView
-	if v == nil {
-		v = e.View
-	}
-	if v != nil {
-		hasView, next = true, v.HydraNext
-		if next == "" {
-			next = v.Next
-		}
-	}
-	return total, next, hasView
+// or plain ("member"), its members read as T.
+type envelope[T any] struct {
+	HydraMember []T       `json:"hydra:member"`
+	Member      []T       `json:"member"`
+	HydraTotal  *wInt     `json:"hydra:totalItems"`
+	Total       *wInt     `json:"totalItems"`
+	HydraView   *pageView `json:"hydra:view"`
+	View        *pageView `json:"view"`
 }
 
 // pageView is the "hydra:view" (or "view") of a page.
@@ -142,26 +89,45 @@ type pageView struct {
 	Next      string `json:"next"`
 }
 
-// decodePageRaw reads a collection page with encoding/json, its members
-// kept raw; a bare JSON array is accepted as a page without totals.
-func decodePageRaw(b []byte) (PageResult, error) {
+// readEnvelope reads a collection page, its members as T, and its paging
+// (the "hydra:" names first; a total of -1 when the page does not say); a
+// bare JSON array is accepted as a page without totals.
+func readEnvelope[T any](b []byte) (page[T], error) {
 	b = bytes.TrimSpace(b)
-	var p PageResult
-	p.TotalItems = -1
+	p := page[T]{TotalItems: -1}
 	if len(b) > 0 && b[0] == '[' {
 		if err := json.Unmarshal(b, &p.Members); err != nil {
 			return p, fmt.Errorf("reading collection: %w", err)
 		}
 		return p, nil
 	}
-	var env envelope
-	if err := json.Unmarshal(b, &env); err != nil {
+	var e envelope[T]
+	if err := json.Unmarshal(b, &e); err != nil {
 		return p, fmt.Errorf("reading collection: %w", err)
 	}
-	p.Members = env.HydraMember
+	p.Members = e.HydraMember
 	if p.Members == nil {
-		p.Members = env.Member
+		p.Members = e.Member
 	}
-	p.TotalItems, p.Next, p.HasView = env.paging()
+	switch {
+	case e.HydraTotal != nil:
+		p.TotalItems = int64(*e.HydraTotal)
+	case e.Total != nil:
+		p.TotalItems = int64(*e.Total)
+	}
+	v := e.HydraView
+	if v == nil {
+		v = e.View
+	}
+	if v != nil {
+		p.HasView, p.Next = true, v.HydraNext
+		if p.Next == "" {
+			p.Next = v.Next
+		}
+	}
 	return p, nil
 }
+
+// decodePageRaw reads a collection page with encoding/json, its members
+// kept raw.
+func decodePageRaw(b []byte) (PageResult, error) { return readEnvelope[json.RawMessage](b) }

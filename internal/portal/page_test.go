@@ -86,7 +86,7 @@ func TestDecodePageEnvelopes(t *testing.T) {
 // TestDecodeSimulatorShape reads a page shaped like the simulator's.
 func TestDecodeSimulatorShape(t *testing.T) {
 	in := stockPageA(30)
-	got, err := wireA{}.stocks(in)
+	got, err := stocksDoc.page(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func BenchmarkDecodeStockPage(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := wireA{}.stocks(in)
+		p, err := stocksDoc.page(in)
 		if err != nil || len(p.Members) != model.MaxItemsPerPage {
 			b.Fatal(err, len(p.Members))
 		}

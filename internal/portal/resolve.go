@@ -148,10 +148,7 @@ func (c *Client) unresolved(kind RefKind, field, code string) *Error {
 	var msg string
 	switch kind {
 	case RefPartner:
-		what := "connection"
-		if c.codec == (wireA{}) {
-			what = "supplier"
-		}
+		what := c.wire.partners.what
 		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, code, what, what)
 	case RefSKU:
 		msg = fmt.Sprintf("SKU %q is not on the portal: create the SKU first or add it to a SKU file", code)
@@ -251,9 +248,9 @@ func (c *Client) lookupSKUs(ctx context.Context, chunk []string, out map[string]
 		want[code] = true
 	}
 	if !c.ignored.Load() {
-		q := ItemFilter{Codes: chunk}.query()
+		q := encodeQuery(ItemFilter{Codes: chunk})
 		ignored := false
-		for it, err := range listAll(c, ctx, Variants, q, listOpts{perPage: len(chunk)}, c.codec.items) {
+		for it, err := range listAll(c, ctx, c.wire.items, q, listOpts{perPage: len(chunk)}) {
 			if err != nil {
 				return err
 			}
@@ -388,34 +385,21 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	if at := c.refs.loaded[kind]; !at.Equal(seenAt) {
 		return nil
 	}
-	var known []string
+	var (
+		known []string
+		err   error
+	)
 	switch kind {
 	case RefWarehouse:
-		for w, err := range listAll(c, ctx, WarehouseClients, nil, all(0), pages((*warehouseClientB).model)) {
-			if err != nil {
-				return err
-			}
-			if w.WarehouseCode != "" && w.WarehouseID != 0 {
-				c.refs.put(RefWarehouse, w.WarehouseCode, w.WarehouseID)
-				known = append(known, w.WarehouseCode)
-			}
-		}
+		known, err = loadCodes(c, ctx, warehouseClientsB, kind, func(w WarehouseClient) (string, int64) { return w.WarehouseCode, w.WarehouseID })
 	case RefCarrier:
-		for cr, err := range listAll(c, ctx, Carriers, nil, all(0), pages((*carrierB).model)) {
-			if err != nil {
-				return err
-			}
-			if cr.Code != "" && cr.ID != 0 {
-				c.refs.put(RefCarrier, cr.Code, cr.ID)
-				known = append(known, cr.Code)
-			}
-		}
+		known, err = loadCodes(c, ctx, carriersB, kind, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
 	case RefCarrierService:
 		var services []CarrierService
 		count := map[string]int{}
-		for s, err := range listAll(c, ctx, CarrierServices, nil, all(0), pages((*carrierServiceB).model)) {
-			if err != nil {
-				return err
+		for s, lerr := range listAll(c, ctx, carrierServicesB, nil, all(0)) {
+			if lerr != nil {
+				return lerr
 			}
 			if s.Code != "" && s.ID != 0 {
 				services = append(services, s)
@@ -430,9 +414,28 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 		}
 		c.refs.services = services
 	}
+	if err != nil {
+		return err
+	}
 	c.refs.known[kind] = known
 	c.refs.loaded[kind] = c.refs.now()
 	return nil
+}
+
+// loadCodes lists a reference list into the cache under kind, each
+// document by the code and id key returns; it returns the codes.
+func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind, key func(M) (string, int64)) ([]string, error) {
+	var known []string
+	for m, err := range listAll(c, ctx, d, nil, all(0)) {
+		if err != nil {
+			return nil, err
+		}
+		if code, id := key(m); code != "" && id != 0 {
+			c.refs.put(kind, code, id)
+			known = append(known, code)
+		}
+	}
+	return known, nil
 }
 
 // SKUOf returns the SKU of a variant id: from the cache, else read from
@@ -486,7 +489,7 @@ func (c *Client) Item(ctx context.Context, id int64) (model.Item, error) {
 }
 
 func (c *Client) item(ctx context.Context, id int64) (model.Item, error) {
-	it, err := readOne(c, ctx, Variants, id, c.codec.item)
+	it, err := readOne(c, ctx, c.wire.items, id)
 	if err == nil && it.SKU != "" {
 		c.refs.put(RefSKU, it.SKU, id)
 	}
@@ -506,7 +509,7 @@ func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
 		return model.Partner{}, &Error{Class: Invalid, Message: fmt.Sprintf("connection id %d is not a portal id: ids are positive", id)}
 	}
 	if c.tryItemRead(Connections) {
-		p, err := readOne(c, ctx, Connections, id, c.codec.partner)
+		p, err := readOne(c, ctx, c.wire.partners, id)
 		if err == nil {
 			if p.Code != "" {
 				c.refs.put(RefPartner, p.Code, id)
@@ -560,25 +563,15 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 	if at, ok := c.refs.walked[r]; ok && c.refs.now().Sub(at) < missTTL {
 		return nil
 	}
+	var err error
 	switch r {
 	case Variants:
-		for it, err := range listAll(c, ctx, Variants, nil, all(0), c.codec.items) {
-			if err != nil {
-				return err
-			}
-			if it.SKU != "" && it.ID != 0 {
-				c.refs.put(RefSKU, it.SKU, it.ID)
-			}
-		}
+		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, func(it model.Item) (string, int64) { return it.SKU, it.ID })
 	case Connections:
-		for p, err := range listAll(c, ctx, Connections, nil, all(0), c.codec.partners) {
-			if err != nil {
-				return err
-			}
-			if p.Code != "" && p.ID != 0 {
-				c.refs.put(RefPartner, p.Code, p.ID)
-			}
-		}
+		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, func(p model.Partner) (string, int64) { return p.Code, p.ID })
+	}
+	if err != nil {
+		return err
 	}
 	c.refs.walked[r] = c.refs.now()
 	return nil
@@ -591,8 +584,9 @@ func ctxErr(err error) bool {
 
 // readOne reads the document of a resource with this id (its errors say
 // the path).
-func readOne[M any](c *Client, ctx context.Context, r Resource, id int64, dec func([]byte) (M, error)) (M, error) {
+func readOne[M any](c *Client, ctx context.Context, d docWire[M], id int64) (M, error) {
 	var zero M
+	r := d.res
 	if id <= 0 {
 		return zero, &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", r, id)}
 	}
@@ -601,5 +595,5 @@ func readOne[M any](c *Client, ctx context.Context, r Resource, id int64, dec fu
 	if err := c.get(ctx, path, nil, &raw); err != nil {
 		return zero, err
 	}
-	return dec(raw)
+	return d.one(raw)
 }

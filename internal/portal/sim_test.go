@@ -301,50 +301,51 @@ func TestSimErrorClasses(t *testing.T) {
 				class portal.Class
 				want  []string // substrings of the error
 				out   portal.Outcome
+				hint  string // portal.Hint(err, "main")
 			}{
 				{"401", func(ctx context.Context) (portal.Outcome, error) {
 					return badToken.CreatePartner(ctx, supplier(e, "SUP-X"))
-				}, portal.Auth, []string{"401"}, portal.Outcome{}},
+				}, portal.Auth, []string{"401"}, portal.Outcome{}, "the portal refused the token: check token_env/token_file of [portals.main]"},
 				{"422 violations", func(ctx context.Context) (portal.Outcome, error) {
 					it := item(e, "SKU-BAD", 9)
 					it.Name, it.EAN = "", "123"
 					return sp.c.CreateItem(ctx, it)
-				}, portal.Invalid, []string{"422", "name:"}, portal.Outcome{}},
+				}, portal.Invalid, []string{"422", "name:"}, portal.Outcome{}, ""},
 				{"unknown SKU", func(ctx context.Context) (portal.Outcome, error) {
 					o := outbound(e, "SO-2")
 					o.Lines[1].SKU = "NOPE"
 					return sp.c.CreateOutbound(ctx, o)
-				}, portal.Invalid, []string{`SKU "NOPE" is not on the portal: create the SKU first or add it to a SKU file`}, portal.Outcome{}},
+				}, portal.Invalid, []string{`SKU "NOPE" is not on the portal: create the SKU first or add it to a SKU file`}, portal.Outcome{}, ""},
 				{"unknown supplier", func(ctx context.Context) (portal.Outcome, error) {
 					in := inbound(e, "REC-2")
 					in.SupplierCode = "SUP-NONE"
 					return sp.c.CreateInbound(ctx, in)
-				}, portal.Invalid, []string{`"SUP-NONE" is not on the portal`}, portal.Outcome{}},
+				}, portal.Invalid, []string{`"SUP-NONE" is not on the portal`}, portal.Outcome{}, ""},
 				{"duplicate partner equal", func(ctx context.Context) (portal.Outcome, error) {
 					return sp.c.CreatePartner(ctx, supplier(e, "SUP-1"))
-				}, 0, nil, portal.Outcome{ID: 1, Existed: true}},
+				}, 0, nil, portal.Outcome{ID: 1, Existed: true}, ""},
 				{"duplicate item equal", func(ctx context.Context) (portal.Outcome, error) {
 					return sp.c.CreateItem(ctx, item(e, "SKU-2", 2))
-				}, 0, nil, portal.Outcome{Existed: true}},
+				}, 0, nil, portal.Outcome{Existed: true}, ""},
 				{"duplicate inbound equal", func(ctx context.Context) (portal.Outcome, error) {
 					return sp.c.CreateInbound(ctx, inbound(e, "REC-1"))
-				}, 0, nil, portal.Outcome{Existed: true}},
+				}, 0, nil, portal.Outcome{Existed: true}, ""},
 				{"duplicate outbound equal", func(ctx context.Context) (portal.Outcome, error) {
 					return sp.c.CreateOutbound(ctx, outbound(e, "SO-1"))
-				}, 0, nil, portal.Outcome{Existed: true}},
+				}, 0, nil, portal.Outcome{Existed: true}, ""},
 				{"duplicate item different", func(ctx context.Context) (portal.Outcome, error) {
 					it := item(e, "SKU-2", 2)
 					it.Name, it.Length = "Renamed", "46"
 					return sp.c.CreateItem(ctx, it)
-				}, portal.Conflict, []string{`SKU "SKU-2" already exists on the portal with different values`, `name: file has "Renamed", portal has "Item SKU-2"`, `length: file has "46", portal has "45"`}, portal.Outcome{}},
+				}, portal.Conflict, []string{`SKU "SKU-2" already exists on the portal with different values`, `name: file has "Renamed", portal has "Item SKU-2"`, `length: file has "46", portal has "45"`}, portal.Outcome{}, ""},
 				{"duplicate outbound different", func(ctx context.Context) (portal.Outcome, error) {
 					o := outbound(e, "SO-1")
 					o.Lines[0].Quantity = 5
 					return sp.c.CreateOutbound(ctx, o)
-				}, portal.Conflict, []string{"quantity: line 1: file has \"5\", portal has \"2\""}, portal.Outcome{}},
+				}, portal.Conflict, []string{"quantity: line 1: file has \"5\", portal has \"2\""}, portal.Outcome{}, ""},
 				{"wrong path", func(ctx context.Context) (portal.Outcome, error) {
 					return wrongPath.CreateOutbound(ctx, outbound(e, "SO-3"))
-				}, portal.NotFound, []string{"404", "/sales-orders", "check base_url"}, portal.Outcome{}},
+				}, portal.NotFound, []string{"404", "/sales-orders"}, portal.Outcome{}, "check base_url and the resource path in [portals.main.paths]"},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
@@ -366,6 +367,12 @@ func TestSimErrorClasses(t *testing.T) {
 					}
 					if strings.Contains(err.Error(), "demo-token") {
 						t.Error("token in error")
+					}
+					if strings.Contains(err.Error(), "check ") {
+						t.Errorf("error %q gives advice: that is the edge's (Hint)", err.Error())
+					}
+					if got := portal.Hint(err, "main"); got != tt.hint {
+						t.Errorf("hint %q, want %q", got, tt.hint)
 					}
 				})
 			}

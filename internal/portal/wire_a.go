@@ -4,12 +4,9 @@ import (
 	"filebridge/internal/model"
 )
 
-// wireA is the one table of Edition A (v1.2.0) wire field names: the
-// request and response bodies of suppliers, SKUs, receptions, orders,
-// stocks and stock movements, and their conversion to and from the model.
-type wireA struct{}
-
-var _ codec = wireA{}
+// Edition A (v1.2.0) wire field names: the request and response bodies of
+// suppliers, SKUs, receptions and orders, and their conversion to and from
+// the model (wireTables, wire_docs.go, lists them with stocks and movements).
 
 // Supplier.
 
@@ -20,31 +17,15 @@ type supplierReqA struct {
 	Relationship string `json:"relationship"`
 }
 
-type supplierA struct {
-	docID
-	Code         wStr `json:"code"`
-	Name         wStr `json:"name"`
-	Relationship wStr `json:"relationship"`
-}
+// supplierA is a supplier: all it has both editions' partners have.
+type supplierA = partnerHead
 
-func (s *supplierA) model() model.Partner {
-	return model.Partner{ID: s.id(), Code: str(s.Code), Name: str(s.Name), Relationship: str(s.Relationship)}
-}
-
-func (wireA) partnerBody(company int64, p model.Partner) any {
+func supplierBodyA(company int64, p model.Partner) any {
 	rel := p.Relationship
 	if rel == "" {
 		rel = "Manufacturer"
 	}
 	return &supplierReqA{Company: company, Code: p.Code, Name: p.Name, Relationship: rel}
-}
-
-func (wireA) partner(raw []byte) (model.Partner, error) {
-	return decodeAs(raw, (*supplierA).model)
-}
-
-func (wireA) partners(b []byte) (page[model.Partner], error) {
-	return decodePage(b, (*supplierA).model)
 }
 
 // SKU.
@@ -57,110 +38,63 @@ type skuReqA struct {
 	EAN            string        `json:"ean"`
 	EANBox         string        `json:"eanBox,omitempty"`
 	QuantityPerBox model.Decimal `json:"quantityPerBox,omitempty"`
-	Length         model.Decimal `json:"length,omitempty"`
-	Width          model.Decimal `json:"width,omitempty"`
-	Height         model.Decimal `json:"height,omitempty"`
-	GrossWeight    model.Decimal `json:"grossWeight,omitempty"`
+	dims
 	GrossWeightBox model.Decimal `json:"grossWeightBox,omitempty"`
 	BuyPrice       model.Decimal `json:"buyPrice,omitempty"`
 	Supplier       int64         `json:"supplier,omitempty"`
 }
 
 type skuA struct {
-	docID
-	SKU            wStr           `json:"sku"`
-	Name           wStr           `json:"name"`
-	Description1   wStr           `json:"description1"`
-	EAN            wStr           `json:"ean"`
+	itemHead
 	EANBox         wStr           `json:"eanBox"`
 	QuantityPerBox model.Decimal  `json:"quantityPerBox"`
-	Length         model.Decimal  `json:"length"`
-	Width          model.Decimal  `json:"width"`
-	Height         model.Decimal  `json:"height"`
-	GrossWeight    model.Decimal  `json:"grossWeight"`
 	GrossWeightBox model.Decimal  `json:"grossWeightBox"`
 	BuyPrice       model.Decimal  `json:"buyPrice"`
 	Supplier       ref[supplierA] `json:"supplier"`
-	CreatedAt      wTime          `json:"createdAt"`
-	UpdatedAt      wTime          `json:"updatedAt"`
 }
 
 func (s *skuA) model() model.Item {
-	return model.Item{
-		ID: s.id(), SKU: str(s.SKU), Name: str(s.Name), Description1: str(s.Description1),
-		EAN: str(s.EAN), EANBox: str(s.EANBox), QuantityPerBox: s.QuantityPerBox,
-		Length: s.Length, Width: s.Width, Height: s.Height, GrossWeight: s.GrossWeight,
-		GrossWeightBox: s.GrossWeightBox, BuyPrice: s.BuyPrice,
-		SupplierCode: str(s.Supplier.get().Code), SupplierID: s.Supplier.ID,
-		CreatedAt: s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
-	}
+	it := s.itemHead.model()
+	it.EANBox, it.QuantityPerBox, it.GrossWeightBox, it.BuyPrice = str(s.EANBox), s.QuantityPerBox, s.GrossWeightBox, s.BuyPrice
+	it.SupplierCode, it.SupplierID = str(s.Supplier.get().Code), s.Supplier.ID
+	return it
 }
 
-func (wireA) itemBody(company int64, it model.Item) any {
+func skuBodyA(company int64, it model.Item) any {
 	return &skuReqA{
 		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1,
 		EAN: it.EAN, EANBox: it.EANBox, QuantityPerBox: it.QuantityPerBox,
-		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
+		dims:           dims{Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight},
 		GrossWeightBox: it.GrossWeightBox, BuyPrice: it.BuyPrice, Supplier: it.SupplierID,
 	}
-}
-
-func (wireA) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*skuA).model) }
-
-func (wireA) items(b []byte) (page[model.Item], error) {
-	return decodePage(b, (*skuA).model)
 }
 
 // Reception.
 
 type receptionReqA struct {
-	Company           int64               `json:"company"`
-	OrderNumber       string              `json:"orderNumber"`
-	ReferenceNumber   string              `json:"referenceNumber,omitempty"`
-	WarehouseLocation int64               `json:"warehouseLocation"`
-	Supplier          int64               `json:"supplier"`
-	OrderType         string              `json:"orderType,omitempty"`
-	Attributes        map[string]string   `json:"attributes,omitempty"`
-	DueAt             wTime               `json:"dueAt,omitzero"`
-	Lines             []receptionLineReqA `json:"purchaseOrderLineItems"`
-}
-
-type receptionLineReqA struct {
-	Position int   `json:"position"`
-	Variant  int64 `json:"variant"`
-	Quantity int64 `json:"quantity"`
+	inboundReq
+	Attributes map[string]string `json:"attributes,omitempty"`
+	DueAt      wTime             `json:"dueAt,omitzero"`
+	Lines      []lineReq         `json:"purchaseOrderLineItems"`
 }
 
 type receptionA struct {
-	docID
-	OrderNumber       wStr            `json:"orderNumber"`
-	ReferenceNumber   wStr            `json:"referenceNumber"`
+	inboundHead
 	WarehouseLocation ref[none]       `json:"warehouseLocation"`
 	Supplier          ref[supplierA]  `json:"supplier"`
-	OrderType         wStr            `json:"orderType"`
 	Attributes        map[string]wStr `json:"attributes"`
-	DueAt             wTime           `json:"dueAt"`
-	ReceivedAt        wTime           `json:"receivedAt"`
-	Status            wStatus         `json:"status"`
 	Lines             []struct {
 		Position         wInt      `json:"position"`
 		Variant          ref[skuA] `json:"variant"`
 		Quantity         wInt      `json:"quantity"`
 		QuantityReceived wInt      `json:"quantityReceived"`
 	} `json:"purchaseOrderLineItems"`
-	CreatedAt wTime `json:"createdAt"`
-	UpdatedAt wTime `json:"updatedAt"`
 }
 
 func (r *receptionA) model() model.Inbound {
-	in := model.Inbound{
-		ID: r.id(), OrderNumber: str(r.OrderNumber), ReferenceNumber: str(r.ReferenceNumber),
-		WarehouseLocation: r.WarehouseLocation.ID, SupplierID: r.Supplier.ID,
-		SupplierCode: str(r.Supplier.get().Code), OrderType: str(r.OrderType),
-		Attributes: attrs(r.Attributes), DueAt: r.DueAt.Time, ReceivedAt: r.ReceivedAt.Time,
-		Status:    r.Status.model(),
-		CreatedAt: r.CreatedAt.Time, UpdatedAt: r.UpdatedAt.Time,
-	}
+	in := r.inboundHead.model()
+	in.WarehouseLocation, in.SupplierID, in.SupplierCode = r.WarehouseLocation.ID, r.Supplier.ID, str(r.Supplier.get().Code)
+	in.Attributes = attrs(r.Attributes)
 	for _, l := range r.Lines {
 		in.Lines = append(in.Lines, model.InboundLine{
 			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID,
@@ -170,23 +104,13 @@ func (r *receptionA) model() model.Inbound {
 	return in
 }
 
-func (wireA) inboundBody(company int64, in model.Inbound) any {
-	b := &receptionReqA{
-		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
-		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
-		Attributes: in.Attributes, DueAt: wt(in.DueAt),
-		Lines: make([]receptionLineReqA, 0, len(in.Lines)),
-	}
+func receptionBodyA(company int64, in model.Inbound) any {
+	b := &receptionReqA{inboundReq: inboundReqOf(company, in), Attributes: in.Attributes, DueAt: wt(in.DueAt),
+		Lines: make([]lineReq, 0, len(in.Lines))}
 	for _, l := range in.Lines {
-		b.Lines = append(b.Lines, receptionLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
+		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
 	}
 	return b
-}
-
-func (wireA) inbound(raw []byte) (model.Inbound, error) { return decodeAs(raw, (*receptionA).model) }
-
-func (wireA) inbounds(b []byte) (page[model.Inbound], error) {
-	return decodePage(b, (*receptionA).model)
 }
 
 // Order.
@@ -245,17 +169,11 @@ type serviceLineA struct {
 }
 
 type orderA struct {
-	docID
-	OrderNumber          wStr            `json:"orderNumber"`
-	ExternalOrderNumber  wStr            `json:"externalOrderNumber"`
-	DeliveryMode         wStr            `json:"deliveryMode"`
-	WarehouseLocation    ref[none]       `json:"warehouseLocation"`
-	ShipTo               *shipToA        `json:"shipTo"`
-	ShippedAt            wTime           `json:"shippedAt"`
-	FulfillmentStatus    wStatus         `json:"fulfillmentStatus"`
-	TransportationStatus wStatus         `json:"transportationStatus"`
-	Attributes           map[string]wStr `json:"attributes"`
-	Lines                []struct {
+	outboundHead
+	WarehouseLocation ref[none]       `json:"warehouseLocation"`
+	ShipTo            *shipToA        `json:"shipTo"`
+	Attributes        map[string]wStr `json:"attributes"`
+	Lines             []struct {
 		Position              wInt      `json:"position"`
 		Variant               ref[skuA] `json:"variant"`
 		Quantity              wInt      `json:"quantity"`
@@ -263,19 +181,11 @@ type orderA struct {
 		PurchaseOrderLineItem *poLinkA  `json:"purchaseOrderLineItem"`
 	} `json:"salesOrderLineItems"`
 	ServiceLines []serviceLineA `json:"serviceLineItems"`
-	CreatedAt    wTime          `json:"createdAt"`
-	UpdatedAt    wTime          `json:"updatedAt"`
 }
 
 func (o *orderA) model() model.Outbound {
-	out := model.Outbound{
-		ID: o.id(), OrderNumber: str(o.OrderNumber), ExternalOrderNumber: str(o.ExternalOrderNumber),
-		DeliveryMode: str(o.DeliveryMode), WarehouseLocation: o.WarehouseLocation.ID,
-		ShippedAt:            o.ShippedAt.Time,
-		FulfillmentStatus:    o.FulfillmentStatus.model(),
-		TransportationStatus: o.TransportationStatus.model(),
-		Attributes:           attrs(o.Attributes), CreatedAt: o.CreatedAt.Time, UpdatedAt: o.UpdatedAt.Time,
-	}
+	out := o.outboundHead.model()
+	out.WarehouseLocation, out.Attributes = o.WarehouseLocation.ID, attrs(o.Attributes)
 	if s := o.ShipTo; s != nil {
 		a := &model.Address{
 			Name: str(s.Name), Title: str(s.Title), FirstName: str(s.FirstName), LastName: str(s.LastName),
@@ -306,7 +216,7 @@ func (o *orderA) model() model.Outbound {
 	return out
 }
 
-func (wireA) outboundBody(company int64, o model.Outbound) any {
+func orderBodyA(company int64, o model.Outbound) any {
 	b := &orderReqA{
 		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
 		DeliveryMode: o.DeliveryMode, WarehouseLocation: o.WarehouseLocation,
@@ -335,36 +245,6 @@ func (wireA) outboundBody(company int64, o model.Outbound) any {
 		b.ServiceLines = append(b.ServiceLines, serviceLineA{Position: wInt(s.Position), ServiceType: wStr(s.ServiceType), Quantity: wInt(s.Quantity)})
 	}
 	return b
-}
-
-func (wireA) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*orderA).model) }
-
-func (wireA) outbounds(b []byte) (page[model.Outbound], error) {
-	return decodePage(b, (*orderA).model)
-}
-
-// Stock and stock movement.
-
-func (wireA) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*wStock).model) }
-
-func (wireA) stocks(b []byte) (page[model.Stock], error) {
-	return decodePage(b, (*wStock).model)
-}
-
-func (wireA) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*wMovement).model) }
-
-func (wireA) movements(b []byte) (page[model.Movement], error) {
-	return decodePage(b, (*wMovement).model)
-}
-
-func (wireA) keyField(k model.Kind) string {
-	switch k {
-	case model.KindPartner:
-		return "code"
-	case model.KindItem:
-		return "sku"
-	}
-	return "orderNumber"
 }
 
 // attrs converts an attributes object.

@@ -4,14 +4,11 @@ import (
 	"filebridge/internal/model"
 )
 
-// wireB is the one table of Edition B (v1.1.0) wire field names:
-// connections, variants, variant packagings, warehouse clients, carriers,
-// carrier services, purchase and sales orders here; fulfillments, shipping
-// units and their events, stocks and stock movements in wire_b_confirm.go;
-// with their conversion to and from the model.
-type wireB struct{}
-
-var _ codec = wireB{}
+// Edition B (v1.1.0) wire field names: connections, variants, variant
+// packagings, warehouse clients, carriers, carrier services, purchase and
+// sales orders here; fulfillments, shipping units and their events, and
+// stock movements in wire_b_confirm.go; with their conversion to and from
+// the model (wireTables, wire_docs.go, lists them).
 
 // Connection.
 
@@ -33,10 +30,7 @@ type connectionReqB struct {
 }
 
 type connectionB struct {
-	docID
-	Code           wStr `json:"code"`
-	Name           wStr `json:"name"`
-	Relationship   wStr `json:"relationship"`
+	partnerHead
 	CountryCode    wStr `json:"countryCode"`
 	State          wStr `json:"state"`
 	City           wStr `json:"city"`
@@ -50,12 +44,11 @@ type connectionB struct {
 }
 
 func (c *connectionB) model() model.Partner {
-	return model.Partner{
-		ID: c.id(), Code: str(c.Code), Name: str(c.Name), Relationship: str(c.Relationship),
-		CountryCode: str(c.CountryCode), State: str(c.State), City: str(c.City), Zipcode: str(c.Zipcode),
-		StreetAddress: str(c.StreetAddress), StreetAddress2: str(c.StreetAddress2), StreetAddress3: str(c.StreetAddress3),
-		Email: str(c.Email), ContactName: str(c.ContactName), Phone: str(c.Phone),
-	}
+	p := c.partnerHead.model()
+	p.CountryCode, p.State, p.City, p.Zipcode = str(c.CountryCode), str(c.State), str(c.City), str(c.Zipcode)
+	p.StreetAddress, p.StreetAddress2, p.StreetAddress3 = str(c.StreetAddress), str(c.StreetAddress2), str(c.StreetAddress3)
+	p.Email, p.ContactName, p.Phone = str(c.Email), str(c.ContactName), str(c.Phone)
+	return p
 }
 
 func (c *connectionB) address() *model.Address {
@@ -67,7 +60,7 @@ func (c *connectionB) address() *model.Address {
 	}
 }
 
-func (wireB) partnerBody(company int64, p model.Partner) any {
+func connectionBodyB(company int64, p model.Partner) any {
 	return &connectionReqB{
 		Company: company, Code: p.Code, Name: p.Name, Relationship: p.Relationship,
 		CountryCode: p.CountryCode, State: p.State, City: p.City, Zipcode: p.Zipcode,
@@ -97,94 +90,54 @@ func addressBody(company int64, a *model.Address, code string) *connectionReqB {
 	}
 }
 
-func (wireB) partner(raw []byte) (model.Partner, error) { return decodeAs(raw, (*connectionB).model) }
-
-func (wireB) partners(b []byte) (page[model.Partner], error) {
-	return decodePage(b, (*connectionB).model)
-}
-
 // Variant.
 
 type variantReqB struct {
-	Company      int64         `json:"company"`
-	SKU          string        `json:"sku"`
-	Name         string        `json:"name"`
-	Description1 string        `json:"description1,omitempty"`
-	EAN          string        `json:"ean"`
-	Length       model.Decimal `json:"length,omitempty"`
-	Width        model.Decimal `json:"width,omitempty"`
-	Height       model.Decimal `json:"height,omitempty"`
-	GrossWeight  model.Decimal `json:"grossWeight,omitempty"`
+	Company      int64  `json:"company"`
+	SKU          string `json:"sku"`
+	Name         string `json:"name"`
+	Description1 string `json:"description1,omitempty"`
+	EAN          string `json:"ean"`
+	dims
 }
 
-type variantB struct {
-	docID
-	SKU          wStr          `json:"sku"`
-	Name         wStr          `json:"name"`
-	Description1 wStr          `json:"description1"`
-	EAN          wStr          `json:"ean"`
-	Length       model.Decimal `json:"length"`
-	Width        model.Decimal `json:"width"`
-	Height       model.Decimal `json:"height"`
-	GrossWeight  model.Decimal `json:"grossWeight"`
-	CreatedAt    wTime         `json:"createdAt"`
-	UpdatedAt    wTime         `json:"updatedAt"`
-}
+// variantB is a variant: all it has both editions' items have.
+type variantB = itemHead
 
-func (v *variantB) model() model.Item {
-	return model.Item{
-		ID: v.id(), SKU: str(v.SKU), Name: str(v.Name), Description1: str(v.Description1), EAN: str(v.EAN),
-		Length: v.Length, Width: v.Width, Height: v.Height, GrossWeight: v.GrossWeight,
-		CreatedAt: v.CreatedAt.Time, UpdatedAt: v.UpdatedAt.Time,
-	}
-}
-
-func (wireB) itemBody(company int64, it model.Item) any {
+func variantBodyB(company int64, it model.Item) any {
 	return &variantReqB{
 		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1, EAN: it.EAN,
-		Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight,
+		dims: dims{Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight},
 	}
-}
-
-func (wireB) item(raw []byte) (model.Item, error) { return decodeAs(raw, (*variantB).model) }
-
-func (wireB) items(b []byte) (page[model.Item], error) {
-	return decodePage(b, (*variantB).model)
 }
 
 // Variant packaging.
 
 type packagingReqB struct {
-	Variant     string        `json:"variant"`
-	Code        string        `json:"code"`
-	EAN         string        `json:"ean,omitempty"`
-	Quantity    int64         `json:"quantity,omitempty"`
-	Length      model.Decimal `json:"length,omitempty"`
-	Width       model.Decimal `json:"width,omitempty"`
-	Height      model.Decimal `json:"height,omitempty"`
-	GrossWeight model.Decimal `json:"grossWeight,omitempty"`
-	NetWeight   model.Decimal `json:"netWeight,omitempty"`
-	Level       string        `json:"level,omitempty"`
-	Type        string        `json:"type,omitempty"`
-	Supplier    string        `json:"supplier,omitempty"`
+	Variant  string `json:"variant"`
+	Code     string `json:"code"`
+	EAN      string `json:"ean,omitempty"`
+	Quantity int64  `json:"quantity,omitempty"`
+	dims
+	NetWeight model.Decimal `json:"netWeight,omitempty"`
+	Level     string        `json:"level,omitempty"`
+	Type      string        `json:"type,omitempty"`
+	Supplier  string        `json:"supplier,omitempty"`
 }
 
 type packagingB struct {
 	docID
-	Variant     ref[variantB]    `json:"variant"`
-	Code        wStr             `json:"code"`
-	EAN         wStr             `json:"ean"`
-	Quantity    wInt             `json:"quantity"`
-	Length      model.Decimal    `json:"length"`
-	Width       model.Decimal    `json:"width"`
-	Height      model.Decimal    `json:"height"`
-	GrossWeight model.Decimal    `json:"grossWeight"`
-	NetWeight   model.Decimal    `json:"netWeight"`
-	Level       wStr             `json:"level"`
-	Type        wStr             `json:"type"`
-	Supplier    ref[connectionB] `json:"supplier"`
-	CreatedAt   wTime            `json:"createdAt"`
-	UpdatedAt   wTime            `json:"updatedAt"`
+	Variant  ref[variantB] `json:"variant"`
+	Code     wStr          `json:"code"`
+	EAN      wStr          `json:"ean"`
+	Quantity wInt          `json:"quantity"`
+	dims
+	NetWeight model.Decimal    `json:"netWeight"`
+	Level     wStr             `json:"level"`
+	Type      wStr             `json:"type"`
+	Supplier  ref[connectionB] `json:"supplier"`
+	CreatedAt wTime            `json:"createdAt"`
+	UpdatedAt wTime            `json:"updatedAt"`
 }
 
 func (p *packagingB) model() model.Packaging {
@@ -196,12 +149,13 @@ func (p *packagingB) model() model.Packaging {
 	}
 }
 
-// packagingBody needs the variant's IRI and the supplier connection's id
+// packagingBodyB needs the variant's IRI and the supplier connection's id
 // as a string (or "").
-func (wireB) packagingBody(p model.Packaging, variantIRI, supplierID string) any {
+func packagingBodyB(p model.Packaging, variantIRI, supplierID string) any {
 	return &packagingReqB{
-		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity, Length: p.Length, Width: p.Width,
-		Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
+		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity,
+		dims:      dims{Length: p.Length, Width: p.Width, Height: p.Height, GrossWeight: p.GrossWeight},
+		NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
 		Supplier: supplierID,
 	}
 }
@@ -257,59 +211,26 @@ func (s *carrierServiceB) model() CarrierService {
 // Purchase order.
 
 type purchaseOrderReqB struct {
-	Company           int64      `json:"company"`
-	OrderNumber       string     `json:"orderNumber"`
-	ReferenceNumber   string     `json:"referenceNumber,omitempty"`
-	WarehouseLocation int64      `json:"warehouseLocation"`
-	Supplier          int64      `json:"supplier"`
-	OrderType         string     `json:"orderType,omitempty"`
-	DueAt             wTime      `json:"dueAt,omitzero"`
-	Lines             []lineReqB `json:"purchaseOrderLineItems"`
-}
-
-// lineReqB is a purchase or sales order line in a request.
-type lineReqB struct {
-	Position   int    `json:"position"`
-	Variant    int64  `json:"variant"`
-	Quantity   int64  `json:"quantity"`
-	LotNumber  string `json:"lotNumber,omitempty"`
-	ExpiryDate wTime  `json:"expiryDate,omitzero"`
-	OwnerCode  string `json:"ownerCode,omitempty"`
+	inboundReq
+	DueAt wTime     `json:"dueAt,omitzero"`
+	Lines []lineReq `json:"purchaseOrderLineItems"`
 }
 
 type purchaseOrderB struct {
-	docID
-	OrderNumber       wStr             `json:"orderNumber"`
-	ReferenceNumber   wStr             `json:"referenceNumber"`
+	inboundHead
 	WarehouseLocation ref[warehouseB]  `json:"warehouseLocation"`
 	Supplier          ref[connectionB] `json:"supplier"`
-	OrderType         wStr             `json:"orderType"`
-	DueAt             wTime            `json:"dueAt"`
-	ReceivedAt        wTime            `json:"receivedAt"`
-	Status            wStatus          `json:"status"`
 	Lines             []struct {
-		Position         wInt          `json:"position"`
-		Variant          ref[variantB] `json:"variant"`
-		Quantity         wInt          `json:"quantity"`
-		LotNumber        wStr          `json:"lotNumber"`
-		ExpiryDate       wTime         `json:"expiryDate"`
-		OwnerCode        wStr          `json:"ownerCode"`
-		QuantityReceived wInt          `json:"quantityReceived"`
+		lineB
+		QuantityReceived wInt `json:"quantityReceived"`
 	} `json:"purchaseOrderLineItems"`
-	CreatedAt wTime `json:"createdAt"`
-	UpdatedAt wTime `json:"updatedAt"`
 }
 
 func (p *purchaseOrderB) model() model.Inbound {
 	wh := p.WarehouseLocation.get()
-	in := model.Inbound{
-		ID: p.id(), OrderNumber: str(p.OrderNumber), ReferenceNumber: str(p.ReferenceNumber),
-		WarehouseLocation: p.WarehouseLocation.ID, WarehouseCode: str(wh.Code), WarehouseName: str(wh.Name),
-		SupplierID: p.Supplier.ID, SupplierCode: str(p.Supplier.get().Code), OrderType: str(p.OrderType),
-		DueAt: p.DueAt.Time, ReceivedAt: p.ReceivedAt.Time,
-		Status:    p.Status.model(),
-		CreatedAt: p.CreatedAt.Time, UpdatedAt: p.UpdatedAt.Time,
-	}
+	in := p.inboundHead.model()
+	in.WarehouseLocation, in.WarehouseCode, in.WarehouseName = p.WarehouseLocation.ID, str(wh.Code), str(wh.Name)
+	in.SupplierID, in.SupplierCode = p.Supplier.ID, str(p.Supplier.get().Code)
 	for _, l := range p.Lines {
 		in.Lines = append(in.Lines, model.InboundLine{
 			Position: int(l.Position), SKU: str(l.Variant.get().SKU), VariantID: l.Variant.ID, Quantity: int64(l.Quantity),
@@ -320,42 +241,30 @@ func (p *purchaseOrderB) model() model.Inbound {
 	return in
 }
 
-func (wireB) inboundBody(company int64, in model.Inbound) any {
-	b := &purchaseOrderReqB{
-		Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
-		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType,
-		DueAt: wt(in.DueAt), Lines: make([]lineReqB, 0, len(in.Lines)),
-	}
+func purchaseOrderBodyB(company int64, in model.Inbound) any {
+	b := &purchaseOrderReqB{inboundReq: inboundReqOf(company, in), DueAt: wt(in.DueAt), Lines: make([]lineReq, 0, len(in.Lines))}
 	for _, l := range in.Lines {
-		b.Lines = append(b.Lines, lineReqB{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
+		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
 			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
 	}
 	return b
 }
 
-func (wireB) inbound(raw []byte) (model.Inbound, error) {
-	return decodeAs(raw, (*purchaseOrderB).model)
-}
-
-func (wireB) inbounds(b []byte) (page[model.Inbound], error) {
-	return decodePage(b, (*purchaseOrderB).model)
-}
-
 // Sales order.
 
 type salesOrderReqB struct {
-	Company                int64      `json:"company"`
-	OrderNumber            string     `json:"orderNumber"`
-	ExternalOrderNumber    string     `json:"externalOrderNumber,omitempty"`
-	WarehouseLocation      int64      `json:"warehouseLocation"`
-	ShipTo                 any        `json:"shipTo,omitempty"`    // id or embedded connection
-	BillingTo              any        `json:"billingTo,omitempty"` // id or embedded connection
-	DeliveryMode           string     `json:"deliveryMode,omitempty"`
-	Carrier                int64      `json:"carrier,omitempty"`
-	CarrierService         int64      `json:"carrierService,omitempty"`
-	PlannedDeliveryDate    wDate      `json:"plannedDeliveryDate,omitzero"`
-	DeliveryTimeSlotBefore string     `json:"deliveryTimeSlotBefore,omitempty"`
-	Lines                  []lineReqB `json:"salesOrderLineItems"`
+	Company                int64     `json:"company"`
+	OrderNumber            string    `json:"orderNumber"`
+	ExternalOrderNumber    string    `json:"externalOrderNumber,omitempty"`
+	WarehouseLocation      int64     `json:"warehouseLocation"`
+	ShipTo                 any       `json:"shipTo,omitempty"`    // id or embedded connection
+	BillingTo              any       `json:"billingTo,omitempty"` // id or embedded connection
+	DeliveryMode           string    `json:"deliveryMode,omitempty"`
+	Carrier                int64     `json:"carrier,omitempty"`
+	CarrierService         int64     `json:"carrierService,omitempty"`
+	PlannedDeliveryDate    wDate     `json:"plannedDeliveryDate,omitzero"`
+	DeliveryTimeSlotBefore string    `json:"deliveryTimeSlotBefore,omitempty"`
+	Lines                  []lineReq `json:"salesOrderLineItems"`
 }
 
 // soHeadB is a sales order embedded in a fulfillment or a shipping unit.
@@ -364,50 +273,41 @@ type soHeadB struct {
 	ExternalOrderNumber wStr `json:"externalOrderNumber"`
 }
 
+// lineB is a purchase or sales order line as Edition B answers it.
+type lineB struct {
+	Position   wInt          `json:"position"`
+	Variant    ref[variantB] `json:"variant"`
+	Quantity   wInt          `json:"quantity"`
+	LotNumber  wStr          `json:"lotNumber"`
+	ExpiryDate wTime         `json:"expiryDate"`
+	OwnerCode  wStr          `json:"ownerCode"`
+}
+
 type soLineB struct {
-	Position        wInt          `json:"position"`
-	Variant         ref[variantB] `json:"variant"`
-	Quantity        wInt          `json:"quantity"`
-	LotNumber       wStr          `json:"lotNumber"`
-	ExpiryDate      wTime         `json:"expiryDate"`
-	OwnerCode       wStr          `json:"ownerCode"`
-	QuantityShipped wInt          `json:"quantityShipped"`
+	lineB
+	QuantityShipped wInt `json:"quantityShipped"`
 }
 
 type salesOrderB struct {
-	docID
-	OrderNumber             wStr                 `json:"orderNumber"`
-	ExternalOrderNumber     wStr                 `json:"externalOrderNumber"`
+	outboundHead
 	WarehouseLocation       ref[warehouseB]      `json:"warehouseLocation"`
 	ShipTo                  ref[connectionB]     `json:"shipTo"`
 	BillingTo               ref[connectionB]     `json:"billingTo"`
-	DeliveryMode            wStr                 `json:"deliveryMode"`
 	Carrier                 ref[carrierB]        `json:"carrier"`
 	CarrierService          ref[carrierServiceB] `json:"carrierService"`
 	RequestedCarrier        ref[carrierB]        `json:"requestedCarrier"`
 	RequestedCarrierService ref[carrierServiceB] `json:"requestedCarrierService"`
 	PlannedDeliveryDate     wDate                `json:"plannedDeliveryDate"`
 	DeliveryTimeSlotBefore  wStr                 `json:"deliveryTimeSlotBefore"`
-	ShippedAt               wTime                `json:"shippedAt"`
-	FulfillmentStatus       wStatus              `json:"fulfillmentStatus"`
-	TransportationStatus    wStatus              `json:"transportationStatus"`
 	ShippingUnits           []shippingUnitB      `json:"shippingUnits"`
 	Lines                   []soLineB            `json:"salesOrderLineItems"`
-	CreatedAt               wTime                `json:"createdAt"`
-	UpdatedAt               wTime                `json:"updatedAt"`
 }
 
 func (s *salesOrderB) model() model.Outbound {
-	o := model.Outbound{
-		ID: s.id(), OrderNumber: str(s.OrderNumber), ExternalOrderNumber: str(s.ExternalOrderNumber),
-		DeliveryMode: str(s.DeliveryMode), WarehouseLocation: s.WarehouseLocation.ID,
-		WarehouseCode: str(s.WarehouseLocation.get().Code), ShipToID: s.ShipTo.ID, BillingToID: s.BillingTo.ID,
-		PlannedDeliveryDate: s.PlannedDeliveryDate.Time, DeliveryTimeSlotBefore: str(s.DeliveryTimeSlotBefore),
-		ShippedAt:            s.ShippedAt.Time,
-		FulfillmentStatus:    s.FulfillmentStatus.model(),
-		TransportationStatus: s.TransportationStatus.model(),
-		CreatedAt:            s.CreatedAt.Time, UpdatedAt: s.UpdatedAt.Time,
-	}
+	o := s.outboundHead.model()
+	o.WarehouseLocation, o.WarehouseCode = s.WarehouseLocation.ID, str(s.WarehouseLocation.get().Code)
+	o.ShipToID, o.BillingToID = s.ShipTo.ID, s.BillingTo.ID
+	o.PlannedDeliveryDate, o.DeliveryTimeSlotBefore = s.PlannedDeliveryDate.Time, str(s.DeliveryTimeSlotBefore)
 	if c := &s.ShipTo.Obj; s.ShipTo.Has {
 		o.ShipTo, o.ShipToCode = c.address(), str(c.Code)
 	}
@@ -440,12 +340,12 @@ func (s *salesOrderB) model() model.Outbound {
 	return o
 }
 
-func (wireB) outboundBody(company int64, o model.Outbound) any {
+func salesOrderBodyB(company int64, o model.Outbound) any {
 	b := &salesOrderReqB{
 		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
 		WarehouseLocation: o.WarehouseLocation, DeliveryMode: o.DeliveryMode, Carrier: o.CarrierID,
 		CarrierService: o.CarrierServiceID, PlannedDeliveryDate: wDate{o.PlannedDeliveryDate},
-		DeliveryTimeSlotBefore: o.DeliveryTimeSlotBefore, Lines: make([]lineReqB, 0, len(o.Lines)),
+		DeliveryTimeSlotBefore: o.DeliveryTimeSlotBefore, Lines: make([]lineReq, 0, len(o.Lines)),
 	}
 	switch {
 	case o.ShipTo != nil:
@@ -460,24 +360,8 @@ func (wireB) outboundBody(company int64, o model.Outbound) any {
 		b.BillingTo = o.BillingToID
 	}
 	for _, l := range o.Lines {
-		b.Lines = append(b.Lines, lineReqB{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
+		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
 			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
 	}
 	return b
-}
-
-func (wireB) outbound(raw []byte) (model.Outbound, error) { return decodeAs(raw, (*salesOrderB).model) }
-
-func (wireB) outbounds(b []byte) (page[model.Outbound], error) {
-	return decodePage(b, (*salesOrderB).model)
-}
-
-func (wireB) keyField(k model.Kind) string {
-	switch k {
-	case model.KindPartner, model.KindPackaging:
-		return "code"
-	case model.KindItem:
-		return "sku"
-	}
-	return "orderNumber"
 }

@@ -6,9 +6,9 @@ import (
 	"filebridge/internal/model"
 )
 
-// The rest of Edition B's wire table (wireB, see wire_b.go): what the
-// warehouse reports back, fulfillments, shipping units and their events,
-// stocks and stock movements.
+// The rest of Edition B's wire types (see wire_b.go): what the warehouse
+// reports back, fulfillments, shipping units and their events, and stock
+// movements.
 
 // Fulfillment.
 
@@ -81,10 +81,6 @@ func lineSKU(v ref[variantB], sol soLineB) string {
 	return str(sol.Variant.get().SKU)
 }
 
-func (wireB) fulfillment(raw []byte) (model.Shipment, error) {
-	return decodeAs(raw, (*fulfillmentB).model)
-}
-
 // Shipping unit and shipping unit event.
 
 type shippingUnitB struct {
@@ -123,10 +119,6 @@ func (u *shippingUnitB) model() model.ShippingUnit {
 	return su
 }
 
-func (wireB) shippingUnit(raw []byte) (model.ShippingUnit, error) {
-	return decodeAs(raw, (*shippingUnitB).model)
-}
-
 // suHeadB is a shipping unit embedded in an event.
 type suHeadB struct {
 	ShippingUnitNumber     wStr         `json:"shippingUnitNumber"`
@@ -159,13 +151,7 @@ func (e *eventB) model() model.TrackingEvent {
 	}
 }
 
-// Stock and stock movement.
-
-func (wireB) stock(raw []byte) (model.Stock, error) { return decodeAs(raw, (*wStock).model) }
-
-func (wireB) stocks(b []byte) (page[model.Stock], error) {
-	return decodePage(b, (*wStock).model)
-}
+// Stock movement.
 
 // movementB is a stock movement with the owner, lot and expiry date on
 // both sides.
@@ -184,10 +170,4 @@ func (m *movementB) model() model.Movement {
 	mv.FromOwnerCode, mv.FromLotNumber, mv.FromExpiryDate = str(m.FromOwnerCode), str(m.FromLotNumber), m.FromExpiryDate.Time
 	mv.ToOwnerCode, mv.ToLotNumber, mv.ToExpiryDate = str(m.ToOwnerCode), str(m.ToLotNumber), m.ToExpiryDate.Time
 	return mv
-}
-
-func (wireB) movement(raw []byte) (model.Movement, error) { return decodeAs(raw, (*movementB).model) }
-
-func (wireB) movements(b []byte) (page[model.Movement], error) {
-	return decodePage(b, (*movementB).model)
 }

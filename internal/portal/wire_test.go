@@ -69,7 +69,7 @@ func TestDecodeDocuments(t *testing.T) {
 		in   string
 		want any
 	}{
-		{"A order", func(b []byte) (any, error) { return wireA{}.outbound(b) }, `{
+		{"A order", func(b []byte) (any, error) { return wireTables[model.EditionA].outbounds.one(b) }, `{
 			"@id":"/api/sales_orders/5","orderNumber":"SO-1","externalOrderNumber":"W-1","warehouseLocation":3,
 			"shipTo":{"name":"J","zipcode":69003,"attributes":{"accessCode":4521,"floor":"3"}},
 			"salesOrderLineItems":[{"position":"1","variant":{"@id":"/api/variants/12","sku":"CHAIR"},"quantity":2,"quantityShipped":"2.0"}],
@@ -80,18 +80,18 @@ func TestDecodeDocuments(t *testing.T) {
 				Lines:             []model.OutboundLine{{Position: 1, SKU: "CHAIR", VariantID: 12, Quantity: 2, QuantityShipped: 2}},
 				FulfillmentStatus: model.Status{Code: 80}, TransportationStatus: model.Status{Code: 80}, ShippedAt: ts,
 				Attributes: map[string]string{"marketplaceTrackingNumber": "T1", "receiptNumber": "77"}}},
-		{"A SKU", func(b []byte) (any, error) { return wireA{}.item(b) }, `{"id":7,"sku":"S","name":"N","quantityPerBox":"4",
+		{"A SKU", func(b []byte) (any, error) { return wireTables[model.EditionA].items.one(b) }, `{"id":7,"sku":"S","name":"N","quantityPerBox":"4",
 			"length":45.0,"grossWeight":"6.50","buyPrice":8.99e1,"supplier":{"id":5,"code":"SUP"}}`,
 			model.Item{ID: 7, SKU: "S", Name: "N", QuantityPerBox: "4", Length: "45", GrossWeight: "6.5", BuyPrice: "89.9",
 				SupplierID: 5, SupplierCode: "SUP"}},
-		{"B purchase order", func(b []byte) (any, error) { return wireB{}.inbound(b) }, `{"id":9,"orderNumber":"PO-1",
+		{"B purchase order", func(b []byte) (any, error) { return wireTables[model.EditionB].inbounds.one(b) }, `{"id":9,"orderNumber":"PO-1",
 			"warehouseLocation":{"id":3,"code":"WH","name":"Lyon"},"supplier":"/api/connections/5",
 			"status":{"code":75,"name":"Partially received"},"receivedAt":"2026-11-21T09:30:00Z",
 			"purchaseOrderLineItems":[{"position":1,"variant":"/api/variants/12","quantity":10,"quantityReceived":4,"lotNumber":null}]}`,
 			model.Inbound{ID: 9, OrderNumber: "PO-1", WarehouseLocation: 3, WarehouseCode: "WH", WarehouseName: "Lyon", SupplierID: 5,
 				Status: model.Status{Code: 75, Name: "Partially received"}, ReceivedAt: ts,
 				Lines: []model.InboundLine{{Position: 1, VariantID: 12, Quantity: 10, QuantityReceived: 4}}}},
-		{"B fulfillment", func(b []byte) (any, error) { return wireB{}.fulfillment(b) }, `{"id":3,"fulfillmentNumber":"F-1",
+		{"B fulfillment", func(b []byte) (any, error) { return fulfillmentsB.one(b) }, `{"id":3,"fulfillmentNumber":"F-1",
 			"fulfilledAt":"2026-11-21T09:30:00+00:00","warehouse":{"id":3,"code":"WH"},"status":{"code":80,"name":"Shipped"},
 			"trackingNumber":"TRK","carrier":{"@id":"/api/carriers/7","code":"DHL","name":"DHL Parcel"},
 			"salesOrder":{"@id":"/api/sales_orders/5","orderNumber":"SO-1","externalOrderNumber":"W-1"},
@@ -103,17 +103,17 @@ func TestDecodeDocuments(t *testing.T) {
 					{Position: 1, SKU: "CHAIR", QuantityOrdered: 3, QuantityShipped: 2, LotNumber: "L1", ExpiryDate: time.Date(2027, 6, 30, 0, 0, 0, 0, time.UTC)},
 					{Position: 1, SKU: "CHAIR", QuantityOrdered: 3, QuantityUnfulfillable: 1, ReasonCode: "DAMAGED", ReasonComment: "box torn"},
 				}}},
-		{"B shipping unit", func(b []byte) (any, error) { return wireB{}.shippingUnit(b) }, `{"id":4,"shippingUnitNumber":"SU-1",
+		{"B shipping unit", func(b []byte) (any, error) { return shippingUnitsB.one(b) }, `{"id":4,"shippingUnitNumber":"SU-1",
 			"shippingTrackingNumber":"TRK","weight":"2.5","salesOrder":{"orderNumber":"SO-1"},"shippingUnitStatus":{"code":80},
 			"shippingUnitEvents":[{"id":8,"occurredAt":"2026-11-21T09:30:00+00:00","message":"Delivered","severity":"1","latitude":45.75,"shippingUnitStatus":{"code":80}}]}`,
 			model.ShippingUnit{ID: 4, ShippingUnitNumber: "SU-1", ShippingTrackingNumber: "TRK", OrderNumber: "SO-1",
 				Status: model.Status{Code: 80}, Weight: "2.5", Events: []model.TrackingEvent{{ID: 8, ShippingUnitNumber: "SU-1",
 					TrackingNumber: "TRK", OrderNumber: "SO-1", Status: model.Status{Code: 80}, OccurredAt: ts, Message: "Delivered",
 					Severity: 1, Latitude: "45.75"}}}},
-		{"B movement", func(b []byte) (any, error) { return wireB{}.movement(b) }, `{"fromPosition":"available","toPosition":null,
+		{"B movement", func(b []byte) (any, error) { return wireTables[model.EditionB].movements.one(b) }, `{"fromPosition":"available","toPosition":null,
 			"quantity":"-2","movedAt":"2026-11-21T09:30:00+00:00","variant":{"id":12,"sku":"S","company":"/api/companies/42"},"processed":"true","fromLotNumber":"L"}`,
 			model.Movement{SKU: "S", VariantID: 12, FromPosition: "available", FromLotNumber: "L", Quantity: -2, MovedAt: ts, Processed: true}},
-		{"A stock", func(b []byte) (any, error) { return wireA{}.stock(b) }, `{"available":5,"incoming":"1","allocated":0,"locked":2,
+		{"A stock", func(b []byte) (any, error) { return stocksDoc.one(b) }, `{"available":5,"incoming":"1","allocated":0,"locked":2,
 			"variant":{"@id":"/api/variants/12","sku":"S","name":"N","ean":"4006381333931","supplier":5}}`,
 			model.Stock{SKU: "S", VariantID: 12, Name: "N", EAN: "4006381333931", Available: 5, Incoming: 1, Locked: 2}},
 	}
@@ -157,5 +157,47 @@ func TestDecodeID(t *testing.T) {
 		if err := decodeBody(strings.NewReader(bad), &d); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
+	}
+}
+
+// TestWireTablesComplete: every edition has every kind both editions share,
+// served by the edition, with its readers, and a body for the kinds a file
+// creates (what the per-edition interface used to guarantee at compile
+// time).
+func TestWireTablesComplete(t *testing.T) {
+	for _, e := range model.Editions {
+		w := wireTables[e]
+		if w == nil {
+			t.Fatalf("no table for edition %s", e)
+		}
+		checkDoc(t, e, w.partners, true)
+		checkDoc(t, e, w.items, true)
+		checkDoc(t, e, w.inbounds, true)
+		checkDoc(t, e, w.outbounds, true)
+		checkDoc(t, e, w.movements, false)
+		checkDoc(t, e, stocksDoc, false)
+	}
+	// A packaging's body needs its variant's IRI: packagingBodyB.
+	checkDoc(t, model.EditionB, packagingsB, false)
+	checkDoc(t, model.EditionB, warehouseClientsB, false)
+	checkDoc(t, model.EditionB, carriersB, false)
+	checkDoc(t, model.EditionB, carrierServicesB, false)
+	checkDoc(t, model.EditionB, fulfillmentsB, false)
+	checkDoc(t, model.EditionB, shippingUnitsB, false)
+	checkDoc(t, model.EditionB, eventsB, false)
+}
+
+// checkDoc checks one entry of the table: a served collection, a name,
+// both readers, and a body and key properties when files create the kind.
+func checkDoc[M any](t *testing.T, e model.Edition, d docWire[M], creatable bool) {
+	t.Helper()
+	if d.res == "" || d.what == "" || !Serves(e, d.res) {
+		t.Errorf("edition %s: %+v is not a served collection", e, d.docKind)
+	}
+	if d.one == nil || d.page == nil {
+		t.Errorf("edition %s, %s: a reader is missing", e, d.what)
+	}
+	if (d.body != nil) != creatable || (creatable && len(d.keys) == 0) {
+		t.Errorf("edition %s, %s: body %v, keys %v; want a body and keys: %v", e, d.what, d.body != nil, d.keys, creatable)
 	}
 }

@@ -11,15 +11,20 @@ import (
 // Creates run under the write lock: validation, uniqueness and insertion
 // are one step, so of two concurrent creates of one key exactly one wins.
 
+// docInput starts reading a created document of kind k: its input, whose
+// company is checked, and its field rules.
+func (s *Sim) docInput(m map[string]any, k model.Kind) (in, func(name string) model.Field) {
+	o := s.input(m)
+	o.checkCompany()
+	return o, func(name string) model.Field { return s.fieldOf(k, name) }
+}
+
 // createConnection creates a supplier (A) or connection (B).
 func (s *Sim) createConnection(m map[string]any) (doc, vset) {
 	o := s.input(m)
 	o.checkCompany()
 	c := s.readConnection(o, false)
-	if c.Code != "" && s.tables[portal.Connections].byKey[c.Code] != nil {
-		o.v.add("code", msgUsed, codeUnique)
-	}
-	if len(*o.v) > 0 {
+	if !s.free(o, portal.Connections, "code", c.Code) {
 		return nil, *o.v
 	}
 	s.insertConnection(c)
@@ -75,19 +80,15 @@ func hasViolation(o in, name string) bool {
 
 // insertConnection stores a connection, numbering it when it has no code.
 func (s *Sim) insertConnection(c *connection) {
-	t := s.tables[portal.Connections]
 	if c.Code == "" {
-		c.Code = fmt.Sprintf("CN%06d", t.next)
+		c.Code = fmt.Sprintf("CN%06d", s.tables[portal.Connections].next)
 	}
-	s.clock.created(&c.base)
-	t.insert(c, c.Code)
+	s.store(portal.Connections, c, c.Code)
 }
 
 // createVariant creates a SKU (A) or variant (B) and its stock row.
 func (s *Sim) createVariant(m map[string]any) (doc, vset) {
-	f := func(name string) model.Field { return s.fieldOf(model.KindItem, name) }
-	o := s.input(m)
-	o.checkCompany()
+	o, f := s.docInput(m, model.KindItem)
 	v := &variant{Company: s.opts.Company}
 	v.SKU = o.str("sku", f("sku"))
 	v.Name = o.str("name", f("name"))
@@ -112,14 +113,10 @@ func (s *Sim) createVariant(m map[string]any) (doc, vset) {
 			o.v.add("eanBox", "This value should not be blank when quantityPerBox is above 1.", codeNotBlank)
 		}
 	}
-	if v.SKU != "" && s.tables[portal.Variants].byKey[v.SKU] != nil {
-		o.v.add("sku", msgUsed, codeUnique)
-	}
-	if len(*o.v) > 0 {
+	if !s.free(o, portal.Variants, "sku", v.SKU) {
 		return nil, *o.v
 	}
-	s.clock.created(&v.base)
-	s.tables[portal.Variants].insert(v, v.SKU)
+	s.store(portal.Variants, v, v.SKU)
 	s.newStock(v)
 	return v, nil
 }
@@ -147,15 +144,12 @@ func (s *Sim) createPackaging(m map[string]any) (doc, vset) {
 		}
 	}
 	p.SupplierID = o.ref("supplier", false, portal.Connections)
+	// Without a variant or a code the packaging has a violation already.
 	key := packagingKey(p.VariantID, p.Code)
-	if p.VariantID > 0 && p.Code != "" && s.tables[portal.VariantPackagings].byKey[key] != nil {
-		o.v.add("code", msgUsed, codeUnique)
-	}
-	if len(*o.v) > 0 {
+	if !s.free(o, portal.VariantPackagings, "code", key) {
 		return nil, *o.v
 	}
-	s.clock.created(&p.base)
-	s.tables[portal.VariantPackagings].insert(p, key)
+	s.store(portal.VariantPackagings, p, key)
 	return p, nil
 }
 

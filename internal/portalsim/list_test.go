@@ -97,7 +97,7 @@ func TestFiltersA(t *testing.T) {
 	c.tick(1) // receptions and SO-1, SO-2 to 80; SO-3 to 20
 	t0 := "2026-11-21T08:00:00+00:00"
 	t1 := "2026-11-21T09:00:00+00:00"
-	tests := []struct{ path, want string }{
+	tests := []idCase{
 		{"/connections?code=NORD", "2"},
 		{"/connections?code[]=NORD&code[]=ZED", "2,3"},
 		{"/connections?name=furn", "2"},
@@ -130,13 +130,7 @@ func TestFiltersA(t *testing.T) {
 		{"/stocks?variant.id[]=/api/variants/1&variant.id[]=2", "1,2"},
 		{"/stocks?variant.sku=CHAIR", "1"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			if got := ids(c.get(tt.path)); got != tt.want {
-				t.Errorf("ids %q, want %q", got, tt.want)
-			}
-		})
-	}
+	checkIDs(t, c, tests)
 }
 
 func TestFiltersB(t *testing.T) {
@@ -152,7 +146,7 @@ func TestFiltersB(t *testing.T) {
 	delete(body, "carrierService")
 	c.post("/sales_orders", body)
 	c.tick(4)
-	tests := []struct{ path, want string }{
+	tests := []idCase{
 		{"/variant_packagings?variant=/api/variants/2", "2"},
 		{"/variant_packagings?variant.sku=V1", "1"},
 		{"/variant_packagings?variant.name=v2", "2"},
@@ -178,15 +172,24 @@ func TestFiltersB(t *testing.T) {
 		{"/shipping_unit_events?shippingUnit=/api/shipping_units/2", "2,4,6"},
 		{"/purchase_orders?status.code[]=75&status.code[]=80", ""},
 	}
+	checkIDs(t, c, tests)
+	if c.sim.Count(portal.VariantPackagings, "V1/INNER") != 1 || c.sim.Count(portal.VariantPackagings, "INNER") != 2 {
+		t.Error("Count of packagings")
+	}
+}
+
+// idCase is a list query and the ids of the documents it answers, in order.
+type idCase struct{ path, want string }
+
+// checkIDs runs list queries.
+func checkIDs(t *testing.T, c *tc, tests []idCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
 			if got := ids(c.get(tt.path)); got != tt.want {
 				t.Errorf("ids %q, want %q", got, tt.want)
 			}
 		})
-	}
-	if c.sim.Count(portal.VariantPackagings, "V1/INNER") != 1 || c.sim.Count(portal.VariantPackagings, "INNER") != 2 {
-		t.Error("Count of packagings")
 	}
 }
 

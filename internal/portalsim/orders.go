@@ -8,9 +8,7 @@ import (
 // createPO creates a reception (A) or purchase order (B); the expected
 // quantities become incoming stock.
 func (s *Sim) createPO(m map[string]any) (doc, vset) {
-	f := func(name string) model.Field { return s.fieldOf(model.KindInbound, name) }
-	o := s.input(m)
-	o.checkCompany()
+	o, f := s.docInput(m, model.KindInbound)
 	p := &purchaseOrder{Company: s.opts.Company, Status: model.StatusCreated}
 	p.OrderNumber = o.str("orderNumber", f("orderNumber"))
 	p.Reference = o.str("referenceNumber", f("referenceNumber"))
@@ -28,14 +26,10 @@ func (s *Sim) createPO(m map[string]any) (doc, vset) {
 	for i, l := range o.list("purchaseOrderLineItems", true) {
 		p.Lines = append(p.Lines, poLine{orderLine: s.readLine(l, i, f, seen)})
 	}
-	if p.OrderNumber != "" && s.tables[portal.PurchaseOrders].byKey[p.OrderNumber] != nil {
-		o.v.add("orderNumber", msgUsed, codeUnique)
-	}
-	if len(*o.v) > 0 {
+	if !s.free(o, portal.PurchaseOrders, "orderNumber", p.OrderNumber) {
 		return nil, *o.v
 	}
-	s.clock.created(&p.base)
-	s.tables[portal.PurchaseOrders].insert(p, p.OrderNumber)
+	s.store(portal.PurchaseOrders, p, p.OrderNumber)
 	for _, l := range p.Lines {
 		st := s.stockOf(l.VariantID)
 		st.Incoming += l.Quantity
@@ -47,9 +41,7 @@ func (s *Sim) createPO(m map[string]any) (doc, vset) {
 // createSO creates an order (A) or sales order (B); ordered quantities are
 // allocated.
 func (s *Sim) createSO(m map[string]any) (doc, vset) {
-	f := func(name string) model.Field { return s.fieldOf(model.KindOutbound, name) }
-	o := s.input(m)
-	o.checkCompany()
+	o, f := s.docInput(m, model.KindOutbound)
 	so := &salesOrder{Company: s.opts.Company, FulfillmentStatus: model.StatusCreated}
 	so.OrderNumber = o.str("orderNumber", f("orderNumber"))
 	so.ExternalOrderNumber = o.str("externalOrderNumber", f("externalOrderNumber"))
@@ -95,10 +87,7 @@ func (s *Sim) createSO(m map[string]any) (doc, vset) {
 			so.Services = append(so.Services, sl)
 		}
 	}
-	if so.OrderNumber != "" && s.tables[portal.SalesOrders].byKey[so.OrderNumber] != nil {
-		o.v.add("orderNumber", msgUsed, codeUnique)
-	}
-	if len(*o.v) > 0 {
+	if !s.free(o, portal.SalesOrders, "orderNumber", so.OrderNumber) {
 		return nil, *o.v
 	}
 	if shipNew != nil {
@@ -113,8 +102,7 @@ func (s *Sim) createSO(m map[string]any) (doc, vset) {
 			so.BillingToID = billNew.ID
 		}
 	}
-	s.clock.created(&so.base)
-	s.tables[portal.SalesOrders].insert(so, so.OrderNumber)
+	s.store(portal.SalesOrders, so, so.OrderNumber)
 	for _, l := range so.Lines {
 		st := s.stockOf(l.VariantID)
 		st.Allocated += l.Quantity

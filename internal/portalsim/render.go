@@ -10,39 +10,28 @@ import (
 // Lookups by id; a missing document reads as an empty one. Callers hold
 // s.mu.
 
-func (s *Sim) variantOf(id int64) *variant {
-	if v, ok := s.tables[portal.Variants].get(id).(*variant); ok {
-		return v
+// stored returns the document of r with this id, or an empty T.
+func stored[T any](s *Sim, r portal.Resource, id int64) *T {
+	if d, ok := any(s.tables[r].get(id)).(*T); ok {
+		return d
 	}
-	return &variant{}
+	return new(T)
 }
+
+func (s *Sim) variantOf(id int64) *variant { return stored[variant](s, portal.Variants, id) }
 
 func (s *Sim) connectionOf(id int64) *connection {
-	if c, ok := s.tables[portal.Connections].get(id).(*connection); ok {
-		return c
-	}
-	return &connection{}
+	return stored[connection](s, portal.Connections, id)
 }
 
-func (s *Sim) carrierOf(id int64) *carrier {
-	if c, ok := s.tables[portal.Carriers].get(id).(*carrier); ok {
-		return c
-	}
-	return &carrier{}
-}
+func (s *Sim) carrierOf(id int64) *carrier { return stored[carrier](s, portal.Carriers, id) }
 
 func (s *Sim) salesOrderOf(id int64) *salesOrder {
-	if o, ok := s.tables[portal.SalesOrders].get(id).(*salesOrder); ok {
-		return o
-	}
-	return &salesOrder{}
+	return stored[salesOrder](s, portal.SalesOrders, id)
 }
 
 func (s *Sim) shippingUnitOf(id int64) *shippingUnit {
-	if u, ok := s.tables[portal.ShippingUnits].get(id).(*shippingUnit); ok {
-		return u
-	}
-	return &shippingUnit{}
+	return stored[shippingUnit](s, portal.ShippingUnits, id)
 }
 
 func (s *Sim) fulfillmentNumberOf(u *shippingUnit) string {

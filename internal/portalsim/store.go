@@ -31,6 +31,23 @@ type table struct {
 
 func newTable() *table { return &table{byID: map[int64]doc{}, byKey: map[string]doc{}, next: 1} }
 
+// store stamps d as created now and inserts it into the table of r under
+// key ("" for none).
+func (s *Sim) store(r portal.Resource, d doc, key string) {
+	s.clock.created(d.meta())
+	s.tables[r].insert(d, key)
+}
+
+// free adds a violation of field when key is already used in the table of
+// r, and reports whether the document read by o may be stored: it has no
+// violation.
+func (s *Sim) free(o in, r portal.Resource, field, key string) bool {
+	if key != "" && s.tables[r].byKey[key] != nil {
+		o.v.add(field, msgUsed, codeUnique)
+	}
+	return len(*o.v) == 0
+}
+
 // insert stores d under the next id (or its own id when it has one: seeded
 // reference data) and indexes it by key when key is not empty.
 func (t *table) insert(d doc, key string) {
@@ -345,18 +362,15 @@ func (s *Sim) seed(preload int) {
 	for i, w := range seedWarehouses {
 		wc := &warehouseClient{ClientCode: fmt.Sprintf("C%d-%s", s.opts.Company, w.Code), Company: s.opts.Company, WarehouseID: w.ID}
 		wc.ID = int64(i + 1)
-		s.clock.created(&wc.base)
-		s.tables[portal.WarehouseClients].insert(wc, "")
+		s.store(portal.WarehouseClients, wc, "")
 	}
 	for _, c := range seedCarriers {
 		c := c
-		s.clock.created(&c.base)
-		s.tables[portal.Carriers].insert(&c, c.Code)
+		s.store(portal.Carriers, &c, c.Code)
 	}
 	for _, cs := range seedServices {
 		cs := cs
-		s.clock.created(&cs.base)
-		s.tables[portal.CarrierServices].insert(&cs, cs.Code)
+		s.store(portal.CarrierServices, &cs, cs.Code)
 	}
 	if preload <= 0 {
 		return
@@ -364,8 +378,7 @@ func (s *Sim) seed(preload int) {
 	suppliers := preload/100 + 1
 	for i := 1; i <= suppliers; i++ {
 		c := &connection{Company: s.opts.Company, Code: fmt.Sprintf("PRE-SUP-%04d", i), Name: fmt.Sprintf("Preloaded supplier %d", i), Relationship: "Manufacturer"}
-		s.clock.created(&c.base)
-		s.tables[portal.Connections].insert(c, c.Code)
+		s.store(portal.Connections, c, c.Code)
 	}
 	for i := 1; i <= preload; i++ {
 		v := &variant{
@@ -373,8 +386,7 @@ func (s *Sim) seed(preload int) {
 			EAN: eanFor(int64(i)), QuantityPerBox: "1", Length: "30", Width: "20", Height: "10",
 			GrossWeight: "1.5", GrossWeightBox: "1.7", BuyPrice: "19.9", SupplierID: int64((i-1)%suppliers + 1),
 		}
-		s.clock.created(&v.base)
-		s.tables[portal.Variants].insert(v, v.SKU)
+		s.store(portal.Variants, v, v.SKU)
 		st := s.newStock(v)
 		st.Available = 50 + s.rng.Int64N(100)
 	}
@@ -383,8 +395,7 @@ func (s *Sim) seed(preload int) {
 // newStock gives a new variant its stock row.
 func (s *Sim) newStock(v *variant) *stock {
 	st := &stock{VariantID: v.ID}
-	s.clock.created(&st.base)
-	s.tables[portal.Stocks].insert(st, "")
+	s.store(portal.Stocks, st, "")
 	v.StockID = st.ID
 	return st
 }

@@ -242,8 +242,7 @@ func (s *Sim) addEvent(u *shippingUnit, code int, now time.Time, sum *TickSummar
 	}
 	e := &shippingUnitEvent{ShippingUnitID: u.ID, OccurredAt: now, Location: at.name, Lat: at.lat, Lon: at.lon,
 		Message: msg, StatusDetail: detail, StatusCode: code}
-	s.clock.created(&e.base)
-	s.tables[portal.ShippingUnitEvents].insert(e, "")
+	s.store(portal.ShippingUnitEvents, e, "")
 	u.EventIDs = append(u.EventIDs, e.ID)
 	sum.Events++
 }
@@ -260,9 +259,8 @@ func (s *Sim) damage(items []doc, now time.Time, sum *TickSummary) {
 		st.Locked += qty
 		s.clock.touchStock(&st.base)
 		m := &movement{VariantID: st.VariantID, From: "available", To: "locked", Quantity: qty, MovedAt: now, Comment: "damaged"}
-		s.clock.created(&m.base)
+		s.store(portal.StockMovements, m, "")
 		m.MovedAt = m.CreatedAt
-		s.tables[portal.StockMovements].insert(m, "")
 		sum.Movements++
 		return
 	}
