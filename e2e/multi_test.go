@@ -16,6 +16,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx", to read the shared journal
 
 	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
 )
 
@@ -27,6 +28,7 @@ type multiDrill struct {
 	inbox  string // the inbox folder on the server's disk
 	sim    *sim
 	db     *sql.DB // the shared journal, for the test's own queries
+	url    string  // the shared journal's database
 	lease  time.Duration
 	poll   time.Duration
 	starts int // instances started so far, for their names
@@ -62,7 +64,7 @@ func newMultiDrill(t *testing.T, lease, poll time.Duration, more string) *multiD
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	return &multiDrill{t: t, cfg: cfg, inbox: inbox, sim: s, db: db, lease: lease, poll: poll}
+	return &multiDrill{t: t, cfg: cfg, inbox: inbox, sim: s, db: db, url: pg.URL, lease: lease, poll: poll}
 }
 
 // startInstance starts one more `filebridge run` with the drill's config.
@@ -160,7 +162,9 @@ func (d *multiDrill) ordersOnce(n int) {
 // until they are finished) are measured and logged; the takeover must come
 // within the lease plus a poll (and some slack). The lease is 3s and the poll 1s; the
 // simulator answers after 300ms, so that kills land in files being
-// submitted.
+// submitted. Every instance also schedules a stock export every 2 s: each
+// tick from the first to the last has one record and ran once
+// (checkTicks), whichever instances were killed meanwhile.
 //
 // 500 files (about 40s on 2 cores); E2E_DRILL_FILES sets another size,
 // E2E_DRILL_SEED the seed of the kills (logged).
@@ -182,7 +186,12 @@ func TestMultiInstanceDrill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 13))
 	begin := time.Now()
 
-	d := newMultiDrill(t, 3*time.Second, time.Second, "")
+	// Every instance schedules a stock export every exportEvery into one
+	// local outbox; each tick must run on exactly one of them.
+	out := filepath.Join(t.TempDir(), "out")
+	d := newMultiDrill(t, 3*time.Second, time.Second, fmt.Sprintf(
+		"\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n\n  [[outboxes.exports]]\n  type = \"stock\"\n  schedule = \"@every %s\"\n  filename = \"{type}_{seq}.csv\"\n",
+		out, exportEvery))
 	names := make([]string, nFiles)
 	for i := range names {
 		names[i] = fmt.Sprintf("ORDERS_MULTI_%04d.csv", i)
@@ -273,6 +282,13 @@ func TestMultiInstanceDrill(t *testing.T) {
 			t.Errorf("instance %d exited with %d after SIGTERM", i, code)
 		}
 	}
+	jdb, err := journal.Open(t.Context(), d.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jdb.Close()
+	checkTicks(t, jdb, "stock", files(t, out))
+
 	var taken, finished []time.Duration
 	held := 0
 	for _, f := range failovers {
