@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,7 +38,9 @@ moving the cursor.
 
 Exit codes: 0 done (also when there was nothing to export); 1 the portal refused
 the token or a value cannot be written; 2 usage or configuration error;
-3 the portal, the folder or the journal could not be reached.`,
+3 the portal, the folder or the journal could not be reached, or (instances
+sharing a PostgreSQL journal) a run of this export is going on elsewhere: the run
+is then recorded as a tick of its own, so it never overlaps a scheduled one.`,
 		Args: exportArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			typeName := ""
@@ -130,11 +133,30 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	defer src.Close()
 
 	runner := &outbox.Runner{Source: src, Folder: f, Journal: db, Logger: log}
-	var res outbox.Result
-	if sinceText != "" {
-		res, err = runner.RunSince(ctx, *job, since)
-	} else {
-		res, err = runner.Run(ctx, *job)
+	var ticks outbox.Ticks
+	if db.Shared() {
+		// Other instances share the cursors: this run is a tick of its
+		// own, held by this process like a daemon's (its lock and lease).
+		release, err := db.HoldInstance(ctx)
+		if err != nil {
+			return withCode(exitUnreachable, err)
+		}
+		defer release()
+		beat := time.NewTicker(db.Lease() / 3)
+		defer beat.Stop()
+		kctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go db.KeepAlive(kctx, beat.C, log)
+		ticks = db
+	}
+	res, err := outbox.RunNow(ctx, ticks, db.Now(), *job, func(ctx context.Context) (outbox.Result, error) {
+		if sinceText != "" {
+			return runner.RunSince(ctx, *job, since)
+		}
+		return runner.Run(ctx, *job)
+	})
+	if errors.Is(err, outbox.ErrExportRunning) {
+		return withCode(exitUnreachable, err)
 	}
 	if err != nil {
 		if hint := portal.Hint(err, p.Name); hint != "" {

@@ -88,6 +88,36 @@ func TestExportOnPostgresJournal(t *testing.T) {
 	if err != nil || len(runs) != 2 {
 		t.Errorf("runs in PostgreSQL = %d, %v; want 2", len(runs), err)
 	}
+
+	// Each run now is a tick of its own, so that it never overlaps a run
+	// of the same export on an instance sharing the journal: while one
+	// goes on, export refuses, naming it, and writes nothing.
+	ticks, err := db.Ticks(t.Context(), "erp", "stock", 0)
+	if err != nil || len(ticks) != 2 || ticks[0].State != journal.TickDone || ticks[0].File != "STOCK_000002.csv" {
+		t.Fatalf("ticks = %+v, %v; want the two runs done", ticks, err)
+	}
+	other, err := journal.OpenWith(t.Context(), journal.Options{URL: url, Instance: "node-b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	busy, won, err := other.ClaimTick(t.Context(), "erp", "stock", time.Now().Add(-time.Second))
+	if err != nil || !won {
+		t.Fatalf("ClaimTick = %v, %v", won, err)
+	}
+	out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
+	if code != exitUnreachable || !strings.Contains(out, "going on") || !strings.Contains(out, "node-b") {
+		t.Errorf("export beside a running tick: exit %d, output %q; want 3 naming node-b", code, out)
+	}
+	if err := other.FinishTick(t.Context(), busy, 3, "STOCK_000003.csv", nil); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitOK || !strings.Contains(out, "STOCK_000003.csv") {
+		t.Errorf("export once the other run finished: exit %d, output %q", code, out)
+	}
+	if runs, err := db.RecentRuns(t.Context(), "erp", "stock", 0); err != nil || len(runs) != 3 {
+		t.Errorf("runs in PostgreSQL = %d, %v; want 3 (none for the refused one)", len(runs), err)
+	}
 }
 
 // TestWhoHoldsWhatOnPostgres: on a shared journal `files` and `show` name

@@ -10,6 +10,7 @@ import (
 	"filebridge/internal/console"
 	"filebridge/internal/inbox"
 	"filebridge/internal/model"
+	"filebridge/internal/outbox"
 )
 
 // exportNowTimeout bounds an export the console runs now.
@@ -90,9 +91,9 @@ func (d *Daemon) replay(ctx context.Context, id int64, force bool) (string, erro
 }
 
 // exportNow runs one export of an outbox now, as its schedule would.
-func (d *Daemon) exportNow(ctx context.Context, outbox, export string) (string, error) {
+func (d *Daemon) exportNow(ctx context.Context, outboxName, export string) (string, error) {
 	for _, ob := range d.Outboxes {
-		if ob.Config.Name != outbox {
+		if ob.Config.Name != outboxName {
 			continue
 		}
 		for _, job := range ob.Jobs {
@@ -102,7 +103,7 @@ func (d *Daemon) exportNow(ctx context.Context, outbox, export string) (string, 
 			ctx, cancel := context.WithTimeout(ctx, exportNowTimeout)
 			defer cancel()
 			begin := time.Now()
-			res, err := ob.Runner.Run(ctx, job)
+			res, err := outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, func(ctx context.Context) (outbox.Result, error) { return ob.Runner.Run(ctx, job) })
 			d.exports.ExportRun(job, res, err, time.Since(begin))
 			if err != nil {
 				return "", err
@@ -113,5 +114,5 @@ func (d *Daemon) exportNow(ctx context.Context, outbox, export string) (string, 
 			return fmt.Sprintf("wrote %s (%d rows)", res.File, res.Rows), nil
 		}
 	}
-	return "", fmt.Errorf("outbox %s has no %s export", outbox, export)
+	return "", fmt.Errorf("outbox %s has no %s export", outboxName, export)
 }

@@ -205,13 +205,23 @@ type ExportResult struct {
 	Err    error
 }
 
-// ExportOnce runs every export of every outbox once, now.
+// ticks is the journal as the record of export ticks when several
+// instances share it (nil otherwise: one instance, no ticks).
+func (d *Daemon) ticks() outbox.Ticks {
+	if !d.Journal.Shared() {
+		return nil
+	}
+	return d.Journal
+}
+
+// ExportOnce runs every export of every outbox once, now (outbox.RunNow:
+// on a shared journal never beside a run of the same export elsewhere).
 func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 	var out []ExportResult
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
 			begin := time.Now()
-			res, err := ob.Runner.Run(ctx, job)
+			res, err := outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, func(ctx context.Context) (outbox.Result, error) { return ob.Runner.Run(ctx, job) })
 			d.exports.ExportRun(job, res, err, time.Since(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}
@@ -250,7 +260,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return err
 		}
 		defer release()
-		sopts.Ticks = d.Journal // each scheduled time runs on one instance
+		sopts.Ticks = d.ticks() // each scheduled time runs on one instance
 	}
 	sched := outbox.NewScheduler(ctx, sopts)
 	for _, ob := range d.Outboxes {

@@ -1,0 +1,88 @@
+package outbox
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+)
+
+// TestRunNow: a run now on a shared journal is a tick of its own. It is
+// refused while a run of the export goes on at another instance (and does
+// not run); while it runs, a scheduled time of the export at another
+// instance is skipped; its end (done or failed) is recorded.
+func TestRunNow(t *testing.T) {
+	ctx := t.Context()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	job := Job{Outbox: "erp", Type: model.ExportStock}
+	failed := errors.New("portal down")
+	tests := []struct {
+		name    string
+		busy    bool  // another instance runs the export at the start
+		runErr  error // what the run returns
+		wantRun bool
+		want    journal.TickState // the run's own tick
+	}{
+		{name: "free", wantRun: true, want: journal.TickDone},
+		{name: "run fails", runErr: failed, wantRun: true, want: journal.TickFailed},
+		{name: "busy elsewhere", busy: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dbs := instances(t, 2, time.Minute)
+			here, there := dbs[0], dbs[1]
+			if tt.busy {
+				if _, won, err := there.ClaimTick(ctx, "erp", "stock", at.Add(-time.Second)); err != nil || !won {
+					t.Fatalf("ClaimTick = %v, %v", won, err)
+				}
+			}
+			ran := false
+			res, err := RunNow(ctx, here, at, job, func(ctx context.Context) (Result, error) {
+				ran = true
+				// A scheduled time comes at the other instance meanwhile.
+				got, won, err := there.ClaimTick(ctx, "erp", "stock", at.Add(time.Second))
+				if err != nil || won || got.State != journal.TickSkipped {
+					t.Errorf("scheduled tick during the run now: %+v won %v, %v; want skipped", got, won, err)
+				}
+				return Result{Rows: 5, File: "STOCK_1.csv"}, tt.runErr
+			})
+			if ran != tt.wantRun {
+				t.Fatalf("ran = %v, want %v", ran, tt.wantRun)
+			}
+			if !tt.wantRun {
+				if !errors.Is(err, ErrExportRunning) {
+					t.Fatalf("err = %v, want ErrExportRunning", err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.runErr) || (tt.runErr == nil && err != nil) {
+				t.Fatalf("err = %v, want %v", err, tt.runErr)
+			}
+			if res.File != "STOCK_1.csv" {
+				t.Errorf("result = %+v", res)
+			}
+			ticks, err := here.Ticks(ctx, "erp", "stock", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var own journal.Tick
+			for _, tk := range ticks {
+				if tk.At.Equal(at) {
+					own = tk
+				}
+			}
+			if own.State != tt.want || own.Owner != here.Instance() {
+				t.Errorf("the run's tick = %+v, want %s by %s", own, tt.want, here.Instance())
+			}
+		})
+	}
+
+	// Without a shared journal it just runs.
+	ran := false
+	if _, err := RunNow(ctx, nil, at, job, func(context.Context) (Result, error) { ran = true; return Result{}, nil }); err != nil || !ran {
+		t.Errorf("RunNow without ticks: ran %v, %v", ran, err)
+	}
+}
