@@ -72,6 +72,10 @@ func restartKeys(old, next *config.Config) []string {
 		}
 	}
 	add(old.Journal.Path != next.Journal.Path, "journal.path")
+	add(old.Journal.URL != next.Journal.URL, "journal.url")
+	add(old.Journal.PasswordEnv != next.Journal.PasswordEnv || old.Journal.PasswordFile != next.Journal.PasswordFile ||
+		old.Journal.Password.Value() != next.Journal.Password.Value(), "journal.password")
+	add(old.Journal.Lease != next.Journal.Lease, "journal.lease")
 	add(old.Server.Listen != next.Server.Listen, "server.listen")
 	add(old.Server.TokenEnv != next.Server.TokenEnv || old.Server.Token.Value() != next.Server.Token.Value(), "server.token_env")
 	add(!slices.EqualFunc(old.Server.Users, next.Server.Users, func(a, b config.ServerUser) bool {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -118,5 +119,41 @@ func TestReload(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("run ended with %v", err)
+	}
+}
+
+// TestRestartKeys: a reload refuses changes to the journal (where it is,
+// its password, the lease of its claims) along with the listener and the
+// logger; other keys it applies.
+func TestRestartKeys(t *testing.T) {
+	base := func() *config.Config {
+		var c config.Config
+		c.Journal.URL = "postgres://fb@127.0.0.1:5432/fb"
+		c.Journal.PasswordEnv = "FB_PG"
+		c.Journal.Password = config.NewSecret("one")
+		c.Journal.Lease = config.Dur(30 * time.Second)
+		return &c
+	}
+	tests := []struct {
+		name   string
+		change func(c *config.Config)
+		want   []string
+	}{
+		{"nothing", func(*config.Config) {}, nil},
+		{"journal url", func(c *config.Config) { c.Journal.URL = "postgres://fb@127.0.0.1:5433/fb" }, []string{"journal.url"}},
+		{"journal path", func(c *config.Config) { c.Journal.Path = "other.db" }, []string{"journal.path"}},
+		{"password value", func(c *config.Config) { c.Journal.Password = config.NewSecret("two") }, []string{"journal.password"}},
+		{"password file", func(c *config.Config) { c.Journal.PasswordEnv, c.Journal.PasswordFile = "", "pw" }, []string{"journal.password"}},
+		{"lease", func(c *config.Config) { c.Journal.Lease = config.Dur(time.Minute) }, []string{"journal.lease"}},
+		{"log level and lease", func(c *config.Config) { c.Log.Level = "debug"; c.Journal.Lease = config.Dur(time.Minute) }, []string{"journal.lease", "log.level"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next := base()
+			tt.change(next)
+			if got := restartKeys(base(), next); !slices.Equal(got, tt.want) {
+				t.Errorf("restartKeys = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
