@@ -45,6 +45,9 @@ type Options struct {
 	// their requests in flight finish for Inbox.Grace (default: Grace less
 	// a quarter of it, at most 5s less), within it.
 	Grace time.Duration
+	// Now is the clock of the inboxes (unless Inbox.Now is set), the
+	// health report and the outbox runs; default time.Now.
+	Now func() time.Time
 }
 
 // Daemon is everything `filebridge run` runs in one process: every inbox of
@@ -82,6 +85,12 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
 	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Inbox.Now == nil {
+		opts.Inbox.Now = opts.Now
+	}
 	if opts.Inbox.Grace <= 0 || opts.Inbox.Grace > opts.Grace {
 		// Requests in flight get most of the grace period; the rest is
 		// for journaling their results and stopping the exports.
@@ -102,7 +111,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: reg,
-		Health: inbox.NewHealth(), opts: opts, exports: NewExportMetrics(reg), lock: lock,
+		Health: inbox.NewHealth(opts.Now), opts: opts, exports: NewExportMetrics(reg, opts.Now), lock: lock,
 	}
 	popts := PortalOptions{Transport: api.Transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
@@ -160,7 +169,7 @@ func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, err
 	src := &outbox.PortalSource{Client: d.Portals[oc.Portal], Snapshot: sc}
 	return &Outbox{
 		Config: oc, Jobs: jobs, source: src, folder: lf,
-		Runner: &outbox.Runner{Source: src, Folder: lf, Journal: d.Journal, Logger: d.Log},
+		Runner: &outbox.Runner{Source: src, Folder: lf, Journal: d.Journal, Logger: d.Log, Now: d.opts.Now},
 	}, nil
 }
 

@@ -21,6 +21,7 @@ type ExportMetrics struct {
 	duration *prometheus.HistogramVec
 	lastOK   *prometheus.GaugeVec
 
+	now  func() time.Time
 	mu   sync.Mutex
 	last map[string]outboxRun // by outbox
 }
@@ -32,9 +33,11 @@ type outboxRun struct {
 
 var _ outbox.Observer = (*ExportMetrics)(nil)
 
-// NewExportMetrics registers the export metrics with reg.
-func NewExportMetrics(reg prometheus.Registerer) *ExportMetrics {
+// NewExportMetrics registers the export metrics with reg; now is the
+// clock of the last runs /healthz shows.
+func NewExportMetrics(reg prometheus.Registerer, now func() time.Time) *ExportMetrics {
 	m := &ExportMetrics{
+		now: now,
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "filebridge", Subsystem: "export", Name: "runs_total",
 			Help: "Export runs by result: ok or failed.",
@@ -62,13 +65,13 @@ func NewExportMetrics(reg prometheus.Registerer) *ExportMetrics {
 func (m *ExportMetrics) ExportRun(job outbox.Job, res outbox.Result, err error, took time.Duration) {
 	typ := string(job.Type)
 	result := "ok"
-	run := outboxRun{at: time.Now().UTC()}
+	run := outboxRun{at: m.now().UTC()}
 	if err != nil {
 		result = "failed"
 		run.err = err.Error()
 	} else {
 		m.rows.WithLabelValues(job.Outbox, typ).Add(float64(res.Rows))
-		m.lastOK.WithLabelValues(job.Outbox, typ).SetToCurrentTime()
+		m.lastOK.WithLabelValues(job.Outbox, typ).Set(float64(run.at.UnixNano()) / 1e9)
 	}
 	m.runs.WithLabelValues(job.Outbox, typ, result).Inc()
 	m.duration.WithLabelValues(job.Outbox, typ).Observe(took.Seconds())
@@ -91,6 +94,7 @@ func (m *ExportMetrics) lastRun(outbox string) (outboxRun, bool) {
 // journal holds; each outbox's last run.
 func (d *Daemon) HealthReport(ctx context.Context) server.Health {
 	h := server.Health{
+		Time:     d.opts.Now().UTC(),
 		Portals:  map[string]server.PortalHealth{},
 		Inboxes:  map[string]server.InboxHealth{},
 		Outboxes: map[string]server.OutboxHealth{},

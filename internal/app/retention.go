@@ -25,7 +25,7 @@ func (d *Daemon) pruneLoop(ctx context.Context) {
 	defer t.Stop()
 	for {
 		for _, in := range d.Inboxes {
-			if _, err := in.PruneProcessed(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			if _, err := in.PruneProcessed(ctx, d.opts.Now()); err != nil && ctx.Err() == nil {
 				d.Log.Warn("could not delete processed files past the retention; retried in an hour", "inbox", in.Name(), "error", err)
 			}
 		}

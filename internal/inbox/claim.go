@@ -12,7 +12,6 @@ import (
 	"os"
 	"path"
 	"slices"
-	"time"
 
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
@@ -32,7 +31,7 @@ import (
 func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []string, waiting int, detach bool) (res RoundResult, err error) {
 	in.work.Lock()
 	defer in.work.Unlock()
-	start := time.Now()
+	start := in.now()
 	in.beginRound(start)
 	defer func() { in.endRound(start, res, err) }()
 	res = RoundResult{Waiting: waiting}

@@ -46,7 +46,7 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 			names[e.Name] = e.ModTime
 		}
 	}
-	now := time.Now()
+	now := in.now()
 	settle := in.cfg.Settle.Duration
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -143,7 +143,7 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 			continue
 		}
 		e, err := f.Stat(ctx, name)
-		seen := time.Now()
+		seen := in.now()
 		in.mu.Lock()
 		if err != nil || e.IsDir {
 			delete(in.looks, name) // gone (claimed, moved away) or a folder
@@ -192,7 +192,7 @@ func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 		return RoundResult{}, in.noteError(&retryError{err: err})
 	}
 	if !next.IsZero() {
-		if err := sleepUntil(ctx, next); err != nil {
+		if err := in.sleepUntil(ctx, next); err != nil {
 			return RoundResult{Waiting: waiting}, err
 		}
 		if settled, waiting, _, err = in.scan(ctx, f); err != nil {
@@ -234,7 +234,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 		in.log.Warn("file-system events unavailable for now; polling, and watching again after each round", "inbox_path", in.cfg.Folder.Path, "error", werr)
 	}
 	poll := in.cfg.Poll.Duration
-	wake := time.Now()
+	wake := in.now()
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
@@ -253,7 +253,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 			if !in.hasDeferred() {
 				continue
 			}
-			wake = time.Now()
+			wake = in.now()
 		case <-timer.C:
 			wake = in.tick(ctx, work, poll)
 			if werr != nil && ctx.Err() == nil {
@@ -261,11 +261,11 @@ func (in *Inbox) Run(ctx context.Context) error {
 				// someone else): watch it from now on.
 				if alarm, unwatch, werr = in.watch(ctx); werr == nil {
 					in.log.Info("watching the inbox folder for file-system events", "inbox_path", in.cfg.Folder.Path)
-					wake = time.Now()
+					wake = in.now()
 				}
 			}
 		}
-		timer.Reset(time.Until(wake))
+		timer.Reset(wake.Sub(in.now()))
 	}
 }
 
@@ -298,8 +298,8 @@ func (in *Inbox) workContext(ctx context.Context) (context.Context, context.Canc
 // the looking and the starting of new work; work carries what is in
 // flight.
 func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
-	next := time.Now().Add(poll)
-	if at := in.retryTime(); time.Now().Before(at) {
+	next := in.now().Add(poll)
+	if at := in.retryTime(); in.now().Before(at) {
 		return at
 	}
 	f, err := in.folder(ctx)
@@ -332,7 +332,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 func (in *Inbox) failed(ctx context.Context, err error) time.Time {
 	in.order.looked(in.cfg.Name) // cannot tell what it holds: do not stop the other inboxes
 	if ctx.Err() != nil {
-		return time.Now()
+		return in.now()
 	}
 	d := in.backOff()
 	in.noteError(err)
@@ -351,7 +351,7 @@ func (in *Inbox) backOff() time.Duration {
 	default:
 		in.backoff = min(2*in.backoff, in.cfg.RetryBackoffMax.Duration)
 	}
-	in.retryAt = time.Now().Add(in.backoff)
+	in.retryAt = in.now().Add(in.backoff)
 	return in.backoff
 }
 
@@ -513,7 +513,7 @@ func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func(), err error) {
 				now, at = in.observe(ctx, names)
 			}
 			if now {
-				at = time.Now()
+				at = in.now()
 			}
 			if !at.IsZero() {
 				a.post(at)
@@ -523,9 +523,9 @@ func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func(), err error) {
 	return a, wg.Wait, nil
 }
 
-// sleepUntil waits until t or ctx's end.
-func sleepUntil(ctx context.Context, t time.Time) error {
-	d := time.Until(t)
+// sleepUntil waits until t of the inbox's clock, or ctx's end.
+func (in *Inbox) sleepUntil(ctx context.Context, t time.Time) error {
+	d := t.Sub(in.now())
 	if d <= 0 {
 		return ctx.Err()
 	}

@@ -44,8 +44,9 @@ type Trouble struct {
 	Since  time.Time
 }
 
-// NewHealth returns an empty Health (every portal running).
-func NewHealth() *Health { return &Health{} }
+// NewHealth returns an empty Health (every portal running) whose Since
+// times come from now (nil: time.Now).
+func NewHealth(now func() time.Time) *Health { return &Health{now: now} }
 
 // Pause marks the portal paused because of err and reports whether it was
 // running until now, so that the caller logs the pause once. The reason
@@ -257,7 +258,7 @@ func (h *Health) Inbox(inbox string) Trouble {
 
 func (h *Health) clock() time.Time {
 	if h.now != nil {
-		return h.now()
+		return h.now().UTC()
 	}
-	return time.Now().UTC()
+	return time.Now().UTC() // the zero Health's clock
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,8 +28,34 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// fixedNow is the clock of the tests: processed/2026/03/16/.
+// fixedNow is when the clock of the tests starts: processed/2026/03/16/.
 var fixedNow = time.Date(2026, 3, 16, 10, 0, 0, 0, time.Local)
+
+// clock is the inbox clock of the tests. newEnv's starts at fixedNow and
+// runs with real time (settle waits, retry backoffs and Run's timers see
+// time pass); a stopped one (&clock{t: fixedNow}, envOpts.stopped) moves
+// only by Add.
+type clock struct {
+	mu    sync.Mutex
+	t     time.Time
+	since time.Time // real time it runs from; zero: stopped
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.since.IsZero() {
+		return c.t
+	}
+	return c.t.Add(time.Since(c.since))
+}
+
+// Add moves the clock on by d.
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
 
 // env is one inbox wired to real components: the portal simulator over
 // HTTP on 127.0.0.1, a SQLite journal file and a local inbox folder.
@@ -40,6 +67,7 @@ type env struct {
 	dir     string // local inbox folder
 	j       *journal.DB
 	health  *inbox.Health
+	clock   *clock
 	in      *inbox.Inbox
 	client  *portal.Client
 	options inbox.Options
@@ -56,6 +84,7 @@ type envOpts struct {
 	sim     portalsim.Options
 	workers int              // default 1
 	settle  bool             // honour settle (default: SkipSettle)
+	stopped bool             // the clock moves only by Advance
 	sftp    *sftptest.Server // inbox on this server's /in
 }
 
@@ -136,8 +165,12 @@ retry_backoff_max = "200ms"
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.health = inbox.NewHealth()
-	e.options = inbox.Options{SkipSettle: !o.settle, Now: func() time.Time { return fixedNow }}
+	e.clock = &clock{t: fixedNow}
+	if !o.stopped {
+		e.clock.since = time.Now()
+	}
+	e.health = inbox.NewHealth(e.clock.Now)
+	e.options = inbox.Options{SkipSettle: !o.settle, Now: e.clock.Now}
 	e.in = e.newInbox(e.client, nil)
 	return e
 }

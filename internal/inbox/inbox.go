@@ -215,7 +215,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		looks: map[string]look{},
 	}
 	if in.health == nil {
-		in.health = NewHealth()
+		in.health = NewHealth(deps.Options.Now)
 	}
 	in.order = deps.Order
 	if in.order == nil {

@@ -22,7 +22,7 @@ func TestRun(t *testing.T) {
 	e := newEnv(t, envOpts{settle: true, inbox: "settle = \"150ms\"\npoll = \"1h\""})
 	reg := prometheus.NewRegistry()
 	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{Journal: e.j, Portal: e.client, Logger: testLogger(t),
-		Health: e.health, Metrics: inbox.NewMetrics(reg), Options: inbox.Options{Now: func() time.Time { return fixedNow }}})
+		Health: e.health, Metrics: inbox.NewMetrics(reg), Options: inbox.Options{Now: e.clock.Now}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func (in *Inbox) beginRound(start time.Time) {
 
 // endRound records the end of a round begun at start.
 func (in *Inbox) endRound(start time.Time, res RoundResult, err error) {
-	rs := RoundStatus{Start: start, End: time.Now(), Retrying: res.Retrying}
+	rs := RoundStatus{Start: start, End: in.now(), Retrying: res.Retrying}
 	for _, f := range res.Files {
 		switch f.State {
 		case journal.FileDone, journal.FileDuplicate:
@@ -106,7 +106,7 @@ func (in *Inbox) noteError(err error) error {
 	}
 	in.folderTrouble(err)
 	in.mu.Lock()
-	in.status.LastError, in.status.LastErrorAt = err.Error(), time.Now()
+	in.status.LastError, in.status.LastErrorAt = err.Error(), in.now()
 	in.mu.Unlock()
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"filebridge/internal/inbox"
 )
@@ -25,14 +24,14 @@ func TestStatus(t *testing.T) {
 		e := newEnv(t, envOpts{})
 		e.drop("SUPPLIERS.csv", suppliersA)
 		e.drop("SUPPLIERS_BAD.csv", "code,name,relationship\n,No code,Manufacturer\n")
-		before := time.Now()
+		before := e.clock.Now()
 		e.runOnce()
 		st := e.in.Status()
 		r := st.LastRound
 		if r.Processed != 1 || r.Failed != 1 || r.Retrying != 0 || r.Error != "" {
 			t.Errorf("last round %+v, want 1 processed, 1 failed", r)
 		}
-		if r.Start.Before(before) || r.End.Before(r.Start) || r.End.After(time.Now()) {
+		if r.Start.Before(before) || r.End.Before(r.Start) || r.End.After(e.clock.Now()) {
 			t.Errorf("last round from %s to %s, want within the test's round begun at %s", r.Start, r.End, before)
 		}
 		if st.Queue != 0 || st.Retrying != 0 || !st.NextRetry.IsZero() || st.LastError != "" || !st.RoundSince.IsZero() {

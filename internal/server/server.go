@@ -25,7 +25,7 @@ type Health struct {
 	// Status is "ok" or "degraded" (a portal is paused or unreachable, the
 	// journal cannot be written, or an inbox is in trouble).
 	Status string `json:"status"`
-	// Time is when the report was made (UTC).
+	// Time is when the report was made (UTC), by the HealthFunc's clock.
 	Time time.Time `json:"time"`
 	// Journal is the journal's state: "ok", or "degraded" with the reason
 	// while it cannot be written (the inboxes are paused then).
@@ -169,7 +169,6 @@ func Handler(gatherer prometheus.Gatherer, health HealthFunc, mounts ...func(*ht
 	mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		h := health(r.Context())
-		h.Time = time.Now().UTC()
 		code := http.StatusOK
 		h.Status = StatusOK
 		if !h.Healthy() {
