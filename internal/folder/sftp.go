@@ -39,8 +39,9 @@ type sftpFolder struct {
 	dialing  chan struct{} // non-nil while a dial runs; closed when it ends
 	dialErr  error         // last dial failure
 	nextDial time.Time     // no new dial before this after a failure
-	backoff  time.Duration
-	closed   bool
+	// dialFailures counts the failed dials since the last success.
+	dialFailures int
+	closed       bool
 }
 
 var _ Folder = (*sftpFolder)(nil)

@@ -14,13 +14,12 @@ import (
 
 	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
+
+	"filebridge/internal/backoff"
 )
 
-// Reconnection backoff after a failed dial.
-const (
-	minBackoff = time.Second
-	maxBackoff = time.Minute
-)
+// redial is the wait after consecutive failed dials: 1s doubling to 1m.
+var redial = backoff.Backoff{Initial: time.Second, Max: time.Minute}
 
 // sftpConn is one SSH connection with its SFTP session.
 type sftpConn struct {
@@ -132,11 +131,11 @@ func (f *sftpFolder) connect(ctx context.Context) (*sftpConn, error) {
 		close(ch)
 		switch {
 		case err == nil:
-			f.conn, f.dialErr, f.backoff = c, nil, 0
+			f.conn, f.dialErr, f.dialFailures = c, nil, 0
 		case ctx.Err() == nil:
 			// A failure of the server, not of this caller: back off.
-			f.backoff = min(max(2*f.backoff, minBackoff), maxBackoff)
-			f.dialErr, f.nextDial = err, time.Now().Add(f.backoff)
+			f.dialErr, f.nextDial = err, time.Now().Add(redial.Next(f.dialFailures))
+			f.dialFailures++
 		}
 		closed := f.closed
 		f.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"filebridge/internal/backoff"
 	"filebridge/internal/folder"
 )
 
@@ -345,20 +346,16 @@ func (in *Inbox) failed(ctx context.Context, err error) time.Time {
 func (in *Inbox) backOff() time.Duration {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	switch {
-	case in.backoff <= 0:
-		in.backoff = in.cfg.RetryBackoff.Duration
-	default:
-		in.backoff = min(2*in.backoff, in.cfg.RetryBackoffMax.Duration)
-	}
-	in.retryAt = in.now().Add(in.backoff)
-	return in.backoff
+	d := backoff.Backoff{Initial: in.cfg.RetryBackoff.Duration, Max: in.cfg.RetryBackoffMax.Duration}.Next(in.retries)
+	in.retries++
+	in.retryAt = in.now().Add(d)
+	return d
 }
 
 // recovered resets the backoff after a file went through.
 func (in *Inbox) recovered() {
 	in.mu.Lock()
-	in.backoff, in.retryAt = 0, time.Time{}
+	in.retries, in.retryAt = 0, time.Time{}
 	in.mu.Unlock()
 }
 

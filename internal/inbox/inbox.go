@@ -110,7 +110,7 @@ type Inbox struct {
 	mu      sync.Mutex // guards the fields below
 	f       folder.Folder
 	looks   map[string]look // settle state of the names in the inbox root
-	backoff time.Duration   // current retry backoff (0: none)
+	retries int             // transient failures since the last success
 	retryAt time.Time       // no round before this, after a transient failure
 	status  Status          // what Status reports
 	// deferred counts the claimed files the last round did not start

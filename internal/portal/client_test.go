@@ -149,18 +149,6 @@ func TestParseRetryAfter(t *testing.T) {
 	}
 }
 
-func TestBackoffBounds(t *testing.T) {
-	c := &Client{cfg: Config{RetryBaseWait: 10 * time.Millisecond, RetryMaxWait: 100 * time.Millisecond}}
-	for attempt := range 40 {
-		ceil := min(c.cfg.RetryMaxWait, c.cfg.RetryBaseWait<<min(attempt, 20))
-		for range 20 {
-			if d := c.backoff(attempt); d < 0 || d > ceil {
-				t.Fatalf("attempt %d: %v outside [0, %v]", attempt, d, ceil)
-			}
-		}
-	}
-}
-
 // TestGetRetries: 429 with Retry-After, 503 and a dropped connection are
 // retried; 422 is not; the budget ends in a Transient error.
 func TestGetRetries(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptrace"
@@ -18,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"filebridge/internal/backoff"
 )
 
 // class is what to do after one attempt of a request.
@@ -289,7 +290,7 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 // wait sleeps before retry number attempt+1: capped exponential backoff
 // with full jitter, or the response's Retry-After (capped by RetryMaxWait).
 func (c *Client) wait(ctx context.Context, attempt int, resp *http.Response, cause *Error) error {
-	d := c.backoff(attempt)
+	d := backoff.Backoff{Initial: c.cfg.RetryBaseWait, Max: c.cfg.RetryMaxWait, Jitter: backoff.FullJitter}.Next(attempt)
 	if resp != nil {
 		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 			d = min(ra, c.cfg.RetryMaxWait)
@@ -310,17 +311,6 @@ func (c *Client) wait(ctx context.Context, attempt int, resp *http.Response, cau
 	case <-ctx.Done():
 		return fmt.Errorf("waiting to retry %s %s after %q: %w", cause.Method, cause.Path, cause.Error(), context.Cause(ctx))
 	}
-}
-
-// backoff is a random wait in [0, min(RetryMaxWait, RetryBaseWait*2^attempt)].
-func (c *Client) backoff(attempt int) time.Duration {
-	ceil := c.cfg.RetryMaxWait
-	if attempt < 32 {
-		if step := c.cfg.RetryBaseWait << uint(attempt); step > 0 && step < ceil {
-			ceil = step
-		}
-	}
-	return time.Duration(rand.Int64N(int64(ceil) + 1))
 }
 
 // parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
