@@ -233,7 +233,7 @@ func checkFolder(ctx context.Context, o folder.Options, state string) (checkOutc
 			files++
 		}
 	}
-	if strings.HasPrefix(o.URL, "sftp://") {
+	if o.Location.IsSFTP() {
 		return checkOK, fmt.Sprintf("host key verified, logged in, %d file(s) %s", files, state)
 	}
 	return checkOK, fmt.Sprintf("readable, %d file(s) %s", files, state)

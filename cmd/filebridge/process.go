@@ -120,7 +120,8 @@ func inboxHere(ctx context.Context, cfg *config.Config, ic *config.Inbox, db *jo
 	if err != nil {
 		return nil, nil, nil, withCode(exitUsage, err)
 	}
-	in, err = inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal))})
+	in, err = inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal)),
+		Folder: app.FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil)})
 	if err != nil {
 		pc.Close()
 		return nil, nil, nil, withCode(exitUsage, err)

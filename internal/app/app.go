@@ -102,10 +102,26 @@ func NewPortals(cfg *config.Config, o PortalOptions) (map[string]*portal.Client,
 	return out, nil
 }
 
-// FolderOptions are the folder.Options of an inbox's or outbox's url and
-// SFTP settings: config.FolderOptions, the one mapping the inboxes use too.
+// FolderOptions are the folder.Options of an inbox's or outbox's url,
+// SFTP settings (secrets resolved by config.Load) and operation timeout:
+// the one mapping every command and the daemon use. Secrets are set for
+// SFTP only.
 func FolderOptions(u config.FolderURL, s config.SFTP, timeout time.Duration, log *slog.Logger) folder.Options {
-	return config.FolderOptions(u, s, timeout, log)
+	o := folder.Options{
+		Location:           u,
+		Timeout:            timeout,
+		Logger:             log,
+		KnownHostsFile:     s.KnownHosts,
+		HostKeyFingerprint: s.HostKeyFingerprint,
+	}
+	if u.IsSFTP() {
+		o.Password = s.Password.Value()
+		if !s.PrivateKey.IsZero() {
+			o.PrivateKey = []byte(s.PrivateKey.Value())
+		}
+		o.PrivateKeyPassphrase = s.PrivateKeyPassphrase.Value()
+	}
+	return o
 }
 
 // OpenOutboxFolder opens (for SFTP: connects to) an outbox's folder.

@@ -133,6 +133,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
 			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox,
+			Folder: FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil), // the inbox logs through its own logger
 		})
 		if err != nil {
 			d.Close()

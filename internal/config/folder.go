@@ -3,101 +3,17 @@ package config
 import (
 	"encoding/base64"
 	"fmt"
-	"log/slog"
-	"net/url"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
-	"filebridge/internal/folder"
+	"filebridge/internal/folderurl"
 )
-
-// FolderOptions are the folder.Options of an inbox's or outbox's url,
-// SFTP settings (secrets resolved by Load) and operation timeout: the one
-// mapping every command and the daemon use. The URL is u's escaped
-// String, which folder.Open reads back as the same folder whatever its
-// path holds ("#", "%", "?", spaces). Secrets are set for SFTP only.
-func FolderOptions(u FolderURL, s SFTP, timeout time.Duration, log *slog.Logger) folder.Options {
-	o := folder.Options{
-		URL:                u.String(),
-		Timeout:            timeout,
-		Logger:             log,
-		KnownHostsFile:     s.KnownHosts,
-		HostKeyFingerprint: s.HostKeyFingerprint,
-	}
-	if u.IsSFTP() {
-		o.Password = s.Password.Value()
-		if !s.PrivateKey.IsZero() {
-			o.PrivateKey = []byte(s.PrivateKey.Value())
-		}
-		o.PrivateKeyPassphrase = s.PrivateKeyPassphrase.Value()
-	}
-	return o
-}
 
 // parseFolderURL reads an inbox's or outbox's url: "file:///dir", a plain
 // path (relative to the config's folder) or "sftp://user@host[:port]/dir".
 func (c *Config) parseFolderURL(raw string) (FolderURL, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return FolderURL{}, fmt.Errorf("url is required: \"file:///srv/edi/in\", a path, or \"sftp://user@host/dir\"")
-	}
-	if !strings.Contains(raw, "://") {
-		return FolderURL{Scheme: SchemeFile, Path: filepath.Clean(c.abs(raw))}, nil
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return FolderURL{}, fmt.Errorf("url %q cannot be read: %v", raw, err)
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return FolderURL{}, fmt.Errorf("url %q: drop the query and fragment (\"?\" and \"#\" are not used)", raw)
-	}
-	switch strings.ToLower(u.Scheme) {
-	case SchemeFile:
-		if u.Host != "" && u.Host != "localhost" {
-			return FolderURL{}, fmt.Errorf("url %q: a file url has no host: write \"file:///dir\" (three slashes)", raw)
-		}
-		if u.Path == "" || !strings.HasPrefix(u.Path, "/") {
-			return FolderURL{}, fmt.Errorf("url %q: a file url needs an absolute path, e.g. \"file:///srv/edi/in\"; write a relative path without \"file://\"", raw)
-		}
-		return FolderURL{Scheme: SchemeFile, Path: filepath.Clean(filepath.FromSlash(u.Path))}, nil
-	case SchemeSFTP:
-		return parseSFTPURL(raw, u)
-	}
-	return FolderURL{}, fmt.Errorf("url %q: scheme %q is not supported: use \"file:///dir\", a path, or \"sftp://user@host[:port]/dir\"", raw, u.Scheme)
-}
-
-func parseSFTPURL(raw string, u *url.URL) (FolderURL, error) {
-	f := FolderURL{Scheme: SchemeSFTP, Host: u.Hostname(), Port: 22}
-	if u.User != nil {
-		if _, has := u.User.Password(); has {
-			// Do not echo raw: it holds the password.
-			return FolderURL{}, fmt.Errorf("the sftp url must not carry a password: remove it and set password_env or password_file")
-		}
-		f.User = u.User.Username()
-	}
-	if f.User == "" {
-		return FolderURL{}, fmt.Errorf("url %q: the sftp url needs a user: \"sftp://user@%s/dir\"", raw, u.Host)
-	}
-	if f.Host == "" {
-		return FolderURL{}, fmt.Errorf("url %q: the sftp url needs a host: \"sftp://user@host/dir\"", raw)
-	}
-	if p := u.Port(); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 65535 {
-			return FolderURL{}, fmt.Errorf("url %q: port %q is not a number from 1 to 65535", raw, p)
-		}
-		f.Port = n
-	}
-	f.Path = u.Path
-	if f.Path == "" {
-		f.Path = "."
-	} else {
-		f.Path = path.Clean(f.Path)
-	}
-	return f, nil
+	return folderurl.Parse(raw, c.Dir)
 }
 
 // checkSFTP checks the connection settings against the folder's scheme and

@@ -25,7 +25,7 @@ func TestFolderURLString(t *testing.T) {
 		{"sftp", sftp("files.example.com", 22, "/outgoing"), "sftp://edi@files.example.com:22/outgoing"},
 		{"sftp with #", sftp("files.example.com", 2222, "/in #2/%41?"), "sftp://edi@files.example.com:2222/in%20%232/%2541%3F"},
 		{"sftp login directory", sftp("files.example.com", 22, "."), "sftp://edi@files.example.com:22"},
-		{"sftp under the login directory", sftp("files.example.com", 22, "/~/in"), "sftp://edi@files.example.com:22/~/in"},
+		{"sftp under the login directory", sftp("files.example.com", 22, "in"), "sftp://edi@files.example.com:22/~/in"},
 		{"sftp ipv6", sftp("::1", 2222, "/in"), "sftp://edi@[::1]:2222/in"},
 	}
 	for _, tt := range tests {

@@ -3,11 +3,11 @@ package config
 import (
 	"fmt"
 	"math"
-	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"filebridge/internal/folderurl"
 )
 
 // Duration is a time.Duration read from a TOML string such as "30s", "2m" or
@@ -105,57 +105,11 @@ func (c *Constant) UnmarshalText(b []byte) error {
 }
 
 // FolderURL is an inbox's or outbox's parsed url: a local directory or a
-// directory on an SFTP server.
-type FolderURL struct {
-	Scheme string // "file" or "sftp"
-	Path   string // local: absolute, cleaned path; sftp: path on the server
-	User   string // sftp only
-	Host   string // sftp only
-	Port   int    // sftp only, default 22
-}
-
-// IsSFTP reports whether the folder is on an SFTP server.
-func (u FolderURL) IsSFTP() bool { return u.Scheme == SchemeSFTP }
-
-// Addr is host:port of an SFTP folder.
-func (u FolderURL) Addr() string {
-	if u.Host == "" {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", bracketHost(u.Host), u.Port)
-}
-
-// String prints the folder as a URL, without any secret, escaped so that
-// url.Parse (and folder.Open) read the same folder back: "#", "%", "?" and
-// spaces in a path are percent-encoded. An SFTP folder in the login
-// directory (Path ".") has an empty path.
-func (u FolderURL) String() string {
-	if u.IsSFTP() {
-		p := u.Path
-		switch {
-		case p == ".":
-			p = ""
-		case p != "" && !strings.HasPrefix(p, "/"):
-			p = "/~/" + p
-		}
-		return (&url.URL{Scheme: SchemeSFTP, User: url.User(u.User), Host: u.Addr(), Path: p}).String()
-	}
-	p := filepath.ToSlash(u.Path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive: file:///C:/dir
-	}
-	return (&url.URL{Scheme: SchemeFile, Path: p}).String()
-}
-
-func bracketHost(h string) string {
-	if strings.Contains(h, ":") {
-		return "[" + h + "]"
-	}
-	return h
-}
+// directory on an SFTP server (folderurl, the one parser of folder urls).
+type FolderURL = folderurl.URL
 
 // URL schemes of folders.
 const (
-	SchemeFile = "file"
-	SchemeSFTP = "sftp"
+	SchemeFile = folderurl.SchemeFile
+	SchemeSFTP = folderurl.SchemeSFTP
 )

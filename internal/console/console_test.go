@@ -19,6 +19,7 @@ import (
 
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
+	"filebridge/internal/folderurl"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/server"
@@ -109,7 +110,7 @@ path = "state/fb.db"
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := folder.Open(ctx, folder.Options{URL: e.inDir})
+	f, err := folder.Open(ctx, folder.Options{Location: folderurl.Local(e.inDir)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,14 +21,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
+
+	"filebridge/internal/folderurl"
 )
 
 // Entry describes one file or directory of a Folder.
@@ -72,12 +71,11 @@ type Folder interface {
 	Close() error
 }
 
-// Options configure Open. Only URL is used for a local folder.
+// Options configure Open. Only Location is used for a local folder.
 type Options struct {
-	// URL is "file:///abs/path", a plain local path, or
-	// "sftp://user@host:port/abs/path" ("sftp://user@host/~/dir" for a path
-	// relative to the login directory). A password in the URL is refused.
-	URL string
+	// Location is the folder: a local directory or a directory on an
+	// SFTP server, as folderurl.Parse read it from the configuration.
+	Location folderurl.URL
 
 	// Password is used for password and keyboard-interactive logins.
 	Password string
@@ -124,8 +122,8 @@ func skipped(log *slog.Logger, onSkip func(dir, name, reason string), dir, name,
 // String describes the options without their secrets, so that printing
 // them (%v, %+v) or logging them never shows a password or a key.
 func (o Options) String() string {
-	return fmt.Sprintf("{URL:%s Password:%s PrivateKey:%s KnownHostsFile:%s HostKeyFingerprint:%s Timeout:%s KeepAlive:%s}",
-		o.URL, redacted(o.Password != ""), redacted(len(o.PrivateKey) > 0), o.KnownHostsFile, o.HostKeyFingerprint, o.Timeout, o.KeepAlive)
+	return fmt.Sprintf("{Location:%s Password:%s PrivateKey:%s KnownHostsFile:%s HostKeyFingerprint:%s Timeout:%s KeepAlive:%s}",
+		o.Location, redacted(o.Password != ""), redacted(len(o.PrivateKey) > 0), o.KnownHostsFile, o.HostKeyFingerprint, o.Timeout, o.KeepAlive)
 }
 
 // LogValue is what slog records of the options: String.
@@ -147,9 +145,9 @@ const (
 	DefaultKeepAlive = 15 * time.Second
 )
 
-// Open opens the folder named by opts.URL. A local root must be an absolute
-// or relative path; it is not created (use MkdirAll(ctx, ".") to create it).
-// An SFTP folder connects (and verifies the host key) before returning.
+// Open opens the folder at opts.Location. A local root is not created
+// (use MkdirAll(ctx, ".") to create it). An SFTP folder connects (and
+// verifies the host key) before returning.
 func Open(ctx context.Context, opts Options) (Folder, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -160,40 +158,14 @@ func Open(ctx context.Context, opts Options) (Folder, error) {
 	if opts.KeepAlive <= 0 {
 		opts.KeepAlive = DefaultKeepAlive
 	}
-	raw := strings.TrimSpace(opts.URL)
-	if raw == "" {
-		return nil, errors.New("opening folder: empty URL; give a path, file:///path or sftp://user@host:port/path")
-	}
-	if !strings.Contains(raw, "://") {
-		return openLocal(raw, opts)
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("opening folder: parsing URL: %w", err)
-	}
-	switch strings.ToLower(u.Scheme) {
-	case "file":
-		if u.Host != "" && u.Host != "localhost" {
-			return nil, fmt.Errorf("opening folder %s: file URLs must not name a host; write file:///abs/path", raw)
-		}
-		if u.Path == "" {
-			return nil, fmt.Errorf("opening folder %s: no path; write file:///abs/path", raw)
-		}
-		return openLocal(filepath.FromSlash(u.Path), opts)
-	case "sftp":
-		return openSFTP(ctx, u, opts)
+	switch loc := opts.Location; loc.Scheme {
+	case folderurl.SchemeFile:
+		return openLocal(loc.Path, opts)
+	case folderurl.SchemeSFTP:
+		return openSFTP(ctx, loc, opts)
 	default:
-		return nil, fmt.Errorf("opening folder %s: unsupported scheme %q; use a path, file:// or sftp://", redactURL(u), u.Scheme)
+		return nil, fmt.Errorf("opening folder: no location (scheme %q): give a local directory or an sftp:// url", loc.Scheme)
 	}
-}
-
-// redactURL renders u without its password.
-func redactURL(u *url.URL) string {
-	c := *u
-	if c.User != nil {
-		c.User = url.User(c.User.Username())
-	}
-	return c.String()
 }
 
 // tempName returns the temporary name used by CreateAtomic for base.

@@ -12,11 +12,12 @@ import (
 
 	"filebridge/internal/folder"
 	"filebridge/internal/folder/foldertest"
+	"filebridge/internal/folderurl"
 )
 
 func openLocal(t *testing.T, dir string) folder.Folder {
 	t.Helper()
-	f, err := folder.Open(t.Context(), folder.Options{URL: dir, Logger: testLogger(t)})
+	f, err := folder.Open(t.Context(), folder.Options{Location: folderurl.Local(dir), Logger: testLogger(t)})
 	if err != nil {
 		t.Fatalf("Open(%s): %v", dir, err)
 	}
@@ -32,7 +33,7 @@ func TestLocalConformance(t *testing.T) {
 
 func TestLocalFileURL(t *testing.T) {
 	dir := t.TempDir()
-	f := openLocal(t, "file://"+filepath.ToSlash(dir))
+	f := openLocal(t, dir)
 	if got, want := f.String(), "file://"+filepath.ToSlash(dir); got != want {
 		t.Errorf("String: got %q, want %q", got, want)
 	}
@@ -42,20 +43,22 @@ func TestLocalFileURL(t *testing.T) {
 	}
 }
 
-func TestOpenRefusesBadURLs(t *testing.T) {
+// TestOpenRefuses: Open needs a location, and an SFTP folder a way to
+// check the host key (the url itself is checked by folderurl.Parse).
+func TestOpenRefuses(t *testing.T) {
+	sftpLoc := folderurl.URL{Scheme: folderurl.SchemeSFTP, User: "u", Host: "127.0.0.1", Port: 1, Path: "x"}
 	tests := []struct {
-		name, url, want string
+		name string
+		loc  folderurl.URL
+		want string
 	}{
-		{"empty", "", "empty URL"},
-		{"unknown scheme", "ftp://host/x", "unsupported scheme"},
-		{"file with host", "file://host/x", "must not name a host"},
-		{"password in URL", "sftp://u:hunter2@127.0.0.1:1/x", "holds a password"},
-		{"no user", "sftp://127.0.0.1:1/x", "no user name"},
-		{"no host key check", "sftp://u@127.0.0.1:1/x", "no insecure default"},
+		{"no location", folderurl.URL{}, "no location"},
+		{"no user", folderurl.URL{Scheme: folderurl.SchemeSFTP, Host: "127.0.0.1", Port: 1, Path: "x"}, "needs a user"},
+		{"no host key check", sftpLoc, "no insecure default"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := folder.Open(t.Context(), folder.Options{URL: tc.url, Password: "pw"})
+			_, err := folder.Open(t.Context(), folder.Options{Location: tc.loc, Password: "hunter2"})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.want)
 			}

@@ -6,10 +6,12 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"filebridge/internal/folderurl"
 )
 
 func TestOptionsHideSecrets(t *testing.T) {
-	o := Options{URL: "sftp://edi@127.0.0.1:2222/in", Password: "s3cret-pass", PrivateKey: []byte("-----BEGIN KEY s3cret-key"), PrivateKeyPassphrase: "s3cret-phrase"}
+	o := Options{Location: folderurl.URL{Scheme: folderurl.SchemeSFTP, User: "edi", Host: "127.0.0.1", Port: 2222, Path: "/in"}, Password: "s3cret-pass", PrivateKey: []byte("-----BEGIN KEY s3cret-key"), PrivateKeyPassphrase: "s3cret-phrase"}
 	var logged bytes.Buffer
 	slog.New(slog.NewTextHandler(&logged, nil)).Info("opening", "options", o)
 	for _, out := range []string{fmt.Sprint(o), fmt.Sprintf("%+v", o), fmt.Sprintf("%#v", o), logged.String()} {

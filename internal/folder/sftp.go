@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
-	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -19,6 +17,8 @@ import (
 
 	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
+
+	"filebridge/internal/folderurl"
 )
 
 // sftpFolder is a Folder in a directory of an SFTP server. It holds one
@@ -46,32 +46,11 @@ type sftpFolder struct {
 
 var _ Folder = (*sftpFolder)(nil)
 
-func openSFTP(ctx context.Context, u *url.URL, opts Options) (*sftpFolder, error) {
-	if _, hasPw := u.User.Password(); hasPw {
-		return nil, fmt.Errorf("opening folder %s: the URL holds a password; remove it and give the password through the configuration's secret (environment variable or file)", redactURL(u))
+func openSFTP(ctx context.Context, loc folderurl.URL, opts Options) (*sftpFolder, error) {
+	user, addr, root, display := loc.User, loc.Addr(), loc.Path, loc.String()
+	if user == "" || loc.Host == "" || root == "" {
+		return nil, fmt.Errorf("opening folder %s: an sftp folder needs a user, a host and a path: sftp://user@host:port/path", display)
 	}
-	user := u.User.Username()
-	if user == "" {
-		return nil, fmt.Errorf("opening folder %s: no user name; write sftp://user@host:port/path", redactURL(u))
-	}
-	host, port := u.Hostname(), u.Port()
-	if host == "" {
-		return nil, fmt.Errorf("opening folder %s: no host; write sftp://user@host:port/path", redactURL(u))
-	}
-	if port == "" {
-		port = "22"
-	}
-	root := u.Path
-	switch {
-	case root == "" || root == "/~":
-		root = "."
-	case strings.HasPrefix(root, "/~/"):
-		root = path.Clean(strings.TrimPrefix(root, "/~/"))
-	default:
-		root = path.Clean(root)
-	}
-	addr := net.JoinHostPort(host, port)
-	display := (&url.URL{Scheme: "sftp", User: url.User(user), Host: addr, Path: u.Path}).String()
 	cfg, err := sshClientConfig(user, addr, opts)
 	if err != nil {
 		return nil, fmt.Errorf("opening folder %s: %w", display, err)

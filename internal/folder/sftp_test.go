@@ -32,7 +32,7 @@ func openSFTP(t *testing.T, opts folder.Options) folder.Folder {
 	opts.Logger = testLogger(t)
 	f, err := folder.Open(t.Context(), opts)
 	if err != nil {
-		t.Fatalf("Open(%s): %v", opts.URL, err)
+		t.Fatalf("Open(%s): %v", opts.Location, err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
 	return f
@@ -175,7 +175,7 @@ func TestSFTPHostKeyVerification(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := folder.Options{
-				URL: srv.URL("/"), Password: srv.Password,
+				Location: srv.Options("/").Location, Password: srv.Password,
 				KnownHostsFile: tc.knownHosts, HostKeyFingerprint: tc.fingerprint,
 				Timeout: 5 * time.Second, Logger: testLogger(t),
 			}

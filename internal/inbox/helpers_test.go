@@ -175,12 +175,19 @@ retry_backoff_max = "200ms"
 	return e
 }
 
+// folder is how the daemon opens the env's inbox folder: its configured
+// url, credentials and known_hosts.
+func (e *env) folder() folder.Options {
+	ic := e.cfg.Inboxes[0]
+	return app.FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil)
+}
+
 // newInbox builds another Inbox on the env's config, journal and health.
 func (e *env) newInbox(c *portal.Client, open func(context.Context) (folder.Folder, error)) *inbox.Inbox {
 	e.t.Helper()
 	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
 		Journal: e.j, Portal: c, Logger: testLogger(e.t), Health: e.health,
-		Concurrency: e.workers, Options: e.options, OpenFolder: open,
+		Concurrency: e.workers, Options: e.options, OpenFolder: open, Folder: e.folder(),
 	})
 	if err != nil {
 		e.t.Fatal(err)

@@ -46,9 +46,12 @@ type Deps struct {
 	// Order is shared by the inboxes of one portal: it keeps their files
 	// in dependency order across inboxes. Nil: a private one.
 	Order *Order
-	// OpenFolder opens the inbox folder. Nil: folder.Open with the inbox's
-	// url and SFTP settings.
+	// OpenFolder opens the inbox folder. Nil: folder.Open with Folder.
 	OpenFolder func(ctx context.Context) (folder.Folder, error)
+	// Folder are the options of the inbox folder (app.FolderOptions of the
+	// inbox's url and SFTP settings). Without a Location: the inbox's
+	// local folder (cfg.Folder) with default timeouts.
+	Folder folder.Options
 	// Concurrency is the number of documents submitted at once; the portal
 	// client's own semaphore bounds the requests. Default 8.
 	Concurrency int
@@ -226,11 +229,15 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		in.workers = config.DefaultConcurrency
 	}
 	if in.open == nil {
-		in.open = func(ctx context.Context) (folder.Folder, error) {
-			opts := config.FolderOptions(cfg.Folder, cfg.SFTP, cfg.OperationTimeout.Duration, log)
-			opts.OnSkip = in.onSkip // listed once, not warned about at every poll
-			return folder.Open(ctx, opts)
+		opts := deps.Folder
+		if opts.Location.Scheme == "" {
+			opts.Location, opts.Timeout = cfg.Folder, cfg.OperationTimeout.Duration
 		}
+		if opts.Logger == nil {
+			opts.Logger = log
+		}
+		opts.OnSkip = in.onSkip // listed once, not warned about at every poll
+		in.open = func(ctx context.Context) (folder.Folder, error) { return folder.Open(ctx, opts) }
 	}
 	if in.opts.Now == nil {
 		in.opts.Now = time.Now

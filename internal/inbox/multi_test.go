@@ -51,7 +51,7 @@ func (e *env) sharedInstance(url, name string, c *clock, lease time.Duration, cl
 	e.t.Cleanup(func() { _ = db.Close() })
 	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
 		Journal: db, Portal: client, Logger: testLogger(e.t).With("instance", name),
-		Concurrency: e.workers, Options: e.options,
+		Concurrency: e.workers, Options: e.options, Folder: e.folder(),
 	})
 	if err != nil {
 		e.t.Fatal(err)

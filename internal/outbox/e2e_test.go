@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"filebridge/internal/folder"
+	"filebridge/internal/folderurl"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
@@ -62,7 +63,7 @@ func newSimEnvOpts(t testing.TB, opts portalsim.Options, perPage int) *simEnv {
 	}
 	t.Cleanup(func() { db.Close() })
 	dir := t.TempDir()
-	f, err := folder.Open(ctx, folder.Options{URL: dir})
+	f, err := folder.Open(ctx, folder.Options{Location: folderurl.Local(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}

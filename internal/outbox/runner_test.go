@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"filebridge/internal/folder"
+	"filebridge/internal/folderurl"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
@@ -124,7 +125,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	f, err := folder.Open(ctx, folder.Options{URL: h.dir})
+	f, err := folder.Open(ctx, folder.Options{Location: folderurl.Local(h.dir)})
 	if err != nil {
 		t.Fatal(err)
 	}

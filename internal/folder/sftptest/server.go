@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"filebridge/internal/folder"
+	"filebridge/internal/folderurl"
 )
 
 // Config changes how NewServerConfig's server behaves.
@@ -125,7 +126,7 @@ func (s *Server) URL(dir string) string {
 // known_hosts file and a 10s operation timeout.
 func (s *Server) Options(dir string) folder.Options {
 	return folder.Options{
-		URL: s.URL(dir), Password: s.Password,
+		Location: location(s.URL(dir)), Password: s.Password,
 		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
 	}
 }
@@ -225,4 +226,14 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 			}
 		}()
 	}
+}
+
+// location is the parsed url of a test server's folder (its own urls
+// always parse).
+func location(url string) folderurl.URL {
+	loc, err := folderurl.Parse(url, "")
+	if err != nil {
+		panic(err)
+	}
+	return loc
 }

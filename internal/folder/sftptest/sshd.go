@@ -167,7 +167,7 @@ func (s *SSHD) URL(dir string) string {
 // file and a 10s operation timeout.
 func (s *SSHD) Options(dir string) folder.Options {
 	return folder.Options{
-		URL: s.URL(dir), PrivateKey: s.ClientKey,
+		Location: location(s.URL(dir)), PrivateKey: s.ClientKey,
 		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
 	}
 }
