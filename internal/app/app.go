@@ -124,7 +124,8 @@ func FolderOptions(u config.FolderURL, s config.SFTP, timeout time.Duration, log
 	return o
 }
 
-// OpenOutboxFolder opens (for SFTP: connects to) an outbox's folder.
+// OpenOutboxFolder opens an outbox's folder (an SFTP folder connects at
+// its first operation).
 func OpenOutboxFolder(ctx context.Context, out *config.Outbox, log *slog.Logger) (folder.Folder, error) {
 	f, err := folder.Open(ctx, FolderOptions(out.Folder, out.SFTP, out.OperationTimeout.Duration, log))
 	if err != nil {

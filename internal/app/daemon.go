@@ -74,7 +74,7 @@ type Outbox struct {
 	Runner *outbox.Runner
 	Jobs   []outbox.Job
 	source *outbox.PortalSource
-	folder *lazyFolder
+	folder folder.Folder
 }
 
 // Open builds the daemon of cfg: it opens the journal (an UnreachableError
@@ -165,12 +165,17 @@ func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, err
 	if err != nil {
 		return nil, err
 	}
-	log := d.Log.With("outbox", oc.Name)
-	lf := &lazyFolder{open: func(ctx context.Context) (folder.Folder, error) { return OpenOutboxFolder(ctx, oc, log) }, name: oc.Folder.String()}
+	// The folder connects at the first export (and again after a break):
+	// a server that is down only fails the runs until it is back.
+	f, err := OpenOutboxFolder(context.Background(), oc, d.Log.With("outbox", oc.Name))
+	if err != nil {
+		sc.Close()
+		return nil, err
+	}
 	src := &outbox.PortalSource{Client: d.Portals[oc.Portal], Snapshot: sc}
 	return &Outbox{
-		Config: oc, Jobs: jobs, source: src, folder: lf,
-		Runner: &outbox.Runner{Source: src, Folder: lf, Journal: d.Journal, Logger: d.Log, Now: d.opts.Now},
+		Config: oc, Jobs: jobs, source: src, folder: f,
+		Runner: &outbox.Runner{Source: src, Folder: f, Journal: d.Journal, Logger: d.Log, Now: d.opts.Now},
 	}, nil
 }
 

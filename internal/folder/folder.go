@@ -145,9 +145,11 @@ const (
 	DefaultKeepAlive = 15 * time.Second
 )
 
-// Open opens the folder at opts.Location. A local root is not created
-// (use MkdirAll(ctx, ".") to create it). An SFTP folder connects (and
-// verifies the host key) before returning.
+// Open opens the folder at opts.Location without touching it: a local root
+// is not created (use MkdirAll(ctx, ".") to create it), and an SFTP folder
+// connects (and verifies the host key) at its first operation, and again
+// after its connection broke (the one reconnect layer: callers keep the
+// folder and never reopen it).
 func Open(ctx context.Context, opts Options) (Folder, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -162,7 +164,7 @@ func Open(ctx context.Context, opts Options) (Folder, error) {
 	case folderurl.SchemeFile:
 		return openLocal(loc.Path, opts)
 	case folderurl.SchemeSFTP:
-		return openSFTP(ctx, loc, opts)
+		return openSFTP(loc, opts)
 	default:
 		return nil, fmt.Errorf("opening folder: no location (scheme %q): give a local directory or an sftp:// url", loc.Scheme)
 	}

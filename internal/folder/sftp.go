@@ -46,7 +46,7 @@ type sftpFolder struct {
 
 var _ Folder = (*sftpFolder)(nil)
 
-func openSFTP(ctx context.Context, loc folderurl.URL, opts Options) (*sftpFolder, error) {
+func openSFTP(loc folderurl.URL, opts Options) (*sftpFolder, error) {
 	user, addr, root, display := loc.User, loc.Addr(), loc.Path, loc.String()
 	if user == "" || loc.Host == "" || root == "" {
 		return nil, fmt.Errorf("opening folder %s: an sftp folder needs a user, a host and a path: sftp://user@host:port/path", display)
@@ -58,9 +58,6 @@ func openSFTP(ctx context.Context, loc folderurl.URL, opts Options) (*sftpFolder
 	f := &sftpFolder{
 		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg,
 		log: opts.Logger.With("folder", display),
-	}
-	if _, err := f.connect(ctx); err != nil {
-		return nil, err
 	}
 	return f, nil
 }

@@ -38,6 +38,23 @@ func openSFTP(t *testing.T, opts folder.Options) folder.Folder {
 	return f
 }
 
+// firstUse opens opts and stats the folder's root: an SFTP folder
+// connects, verifies the host key and logs in at its first operation. It
+// returns the first error.
+func firstUse(t *testing.T, opts folder.Options) error {
+	t.Helper()
+	if opts.Logger == nil {
+		opts.Logger = testLogger(t)
+	}
+	f, err := folder.Open(t.Context(), opts)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.Stat(t.Context(), ".")
+	return err
+}
+
 // memFolder returns a folder on "/data" of a fresh in-memory server.
 func memFolder(t *testing.T, srv *sftptest.Server) folder.Folder {
 	t.Helper()
@@ -179,17 +196,15 @@ func TestSFTPHostKeyVerification(t *testing.T) {
 				KnownHostsFile: tc.knownHosts, HostKeyFingerprint: tc.fingerprint,
 				Timeout: 5 * time.Second, Logger: testLogger(t),
 			}
-			f, err := folder.Open(t.Context(), opts)
+			err := firstUse(t, opts)
 			if tc.wantErr == nil {
 				if err != nil {
-					t.Fatalf("Open: %v", err)
+					t.Fatalf("first use: %v", err)
 				}
-				f.Close()
 				return
 			}
 			if err == nil {
-				f.Close()
-				t.Fatalf("Open: connected, want %v", tc.wantErr)
+				t.Fatalf("connected, want %v", tc.wantErr)
 			}
 			if !errors.Is(err, tc.wantErr) {
 				t.Errorf("got %v, want %v", err, tc.wantErr)
@@ -237,19 +252,14 @@ func TestSFTPLogins(t *testing.T) {
 				opts.PrivateKey = tc.srv.ClientKey
 			}
 			opts.Logger = testLogger(t)
-			f, err := folder.Open(t.Context(), opts)
+			err := firstUse(t, opts)
 			if !tc.wantErr {
 				if err != nil {
-					t.Fatalf("Open: %v", err)
-				}
-				defer f.Close()
-				if _, err := f.Stat(t.Context(), "."); err != nil {
-					t.Errorf("Stat: %v", err)
+					t.Fatalf("first use: %v", err)
 				}
 				return
 			}
 			if err == nil {
-				f.Close()
 				t.Fatal("logged in, want an error")
 			}
 			if !strings.Contains(err.Error(), "logging in") {
@@ -386,6 +396,9 @@ func TestSFTPKeepAlive(t *testing.T) {
 	opts := srv.Options("/")
 	opts.KeepAlive = 20 * time.Millisecond
 	f := openSFTP(t, opts)
+	if _, err := f.Stat(t.Context(), "."); err != nil { // connects
+		t.Fatal(err)
+	}
 	time.Sleep(150 * time.Millisecond) // several keepalives answered
 	before := srv.Accepted()
 	if _, err := f.Stat(t.Context(), "."); err != nil {

@@ -97,17 +97,14 @@ func TestOpenSSHHostKeyAndLogin(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := sshd.Options(root)
 			tc.mutate(&opts)
-			opts.Logger = testLogger(t)
-			f, err := folder.Open(t.Context(), opts)
+			err := firstUse(t, opts)
 			if tc.wantMsg == "" {
 				if err != nil {
-					t.Fatalf("Open: %v", err)
+					t.Fatalf("first use: %v", err)
 				}
-				f.Close()
 				return
 			}
 			if err == nil {
-				f.Close()
 				t.Fatal("connected, want an error")
 			}
 			if tc.wantErr != nil && !errors.Is(err, tc.wantErr) {
