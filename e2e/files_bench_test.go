@@ -15,7 +15,7 @@ import (
 // and 4: files/s of each.
 func BenchmarkLocalInboxFiles(b *testing.B) {
 	const n = 1000
-	for _, fc := range []int{1, 4} {
+	for _, fc := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("file_concurrency=%d", fc), func(b *testing.B) {
 			for b.Loop() {
 				s := startSim(b, "A")

@@ -102,24 +102,15 @@ func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error)
 	if reason := validEntryName(base); reason != "" {
 		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, badName(base, reason))
 	}
-	entries, err := f.List(ctx, cdir)
-	if err != nil {
-		return "", fmt.Errorf("choosing a unique name for %s in %s: %w", base, cdir, err)
-	}
-	taken := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		taken[e.Name] = true
-	}
+	// Each candidate is asked for rather than the folder listed: a folder
+	// of a day's files listed once per file made many small files
+	// quadratic.
 	stem, ext := splitExt(base)
 	for i := 0; i < maxUnique; i++ {
 		cand := base
 		if i > 0 {
 			cand = stem + "." + strconv.Itoa(i) + ext
 		}
-		if taken[cand] {
-			continue
-		}
-		// The listing hides links and unsafe names: confirm with Stat.
 		full := path.Join(cdir, cand)
 		_, err := f.Stat(ctx, full)
 		switch {

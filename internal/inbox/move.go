@@ -125,15 +125,10 @@ func (fr *fileRun) plan(ctx context.Context, success bool) error {
 
 // freeNames finds in dir the first of base, base.1, base.2... (suffix
 // before the extension) whose report and rejected-rows names are free too.
+// It asks for each candidate name rather than listing dir, which holds
+// every file of the day: a listing per file made a day of small files
+// quadratic.
 func freeNames(ctx context.Context, f folder.Folder, dir, base string) (final, report string, err error) {
-	entries, err := f.List(ctx, dir)
-	if err != nil {
-		return "", "", err
-	}
-	taken := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		taken[e.Name] = true
-	}
 	stem, ext := splitExt(base)
 	for i := 0; i < 10000; i++ {
 		cand := base
@@ -141,13 +136,21 @@ func freeNames(ctx context.Context, f folder.Folder, dir, base string) (final, r
 			cand = fmt.Sprintf("%s.%d%s", stem, i, ext)
 		}
 		rep, rej := reportNames(cand)
-		if taken[cand] || taken[rep] || taken[rej] {
-			continue
+		free := true
+		for _, name := range []string{cand, rep, rej} {
+			_, err := f.Stat(ctx, path.Join(dir, name))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if ctx.Err() != nil {
+				return "", "", ctx.Err()
+			}
+			free = false // taken, a link, or unreadable
+			break
 		}
-		if _, err := f.Stat(ctx, path.Join(dir, cand)); !errors.Is(err, fs.ErrNotExist) {
-			continue // hidden from the listing (a link), or unreadable
+		if free {
+			return path.Join(dir, cand), path.Join(dir, rep), nil
 		}
-		return path.Join(dir, cand), path.Join(dir, rep), nil
 	}
 	return "", "", fmt.Errorf("choosing a name for %s in %s: too many files of that name, clean the folder up: %w", base, dir, fs.ErrExist)
 }
