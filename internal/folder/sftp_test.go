@@ -391,6 +391,8 @@ func TestSFTPOperationDeadline(t *testing.T) {
 	}
 }
 
+// TestSFTPKeepAlive: an idle connection sends keepalive requests (the
+// server counts them) and stays up: the next request uses it.
 func TestSFTPKeepAlive(t *testing.T) {
 	srv := sftptest.NewServer(t)
 	opts := srv.Options("/")
@@ -399,8 +401,14 @@ func TestSFTPKeepAlive(t *testing.T) {
 	if _, err := f.Stat(t.Context(), "."); err != nil { // connects
 		t.Fatal(err)
 	}
-	time.Sleep(150 * time.Millisecond) // several keepalives answered
 	before := srv.Accepted()
+	for i := range 3 {
+		select {
+		case <-srv.KeepAlives():
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%d keepalive requests reached the server, want 3", i)
+		}
+	}
 	if _, err := f.Stat(t.Context(), "."); err != nil {
 		t.Fatal(err)
 	}

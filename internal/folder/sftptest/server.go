@@ -49,6 +49,8 @@ type Server struct {
 	clientAuth ssh.Signer
 	ln         net.Listener
 
+	keepalive chan struct{} // a value per keepalive request received (dropped when full)
+
 	mu        sync.Mutex
 	conns     map[net.Conn]struct{}
 	accepted  int
@@ -69,7 +71,7 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 		User: "filebridge", Password: "s3cret-test-password",
 		ClientKey: client.pem, HostKey: host.signer.PublicKey(),
 		handlers: sftp.InMemHandler(), clientAuth: client.signer,
-		conns: map[net.Conn]struct{}{},
+		conns: map[net.Conn]struct{}{}, keepalive: make(chan struct{}, 64),
 	}
 	if cfg.Handlers != nil {
 		s.handlers = cfg.Handlers(s.handlers)
@@ -148,6 +150,26 @@ func (s *Server) KillConnections() int {
 	return n
 }
 
+// KeepAlives receives a value for each keepalive@openssh.com request the
+// server answered (up to 64 not yet received).
+func (s *Server) KeepAlives() <-chan struct{} { return s.keepalive }
+
+// globalRequests answers keepalive@openssh.com with a failure, as OpenSSH
+// does, counting them, and refuses every other global request.
+func (s *Server) globalRequests(reqs <-chan *ssh.Request) {
+	for r := range reqs {
+		if r.Type == "keepalive@openssh.com" {
+			select {
+			case s.keepalive <- struct{}{}:
+			default:
+			}
+		}
+		if r.WantReply {
+			_ = r.Reply(false, nil)
+		}
+	}
+}
+
 // Accepted returns how many TCP connections the server has accepted.
 func (s *Server) Accepted() int {
 	s.mu.Lock()
@@ -194,7 +216,7 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 		return
 	}
 	defer sc.Close()
-	go ssh.DiscardRequests(reqs) // answers keepalive@openssh.com with a failure, as OpenSSH does
+	go s.globalRequests(reqs)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for nch := range chans {
