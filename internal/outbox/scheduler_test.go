@@ -17,6 +17,8 @@ import (
 // slowRunner counts runs and the most runs ever in flight at once.
 type slowRunner struct {
 	took    time.Duration
+	started chan struct{} // when set, told of each run's start
+	release chan struct{} // when set, a run lasts until it is closed (took is not used)
 	fail    bool
 	mu      sync.Mutex
 	running int
@@ -35,8 +37,16 @@ func (r *slowRunner) Run(ctx context.Context, job Job) (Result, error) {
 		r.mu.Unlock()
 	}()
 	r.runs.Add(1)
+	if r.started != nil {
+		r.started <- struct{}{}
+	}
+	wait := r.release
+	if wait == nil {
+		wait = make(chan struct{})
+		time.AfterFunc(r.took, func() { close(wait) })
+	}
 	select {
-	case <-time.After(r.took):
+	case <-wait:
 	case <-ctx.Done():
 	}
 	if r.fail {
@@ -60,19 +70,35 @@ func (o *countingObserver) ExportRun(_ Job, _ Result, err error, _ time.Duration
 	}
 }
 
+// TestSchedulerSingleton: a run still going on when its next times come
+// is not overlapped, and those times are not queued behind it (gocron's
+// reschedule mode); on a fake clock, without waiting on real time.
 func TestSchedulerSingleton(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs for 3.5 s")
-	}
+	ctx := t.Context()
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 12, 0, 0, 500_000_000, time.UTC))
 	obs := &countingObserver{}
-	s := NewScheduler(t.Context(), SchedulerOptions{Observer: obs, withSeconds: true, Logger: slog.New(slog.DiscardHandler)})
-	slow := &slowRunner{took: 1500 * time.Millisecond, fail: true}
+	s := NewScheduler(ctx, SchedulerOptions{Observer: obs, withSeconds: true, clock: clock, Logger: slog.New(slog.DiscardHandler)})
+	slow := &slowRunner{fail: true, started: make(chan struct{}, 8), release: make(chan struct{})}
 	job := Job{Outbox: "o", Type: model.ExportStock, Schedule: "* * * * * *"} // every second
 	if err := s.Add(job, slow); err != nil {
 		t.Fatal(err)
 	}
 	s.Start()
-	time.Sleep(3500 * time.Millisecond)
+	tick := func() {
+		t.Helper()
+		if err := clock.BlockUntilContext(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Second)
+	}
+	tick()
+	<-slow.started // the first run, which goes on
+	tick()         // two more scheduled times while it runs
+	tick()
+	if err := clock.BlockUntilContext(ctx, 1); err != nil { // the scheduler waits for the next one
+		t.Fatal(err)
+	}
+	close(slow.release)
 	if err := s.Shutdown(); err != nil {
 		t.Fatal(err)
 	}
@@ -81,15 +107,13 @@ func TestSchedulerSingleton(t *testing.T) {
 	if slow.most != 1 {
 		t.Errorf("%d runs overlapped, want 1 at a time", slow.most)
 	}
-	// 3.5 s of 1.5 s runs, one a second: 2 or 3 runs, never the 3-4 the
-	// schedule alone would start.
-	if n := slow.runs.Load(); n < 1 || n > 3 {
-		t.Errorf("%d runs, want 1 to 3", n)
+	if n := slow.runs.Load(); n != 1 {
+		t.Errorf("%d runs, want 1: the times that came during the run are skipped, not queued", n)
 	}
 	obs.mu.Lock()
 	defer obs.mu.Unlock()
-	if obs.runs == 0 || obs.errs != obs.runs {
-		t.Errorf("observer saw %d runs, %d failed; want every run, all failed", obs.runs, obs.errs)
+	if obs.runs != 1 || obs.errs != 1 {
+		t.Errorf("observer saw %d runs, %d failed; want the one run, failed", obs.runs, obs.errs)
 	}
 }
 
