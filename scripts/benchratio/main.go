@@ -41,6 +41,16 @@ var pairs = []pair{
 	{"adaptive limiter slot vs channel semaphore", "BenchmarkLimiter/adaptive", "BenchmarkLimiter/channel", "ns/op", false, 0.5, ""},
 }
 
+// floors are figures with an absolute target rather than a baseline: the
+// smallest value allowed.
+var floors = []struct {
+	what, bench, metric string
+	min                 float64
+}{
+	{"local inbox, 1000 files, file_concurrency 4", "BenchmarkLocalInboxFiles/file_concurrency=4", "files/s", 2000},
+	{"local inbox, 1000 files, file_concurrency 16", "BenchmarkLocalInboxFiles/file_concurrency=16", "files/s", 2000},
+}
+
 // rssTargets are the largest peak RSS (MiB) allowed of benchmarks.
 var rssTargets = []struct {
 	what, bench string
@@ -170,6 +180,19 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 			verdict = "BELOW"
 		}
 		fmt.Printf("%-46s %14.4g %14.4g %-18s %7.2f %7.2f %s\n", p.what, o, b, p.metric, r, p.target, verdict)
+	}
+	fmt.Printf("\n%-46s %14s %14s %-18s\n", "figure", "ours", "target", "metric")
+	for _, f := range floors {
+		v, ok := metrics[f.bench][f.metric]
+		if !ok {
+			fmt.Printf("%-46s %14s %14.0f %-18s n/a\n", f.what, "-", f.min, f.metric)
+			continue
+		}
+		verdict := "ok"
+		if v < f.min {
+			verdict = "BELOW"
+		}
+		fmt.Printf("%-46s %14.4g %14.0f %-18s %s\n", f.what, v, f.min, f.metric, verdict)
 	}
 	fmt.Printf("\n%-46s %14s %14s\n", "peak RSS", "MiB", "target")
 	for _, t := range rssTargets {
