@@ -174,7 +174,7 @@ func (d *DB) Document(ctx context.Context, fileID int64, key string) (Document, 
 // document found "sending" after a restart may or may not exist in the
 // portal and must be looked up by its key before it is sent again.
 func (d *DB) StartAttempt(ctx context.Context, fileID int64, key string) error {
-	res, err := d.w.ExecContext(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
+	res, err := d.exec(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
 		updated_at = ? WHERE file_id = ? AND key = ?`, formatTime(d.now()), fileID, key)
 	if err == nil {
 		err = affectedOne(res)
@@ -190,7 +190,7 @@ func (d *DB) SetResult(ctx context.Context, fileID int64, key string, r Result, 
 	if !r.Valid() {
 		return fmt.Errorf("recording the result of document %s of file %d: unknown result %q", key, fileID, r)
 	}
-	res, err := d.w.ExecContext(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
+	res, err := d.exec(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
 		updated_at = ? WHERE file_id = ? AND key = ?`, r, portalID, msg, formatTime(d.now()), fileID, key)
 	if err == nil {
 		err = affectedOne(res)

@@ -195,7 +195,7 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	if !f.State.Valid() {
 		return fmt.Errorf("updating file %d: unknown file state %q", f.ID, f.State)
 	}
-	res, err := d.w.ExecContext(ctx, `UPDATE files SET path = ?, size = ?, sha256 = ?, doc_type = ?,
+	res, err := d.exec(ctx, `UPDATE files SET path = ?, size = ?, sha256 = ?, doc_type = ?,
 		state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
 		final_path = ?, message = ?, held_since = ?, waiting_for = ?, updated_at = ? WHERE id = ?`,
 		f.Path, f.Size, f.SHA256, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,

@@ -53,6 +53,8 @@ type DB struct {
 	lease    time.Duration // how long a claim stays this instance's without renewal
 	now      func() time.Time
 
+	group group // SQLite: the writes waiting for a commit
+
 	probeMu  sync.Mutex
 	probedAt time.Time // last write probe that went through (CheckWritable)
 }
@@ -168,17 +170,17 @@ func (d *DB) Close() error {
 	return nil
 }
 
-// write runs fn in one write transaction and commits it.
-func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
-	tx, err := d.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+// exec runs one write statement through write, committed with the writes
+// that come at the same time (group.go).
+func (d *DB) exec(ctx context.Context, q string, args ...any) (res sql.Result, err error) {
+	if d.dl != sqliteDialect {
+		return d.w.ExecContext(ctx, q, args...)
 	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
+	err = d.write(ctx, func(tx *txn) error {
+		res, err = tx.ExecContext(ctx, q, args...)
 		return err
-	}
-	return tx.Commit()
+	})
+	return res, err
 }
 
 // timeLayout is RFC 3339 with a fixed nine-digit fraction, so that stored

@@ -1,0 +1,132 @@
+package journal
+
+import (
+	"context"
+
+	"fmt"
+	"sync"
+)
+
+// Group commit. SQLite has one writer and every commit waits for an fsync
+// (synchronous=FULL), so files processed at once each waited for their own
+// commits one after the other. write instead commits the writes that
+// arrive while a commit is under way together: the first caller commits
+// its own write and then, while more came meanwhile, the next batch, each
+// write in a savepoint of one transaction (a write that fails is rolled
+// back alone) and one fsync for all. Every caller still returns only once
+// its write is durable or has failed, so a crash loses nothing a caller
+// was told is written. PostgreSQL commits each write on its own: its
+// writers run in parallel on the pool.
+
+// groupWrite is one write waiting to be committed.
+type groupWrite struct {
+	ctx  context.Context
+	fn   func(tx *txn) error
+	done chan error
+}
+
+// group queues the writes of a SQLite journal.
+type group struct {
+	mu         sync.Mutex
+	pending    []*groupWrite
+	committing bool
+}
+
+// write runs fn in a write transaction and returns once it is committed.
+func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
+	if d.dl != sqliteDialect {
+		return d.writeAlone(ctx, fn)
+	}
+	w := &groupWrite{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	g := &d.group
+	g.mu.Lock()
+	g.pending = append(g.pending, w)
+	if g.committing {
+		g.mu.Unlock()
+		return <-w.done // the caller committing now takes it in its next batch
+	}
+	g.committing = true
+	for len(g.pending) > 0 {
+		batch := g.pending
+		g.pending = nil
+		g.mu.Unlock()
+		d.commit(batch)
+		g.mu.Lock()
+	}
+	g.committing = false
+	g.mu.Unlock()
+	return <-w.done
+}
+
+// writeAlone runs fn in a transaction of its own and commits it.
+func (d *DB) writeAlone(ctx context.Context, fn func(tx *txn) error) error {
+	tx, err := d.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// commit commits a batch of writes in one transaction and tells each its
+// outcome.
+func (d *DB) commit(batch []*groupWrite) {
+	if len(batch) == 1 {
+		w := batch[0]
+		w.done <- d.writeAlone(w.ctx, w.fn)
+		return
+	}
+	// The transaction outlives any one caller's context: a caller that
+	// gives up only loses its own write (its savepoint).
+	tx, err := d.w.BeginTx(context.Background(), nil)
+	if err != nil {
+		for _, w := range batch {
+			w.done <- err
+		}
+		return
+	}
+	errs := make([]error, len(batch))
+	for i, w := range batch {
+		if errs[i] = w.ctx.Err(); errs[i] != nil {
+			continue
+		}
+		var fatal error
+		if errs[i], fatal = inSavepoint(tx, w); fatal != nil {
+			// The transaction itself is broken: nothing of the batch stays.
+			_ = tx.Rollback()
+			for _, w := range batch {
+				w.done <- fmt.Errorf("committing a group of journal writes: %w", fatal)
+			}
+			return
+		}
+	}
+	cerr := tx.Commit()
+	for i, w := range batch {
+		switch {
+		case errs[i] != nil:
+			w.done <- errs[i]
+		default:
+			w.done <- cerr
+		}
+	}
+}
+
+// inSavepoint runs w in a savepoint of tx: its own error (the write rolled
+// back to the savepoint, the transaction goes on), or a fatal one when the
+// transaction cannot go on.
+func inSavepoint(tx *txn, w *groupWrite) (err, fatal error) {
+	bg := context.Background()
+	if _, fatal = tx.Tx.ExecContext(bg, "SAVEPOINT w"); fatal != nil {
+		return nil, fatal
+	}
+	if err = w.fn(tx); err != nil {
+		if _, fatal = tx.Tx.ExecContext(bg, "ROLLBACK TO w"); fatal != nil {
+			return err, fatal
+		}
+	}
+	_, fatal = tx.Tx.ExecContext(bg, "RELEASE w")
+	return err, fatal
+}

@@ -1,0 +1,94 @@
+package journal
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// TestGroupCommit: writes that arrive while a commit is under way are
+// committed together, each in its own savepoint: one that fails is rolled
+// back alone, one whose caller gave up is not written, the others are,
+// and every caller gets its own outcome.
+func TestGroupCommit(t *testing.T) {
+	ctx := t.Context()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	insert := func(name string) func(tx *txn) error {
+		return func(tx *txn) error {
+			_, err := tx.ExecContext(ctx, `INSERT INTO instances (name, started_at, seen_at) VALUES (?, '', '')`, name)
+			return err
+		}
+	}
+	boom := errors.New("boom")
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+
+	// The first write holds the commit while the others queue.
+	release := make(chan struct{})
+	inFirst := make(chan struct{})
+	var wg sync.WaitGroup
+	var first error
+	wg.Go(func() {
+		first = d.write(ctx, func(tx *txn) error {
+			close(inFirst)
+			<-release
+			return insert("first")(tx)
+		})
+	})
+	<-inFirst
+	writes := []struct {
+		name string
+		ctx  context.Context
+		fn   func(tx *txn) error
+		want error
+	}{
+		{"a", ctx, insert("a"), nil},
+		{"b", ctx, func(tx *txn) error { _ = insert("b")(tx); return boom }, boom},
+		{"c", gone, insert("c"), context.Canceled},
+		{"d", ctx, insert("d"), nil},
+	}
+	got := make([]error, len(writes))
+	for i, w := range writes {
+		wg.Go(func() { got[i] = d.write(w.ctx, w.fn) })
+	}
+	for queued := 0; queued < len(writes); { // wait until all four wait for the commit
+		d.group.mu.Lock()
+		queued = len(d.group.pending)
+		d.group.mu.Unlock()
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+
+	if first != nil {
+		t.Errorf("first write: %v", first)
+	}
+	for i, w := range writes {
+		if !errors.Is(got[i], w.want) || (w.want == nil && got[i] != nil) {
+			t.Errorf("write %s: %v, want %v", w.name, got[i], w.want)
+		}
+	}
+	rows, err := d.r.QueryContext(ctx, `SELECT name FROM instances ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if want := []string{"a", "d", "first"}; len(names) != len(want) || names[0] != "a" || names[1] != "d" || names[2] != "first" {
+		t.Errorf("written: %q, want %q", names, want)
+	}
+}
