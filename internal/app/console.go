@@ -10,7 +10,6 @@ import (
 	"filebridge/internal/console"
 	"filebridge/internal/inbox"
 	"filebridge/internal/model"
-	"filebridge/internal/outbox"
 )
 
 // exportNowTimeout bounds an export the console runs now.
@@ -103,7 +102,7 @@ func (d *Daemon) exportNow(ctx context.Context, outboxName, export string) (stri
 			ctx, cancel := context.WithTimeout(ctx, exportNowTimeout)
 			defer cancel()
 			begin := time.Now()
-			res, err := outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, func(ctx context.Context) (outbox.Result, error) { return ob.Runner.Run(ctx, job) })
+			res, err := d.runNow(ctx, ob, job)
 			d.exports.ExportRun(job, res, err, time.Since(begin))
 			if err != nil {
 				return "", err

@@ -66,6 +66,9 @@ type Daemon struct {
 	opts    Options
 	exports *ExportMetrics
 	lock    *journal.Lock // this process owns the journal
+
+	schedMu sync.Mutex
+	sched   *outbox.Scheduler // while Run runs the schedules
 }
 
 // Outbox is an outbox with its export jobs and the runner that writes them.
@@ -229,14 +232,27 @@ func (d *Daemon) ticks() outbox.Ticks {
 	return d.Journal
 }
 
-// ExportOnce runs every export of every outbox once, now (outbox.RunNow:
-// on a shared journal never beside a run of the same export elsewhere).
+// runNow runs one export of ob now, outside its schedule: through the
+// running scheduler (never beside its own run of the export), and on a
+// shared journal as a tick of its own (outbox.RunNow).
+func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job) (outbox.Result, error) {
+	run := func(ctx context.Context) (outbox.Result, error) { return ob.Runner.Run(ctx, job) }
+	d.schedMu.Lock()
+	sched := d.sched
+	d.schedMu.Unlock()
+	if sched != nil {
+		return sched.RunNow(ctx, job, run)
+	}
+	return outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, run)
+}
+
+// ExportOnce runs every export of every outbox once, now (runNow).
 func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 	var out []ExportResult
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
 			begin := time.Now()
-			res, err := outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, func(ctx context.Context) (outbox.Result, error) { return ob.Runner.Run(ctx, job) })
+			res, err := d.runNow(ctx, ob, job)
 			d.exports.ExportRun(job, res, err, time.Since(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}
@@ -290,6 +306,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}
 	sched.Start()
+	d.schedMu.Lock()
+	d.sched = sched
+	d.schedMu.Unlock()
+	defer func() {
+		d.schedMu.Lock()
+		d.sched = nil
+		d.schedMu.Unlock()
+	}()
 	var wg sync.WaitGroup
 	for _, in := range d.Inboxes {
 		wg.Go(func() {

@@ -44,3 +44,21 @@ func RunNow(ctx context.Context, ticks Ticks, now time.Time, job Job, run func(c
 	}
 	return res, err
 }
+
+// RunNow runs job once, now, outside its schedule, as the package's
+// RunNow does, and never beside a run of the same export by this
+// scheduler: while one goes on here it is refused with ErrExportRunning.
+// (Holding the export's run lock also tells TakeOverAbandoned that the
+// export's running tick is this process's own.)
+func (s *Scheduler) RunNow(ctx context.Context, job Job, run func(context.Context) (Result, error)) (Result, error) {
+	s.mu.Lock()
+	sj, ok := s.jobs[job.Name()]
+	s.mu.Unlock()
+	if ok {
+		if !sj.runMu.TryLock() {
+			return Result{}, fmt.Errorf("export %s not run now: %w on this instance; run it again once that run finished", job.Name(), ErrExportRunning)
+		}
+		defer sj.runMu.Unlock()
+	}
+	return RunNow(ctx, s.opts.Ticks, s.clock.Now(), job, run)
+}

@@ -3,8 +3,12 @@ package outbox
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"runtime"
 	"testing"
 	"time"
+
+	"github.com/jonboulle/clockwork"
 
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
@@ -84,5 +88,43 @@ func TestRunNow(t *testing.T) {
 	ran := false
 	if _, err := RunNow(ctx, nil, at, job, func(context.Context) (Result, error) { ran = true; return Result{}, nil }); err != nil || !ran {
 		t.Errorf("RunNow without ticks: ran %v, %v", ran, err)
+	}
+}
+
+// TestSchedulerRunNow: a run now is refused while the scheduler runs the
+// export itself, and goes through once that run ended.
+func TestSchedulerRunNow(t *testing.T) {
+	ctx := t.Context()
+	clock := clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 12, 0, 0, 500_000_000, time.UTC))
+	s := NewScheduler(ctx, SchedulerOptions{withSeconds: true, clock: clock, Logger: slog.New(slog.DiscardHandler)})
+	slow := &slowRunner{started: make(chan struct{}, 8), release: make(chan struct{})}
+	job := Job{Outbox: "o", Type: model.ExportStock, Schedule: "0 0 * * * *"} // hourly
+	if err := s.Add(job, slow); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	defer func() { _ = s.Shutdown() }()
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Hour)
+	<-slow.started // the scheduled run, which goes on
+	ran := false
+	now := func(context.Context) (Result, error) { ran = true; return Result{}, nil }
+	if _, err := s.RunNow(ctx, job, now); !errors.Is(err, ErrExportRunning) || ran {
+		t.Fatalf("run now beside the scheduled run: ran %v, %v; want ErrExportRunning", ran, err)
+	}
+	close(slow.release)
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	for { // the scheduled run has returned once its lock is free
+		if _, err := s.RunNow(ctx, job, now); !errors.Is(err, ErrExportRunning) {
+			if err != nil || !ran {
+				t.Fatalf("run now after the scheduled run: ran %v, %v", ran, err)
+			}
+			break
+		}
+		runtime.Gosched()
 	}
 }

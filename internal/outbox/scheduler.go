@@ -299,7 +299,7 @@ func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bo
 		}
 		return false
 	}
-	if last.Abandoned(time.Now()) {
+	if last.Abandoned(s.clock.Now()) {
 		return true
 	}
 	if last.Owner != s.opts.Ticks.Instance() {
