@@ -110,10 +110,12 @@ func (dl dialect) limitArg(limit int) any {
 	return -1
 }
 
-// conn is a pool that rebinds the queries it runs.
+// conn is a pool that rebinds the queries it runs; stmts, on the SQLite
+// writer, are the statements its transactions run prepared.
 type conn struct {
-	db *sql.DB
-	dl dialect
+	db    *sql.DB
+	dl    dialect
+	stmts *stmtCache
 }
 
 func (c conn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
@@ -133,25 +135,39 @@ func (c conn) BeginTx(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &txn{Tx: tx, dl: c.dl}, nil
+	return &txn{Tx: tx, dl: c.dl, stmts: c.stmts}, nil
 }
 
-// txn is a transaction that rebinds the queries it runs.
+// txn is a transaction that rebinds the queries it runs, and on the SQLite
+// writer runs them prepared once they are (stmts.go).
 type txn struct {
 	*sql.Tx
-	dl dialect
+	dl    dialect
+	stmts *stmtCache
 }
 
 func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return t.Tx.ExecContext(ctx, t.dl.rebind(q), args...)
+	q = t.dl.rebind(q)
+	if s := t.stmts.get(q); s != nil {
+		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, q, args...)
 }
 
 func (t *txn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return t.Tx.QueryContext(ctx, t.dl.rebind(q), args...)
+	q = t.dl.rebind(q)
+	if s := t.stmts.get(q); s != nil {
+		return t.Tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, q, args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	return t.Tx.QueryRowContext(ctx, t.dl.rebind(q), args...)
+	q = t.dl.rebind(q)
+	if s := t.stmts.get(q); s != nil {
+		return t.Tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	}
+	return t.Tx.QueryRowContext(ctx, q, args...)
 }
 
 func (t *txn) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {

@@ -55,6 +55,7 @@ func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 	}
 	g.committing = false
 	g.mu.Unlock()
+	d.w.stmts.prepare(ctx, d.w.db) // what these transactions ran, for the next ones
 	return <-w.done
 }
 

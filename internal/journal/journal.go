@@ -99,13 +99,14 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect}, instance: instance, lease: lease, now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect, newStmtCache()}, instance: instance, lease: lease, now: func() time.Time { return time.Now().UTC() }}
 
 	if err := w.PingContext(ctx); err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
 	}
-	if err := migrate(ctx, func(ctx context.Context) (*txn, error) { return d.w.BeginTx(ctx, nil) }, migrations); err != nil {
+	unprepared := conn{db: w, dl: sqliteDialect} // the schema steps run once
+	if err := migrate(ctx, func(ctx context.Context) (*txn, error) { return unprepared.BeginTx(ctx, nil) }, migrations); err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("migrating journal %s: %w", abs, err)
 	}
@@ -122,7 +123,7 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 		_ = w.Close()
 		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
 	}
-	d.r = conn{r, sqliteDialect}
+	d.r = conn{db: r, dl: sqliteDialect}
 	return d, nil
 }
 
@@ -163,7 +164,7 @@ func (d *DB) Close() error {
 	if d.r.db != nil && d.r.db != d.w.db {
 		errs = append(errs, d.r.db.Close())
 	}
-	errs = append(errs, d.w.db.Close())
+	errs = append(errs, d.w.stmts.close(), d.w.db.Close())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("closing journal %s: %w", d.path, err)
 	}

@@ -105,7 +105,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db.SetMaxOpenConns(poolSize)
 	db.SetMaxIdleConns(poolSize)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	c := conn{db, postgresDialect}
+	c := conn{db: db, dl: postgresDialect}
 	d := &DB{path: shown, dl: postgresDialect, w: c, r: c, instance: o.Instance, lease: o.Lease,
 		now: func() time.Time { return time.Now().UTC() }}
 	if err := db.PingContext(ctx); err != nil {
