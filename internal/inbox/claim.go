@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"sync"
 
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
@@ -46,29 +47,12 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 		return res, in.retryLater(err)
 	}
 	jobs = slices.DeleteFunc(jobs, func(row journal.File) bool { return in.isRunning(row.ID) })
-	settled, budget := in.claimOrder(settled)
-	for i, name := range settled {
-		if ctx.Err() != nil {
-			break // found again at the next start
-		}
-		if budget == 0 {
-			res.Left = len(settled) - i
-			break
-		}
-		row, err := in.claim(work, f, name)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			in.log.Debug("file gone since the listing (another instance may have taken it)", "file", name, "error", err)
-			continue
-		case errors.Is(err, journal.ErrClaimed):
-			in.log.Debug("file claimed by another instance", "file", name, "error", err)
-			continue
-		case err != nil:
-			in.setQueue(waiting + len(jobs) + len(settled))
-			return res, in.retryLater(err)
-		}
-		jobs = append(jobs, row)
-		budget--
+	claimed, left, err := in.claimSettled(ctx, work, f, settled)
+	jobs = append(jobs, claimed...)
+	res.Left = left
+	if err != nil {
+		in.setQueue(waiting + len(jobs) + len(settled))
+		return res, in.retryLater(err)
 	}
 	in.sortJobs(jobs)
 	for _, row := range jobs {
@@ -77,6 +61,59 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	in.setQueue(waiting + len(jobs))
 	defer func() { in.setDeferred(res.Deferred + res.Held) }()
 	return in.runJobs(ctx, work, f, jobs, res, detach)
+}
+
+// claimSettled claims the settled files, up to file_concurrency at a time
+// (their journal rows then share commits, see journal.DB.write). On a
+// shared journal it claims one at a time, in claimOrder, and stops at its
+// budget: left is how many it did not try. After an error no new claim
+// starts; those under way finish (a file claimed then is found open in
+// the journal at the next round).
+func (in *Inbox) claimSettled(ctx, work context.Context, f folder.Folder, settled []string) (rows []journal.File, left int, err error) {
+	settled, budget := in.claimOrder(settled)
+	width := in.cfg.FileConcurrency
+	if in.shared() {
+		width = 1
+	}
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, max(width, 1))
+	)
+	for i, name := range settled {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		mu.Lock()
+		stop := ctx.Err() != nil || err != nil || budget == 0
+		if budget == 0 && err == nil && ctx.Err() == nil {
+			left = len(settled) - i
+		}
+		mu.Unlock()
+		if stop {
+			break // what is left is found again at the next round
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			row, cerr := in.claim(work, f, name)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case errors.Is(cerr, fs.ErrNotExist):
+				in.log.Debug("file gone since the listing (another instance may have taken it)", "file", name, "error", cerr)
+			case errors.Is(cerr, journal.ErrClaimed):
+				in.log.Debug("file claimed by another instance", "file", name, "error", cerr)
+			case cerr != nil:
+				err = cmp.Or(err, cerr)
+			default:
+				rows = append(rows, row)
+				budget--
+			}
+		})
+	}
+	wg.Wait()
+	return rows, left, err
 }
 
 // setDeferred records how many claimed files wait for files they depend
