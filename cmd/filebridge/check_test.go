@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,20 +23,14 @@ func TestCheckRoughEdges(t *testing.T) {
 	}
 	deadURL := "http://" + ln.Addr().String() + "/api"
 	_ = ln.Close()
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, baseURL, tokenEnv string) string {
-		p := filepath.Join(dir, name)
-		data := fmt.Sprintf(`
+		return writeFile(t, filepath.Join(dir, name), fmt.Sprintf(`
 [journal]
 path = "state/journal.db"
 [portals.main]
@@ -49,11 +42,7 @@ token_env = %q
 name = "erp"
 portal = "main"
 url = "in"
-`, baseURL, tokenEnv)
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
+`, baseURL, tokenEnv), 0o600)
 	}
 	t.Setenv("FB_CHECK_TEST_TOKEN", "secret-value")
 	t.Setenv("FB_CHECK_TEST_SIM_TOKEN", "demo-token")

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,19 +26,11 @@ func runExportCmd(t *testing.T, args ...string) (string, int) {
 }
 
 func TestExportCommand(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
 		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	defer srv.Close()
 	dir := t.TempDir()
 	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
-	cfg := filepath.Join(dir, "config.toml")
-	writeConfig := func(baseURL string) {
-		t.Helper()
-		data := fmt.Sprintf(`
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
 [journal]
 path = "state/journal.db"
 [log]
@@ -63,12 +53,7 @@ url = "out"
   type = "items"
   schedule = "0 3 * * *"
   filename = "ITEMS_{seq}.xlsx"
-`, baseURL)
-		if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeConfig(srv.URL + "/api")
+`, srv.URL+"/api"), 0o600)
 	tests := []struct {
 		name string
 		args []string

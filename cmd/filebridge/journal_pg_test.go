@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,13 +55,8 @@ url = "out"
 func TestExportOnPostgresJournal(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_export")
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
 		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	defer srv.Close()
 	cfg := pgConfig(t, url, srv.URL+"/api", `
   [[outboxes.exports]]
   type = "stock"
@@ -179,13 +173,8 @@ func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rest := tt.out
-			for _, w := range tt.want {
-				i := strings.Index(rest, w)
-				if i < 0 {
-					t.Fatalf("output lacks %q (in this order):\n%s", w, tt.out)
-				}
-				rest = rest[i+len(w):]
+			if w, missing := missingInOrder(tt.out, tt.want); missing {
+				t.Fatalf("output lacks %q (in this order):\n%s", w, tt.out)
 			}
 		})
 	}
