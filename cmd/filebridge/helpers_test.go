@@ -45,7 +45,7 @@ func startSim(t *testing.T, opts portalsim.Options) (*portalsim.Sim, *httptest.S
 	t.Helper()
 	sim, err := portalsim.New(opts)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("portal simulator: %v", err)
 	}
 	srv := httptest.NewServer(sim.Handler())
 	t.Cleanup(srv.Close)

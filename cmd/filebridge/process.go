@@ -86,16 +86,11 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	if err != nil {
 		return lockRefusal(cfg, ic, file, err)
 	}
-	defer func() {
-		if rerr := lock.Release(); rerr != nil {
-			log.Warn("releasing the journal lock", "error", rerr)
-		}
-	}()
-	db, err := app.OpenJournal(ctx, cfg)
+	db, closeJournal, err := openLockedJournal(ctx, cfg, lock, log)
 	if err != nil {
-		return withCode(exitUnreachable, err)
+		return err
 	}
-	defer db.Close()
+	defer closeJournal()
 	in, f, closeInbox, err := inboxHere(ctx, cfg, ic, db, log)
 	if err != nil {
 		return err
@@ -110,6 +105,26 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	res, err := in.ProcessFileWith(ctx, name, opts)
 	stop()
 	return fileOutcome(cmd.OutOrStdout(), ic, res, err)
+}
+
+// openLockedJournal opens cfg's journal, whose lock this process holds;
+// closeAll closes it and then releases the lock. On failure the lock is
+// released at once.
+func openLockedJournal(ctx context.Context, cfg *config.Config, lock *journal.Lock, log *slog.Logger) (db *journal.DB, closeAll func(), err error) {
+	release := func() {
+		if err := lock.Release(); err != nil {
+			log.Warn("releasing the journal lock", "error", err)
+		}
+	}
+	db, err = app.OpenJournal(ctx, cfg)
+	if err != nil {
+		release()
+		return nil, nil, withCode(exitUnreachable, err)
+	}
+	return db, func() {
+		_ = db.Close()
+		release()
+	}, nil
 }
 
 // inboxHere builds the portal client and the inbox ic on db, for a

@@ -75,16 +75,11 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 		return withCode(exitUnreachable, err)
 	}
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-	defer func() {
-		if rerr := lock.Release(); rerr != nil {
-			log.Warn("releasing the journal lock", "error", rerr)
-		}
-	}()
-	db, err := app.OpenJournal(ctx, cfg)
+	db, closeJournal, err := openLockedJournal(ctx, cfg, lock, log)
 	if err != nil {
-		return withCode(exitUnreachable, err)
+		return err
 	}
-	defer db.Close()
+	defer closeJournal()
 	file, ic, err := replayTarget(ctx, cfg, db, ref)
 	if err != nil {
 		return err
