@@ -14,6 +14,34 @@ import (
 	"filebridge/internal/portalsim"
 )
 
+// outboxConfig writes a config with the given [journal] keys, the portal
+// main (edition B) at baseURL with its token from $tokenEnv, and the
+// outbox erp with exports (exportTable's), and returns its path.
+func outboxConfig(t *testing.T, journalKeys, baseURL, tokenEnv string, exports ...string) string {
+	t.Helper()
+	return writeFile(t, filepath.Join(t.TempDir(), "config.toml"), fmt.Sprintf(`
+[journal]
+%s
+[log]
+level = "error"
+[portals.main]
+edition = "B"
+base_url = %q
+company = 42
+token_env = %q
+max_retries = 0
+[[outboxes]]
+name = "erp"
+portal = "main"
+url = "out"
+%s`, journalKeys, baseURL, tokenEnv, strings.Join(exports, "")), 0o600)
+}
+
+// exportTable is an [[outboxes.exports]] table of outboxConfig's outbox.
+func exportTable(typ, schedule, filename string) string {
+	return fmt.Sprintf("[[outboxes.exports]]\ntype = %q\nschedule = %q\nfilename = %q\n", typ, schedule, filename)
+}
+
 // runExportCmd returns the output of `filebridge export args...` with its
 // error, and its exit code.
 func runExportCmd(t *testing.T, args ...string) (string, int) {
@@ -28,32 +56,10 @@ func runExportCmd(t *testing.T, args ...string) (string, int) {
 func TestExportCommand(t *testing.T) {
 	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
 		Logger: slog.New(slog.DiscardHandler)})
-	dir := t.TempDir()
 	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
-	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
-[journal]
-path = "state/journal.db"
-[log]
-level = "error"
-[portals.main]
-edition = "B"
-base_url = %q
-company = 42
-token_env = "FB_EXPORT_TEST_TOKEN"
-max_retries = 0
-[[outboxes]]
-name = "erp"
-portal = "main"
-url = "out"
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "0 2 * * *"
-  filename = "STOCK_{seq}.csv"
-  [[outboxes.exports]]
-  type = "items"
-  schedule = "0 3 * * *"
-  filename = "ITEMS_{seq}.xlsx"
-`, srv.URL+"/api"), 0o600)
+	cfg := outboxConfig(t, `path = "state/journal.db"`, srv.URL+"/api", "FB_EXPORT_TEST_TOKEN",
+		exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"), exportTable("items", "0 3 * * *", "ITEMS_{seq}.xlsx"))
+	dir := filepath.Dir(cfg)
 	tests := []struct {
 		name string
 		args []string

@@ -18,35 +18,14 @@ import (
 	"filebridge/internal/portalsim"
 )
 
-// pgConfig writes a config whose journal is the PostgreSQL database url
-// (password from the environment), with the portal main at baseURL and
-// the outbox erp with the given [[outboxes.exports]], and returns its path.
-func pgConfig(t *testing.T, url, baseURL, exports string) string {
+// pgConfig writes outboxConfig's config with the journal in the
+// PostgreSQL database url (password from the environment) and returns its
+// path.
+func pgConfig(t *testing.T, url, baseURL string, exports ...string) string {
 	t.Helper()
 	t.Setenv("FB_PG_TEST_TOKEN", "demo-token")
 	t.Setenv("FB_PG_TEST_PASSWORD", "unused-with-trust")
-	cfg := filepath.Join(t.TempDir(), "config.toml")
-	data := fmt.Sprintf(`
-[journal]
-url = %q
-password_env = "FB_PG_TEST_PASSWORD"
-[log]
-level = "error"
-[portals.main]
-edition = "B"
-base_url = %q
-company = 42
-token_env = "FB_PG_TEST_TOKEN"
-max_retries = 0
-[[outboxes]]
-name = "erp"
-portal = "main"
-url = "out"
-%s`, url, baseURL, exports)
-	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return outboxConfig(t, fmt.Sprintf("url = %q\npassword_env = \"FB_PG_TEST_PASSWORD\"", url), baseURL, "FB_PG_TEST_TOKEN", exports...)
 }
 
 // TestExportOnPostgresJournal runs `export` twice with the journal in
@@ -57,12 +36,7 @@ func TestExportOnPostgresJournal(t *testing.T) {
 	url := cluster.Database(t, "cmd_export")
 	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
 		Logger: slog.New(slog.DiscardHandler)})
-	cfg := pgConfig(t, url, srv.URL+"/api", `
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "0 2 * * *"
-  filename = "STOCK_{seq}.csv"
-`)
+	cfg := pgConfig(t, url, srv.URL+"/api", exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
 	dir := filepath.Dir(cfg)
 	for i, want := range []string{"STOCK_000001.csv", "STOCK_000002.csv"} {
 		out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
@@ -120,16 +94,8 @@ func TestExportOnPostgresJournal(t *testing.T) {
 func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_holders")
-	cfg := pgConfig(t, url, "http://127.0.0.1:1/api", `
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "@every 5s"
-  filename = "STOCK_{seq}.csv"
-  [[outboxes.exports]]
-  type = "movements"
-  schedule = "*/5 * * * *"
-  filename = "MOVES_{seq}.csv"
-`)
+	cfg := pgConfig(t, url, "http://127.0.0.1:1/api",
+		exportTable("stock", "@every 5s", "STOCK_{seq}.csv"), exportTable("movements", "*/5 * * * *", "MOVES_{seq}.csv"))
 	ctx := t.Context()
 	node, err := journal.OpenWith(ctx, journal.Options{URL: url, Instance: "node-a"})
 	if err != nil {
