@@ -55,11 +55,7 @@ func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writ
 	}
 	defer db.Close()
 	if only != "" && cfg.Outbox(only) == nil {
-		var names []string
-		for _, o := range cfg.Outboxes {
-			names = append(names, o.Name)
-		}
-		return withCode(exitUsage, fmt.Errorf("--outbox %q: no such outbox in %s: use one of %s", only, cfg.File, orNone(names)))
+		return withCode(exitUsage, fmt.Errorf("--outbox %q: no such outbox in %s: use one of %s", only, cfg.File, orNone(outboxNames(cfg))))
 	}
 	sts, err := console.Exports(ctx, cfg, db, only, now)
 	if err != nil {

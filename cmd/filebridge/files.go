@@ -85,11 +85,7 @@ func openJournalRO(ctx context.Context, cfgPath string) (*config.Config, *journa
 func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilter, error) {
 	ff := journal.FileFilter{Inbox: fl.inbox, DocType: fl.docType, Name: fl.name, Limit: fl.limit}
 	if fl.inbox != "" && cfg.Inbox(fl.inbox) == nil {
-		var names []string
-		for _, in := range cfg.Inboxes {
-			names = append(names, in.Name)
-		}
-		return ff, fmt.Errorf("--inbox %q: no such inbox in %s: use one of %s", fl.inbox, cfg.File, orNone(names))
+		return ff, fmt.Errorf("--inbox %q: no such inbox in %s: use one of %s", fl.inbox, cfg.File, orNone(inboxNames(cfg)))
 	}
 	for _, s := range fl.states {
 		st := journal.FileState(strings.ToLower(strings.TrimSpace(s)))

@@ -75,11 +75,7 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	}
 	ic := cfg.Inbox(inboxName)
 	if ic == nil {
-		names := make([]string, 0, len(cfg.Inboxes))
-		for _, in := range cfg.Inboxes {
-			names = append(names, in.Name)
-		}
-		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(names)))
+		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(inboxNames(cfg))))
 	}
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
 	lock, err := app.AcquireJournalLock(cfg)
