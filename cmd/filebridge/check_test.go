@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,13 +15,7 @@ import (
 // on; an unreachable base_url, a refused token and a wrong path get the hint
 // that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
-	// A port nothing listens on.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadURL := "http://" + ln.Addr().String() + "/api"
-	_ = ln.Close()
+	deadURL := deadURL(t)
 	_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
 
 	dir := t.TempDir()

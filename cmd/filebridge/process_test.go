@@ -1,101 +1,11 @@
 package main
 
 import (
-	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portalsim"
 )
-
-const processSuppliers = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"
-
-// processEnv writes a config with one local inbox on a simulator and
-// returns the config path and the inbox folder.
-func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) {
-	t.Helper()
-	dir := t.TempDir()
-	if baseURL == "" {
-		_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
-		baseURL = srv.URL + "/api"
-	}
-	writeFile(t, filepath.Join(dir, "token"), token+"\n", 0o600)
-	inboxDir = filepath.Join(dir, "in")
-	if err := os.MkdirAll(inboxDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := fmt.Sprintf(`
-[journal]
-path = "state/fb.db"
-[server]
-listen = ""
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 0
-timeout = "2s"
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "in"
-`, baseURL)
-	return writeFile(t, filepath.Join(dir, "filebridge.toml"), cfg, 0o644), inboxDir
-}
-
-const (
-	skuHeader = "sku,name,description1,ean,eanBox,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"
-	recHeader = "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n"
-)
-
-// masterDataEnv serves an Edition A simulator, writes a config for it
-// (processEnv's, with extra appended) and processes SUPPLIERS_1.csv
-// (SUP-A) and SKU_1.csv (SKU-1) through inbox erp. put writes a file
-// into a folder of the test's and returns its path.
-func masterDataEnv(t *testing.T, extra string) (sim *portalsim.Sim, cfg string, put func(name, content string) string) {
-	t.Helper()
-	sim, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
-	cfg, _ = processEnv(t, "demo-token", srv.URL+"/api")
-	appendFile(t, cfg, extra)
-	src := t.TempDir()
-	put = func(name, content string) string { return writeFile(t, filepath.Join(src, name), content, 0o644) }
-	for _, f := range []struct{ name, content string }{
-		{"SUPPLIERS_1.csv", processSuppliers},
-		{"SKU_1.csv", skuHeader + "SKU-1,Chair,Oak chair,7350123100419,17350123100416,2,47,53,89,6.8,14.4,79.00,SUP-A\n"},
-	} {
-		if out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", put(f.name, f.content)); code != exitOK {
-			t.Fatalf("%s: exit %d\n%s", f.name, code, out)
-		}
-	}
-	return sim, cfg, put
-}
-
-// appendFile appends text to the file at path.
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// runProcessCmd returns the standard output of `filebridge process
-// args...`, its error after "error: ", and its exit code.
-func runProcessCmd(t *testing.T, args ...string) (string, int) {
-	t.Helper()
-	return runCmd(t, newProcessCmd(), args...)
-}
 
 func TestProcessCommand(t *testing.T) {
 	t.Run("local path is copied in and processed", func(t *testing.T) {
@@ -113,10 +23,7 @@ func TestProcessCommand(t *testing.T) {
 			t.Errorf("not in processed/: %s", out)
 		}
 	})
-	// A port nothing listens on.
-	srv := httptest.NewServer(nil)
-	deadURL := srv.URL + "/api"
-	srv.Close()
+	deadURL := deadURL(t)
 	sku, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "SKU_20260302.csv"))
 	if err != nil {
 		t.Fatal(err)
