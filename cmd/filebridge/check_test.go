@@ -15,7 +15,7 @@ import (
 // on; an unreachable base_url, a refused token and a wrong path get the hint
 // that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
-	deadURL := deadURL(t)
+	down := deadURL(t)
 	_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
 
 	dir := t.TempDir()
@@ -46,10 +46,10 @@ url = "in"
 		want   []string
 		wantN1 string // appears exactly once
 	}{
-		{"token unset", write("unset.toml", deadURL, "FB_CHECK_TEST_UNSET"), exitUsage,
+		{"token unset", write("unset.toml", down, "FB_CHECK_TEST_UNSET"), exitUsage,
 			[]string{"FAIL secrets: ", "skip portal main: not called", "ok   inbox erp:", "ok   journal"},
 			"FB_CHECK_TEST_UNSET is not set"},
-		{"portal down", write("down.toml", deadURL, "FB_CHECK_TEST_TOKEN"), exitUnreachable,
+		{"portal down", write("down.toml", down, "FB_CHECK_TEST_TOKEN"), exitUnreachable,
 			[]string{"FAIL portal main: ", "nothing listens there: check the host and port of base_url in [portals.main]", "ok   inbox erp:"},
 			"config " + dir},
 		{"token refused", write("refused.toml", srv.URL+"/api", "FB_CHECK_TEST_TOKEN"), exitInvalid,

@@ -23,7 +23,6 @@ func TestProcessCommand(t *testing.T) {
 			t.Errorf("not in processed/: %s", out)
 		}
 	})
-	deadURL := deadURL(t)
 	sku, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "SKU_20260302.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +38,7 @@ func TestProcessCommand(t *testing.T) {
 			exitInvalid, []string{"SUPPLIERS.rejected.csv"}, "error/SUPPLIERS.csv"},
 		{"refused token", "wrong", "", "SUPPLIERS.csv", processSuppliers,
 			exitInvalid, []string{"the portal refused the token: check token_env/token_file of [portals.main], then run process again"}, "processing/SUPPLIERS.csv"},
-		{"portal unreachable", "demo-token", deadURL, "SUPPLIERS.csv", processSuppliers,
+		{"portal unreachable", "demo-token", deadURL(t), "SUPPLIERS.csv", processSuppliers,
 			exitUnreachable, []string{"; nothing listens there: check the host and port of base_url in [portals.main]"}, "processing/SUPPLIERS.csv"},
 		// Its suppliers are not on the empty portal.
 		{"held for master data", "demo-token", "", "SKU.csv", string(sku),
