@@ -45,11 +45,7 @@ be read.`,
 }
 
 func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writer, now time.Time) error {
-	format, err := parseFormat(formatText)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	cfg, db, err := openJournalRO(ctx, cfgPath)
+	format, cfg, db, err := openJournalRO(ctx, cfgPath, formatText)
 	if err != nil {
 		return err
 	}

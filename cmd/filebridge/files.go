@@ -67,18 +67,23 @@ could not be read.`,
 	return cmd
 }
 
-// openJournalRO loads the config (without needing its secrets) and opens
-// its journal read-only.
-func openJournalRO(ctx context.Context, cfgPath string) (*config.Config, *journal.DB, error) {
+// openJournalRO starts a command that reads the journal (files, show,
+// exports): it parses --format, loads the config (without needing its
+// secrets) and opens its journal read-only.
+func openJournalRO(ctx context.Context, cfgPath, formatText string) (outputFormat, *config.Config, *journal.DB, error) {
+	format, err := parseFormat(formatText)
+	if err != nil {
+		return "", nil, nil, withCode(exitUsage, err)
+	}
 	cfg, err := decodeCheckConfig(cfgPath)
 	if err != nil {
-		return nil, nil, withCode(exitUsage, fmt.Errorf("config %s: %w", cfgPath, err))
+		return "", nil, nil, withCode(exitUsage, fmt.Errorf("config %s: %w", cfgPath, err))
 	}
 	db, err := app.OpenJournalReadOnly(ctx, cfg)
 	if err != nil {
-		return nil, nil, withCode(exitUnreachable, err)
+		return "", nil, nil, withCode(exitUnreachable, err)
 	}
-	return cfg, db, nil
+	return format, cfg, db, nil
 }
 
 // fileFilter turns the flags into a journal filter.
@@ -230,11 +235,7 @@ func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result
 func docSummary(counts map[journal.Result]int) string { return orDash(journal.Summary(counts)) }
 
 func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) error {
-	format, err := parseFormat(fl.format)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	cfg, db, err := openJournalRO(ctx, fl.cfgPath)
+	format, cfg, db, err := openJournalRO(ctx, fl.cfgPath, fl.format)
 	if err != nil {
 		return err
 	}

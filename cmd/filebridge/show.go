@@ -85,11 +85,7 @@ type documentRecord struct {
 }
 
 func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) error {
-	format, err := parseFormat(formatText)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	cfg, db, err := openJournalRO(ctx, cfgPath)
+	format, cfg, db, err := openJournalRO(ctx, cfgPath, formatText)
 	if err != nil {
 		return err
 	}
