@@ -7,6 +7,9 @@ import (
 	"testing"
 )
 
+// TestProcessCommand: a file is processed from a local path or by its
+// name in the inbox; what becomes of it (moved, left in processing/) and
+// the exit code follow the data, the token and the portal's reach.
 func TestProcessCommand(t *testing.T) {
 	t.Run("local path is copied in and processed", func(t *testing.T) {
 		cfg, in := processEnv(t, "demo-token", "")

@@ -17,11 +17,7 @@ func TestValidateOnline(t *testing.T) {
 		"R-2,3,SUP-Z,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,5\n")
 	good := put("RECEPTIONS_OK.csv", recHeader+"R-3,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,10\n")
 	before := sim.Stats().Counts
-	run := func(args ...string) (string, int) {
-		out, err := execute(t, newValidateCmd(), false, args...)
-		return out.String(), exitCode(err)
-	}
-	out, code := run("--online", "--config", cfg, "--inbox", "erp", bad)
+	out, code := runValidateCmd(t, "--online", "--config", cfg, "--inbox", "erp", bad)
 	if code != exitInvalid {
 		t.Errorf("unknown codes: exit %d, want %d:\n%s", code, exitInvalid, out)
 	}
@@ -37,17 +33,17 @@ func TestValidateOnline(t *testing.T) {
 	if strings.Contains(out, `"SKU-1"`) || strings.Contains(out, `"SUP-A"`) {
 		t.Errorf("known codes reported:\n%s", out)
 	}
-	if out, code := run("--online", "--config", cfg, "--inbox", "erp", good); code != exitOK {
+	if out, code := runValidateCmd(t, "--online", "--config", cfg, "--inbox", "erp", good); code != exitOK {
 		t.Errorf("known codes: exit %d:\n%s", code, out)
 	}
 	if after := sim.Stats().Counts; !reflect.DeepEqual(before, after) {
 		t.Errorf("validate --online changed the portal: %v, then %v", before, after)
 	}
-	if _, code := run("--online", "--edition", "A", good); code != exitUsage {
+	if _, code := runValidateCmd(t, "--online", "--edition", "A", good); code != exitUsage {
 		t.Errorf("--online without --config: exit %d", code)
 	}
 	// Offline the same file passes: only the portal knows the codes.
-	if out, code := run("--config", cfg, "--inbox", "erp", bad); code != exitOK {
+	if out, code := runValidateCmd(t, "--config", cfg, "--inbox", "erp", bad); code != exitOK {
 		t.Errorf("offline: exit %d:\n%s", code, out)
 	}
 }
