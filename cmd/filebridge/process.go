@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -250,24 +249,18 @@ func nameOr(s string) string {
 
 // printResult says where the file went and why.
 func printResult(w io.Writer, ic *config.Inbox, res inbox.FileResult) {
-	where := func(p string) string {
-		if ic.Folder.IsSFTP() {
-			return ic.Folder.String() + "/" + path.Clean(p)
-		}
-		return filepath.Join(ic.Folder.Path, filepath.FromSlash(p))
-	}
 	typ := res.DocType
 	if typ == "" {
 		typ = "unknown type"
 	}
 	fmt.Fprintf(w, "%s (%s, %d rows): %s\n", res.Name, typ, res.Rows, res.Message)
 	if res.FinalPath != "" {
-		fmt.Fprintf(w, "  moved to    %s\n", where(res.FinalPath))
+		fmt.Fprintf(w, "  moved to    %s\n", inboxPath(ic, res.FinalPath))
 	}
 	if res.ReportPath != "" {
-		fmt.Fprintf(w, "  report      %s\n", where(res.ReportPath))
+		fmt.Fprintf(w, "  report      %s\n", inboxPath(ic, res.ReportPath))
 	}
 	if res.RejectedPath != "" {
-		fmt.Fprintf(w, "  rejected    %s (fix these rows and drop the file again)\n", where(res.RejectedPath))
+		fmt.Fprintf(w, "  rejected    %s (fix these rows and drop the file again)\n", inboxPath(ic, res.RejectedPath))
 	}
 }

@@ -59,19 +59,25 @@ func locate(cfg *config.Config, f journal.File) fileLocations {
 			return ""
 		}
 		in := cfg.Inbox(f.Inbox)
-		switch {
-		case in == nil:
+		if in == nil {
 			return p
-		case in.Folder.IsSFTP():
-			return in.Folder.String() + "/" + path.Clean(p)
 		}
-		return filepath.Join(in.Folder.Path, filepath.FromSlash(p))
+		return inboxPath(in, p)
 	}
 	orig := f.FinalPath
 	if orig == "" {
 		orig = f.Path
 	}
 	return fileLocations{Original: where(orig), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
+}
+
+// inboxPath is where p, a slash path in inbox ic's folder, lies: a path
+// on this machine or an sftp:// URL.
+func inboxPath(ic *config.Inbox, p string) string {
+	if ic.Folder.IsSFTP() {
+		return ic.Folder.String() + "/" + path.Clean(p)
+	}
+	return filepath.Join(ic.Folder.Path, filepath.FromSlash(p))
 }
 
 type documentRecord struct {
