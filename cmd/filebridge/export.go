@@ -50,10 +50,9 @@ is then recorded as a tick of its own, so it never overlaps a scheduled one.`,
 			return runExport(cmd, cfgPath, outboxName, typeName, since)
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&outboxName, "outbox", "", "name of the outbox (required)")
 	cmd.Flags().StringVar(&since, "since", "", "export again from this time on, leaving the cursor alone")
-	_ = cmd.MarkFlagRequired("config")
 	_ = cmd.MarkFlagRequired("outbox")
 	return cmd
 }

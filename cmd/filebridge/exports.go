@@ -37,10 +37,9 @@ be read.`,
 			return runExports(cmd.Context(), cfgPath, outboxName, format, cmd.OutOrStdout(), time.Now())
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&outboxName, "outbox", "", "only this outbox")
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 

@@ -54,7 +54,7 @@ could not be read.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &fl.cfgPath)
 	f.StringVar(&fl.inbox, "inbox", "", "only this inbox")
 	f.StringSliceVar(&fl.states, "state", nil, "only files in these states: claimed, submitting, done, failed, duplicate; held: held for master data")
 	f.StringVar(&fl.docType, "type", "", "only files of this document type (e.g. sales_orders)")
@@ -63,7 +63,6 @@ could not be read.`,
 	f.StringVar(&fl.format, "format", "table", "output: table, json or csv")
 	f.IntVar(&fl.limit, "limit", 50, "files a page (0: all)")
 	f.IntVar(&fl.page, "page", 1, "page number, 1 the newest")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 

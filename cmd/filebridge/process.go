@@ -58,10 +58,9 @@ process with its name).`,
 			return runProcess(cmd, cfgPath, inboxName, args[0], inbox.FileOptions{Force: force})
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&inboxName, "inbox", "", "name of the inbox (required)")
 	cmd.Flags().BoolVar(&force, "force", false, "submit the file even if its content was already processed on this portal")
-	_ = cmd.MarkFlagRequired("config")
 	_ = cmd.MarkFlagRequired("inbox")
 	return cmd
 }

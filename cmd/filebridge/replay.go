@@ -49,10 +49,9 @@ were rejected again, or the file needs --force; 2 usage or configuration error;
 			return runReplay(cmd, fl, args[0])
 		},
 	}
-	cmd.Flags().StringVar(&fl.cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &fl.cfgPath)
 	cmd.Flags().BoolVar(&fl.force, "force", false, "replay a processed or duplicate file too")
 	cmd.Flags().BoolVar(&fl.queue, "queue", false, "only put the file back for the running daemon, do not process it here")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 

@@ -39,9 +39,8 @@ journal could not be read.`,
 			return runShow(cmd.Context(), cfgPath, args[0], format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv (csv: the documents)")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 
