@@ -33,10 +33,6 @@ func journalEnv(t *testing.T) string {
 
 func TestFilesCommand(t *testing.T) {
 	cfg := journalEnv(t)
-	run := func(t *testing.T, args ...string) (string, int) {
-		t.Helper()
-		return runCmd(t, newFilesCmd(), append([]string{"--config", cfg}, args...)...)
-	}
 	tests := []struct {
 		name    string
 		args    []string
@@ -61,7 +57,7 @@ func TestFilesCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, code := run(t, tt.args...)
+			out, code := runOn(t, cfg, newFilesCmd(), tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
 			}
@@ -76,7 +72,7 @@ func TestFilesCommand(t *testing.T) {
 		})
 	}
 	t.Run("json", func(t *testing.T) {
-		out, code := run(t, "--format", "json", "--state", "failed")
+		out, code := runOn(t, cfg, newFilesCmd(), "--format", "json", "--state", "failed")
 		var got struct {
 			Total int          `json:"total"`
 			Files []fileRecord `json:"files"`
@@ -90,7 +86,7 @@ func TestFilesCommand(t *testing.T) {
 		}
 	})
 	t.Run("csv", func(t *testing.T) {
-		out, code := run(t, "--format", "csv")
+		out, code := runOn(t, cfg, newFilesCmd(), "--format", "csv")
 		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 		if code != 0 || err != nil || len(recs) != 4 || recs[0][1] != "NAME" || recs[3][1] != "SUPPLIERS_1.csv" {
 			t.Errorf("exit %d, %v, csv %q", code, err, recs)
@@ -108,10 +104,6 @@ func TestFilesCommand(t *testing.T) {
 func TestShowCommand(t *testing.T) {
 	cfg := journalEnv(t)
 	dir := filepath.Dir(cfg)
-	run := func(t *testing.T, args ...string) (string, int) {
-		t.Helper()
-		return runCmd(t, newShowCmd(), append([]string{"--config", cfg}, args...)...)
-	}
 	tests := []struct {
 		name string
 		args []string
@@ -130,7 +122,7 @@ func TestShowCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, code := run(t, tt.args...)
+			out, code := runOn(t, cfg, newShowCmd(), tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
 			}
@@ -147,7 +139,7 @@ func TestShowCommand(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		out, _ := run(t, "--format", "json", "SUPPLIERS_BAD.csv")
+		out, _ := runOn(t, cfg, newShowCmd(), "--format", "json", "SUPPLIERS_BAD.csv")
 		var got struct {
 			File      fileRecord       `json:"file"`
 			Files     fileLocations    `json:"files"`

@@ -43,6 +43,12 @@ func runCmd(t *testing.T, cmd *cobra.Command, args ...string) (string, int) {
 	return out.String(), exitCode(err)
 }
 
+// runOn is runCmd with --config cfg before args.
+func runOn(t *testing.T, cfg string, cmd *cobra.Command, args ...string) (string, int) {
+	t.Helper()
+	return runCmd(t, cmd, append([]string{"--config", cfg}, args...)...)
+}
+
 // startSim serves a portal simulator with opts until the test ends; its
 // base_url is srv.URL + "/api".
 func startSim(t *testing.T, opts portalsim.Options) (*portalsim.Sim, *httptest.Server) {

@@ -35,7 +35,7 @@ policy = "partial"
 		t.Fatalf("after the first run the portal has %d receptions, want 1 (R-1)", n)
 	}
 	replay := func(args ...string) (string, int) {
-		return runCmd(t, newReplayCmd(), append([]string{"--config", cfg}, args...)...)
+		return runOn(t, cfg, newReplayCmd(), args...)
 	}
 	// Not fixed yet: it fails again, R-1 is found, not created again.
 	out, code = replay("RECEPTIONS_1.csv")
