@@ -168,14 +168,6 @@ func TestHeldFiles(t *testing.T) {
 	if out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", src); code != exitInvalid || !strings.Contains(out, "held for master data") {
 		t.Fatalf("process: exit %d, want %d (held):\n%s", code, exitInvalid, out)
 	}
-	run := func(t *testing.T, cmd func() *cobra.Command, args ...string) string {
-		t.Helper()
-		out, err := execute(t, cmd(), false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return out.String()
-	}
 	tests := []struct {
 		name string
 		cmd  func() *cobra.Command
@@ -190,14 +182,14 @@ func TestHeldFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := run(t, tt.cmd, tt.args...)
+			out := mustRunOn(t, cfg, tt.cmd(), tt.args...)
 			if w, missing := missingInOrder(out, tt.want); missing {
 				t.Fatalf("output lacks %q (in this order):\n%s", w, out)
 			}
 		})
 	}
 	t.Run("json", func(t *testing.T) {
-		out := run(t, newShowCmd, "--format", "json", "ORDERS_20260316.csv")
+		out := mustRunOn(t, cfg, newShowCmd(), "--format", "json", "ORDERS_20260316.csv")
 		var got struct {
 			File fileRecord `json:"file"`
 		}

@@ -49,6 +49,17 @@ func runOn(t *testing.T, cfg string, cmd *cobra.Command, args ...string) (string
 	return runCmd(t, cmd, append([]string{"--config", cfg}, args...)...)
 }
 
+// mustRunOn is runOn for a command that must succeed: it returns the
+// standard output, failing the test on an error.
+func mustRunOn(t *testing.T, cfg string, cmd *cobra.Command, args ...string) string {
+	t.Helper()
+	out, err := execute(t, cmd, false, append([]string{"--config", cfg}, args...)...)
+	if err != nil {
+		t.Fatalf("%s %v: %v\n%s", cmd.Name(), args, err, out)
+	}
+	return out.String()
+}
+
 // startSim serves a portal simulator with opts until the test ends; its
 // base_url is srv.URL + "/api".
 func startSim(t *testing.T, opts portalsim.Options) (*portalsim.Sim, *httptest.Server) {

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
 	"filebridge/internal/model"
@@ -117,25 +115,17 @@ func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	if err := node.FinishTick(ctx, tk, 4, "STOCK_000001.csv", nil); err != nil {
 		t.Fatal(err)
 	}
-	run := func(cmd *cobra.Command, args ...string) string {
-		t.Helper()
-		out, err := execute(t, cmd, false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			t.Fatalf("%s %v: %v\n%s", cmd.Name(), args, err, out)
-		}
-		return out.String()
-	}
 	tickText := localTime(tick) + " done by node-a at "
 	tests := []struct {
 		name string
 		out  string
 		want []string
 	}{
-		{"files", run(newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
-		{"files json", run(newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
-		{"show", run(newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
-		{"exports", run(newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements", "instances seen in the last 24 hours: node-a (last renewal "}},
-		{"exports json", run(newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
+		{"files", mustRunOn(t, cfg, newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
+		{"files json", mustRunOn(t, cfg, newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
+		{"show", mustRunOn(t, cfg, newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
+		{"exports", mustRunOn(t, cfg, newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements", "instances seen in the last 24 hours: node-a (last renewal "}},
+		{"exports json", mustRunOn(t, cfg, newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

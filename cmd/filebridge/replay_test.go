@@ -113,12 +113,8 @@ func TestReplayQueued(t *testing.T) {
 				}
 				t.Cleanup(func() { _ = lock.Release() })
 			}
-			cmd := newReplayCmd()
-			out, err := execute(t, cmd, false, append([]string{"--config", cfg}, append(tc.args, "SUPPLIERS_BAD.csv")...)...)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
-			if !strings.Contains(out.String(), "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
+			out := mustRunOn(t, cfg, newReplayCmd(), append(tc.args, "SUPPLIERS_BAD.csv")...)
+			if !strings.Contains(out, "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
 				t.Errorf("output %s", out)
 			}
 			if _, err := os.Stat(filepath.Join(c.Inbox("erp").Folder.Path, "SUPPLIERS_BAD.csv")); err != nil {
