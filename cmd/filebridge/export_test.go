@@ -86,19 +86,15 @@ func TestExportCommand(t *testing.T) {
 		})
 	}
 	t.Run("exports lists them", func(t *testing.T) {
-		out, err := execute(t, newExportsCmd(), false, "--config", cfg)
-		got := out.String()
-		if err != nil {
-			t.Fatalf("%v\n%s", err, got)
-		}
+		got := mustRunOn(t, cfg, newExportsCmd())
 		for _, want := range []string{"OUTBOX", "NEXT RUN", "erp     stock", "STOCK_000001.csv", "erp     items", "ITEMS_000002.xlsx"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("exports output lacks %q:\n%s", want, got)
 			}
 		}
-		out, err = execute(t, newExportsCmd(), false, "--config", cfg, "--format", "json", "--outbox", "erp")
+		out := mustRunOn(t, cfg, newExportsCmd(), "--format", "json", "--outbox", "erp")
 		var sts []console.ExportStatus
-		if err != nil || json.Unmarshal(out.Bytes(), &sts) != nil || len(sts) != 2 {
+		if err := json.Unmarshal([]byte(out), &sts); err != nil || len(sts) != 2 {
 			t.Fatalf("json: %v, %s", err, out)
 		}
 		for _, st := range sts {
