@@ -106,8 +106,8 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 // released at once.
 func openLockedJournal(ctx context.Context, cfg *config.Config, lock *journal.Lock, log *slog.Logger) (db *journal.DB, closeAll func(), err error) {
 	release := func() {
-		if err := lock.Release(); err != nil {
-			log.Warn("releasing the journal lock", "error", err)
+		if rerr := lock.Release(); rerr != nil {
+			log.Warn("releasing the journal lock", "error", rerr)
 		}
 	}
 	db, err = app.OpenJournal(ctx, cfg)
