@@ -41,8 +41,7 @@ Exit codes: 0 every check passed; 1 a token or login was refused;
 			return runCheck(cmd.Context(), cfgPath, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
-	_ = cmd.MarkFlagRequired("config")
+	requireConfig(cmd, &cfgPath)
 	rootCmd.AddCommand(cmd)
 }
 

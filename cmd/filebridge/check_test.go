@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,27 +15,15 @@ import (
 // on; an unreachable base_url, a refused token and a wrong path get the hint
 // that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
-	// A port nothing listens on.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadURL := "http://" + ln.Addr().String() + "/api"
-	_ = ln.Close()
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	down := deadURL(t)
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, baseURL, tokenEnv string) string {
-		p := filepath.Join(dir, name)
-		data := fmt.Sprintf(`
+		return writeFile(t, filepath.Join(dir, name), fmt.Sprintf(`
 [journal]
 path = "state/journal.db"
 [portals.main]
@@ -49,11 +35,7 @@ token_env = %q
 name = "erp"
 portal = "main"
 url = "in"
-`, baseURL, tokenEnv)
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
+`, baseURL, tokenEnv), 0o600)
 	}
 	t.Setenv("FB_CHECK_TEST_TOKEN", "secret-value")
 	t.Setenv("FB_CHECK_TEST_SIM_TOKEN", "demo-token")
@@ -64,10 +46,10 @@ url = "in"
 		want   []string
 		wantN1 string // appears exactly once
 	}{
-		{"token unset", write("unset.toml", deadURL, "FB_CHECK_TEST_UNSET"), exitUsage,
+		{"token unset", write("unset.toml", down, "FB_CHECK_TEST_UNSET"), exitUsage,
 			[]string{"FAIL secrets: ", "skip portal main: not called", "ok   inbox erp:", "ok   journal"},
 			"FB_CHECK_TEST_UNSET is not set"},
-		{"portal down", write("down.toml", deadURL, "FB_CHECK_TEST_TOKEN"), exitUnreachable,
+		{"portal down", write("down.toml", down, "FB_CHECK_TEST_TOKEN"), exitUnreachable,
 			[]string{"FAIL portal main: ", "nothing listens there: check the host and port of base_url in [portals.main]", "ok   inbox erp:"},
 			"config " + dir},
 		{"token refused", write("refused.toml", srv.URL+"/api", "FB_CHECK_TEST_TOKEN"), exitInvalid,

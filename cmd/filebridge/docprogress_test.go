@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -148,9 +147,7 @@ func TestProcessNoProgressOffTerminal(t *testing.T) {
 	for i := range 300 {
 		fmt.Fprintf(&b, "SUP-%03d,Supplier %d,Manufacturer\n", i, i)
 	}
-	if err := os.WriteFile(filepath.Join(inbox, "SUPPLIERS_P.csv"), []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(inbox, "SUPPLIERS_P.csv"), b.String(), 0o644)
 	out, err := execute(t, newProcessCmd(), true, "--config", cfg, "--inbox", "erp", "SUPPLIERS_P.csv")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -50,10 +50,9 @@ is then recorded as a tick of its own, so it never overlaps a scheduled one.`,
 			return runExport(cmd, cfgPath, outboxName, typeName, since)
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&outboxName, "outbox", "", "name of the outbox (required)")
 	cmd.Flags().StringVar(&since, "since", "", "export again from this time on, leaving the cursor alone")
-	_ = cmd.MarkFlagRequired("config")
 	_ = cmd.MarkFlagRequired("outbox")
 	return cmd
 }
@@ -66,11 +65,7 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	}
 	out := cfg.Outbox(outboxName)
 	if out == nil {
-		names := make([]string, 0, len(cfg.Outboxes))
-		for _, o := range cfg.Outboxes {
-			names = append(names, o.Name)
-		}
-		return withCode(exitUsage, fmt.Errorf("no outbox %q in %s: use one of %s", outboxName, cfg.File, orNone(names)))
+		return withCode(exitUsage, fmt.Errorf("no outbox %q in %s: use one of %s", outboxName, cfg.File, orNone(outboxNames(cfg))))
 	}
 	p := cfg.Portal(out.Portal)
 	jobs, err := outbox.Jobs(cfg, out)
@@ -217,6 +212,24 @@ func firstOr(names []string, def string) string {
 		return def
 	}
 	return names[0]
+}
+
+// inboxNames and outboxNames are the names cfg configures, for an error
+// about a name it lacks.
+func inboxNames(cfg *config.Config) []string {
+	names := make([]string, 0, len(cfg.Inboxes))
+	for _, in := range cfg.Inboxes {
+		names = append(names, in.Name)
+	}
+	return names
+}
+
+func outboxNames(cfg *config.Config) []string {
+	names := make([]string, 0, len(cfg.Outboxes))
+	for _, o := range cfg.Outboxes {
+		names = append(names, o.Name)
+	}
+	return names
 }
 
 func orNone(names []string) string {

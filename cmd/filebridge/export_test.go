@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +13,34 @@ import (
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
+
+// outboxConfig writes a config with the given [journal] keys, the portal
+// main (edition B) at baseURL with its token from $tokenEnv, and the
+// outbox erp with exports (exportTable's), and returns its path.
+func outboxConfig(t *testing.T, journalKeys, baseURL, tokenEnv string, exports ...string) string {
+	t.Helper()
+	return writeFile(t, filepath.Join(t.TempDir(), "config.toml"), fmt.Sprintf(`
+[journal]
+%s
+[log]
+level = "error"
+[portals.main]
+edition = "B"
+base_url = %q
+company = 42
+token_env = %q
+max_retries = 0
+[[outboxes]]
+name = "erp"
+portal = "main"
+url = "out"
+%s`, journalKeys, baseURL, tokenEnv, strings.Join(exports, "")), 0o600)
+}
+
+// exportTable is an [[outboxes.exports]] table of outboxConfig's outbox.
+func exportTable(typ, schedule, filename string) string {
+	return fmt.Sprintf("[[outboxes.exports]]\ntype = %q\nschedule = %q\nfilename = %q\n", typ, schedule, filename)
+}
 
 // runExportCmd returns the output of `filebridge export args...` with its
 // error, and its exit code.
@@ -28,47 +54,12 @@ func runExportCmd(t *testing.T, args ...string) (string, int) {
 }
 
 func TestExportCommand(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
 		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	defer srv.Close()
-	dir := t.TempDir()
 	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
-	cfg := filepath.Join(dir, "config.toml")
-	writeConfig := func(baseURL string) {
-		t.Helper()
-		data := fmt.Sprintf(`
-[journal]
-path = "state/journal.db"
-[log]
-level = "error"
-[portals.main]
-edition = "B"
-base_url = %q
-company = 42
-token_env = "FB_EXPORT_TEST_TOKEN"
-max_retries = 0
-[[outboxes]]
-name = "erp"
-portal = "main"
-url = "out"
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "0 2 * * *"
-  filename = "STOCK_{seq}.csv"
-  [[outboxes.exports]]
-  type = "items"
-  schedule = "0 3 * * *"
-  filename = "ITEMS_{seq}.xlsx"
-`, baseURL)
-		if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writeConfig(srv.URL + "/api")
+	cfg := outboxConfig(t, `path = "state/journal.db"`, srv.URL+"/api", "FB_EXPORT_TEST_TOKEN",
+		exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"), exportTable("items", "0 3 * * *", "ITEMS_{seq}.xlsx"))
+	dir := filepath.Dir(cfg)
 	tests := []struct {
 		name string
 		args []string
@@ -95,19 +86,15 @@ url = "out"
 		})
 	}
 	t.Run("exports lists them", func(t *testing.T) {
-		out, err := execute(t, newExportsCmd(), false, "--config", cfg)
-		got := out.String()
-		if err != nil {
-			t.Fatalf("%v\n%s", err, got)
-		}
+		got := mustRunOn(t, cfg, newExportsCmd())
 		for _, want := range []string{"OUTBOX", "NEXT RUN", "erp     stock", "STOCK_000001.csv", "erp     items", "ITEMS_000002.xlsx"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("exports output lacks %q:\n%s", want, got)
 			}
 		}
-		out, err = execute(t, newExportsCmd(), false, "--config", cfg, "--format", "json", "--outbox", "erp")
+		out := mustRunOn(t, cfg, newExportsCmd(), "--format", "json", "--outbox", "erp")
 		var sts []console.ExportStatus
-		if err != nil || json.Unmarshal(out.Bytes(), &sts) != nil || len(sts) != 2 {
+		if err := json.Unmarshal([]byte(out), &sts); err != nil || len(sts) != 2 {
 			t.Fatalf("json: %v, %s", err, out)
 		}
 		for _, st := range sts {

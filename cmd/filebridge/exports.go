@@ -37,29 +37,20 @@ be read.`,
 			return runExports(cmd.Context(), cfgPath, outboxName, format, cmd.OutOrStdout(), time.Now())
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&outboxName, "outbox", "", "only this outbox")
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 
 func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writer, now time.Time) error {
-	format, err := parseFormat(formatText)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	cfg, db, err := openJournalRO(ctx, cfgPath)
+	format, cfg, db, err := openJournalRO(ctx, cfgPath, formatText)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	if only != "" && cfg.Outbox(only) == nil {
-		var names []string
-		for _, o := range cfg.Outboxes {
-			names = append(names, o.Name)
-		}
-		return withCode(exitUsage, fmt.Errorf("--outbox %q: no such outbox in %s: use one of %s", only, cfg.File, orNone(names)))
+		return withCode(exitUsage, fmt.Errorf("--outbox %q: no such outbox in %s: use one of %s", only, cfg.File, orNone(outboxNames(cfg))))
 	}
 	sts, err := console.Exports(ctx, cfg, db, only, now)
 	if err != nil {

@@ -54,7 +54,7 @@ could not be read.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &fl.cfgPath)
 	f.StringVar(&fl.inbox, "inbox", "", "only this inbox")
 	f.StringSliceVar(&fl.states, "state", nil, "only files in these states: claimed, submitting, done, failed, duplicate; held: held for master data")
 	f.StringVar(&fl.docType, "type", "", "only files of this document type (e.g. sales_orders)")
@@ -63,33 +63,33 @@ could not be read.`,
 	f.StringVar(&fl.format, "format", "table", "output: table, json or csv")
 	f.IntVar(&fl.limit, "limit", 50, "files a page (0: all)")
 	f.IntVar(&fl.page, "page", 1, "page number, 1 the newest")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 
-// openJournalRO loads the config (without needing its secrets) and opens
-// its journal read-only.
-func openJournalRO(ctx context.Context, cfgPath string) (*config.Config, *journal.DB, error) {
+// openJournalRO starts a command that reads the journal (files, show,
+// exports): it parses --format, loads the config (without needing its
+// secrets) and opens its journal read-only.
+func openJournalRO(ctx context.Context, cfgPath, formatText string) (outputFormat, *config.Config, *journal.DB, error) {
+	format, err := parseFormat(formatText)
+	if err != nil {
+		return "", nil, nil, withCode(exitUsage, err)
+	}
 	cfg, err := decodeCheckConfig(cfgPath)
 	if err != nil {
-		return nil, nil, withCode(exitUsage, fmt.Errorf("config %s: %w", cfgPath, err))
+		return "", nil, nil, withCode(exitUsage, fmt.Errorf("config %s: %w", cfgPath, err))
 	}
 	db, err := app.OpenJournalReadOnly(ctx, cfg)
 	if err != nil {
-		return nil, nil, withCode(exitUnreachable, err)
+		return "", nil, nil, withCode(exitUnreachable, err)
 	}
-	return cfg, db, nil
+	return format, cfg, db, nil
 }
 
 // fileFilter turns the flags into a journal filter.
 func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilter, error) {
 	ff := journal.FileFilter{Inbox: fl.inbox, DocType: fl.docType, Name: fl.name, Limit: fl.limit}
 	if fl.inbox != "" && cfg.Inbox(fl.inbox) == nil {
-		var names []string
-		for _, in := range cfg.Inboxes {
-			names = append(names, in.Name)
-		}
-		return ff, fmt.Errorf("--inbox %q: no such inbox in %s: use one of %s", fl.inbox, cfg.File, orNone(names))
+		return ff, fmt.Errorf("--inbox %q: no such inbox in %s: use one of %s", fl.inbox, cfg.File, orNone(inboxNames(cfg)))
 	}
 	for _, s := range fl.states {
 		st := journal.FileState(strings.ToLower(strings.TrimSpace(s)))
@@ -234,11 +234,7 @@ func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result
 func docSummary(counts map[journal.Result]int) string { return orDash(journal.Summary(counts)) }
 
 func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) error {
-	format, err := parseFormat(fl.format)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	cfg, db, err := openJournalRO(ctx, fl.cfgPath)
+	format, cfg, db, err := openJournalRO(ctx, fl.cfgPath, fl.format)
 	if err != nil {
 		return err
 	}

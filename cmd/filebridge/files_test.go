@@ -18,7 +18,7 @@ import (
 // returns the config path.
 func journalEnv(t *testing.T) string {
 	t.Helper()
-	cfg, in := processEnv(t, "demo-token", "")
+	cfg, _ := processEnv(t, "demo-token", "")
 	src := t.TempDir()
 	files := []struct{ name, content string }{
 		{"SUPPLIERS_1.csv", processSuppliers},
@@ -26,26 +26,13 @@ func journalEnv(t *testing.T) string {
 		{"SUPPLIERS_2.csv", processSuppliers},
 	}
 	for _, f := range files {
-		p := filepath.Join(src, f.name)
-		if err := os.WriteFile(p, []byte(f.content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		runProcessCmd(t, "--config", cfg, "--inbox", "erp", p)
+		runProcessCmd(t, "--config", cfg, "--inbox", "erp", writeFile(t, filepath.Join(src, f.name), f.content, 0o644))
 	}
-	_ = in
 	return cfg
 }
 
 func TestFilesCommand(t *testing.T) {
 	cfg := journalEnv(t)
-	run := func(t *testing.T, args ...string) (string, int) {
-		t.Helper()
-		out, err := execute(t, newFilesCmd(), false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			out.WriteString("error: " + err.Error())
-		}
-		return out.String(), exitCode(err)
-	}
 	tests := []struct {
 		name    string
 		args    []string
@@ -70,18 +57,12 @@ func TestFilesCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, code := run(t, tt.args...)
+			out, code := runOn(t, cfg, newFilesCmd(), tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
 			}
-			rest := out
-			for _, w := range tt.want {
-				i := strings.Index(rest, w)
-				if i < 0 {
-					t.Errorf("output lacks %q (in this order):\n%s", w, out)
-					break
-				}
-				rest = rest[i+len(w):]
+			if w, missing := missingInOrder(out, tt.want); missing {
+				t.Errorf("output lacks %q (in this order):\n%s", w, out)
 			}
 			for _, nw := range tt.notWant {
 				if strings.Contains(out, nw) {
@@ -91,7 +72,7 @@ func TestFilesCommand(t *testing.T) {
 		})
 	}
 	t.Run("json", func(t *testing.T) {
-		out, code := run(t, "--format", "json", "--state", "failed")
+		out, code := runOn(t, cfg, newFilesCmd(), "--format", "json", "--state", "failed")
 		var got struct {
 			Total int          `json:"total"`
 			Files []fileRecord `json:"files"`
@@ -105,7 +86,7 @@ func TestFilesCommand(t *testing.T) {
 		}
 	})
 	t.Run("csv", func(t *testing.T) {
-		out, code := run(t, "--format", "csv")
+		out, code := runOn(t, cfg, newFilesCmd(), "--format", "csv")
 		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 		if code != 0 || err != nil || len(recs) != 4 || recs[0][1] != "NAME" || recs[3][1] != "SUPPLIERS_1.csv" {
 			t.Errorf("exit %d, %v, csv %q", code, err, recs)
@@ -123,14 +104,6 @@ func TestFilesCommand(t *testing.T) {
 func TestShowCommand(t *testing.T) {
 	cfg := journalEnv(t)
 	dir := filepath.Dir(cfg)
-	run := func(t *testing.T, args ...string) (string, int) {
-		t.Helper()
-		out, err := execute(t, newShowCmd(), false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			out.WriteString("error: " + err.Error())
-		}
-		return out.String(), exitCode(err)
-	}
 	tests := []struct {
 		name string
 		args []string
@@ -149,7 +122,7 @@ func TestShowCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, code := run(t, tt.args...)
+			out, code := runOn(t, cfg, newShowCmd(), tt.args...)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
 			}
@@ -166,7 +139,7 @@ func TestShowCommand(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		out, _ := run(t, "--format", "json", "SUPPLIERS_BAD.csv")
+		out, _ := runOn(t, cfg, newShowCmd(), "--format", "json", "SUPPLIERS_BAD.csv")
 		var got struct {
 			File      fileRecord       `json:"file"`
 			Files     fileLocations    `json:"files"`
@@ -187,25 +160,13 @@ func TestShowCommand(t *testing.T) {
 // names what it waits for.
 func TestHeldFiles(t *testing.T) {
 	cfg, _ := processEnv(t, "demo-token", "")
-	sample := filepath.Join("..", "..", "samples", "A", "good", "ORDERS_20260316.csv")
-	b, err := os.ReadFile(sample)
+	b, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "ORDERS_20260316.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := filepath.Join(t.TempDir(), "ORDERS_20260316.csv")
-	if err := os.WriteFile(src, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	src := writeFile(t, filepath.Join(t.TempDir(), "ORDERS_20260316.csv"), string(b), 0o644)
 	if out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", src); code != exitInvalid || !strings.Contains(out, "held for master data") {
 		t.Fatalf("process: exit %d, want %d (held):\n%s", code, exitInvalid, out)
-	}
-	runCmd := func(t *testing.T, cmd func() *cobra.Command, args ...string) string {
-		t.Helper()
-		out, err := execute(t, cmd(), false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, out)
-		}
-		return out.String()
 	}
 	tests := []struct {
 		name string
@@ -221,19 +182,14 @@ func TestHeldFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := runCmd(t, tt.cmd, tt.args...)
-			rest := out
-			for _, w := range tt.want {
-				i := strings.Index(rest, w)
-				if i < 0 {
-					t.Fatalf("output lacks %q (in this order):\n%s", w, out)
-				}
-				rest = rest[i+len(w):]
+			out := mustRunOn(t, cfg, tt.cmd(), tt.args...)
+			if w, missing := missingInOrder(out, tt.want); missing {
+				t.Fatalf("output lacks %q (in this order):\n%s", w, out)
 			}
 		})
 	}
 	t.Run("json", func(t *testing.T) {
-		out := runCmd(t, newShowCmd, "--format", "json", "ORDERS_20260316.csv")
+		out := mustRunOn(t, cfg, newShowCmd(), "--format", "json", "ORDERS_20260316.csv")
 		var got struct {
 			File fileRecord `json:"file"`
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,43 +10,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
 
-// pgConfig writes a config whose journal is the PostgreSQL database url
-// (password from the environment), with the portal main at baseURL and
-// the outbox erp with the given [[outboxes.exports]], and returns its path.
-func pgConfig(t *testing.T, url, baseURL, exports string) string {
+// pgConfig writes outboxConfig's config with the journal in the
+// PostgreSQL database url (password from the environment) and returns its
+// path.
+func pgConfig(t *testing.T, url, baseURL string, exports ...string) string {
 	t.Helper()
 	t.Setenv("FB_PG_TEST_TOKEN", "demo-token")
 	t.Setenv("FB_PG_TEST_PASSWORD", "unused-with-trust")
-	cfg := filepath.Join(t.TempDir(), "config.toml")
-	data := fmt.Sprintf(`
-[journal]
-url = %q
-password_env = "FB_PG_TEST_PASSWORD"
-[log]
-level = "error"
-[portals.main]
-edition = "B"
-base_url = %q
-company = 42
-token_env = "FB_PG_TEST_TOKEN"
-max_retries = 0
-[[outboxes]]
-name = "erp"
-portal = "main"
-url = "out"
-%s`, url, baseURL, exports)
-	if err := os.WriteFile(cfg, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return cfg
+	return outboxConfig(t, fmt.Sprintf("url = %q\npassword_env = \"FB_PG_TEST_PASSWORD\"", url), baseURL, "FB_PG_TEST_TOKEN", exports...)
 }
 
 // TestExportOnPostgresJournal runs `export` twice with the journal in
@@ -56,19 +32,9 @@ url = "out"
 func TestExportOnPostgresJournal(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_export")
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
 		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	defer srv.Close()
-	cfg := pgConfig(t, url, srv.URL+"/api", `
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "0 2 * * *"
-  filename = "STOCK_{seq}.csv"
-`)
+	cfg := pgConfig(t, url, srv.URL+"/api", exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
 	dir := filepath.Dir(cfg)
 	for i, want := range []string{"STOCK_000001.csv", "STOCK_000002.csv"} {
 		out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
@@ -126,16 +92,8 @@ func TestExportOnPostgresJournal(t *testing.T) {
 func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_holders")
-	cfg := pgConfig(t, url, "http://127.0.0.1:1/api", `
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "@every 5s"
-  filename = "STOCK_{seq}.csv"
-  [[outboxes.exports]]
-  type = "movements"
-  schedule = "*/5 * * * *"
-  filename = "MOVES_{seq}.csv"
-`)
+	cfg := pgConfig(t, url, "http://127.0.0.1:1/api",
+		exportTable("stock", "@every 5s", "STOCK_{seq}.csv"), exportTable("movements", "*/5 * * * *", "MOVES_{seq}.csv"))
 	ctx := t.Context()
 	node, err := journal.OpenWith(ctx, journal.Options{URL: url, Instance: "node-a"})
 	if err != nil {
@@ -157,35 +115,22 @@ func TestWhoHoldsWhatOnPostgres(t *testing.T) {
 	if err := node.FinishTick(ctx, tk, 4, "STOCK_000001.csv", nil); err != nil {
 		t.Fatal(err)
 	}
-	run := func(cmd *cobra.Command, args ...string) string {
-		t.Helper()
-		out, err := execute(t, cmd, false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			t.Fatalf("%s %v: %v\n%s", cmd.Name(), args, err, out)
-		}
-		return out.String()
-	}
 	tickText := localTime(tick) + " done by node-a at "
 	tests := []struct {
 		name string
 		out  string
 		want []string
 	}{
-		{"files", run(newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
-		{"files json", run(newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
-		{"show", run(newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
-		{"exports", run(newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements", "instances seen in the last 24 hours: node-a (last renewal "}},
-		{"exports json", run(newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
+		{"files", mustRunOn(t, cfg, newFilesCmd()), []string{"HELD BY", "ORDERS_1.csv", "claimed", "node-a until "}},
+		{"files json", mustRunOn(t, cfg, newFilesCmd(), "--format", "json"), []string{`"held_by": {`, `"instance": "node-a"`}},
+		{"show", mustRunOn(t, cfg, newShowCmd(), strconv.FormatInt(id, 10)), []string{"held by     node-a until "}},
+		{"exports", mustRunOn(t, cfg, newExportsCmd()), []string{"LAST TICK", "stock", tickText, "movements", "instances seen in the last 24 hours: node-a (last renewal "}},
+		{"exports json", mustRunOn(t, cfg, newExportsCmd(), "--format", "json"), []string{`"last_tick": {`, `"state": "done"`, `"instance": "node-a"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rest := tt.out
-			for _, w := range tt.want {
-				i := strings.Index(rest, w)
-				if i < 0 {
-					t.Fatalf("output lacks %q (in this order):\n%s", w, tt.out)
-				}
-				rest = rest[i+len(w):]
+			if w, missing := missingInOrder(tt.out, tt.want); missing {
+				t.Fatalf("output lacks %q (in this order):\n%s", w, tt.out)
 			}
 		})
 	}

@@ -47,6 +47,13 @@ var rootCmd = &cobra.Command{
 	SilenceErrors: true,
 }
 
+// requireConfig adds the --config flag of the commands that work on a
+// configuration, into *path, and marks it required.
+func requireConfig(cmd *cobra.Command, path *string) {
+	cmd.Flags().StringVar(path, "config", "", "configuration file (required)")
+	_ = cmd.MarkFlagRequired("config")
+}
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := rootCmd.ExecuteContext(ctx)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -59,10 +58,9 @@ process with its name).`,
 			return runProcess(cmd, cfgPath, inboxName, args[0], inbox.FileOptions{Force: force})
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&inboxName, "inbox", "", "name of the inbox (required)")
 	cmd.Flags().BoolVar(&force, "force", false, "submit the file even if its content was already processed on this portal")
-	_ = cmd.MarkFlagRequired("config")
 	_ = cmd.MarkFlagRequired("inbox")
 	return cmd
 }
@@ -75,27 +73,18 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	}
 	ic := cfg.Inbox(inboxName)
 	if ic == nil {
-		names := make([]string, 0, len(cfg.Inboxes))
-		for _, in := range cfg.Inboxes {
-			names = append(names, in.Name)
-		}
-		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(names)))
+		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(inboxNames(cfg))))
 	}
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
 	lock, err := app.AcquireJournalLock(cfg)
 	if err != nil {
 		return lockRefusal(cfg, ic, file, err)
 	}
-	defer func() {
-		if rerr := lock.Release(); rerr != nil {
-			log.Warn("releasing the journal lock", "error", rerr)
-		}
-	}()
-	db, err := app.OpenJournal(ctx, cfg)
+	db, closeJournal, err := openLockedJournal(ctx, cfg, lock, log)
 	if err != nil {
-		return withCode(exitUnreachable, err)
+		return err
 	}
-	defer db.Close()
+	defer closeJournal()
 	in, f, closeInbox, err := inboxHere(ctx, cfg, ic, db, log)
 	if err != nil {
 		return err
@@ -110,6 +99,26 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	res, err := in.ProcessFileWith(ctx, name, opts)
 	stop()
 	return fileOutcome(cmd.OutOrStdout(), ic, res, err)
+}
+
+// openLockedJournal opens cfg's journal, whose lock this process holds;
+// closeAll closes it and then releases the lock. On failure the lock is
+// released at once.
+func openLockedJournal(ctx context.Context, cfg *config.Config, lock *journal.Lock, log *slog.Logger) (db *journal.DB, closeAll func(), err error) {
+	release := func() {
+		if rerr := lock.Release(); rerr != nil {
+			log.Warn("releasing the journal lock", "error", rerr)
+		}
+	}
+	db, err = app.OpenJournal(ctx, cfg)
+	if err != nil {
+		release()
+		return nil, nil, withCode(exitUnreachable, err)
+	}
+	return db, func() {
+		_ = db.Close()
+		release()
+	}, nil
 }
 
 // inboxHere builds the portal client and the inbox ic on db, for a
@@ -239,24 +248,18 @@ func nameOr(s string) string {
 
 // printResult says where the file went and why.
 func printResult(w io.Writer, ic *config.Inbox, res inbox.FileResult) {
-	where := func(p string) string {
-		if ic.Folder.IsSFTP() {
-			return ic.Folder.String() + "/" + path.Clean(p)
-		}
-		return filepath.Join(ic.Folder.Path, filepath.FromSlash(p))
-	}
 	typ := res.DocType
 	if typ == "" {
 		typ = "unknown type"
 	}
 	fmt.Fprintf(w, "%s (%s, %d rows): %s\n", res.Name, typ, res.Rows, res.Message)
 	if res.FinalPath != "" {
-		fmt.Fprintf(w, "  moved to    %s\n", where(res.FinalPath))
+		fmt.Fprintf(w, "  moved to    %s\n", inboxPath(ic, res.FinalPath))
 	}
 	if res.ReportPath != "" {
-		fmt.Fprintf(w, "  report      %s\n", where(res.ReportPath))
+		fmt.Fprintf(w, "  report      %s\n", inboxPath(ic, res.ReportPath))
 	}
 	if res.RejectedPath != "" {
-		fmt.Fprintf(w, "  rejected    %s (fix these rows and drop the file again)\n", where(res.RejectedPath))
+		fmt.Fprintf(w, "  rejected    %s (fix these rows and drop the file again)\n", inboxPath(ic, res.RejectedPath))
 	}
 }

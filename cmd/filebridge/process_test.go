@@ -1,86 +1,19 @@
 package main
 
 import (
-	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portalsim"
 )
 
-const processSuppliers = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"
-
-// processEnv writes a config with one local inbox on a simulator and
-// returns the config path and the inbox folder.
-func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) {
-	t.Helper()
-	dir := t.TempDir()
-	if baseURL == "" {
-		sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(sim.Handler())
-		t.Cleanup(srv.Close)
-		baseURL = srv.URL + "/api"
-	}
-	if err := os.WriteFile(filepath.Join(dir, "token"), []byte(token+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	inboxDir = filepath.Join(dir, "in")
-	if err := os.MkdirAll(inboxDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := fmt.Sprintf(`
-[journal]
-path = "state/fb.db"
-[server]
-listen = ""
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 0
-timeout = "2s"
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "in"
-`, baseURL)
-	cfgPath = filepath.Join(dir, "filebridge.toml")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return cfgPath, inboxDir
-}
-
-// runProcessCmd returns the standard output of `filebridge process
-// args...`, its error after "error: ", and its exit code.
-func runProcessCmd(t *testing.T, args ...string) (string, int) {
-	t.Helper()
-	out, err := execute(t, newProcessCmd(), false, args...)
-	if err != nil {
-		out.WriteString("error: " + err.Error())
-	}
-	return out.String(), exitCode(err)
-}
-
+// TestProcessCommand: a file is processed from a local path or by its
+// name in the inbox; what becomes of it (moved, left in processing/) and
+// the exit code follow the data, the token and the portal's reach.
 func TestProcessCommand(t *testing.T) {
-	write := func(t *testing.T, p, content string) string {
-		t.Helper()
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
 	t.Run("local path is copied in and processed", func(t *testing.T) {
 		cfg, in := processEnv(t, "demo-token", "")
-		src := write(t, filepath.Join(t.TempDir(), "SUPPLIERS.csv"), processSuppliers)
+		src := writeFile(t, filepath.Join(t.TempDir(), "SUPPLIERS.csv"), processSuppliers, 0o644)
 		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", src)
 		if code != exitOK || !strings.Contains(out, "moved to") {
 			t.Fatalf("exit %d:\n%s", code, out)
@@ -93,57 +26,44 @@ func TestProcessCommand(t *testing.T) {
 			t.Errorf("not in processed/: %s", out)
 		}
 	})
-	t.Run("name in the inbox, rejected rows", func(t *testing.T) {
-		cfg, in := processEnv(t, "demo-token", "")
-		write(t, filepath.Join(in, "SUPPLIERS.csv"), processSuppliers+"SUP-B,,Manufacturer\n")
-		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SUPPLIERS.csv")
-		if code != exitInvalid || !strings.Contains(out, "SUPPLIERS.rejected.csv") {
-			t.Fatalf("exit %d:\n%s", code, out)
-		}
-		if _, err := os.Stat(filepath.Join(in, "error", "SUPPLIERS.csv")); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Run("refused token", func(t *testing.T) {
-		cfg, in := processEnv(t, "wrong", "")
-		write(t, filepath.Join(in, "SUPPLIERS.csv"), processSuppliers)
-		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SUPPLIERS.csv")
-		if code != exitInvalid || !strings.Contains(out, "the portal refused the token: check token_env/token_file of [portals.main], then run process again") {
-			t.Fatalf("exit %d:\n%s", code, out)
-		}
-		if _, err := os.Stat(filepath.Join(in, "processing", "SUPPLIERS.csv")); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Run("portal unreachable", func(t *testing.T) {
-		srv := httptest.NewServer(nil)
-		url := srv.URL + "/api"
-		srv.Close()
-		cfg, in := processEnv(t, "demo-token", url)
-		write(t, filepath.Join(in, "SUPPLIERS.csv"), processSuppliers)
-		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SUPPLIERS.csv")
-		if code != exitUnreachable || !strings.Contains(out, "; nothing listens there: check the host and port of base_url in [portals.main]") {
-			t.Fatalf("exit %d:\n%s", code, out)
-		}
-		if _, err := os.Stat(filepath.Join(in, "processing", "SUPPLIERS.csv")); err != nil {
-			t.Error(err)
-		}
-	})
-	t.Run("held for master data", func(t *testing.T) {
-		cfg, in := processEnv(t, "demo-token", "")
-		sample, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "SKU_20260302.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		write(t, filepath.Join(in, "SKU.csv"), string(sample)) // its suppliers are not on the empty portal
-		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", "SKU.csv")
-		if code != exitInvalid || !strings.Contains(out, "held") || !strings.Contains(out, `supplierCode "SUP-NORDIC"`) {
-			t.Fatalf("exit %d, want %d naming the missing supplier:\n%s", code, exitInvalid, out)
-		}
-		if _, err := os.Stat(filepath.Join(in, "processing", "SKU.csv")); err != nil {
-			t.Error(err)
-		}
-	})
+	sku, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "SKU_20260302.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, token, baseURL string
+		file, content        string
+		code                 int
+		want                 []string
+		stays                string // where the file is left, in the inbox
+	}{
+		{"name in the inbox, rejected rows", "demo-token", "", "SUPPLIERS.csv", processSuppliers + "SUP-B,,Manufacturer\n",
+			exitInvalid, []string{"SUPPLIERS.rejected.csv"}, "error/SUPPLIERS.csv"},
+		{"refused token", "wrong", "", "SUPPLIERS.csv", processSuppliers,
+			exitInvalid, []string{"the portal refused the token: check token_env/token_file of [portals.main], then run process again"}, "processing/SUPPLIERS.csv"},
+		{"portal unreachable", "demo-token", deadURL(t), "SUPPLIERS.csv", processSuppliers,
+			exitUnreachable, []string{"; nothing listens there: check the host and port of base_url in [portals.main]"}, "processing/SUPPLIERS.csv"},
+		// Its suppliers are not on the empty portal.
+		{"held for master data", "demo-token", "", "SKU.csv", string(sku),
+			exitInvalid, []string{"held", `supplierCode "SUP-NORDIC"`}, "processing/SKU.csv"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, in := processEnv(t, tt.token, tt.baseURL)
+			writeFile(t, filepath.Join(in, tt.file), tt.content, 0o644)
+			out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", tt.file)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d:\n%s", code, tt.code, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Fatalf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(in, filepath.FromSlash(tt.stays))); err != nil {
+				t.Error(err)
+			}
+		})
+	}
 	t.Run("usage errors", func(t *testing.T) {
 		cfg, _ := processEnv(t, "demo-token", "")
 		for _, args := range [][]string{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,16 +34,9 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // TestReload: SIGHUP adds an inbox without a restart; an invalid file and
 // a change of log.level are refused and the running config stays.
 func TestReload(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "token"), []byte("demo-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, filepath.Join(dir, "token"), "demo-token\n", 0o600)
 	cfgPath := filepath.Join(dir, "config.toml")
 	write := func(level string, inboxes ...string) {
 		t.Helper()
@@ -56,9 +48,7 @@ func TestReload(t *testing.T) {
 			}
 			fmt.Fprintf(&b, "[[inboxes]]\nname = %q\nportal = \"main\"\nurl = %q\npoll = \"100ms\"\n", in, in)
 		}
-		if err := os.WriteFile(cfgPath, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, cfgPath, b.String(), 0o644)
 	}
 	write("info", "a")
 	cfg, err := config.Load(cfgPath)
@@ -79,9 +69,7 @@ func TestReload(t *testing.T) {
 		n++
 		name := fmt.Sprintf("SUPPLIERS_%d.csv", n)
 		data := fmt.Sprintf("code,name,relationship\nSUP-%d,Supplier %d,Manufacturer\n", n, n)
-		if err := os.WriteFile(filepath.Join(dir, in, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, in, name), data, 0o644)
 		eventually(t, name+" processed in inbox "+in, func() bool {
 			m, _ := filepath.Glob(filepath.Join(dir, in, "processed", "*", "*", "*", name))
 			return len(m) == 1
@@ -96,9 +84,7 @@ func TestReload(t *testing.T) {
 	dropAndWait("b")
 
 	// An invalid file keeps the running config.
-	if err := os.WriteFile(cfgPath, []byte("[portals.main]\nedition = \"Z\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cfgPath, "[portals.main]\nedition = \"Z\"\n", 0o644)
 	hup <- nil
 	eventually(t, "the refusal of the invalid file", func() bool {
 		return strings.Contains(logs.String(), "the new configuration is invalid; the running one stays")

@@ -49,10 +49,9 @@ were rejected again, or the file needs --force; 2 usage or configuration error;
 			return runReplay(cmd, fl, args[0])
 		},
 	}
-	cmd.Flags().StringVar(&fl.cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &fl.cfgPath)
 	cmd.Flags().BoolVar(&fl.force, "force", false, "replay a processed or duplicate file too")
 	cmd.Flags().BoolVar(&fl.queue, "queue", false, "only put the file back for the running daemon, do not process it here")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 
@@ -75,16 +74,11 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 		return withCode(exitUnreachable, err)
 	}
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-	defer func() {
-		if rerr := lock.Release(); rerr != nil {
-			log.Warn("releasing the journal lock", "error", rerr)
-		}
-	}()
-	db, err := app.OpenJournal(ctx, cfg)
+	db, closeJournal, err := openLockedJournal(ctx, cfg, lock, log)
 	if err != nil {
-		return withCode(exitUnreachable, err)
+		return err
 	}
-	defer db.Close()
+	defer closeJournal()
 	file, ic, err := replayTarget(ctx, cfg, db, ref)
 	if err != nil {
 		return err

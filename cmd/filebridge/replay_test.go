@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
-	"filebridge/internal/portalsim"
+	"filebridge/internal/samples"
 )
 
 // TestReplayCommand: a receptions file fails on the portal because one of
@@ -18,61 +17,28 @@ import (
 // puts the file through again. The reception created by the first run is
 // looked up, not created twice; the journal links both runs.
 func TestReplayCommand(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
-	cfg, _ := processEnv(t, "demo-token", srv.URL+"/api")
-	// Policy partial, and no hold: R-1 is created by the first run while
-	// R-2 fails at once on its unknown SKU.
-	appendFile(t, cfg, `hold_missing = "0"
-[[inboxes.routes]]
-match = "SUPPLIERS_*"
-type = "suppliers"
-[[inboxes.routes]]
-match = "SKU_*"
-type = "skus"
+	// The sample routes, receptions first with policy partial; and no
+	// hold: R-1 is created by the first run while R-2 fails at once on its
+	// unknown SKU.
+	sim, cfg, put := masterDataEnv(t, `hold_missing = "0"
 [[inboxes.routes]]
 match = "RECEPTIONS_*"
 type = "receptions"
 policy = "partial"
-`)
-	src := t.TempDir()
-	put := func(name, content string) string {
-		p := filepath.Join(src, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	const skuHeader = "sku,name,description1,ean,eanBox,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"
-	steps := []struct{ name, content string }{
-		{"SUPPLIERS_1.csv", processSuppliers},
-		{"SKU_1.csv", skuHeader + "SKU-1,Chair,Oak chair,7350123100419,17350123100416,2,47,53,89,6.8,14.4,79.00,SUP-A\n"},
-		{"RECEPTIONS_1.csv", "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n" +
-			"R-1,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,10\n" +
-			"R-2,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-2,5\n"},
-	}
-	for _, s := range steps {
-		out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", put(s.name, s.content))
-		t.Logf("process %s: exit %d\n%s", s.name, code, out)
-	}
+`+samples.Routes(model.EditionA))
+	out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", put("RECEPTIONS_1.csv", recHeader+
+		"R-1,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,10\n"+
+		"R-2,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-2,5\n"))
+	t.Logf("process RECEPTIONS_1.csv: exit %d\n%s", code, out)
 	receptions := func() int { return sim.Stats().Counts["purchase_orders"] }
 	if n := receptions(); n != 1 {
 		t.Fatalf("after the first run the portal has %d receptions, want 1 (R-1)", n)
 	}
 	replay := func(args ...string) (string, int) {
-		cmd := newReplayCmd()
-		out, err := execute(t, cmd, false, append([]string{"--config", cfg}, args...)...)
-		if err != nil {
-			out.WriteString("error: " + err.Error())
-		}
-		return out.String(), exitCode(err)
+		return runOn(t, cfg, newReplayCmd(), args...)
 	}
 	// Not fixed yet: it fails again, R-1 is found, not created again.
-	out, code := replay("RECEPTIONS_1.csv")
+	out, code = replay("RECEPTIONS_1.csv")
 	if code != exitInvalid || !strings.Contains(out, "replaying #3 RECEPTIONS_1.csv (failed) as RECEPTIONS_1.csv") {
 		t.Errorf("replay before the fix: exit %d:\n%s", code, out)
 	}
@@ -147,32 +113,13 @@ func TestReplayQueued(t *testing.T) {
 				}
 				t.Cleanup(func() { _ = lock.Release() })
 			}
-			cmd := newReplayCmd()
-			out, err := execute(t, cmd, false, append([]string{"--config", cfg}, append(tc.args, "SUPPLIERS_BAD.csv")...)...)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, out)
-			}
-			if !strings.Contains(out.String(), "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
+			out := mustRunOn(t, cfg, newReplayCmd(), append(tc.args, "SUPPLIERS_BAD.csv")...)
+			if !strings.Contains(out, "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
 				t.Errorf("output %s", out)
 			}
 			if _, err := os.Stat(filepath.Join(c.Inbox("erp").Folder.Path, "SUPPLIERS_BAD.csv")); err != nil {
 				t.Errorf("the file is not back in the inbox: %v", err)
 			}
 		})
-	}
-}
-
-// appendFile appends text to the file at path.
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -49,8 +49,7 @@ journal or the listen address could not be opened.`,
 			return runReloading(cmd.Context(), cfgPath, cfg, log, app.Options{}, hup)
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
-	_ = cmd.MarkFlagRequired("config")
+	requireConfig(cmd, &cfgPath)
 	rootCmd.AddCommand(cmd)
 }
 

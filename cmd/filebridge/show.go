@@ -39,9 +39,8 @@ journal could not be read.`,
 			return runShow(cmd.Context(), cfgPath, args[0], format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", "", "configuration file (required)")
+	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv (csv: the documents)")
-	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }
 
@@ -59,19 +58,25 @@ func locate(cfg *config.Config, f journal.File) fileLocations {
 			return ""
 		}
 		in := cfg.Inbox(f.Inbox)
-		switch {
-		case in == nil:
+		if in == nil {
 			return p
-		case in.Folder.IsSFTP():
-			return in.Folder.String() + "/" + path.Clean(p)
 		}
-		return filepath.Join(in.Folder.Path, filepath.FromSlash(p))
+		return inboxPath(in, p)
 	}
 	orig := f.FinalPath
 	if orig == "" {
 		orig = f.Path
 	}
 	return fileLocations{Original: where(orig), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
+}
+
+// inboxPath is where p, a slash path in inbox ic's folder, lies: a path
+// on this machine or an sftp:// URL.
+func inboxPath(ic *config.Inbox, p string) string {
+	if ic.Folder.IsSFTP() {
+		return ic.Folder.String() + "/" + path.Clean(p)
+	}
+	return filepath.Join(ic.Folder.Path, filepath.FromSlash(p))
 }
 
 type documentRecord struct {
@@ -85,11 +90,7 @@ type documentRecord struct {
 }
 
 func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) error {
-	format, err := parseFormat(formatText)
-	if err != nil {
-		return withCode(exitUsage, err)
-	}
-	cfg, db, err := openJournalRO(ctx, cfgPath)
+	format, cfg, db, err := openJournalRO(ctx, cfgPath, formatText)
 	if err != nil {
 		return err
 	}

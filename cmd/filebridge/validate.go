@@ -246,11 +246,7 @@ func loadInbox(file, name string) (*config.Inbox, model.Edition, error) {
 	}
 	in := cfg.Inbox(name)
 	if in == nil {
-		names := make([]string, 0, len(cfg.Inboxes))
-		for _, i := range cfg.Inboxes {
-			names = append(names, i.Name)
-		}
-		return nil, "", fmt.Errorf("--inbox %q is not in %s: use one of %s", name, file, strings.Join(names, ", "))
+		return nil, "", fmt.Errorf("--inbox %q is not in %s: use one of %s", name, file, strings.Join(inboxNames(cfg), ", "))
 	}
 	return in, cfg.Portal(in.Portal).Edition, nil
 }

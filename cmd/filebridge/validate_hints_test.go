@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,9 +15,7 @@ func TestValidateRoughEdges(t *testing.T) {
 	cp1252 := filepath.Join(dir, "SKU_1252.csv")
 	data := "sku,name,description1,ean,eanBox,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n" +
 		"SKU-1,Stuhl f\xfcr K\xfcche,Eiche,7350123100419,17350123100416,2,47,53,89,\"6,8\",\"14,4\",\"79,00\",SUP-A\n"
-	if err := os.WriteFile(cp1252, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, cp1252, data, 0o644)
 	// An XLSX whose date cell was typed as text.
 	xlsx := filepath.Join(dir, "RECEPTIONS_TEXTDATE.xlsx")
 	f := excelize.NewFile()

@@ -1,55 +1,23 @@
 package main
 
 import (
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portalsim"
 )
 
 // TestValidateOnline looks a receptions file's codes up on the simulator:
 // the unknown SKU and supplier are reported at their rows, nothing is
 // created, and a file whose codes all exist passes.
 func TestValidateOnline(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
-	cfg, _ := processEnv(t, "demo-token", srv.URL+"/api")
-	src := t.TempDir()
-	put := func(name, content string) string {
-		p := filepath.Join(src, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	if out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", put("SUPPLIERS_1.csv", processSuppliers)); code != 0 {
-		t.Fatalf("suppliers: %d %s", code, out)
-	}
-	const skuHeader = "sku,name,description1,ean,eanBox,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"
-	if out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", put("SKU_1.csv", skuHeader+"SKU-1,Chair,Oak chair,7350123100419,17350123100416,2,47,53,89,6.8,14.4,79.00,SUP-A\n")); code != 0 {
-		t.Fatalf("SKUs: %d %s", code, out)
-	}
-	const recHeader = "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,position,sku,quantity\n"
+	sim, cfg, put := masterDataEnv(t, "")
 	bad := put("RECEPTIONS_BAD.csv", recHeader+
 		"R-1,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,10\n"+
 		"R-1,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,2,SKU-2,5\n"+
 		"R-2,3,SUP-Z,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,5\n")
 	good := put("RECEPTIONS_OK.csv", recHeader+"R-3,3,SUP-A,CONT40HC,2026-03-16T07:00:00Z,1,SKU-1,10\n")
 	before := sim.Stats().Counts
-	run := func(args ...string) (string, int) {
-		out, err := execute(t, newValidateCmd(), false, args...)
-		return out.String(), exitCode(err)
-	}
-	out, code := run("--online", "--config", cfg, "--inbox", "erp", bad)
+	out, code := runValidateCmd(t, "--online", "--config", cfg, "--inbox", "erp", bad)
 	if code != exitInvalid {
 		t.Errorf("unknown codes: exit %d, want %d:\n%s", code, exitInvalid, out)
 	}
@@ -65,17 +33,17 @@ func TestValidateOnline(t *testing.T) {
 	if strings.Contains(out, `"SKU-1"`) || strings.Contains(out, `"SUP-A"`) {
 		t.Errorf("known codes reported:\n%s", out)
 	}
-	if out, code := run("--online", "--config", cfg, "--inbox", "erp", good); code != exitOK {
+	if out, code := runValidateCmd(t, "--online", "--config", cfg, "--inbox", "erp", good); code != exitOK {
 		t.Errorf("known codes: exit %d:\n%s", code, out)
 	}
 	if after := sim.Stats().Counts; !reflect.DeepEqual(before, after) {
 		t.Errorf("validate --online changed the portal: %v, then %v", before, after)
 	}
-	if _, code := run("--online", "--edition", "A", good); code != exitUsage {
+	if _, code := runValidateCmd(t, "--online", "--edition", "A", good); code != exitUsage {
 		t.Errorf("--online without --config: exit %d", code)
 	}
 	// Offline the same file passes: only the portal knows the codes.
-	if out, code := run("--config", cfg, "--inbox", "erp", bad); code != exitOK {
+	if out, code := runValidateCmd(t, "--config", cfg, "--inbox", "erp", bad); code != exitOK {
 		t.Errorf("offline: exit %d:\n%s", code, out)
 	}
 }

@@ -92,9 +92,7 @@ func TestBadSamples(t *testing.T) {
 				}
 				golden := path + ".errors.golden"
 				if *update {
-					if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-						t.Fatal(err)
-					}
+					writeFile(t, golden, out, 0o644)
 					return
 				}
 				want, err := os.ReadFile(golden)
@@ -136,11 +134,7 @@ func TestTemplatesValidate(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						p := filepath.Join(t.TempDir(), dt.Name+".csv")
-						if err := os.WriteFile(p, data, 0o644); err != nil {
-							t.Fatal(err)
-						}
-						example = append(example, p)
+						example = append(example, writeFile(t, filepath.Join(t.TempDir(), dt.Name+".csv"), string(data), 0o644))
 					}
 					out, code := runValidateCmd(t, example...)
 					if code != exitOK || !strings.Contains(out, ": 1 row, 1 document valid, 0 invalid") {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,10 +16,7 @@ const (
 )
 
 func TestValidateUsage(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "bad.toml")
-	if err := os.WriteFile(cfg, []byte("[portals.x]\nedition = \"C\"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeFile(t, filepath.Join(t.TempDir(), "bad.toml"), "[portals.x]\nedition = \"C\"\n", 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -97,11 +93,7 @@ func TestValidateSeveralFiles(t *testing.T) {
 
 func TestValidateWarningsOnly(t *testing.T) {
 	dir := t.TempDir()
-	p := filepath.Join(dir, "SUPPLIERS_X.csv")
-	data := "code,name,relationship,vatNumber\nSUP-A,Alpha AB,Manufacturer,SE1\n"
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeFile(t, filepath.Join(dir, "SUPPLIERS_X.csv"), "code,name,relationship,vatNumber\nSUP-A,Alpha AB,Manufacturer,SE1\n", 0o644)
 	out, code := runValidateCmd(t, "--edition", "A", p)
 	if code != exitOK {
 		t.Errorf("exit code %d: warnings alone must not fail", code)
