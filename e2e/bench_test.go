@@ -29,10 +29,7 @@ func BenchmarkPickupLatency(b *testing.B) {
 	for b.Loop() {
 		s := startSim(b, "A")
 		dir := b.TempDir()
-		inbox := filepath.Join(dir, "in")
-		if err := os.MkdirAll(inbox, 0o755); err != nil {
-			b.Fatal(err)
-		}
+		inbox := mkdir(b, dir, "in")
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: fmt.Sprintf("settle = %q\npoll = \"60s\"", settle)})
 		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
 		mustWrite(b, cfg, cfgText)
@@ -75,11 +72,8 @@ func BenchmarkSFTPInbox(b *testing.B) {
 	for b.Loop() {
 		dir := b.TempDir()
 		root := filepath.Join(dir, "srv")
-		for _, d := range []string{"in", "rclone"} {
-			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-				b.Fatal(err)
-			}
-		}
+		mkdir(b, root, "in")
+		mkdir(b, root, "rclone")
 		sshd := sftptest.StartSSHD(b, root)
 		key := filepath.Join(dir, "id_ed25519")
 		mustWrite(b, key, string(sshd.ClientKey))
@@ -147,10 +141,7 @@ func BenchmarkLargeOrderFile(b *testing.B) {
 	for b.Loop() {
 		s := startSim(b, "A", "--preload", "100")
 		dir := b.TempDir()
-		inbox := filepath.Join(dir, "in")
-		if err := os.MkdirAll(inbox, 0o755); err != nil {
-			b.Fatal(err)
-		}
+		inbox := mkdir(b, dir, "in")
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: "settle = \"100ms\"\nmax_file_size = \"1GB\""})
 		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
 		cfgText = strings.Replace(cfgText, "concurrency = 8", "concurrency = 16", 1)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +23,7 @@ func TestCheck(t *testing.T) {
 	}
 	other := sftptest.NewServer(t) // its known_hosts holds another key
 	dir := t.TempDir()
-	local := filepath.Join(dir, "local")
-	if err := os.MkdirAll(local, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	local := mkdir(t, dir, "local")
 	pw := filepath.Join(dir, "sftp-password")
 	mustWrite(t, pw, srv.Password)
 	sftpExtra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + srv.KnownHostsFile + "\""
@@ -96,10 +92,7 @@ func TestRunExitCodes(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "A")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 
 	bad := filepath.Join(dir, "bad.toml")

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -23,10 +22,7 @@ func TestCrashManySmallFiles(t *testing.T) {
 	const n = 80
 	s := startSim(t, "A", "--latency", "40ms")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	var names []string
 	for i := range n {
 		name := fmt.Sprintf("SUPPLIERS_SMALL_%03d.csv", i)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -24,10 +23,7 @@ func TestCrashResume(t *testing.T) {
 	const perFile = 500
 	s := startSim(t, "A", "--preload", "50", "--latency", "60ms")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	processed := filepath.Join(inbox, "processed")
 	rng := rand.New(rand.NewPCG(20261121, 42))

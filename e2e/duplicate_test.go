@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,10 +22,7 @@ func TestDuplicatePerPortal(t *testing.T) {
 			t.Parallel()
 			sandbox, production := startSim(t, ed), startSim(t, ed)
 			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			inbox := mkdir(t, dir, "in")
 			cfg := runConfig(t, dir, sandbox, "", inboxSpec{name: "erp", url: inbox})
 			prodCfg := filepath.Join(dir, "production.toml")
 			mustWrite(t, prodCfg, strings.Replace(readFile(t, cfg), sandbox.Base, production.Base, 1))

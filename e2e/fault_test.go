@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,10 +17,7 @@ func TestFaults(t *testing.T) {
 			t.Parallel()
 			s := startSim(t, ed, "--preload", "20", "--fail-rate", "0.1", "--throttle", "0.1", "--drop-rate", "0.05")
 			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			inbox := mkdir(t, dir, "in")
 			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)
 			processed := filepath.Join(inbox, "processed")

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,10 +19,7 @@ func BenchmarkLocalInboxFiles(b *testing.B) {
 			for b.Loop() {
 				s := startSim(b, "A")
 				dir := b.TempDir()
-				inbox := filepath.Join(dir, "in")
-				if err := os.MkdirAll(inbox, 0o755); err != nil {
-					b.Fatal(err)
-				}
+				inbox := mkdir(b, dir, "in")
 				for i := range n {
 					writeAtomic(b, filepath.Join(inbox, fmt.Sprintf("SUPPLIERS_NIGHT_%04d.csv", i)), supplierFile(fmt.Sprintf("NT-%05d", i)))
 				}

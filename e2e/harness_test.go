@@ -411,11 +411,20 @@ func readFile(t testing.TB, path string) string {
 	return string(b)
 }
 
-func mustWrite(t testing.TB, path, data string) {
+// mkdir creates the folder filepath.Join(elem...), parents and all, and
+// returns its path.
+func mkdir(t testing.TB, elem ...string) string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir := filepath.Join(elem...)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func mustWrite(t testing.TB, path, data string) {
+	t.Helper()
+	mkdir(t, filepath.Dir(path))
 	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}

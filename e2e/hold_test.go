@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,12 +39,7 @@ func TestHoldForMasterData(t *testing.T) {
 			t.Parallel()
 			s := startSim(t, ed)
 			dir := t.TempDir()
-			held, strict := filepath.Join(dir, "held"), filepath.Join(dir, "strict")
-			for _, d := range []string{held, strict} {
-				if err := os.MkdirAll(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
+			held, strict := mkdir(t, dir, "held"), mkdir(t, dir, "strict")
 			listen := freeAddr(t)
 			cfg := runConfig(t, dir, s, listen,
 				inboxSpec{name: "held", url: held},

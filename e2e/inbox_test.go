@@ -32,10 +32,7 @@ func sampleNames(t testing.TB, edition, kind string) []string {
 // the inbox together, so that one round sees them all.
 func dropSamples(t testing.TB, edition, kind, inbox string, names []string) {
 	t.Helper()
-	stage := filepath.Join(filepath.Dir(inbox), "stage")
-	if err := os.MkdirAll(stage, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	stage := mkdir(t, filepath.Dir(inbox), "stage")
 	for _, n := range names {
 		copySample(t, edition, kind, n, stage, "")
 	}
@@ -177,10 +174,7 @@ func TestLocalInbox(t *testing.T) {
 			t.Parallel()
 			s := startSim(t, ed)
 			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			inbox := mkdir(t, dir, "in")
 			listen := freeAddr(t)
 			cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)

@@ -19,10 +19,7 @@ func TestLifecycle(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "A", "--preload", "20")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "1.5s"`})
 	p := start(t, "run", "run", "--config", cfg)
 	processed := filepath.Join(inbox, "processed")

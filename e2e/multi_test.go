@@ -45,10 +45,7 @@ func newMultiDrill(t *testing.T, lease, poll time.Duration, more string) *multiD
 	pg := pgtest.Start(t)
 	dir := t.TempDir()
 	root := filepath.Join(dir, "srv")
-	inbox := filepath.Join(root, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, root, "in")
 	sshd := sftptest.StartSSHD(t, root)
 	key := filepath.Join(dir, "id_ed25519")
 	mustWrite(t, key, string(sshd.ClientKey))

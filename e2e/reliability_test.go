@@ -170,10 +170,7 @@ func TestReadOnlyJournal(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "A")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	listen := freeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 	dbPath := filepath.Join(dir, "var", "filebridge.db")
@@ -280,10 +277,7 @@ func TestStopWhileWritingReports(t *testing.T) {
 	const lines = 400_000
 	s := startSim(t, "A")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
 	var b strings.Builder
 	b.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
@@ -456,10 +450,7 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	}
 	s := startSim(t, "A", "--preload", "50")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
 	name := "ORDERS_MEM.csv"
 	tmp := filepath.Join(dir, name)

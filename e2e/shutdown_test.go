@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,10 +20,7 @@ func TestGracefulShutdown(t *testing.T) {
 	const orders = 300
 	s := startSim(t, "A", "--preload", "50", "--latency", "100ms")
 	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	const name = "ORDERS_STOP_20260401.csv"
 	writeAtomic(t, filepath.Join(inbox, name), ordersFile("A", "ST-", orders, 1, 50))

@@ -19,12 +19,7 @@ func TestUnmatchedFiles(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "A")
 	dir := t.TempDir()
-	leave, strict := filepath.Join(dir, "leave"), filepath.Join(dir, "strict")
-	for _, d := range []string{leave, strict} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	leave, strict := mkdir(t, dir, "leave"), mkdir(t, dir, "strict")
 	listen := freeAddr(t)
 	cfg := runConfig(t, dir, s, listen,
 		inboxSpec{name: "leave", url: leave, extra: `exclude = ["*.bak"]`},
