@@ -27,9 +27,7 @@ func BenchmarkPickupLatency(b *testing.B) {
 	const n = 100
 	const settle = 300 * time.Millisecond
 	for b.Loop() {
-		s := startSim(b, "A")
-		dir := b.TempDir()
-		inbox := mkdir(b, dir, "in")
+		s, dir, inbox := simAndInbox(b, "A")
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: fmt.Sprintf("settle = %q\npoll = \"60s\"", settle)})
 		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
 		mustWrite(b, cfg, cfgText)
@@ -139,9 +137,7 @@ func BenchmarkLargeOrderFile(b *testing.B) {
 	const orders, linesPer = 50000, 2
 	data := ordersFile("A", "BG-", orders, linesPer, 100)
 	for b.Loop() {
-		s := startSim(b, "A", "--preload", "100")
-		dir := b.TempDir()
-		inbox := mkdir(b, dir, "in")
+		s, dir, inbox := simAndInbox(b, "A", "--preload", "100")
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: "settle = \"100ms\"\nmax_file_size = \"1GB\""})
 		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
 		cfgText = strings.Replace(cfgText, "concurrency = 8", "concurrency = 16", 1)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -90,9 +89,7 @@ func rewriteKnownHosts(t testing.TB, dir, line, from, to string) string {
 // reason while a portal refuses the token.
 func TestRunExitCodes(t *testing.T) {
 	t.Parallel()
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 
 	bad := filepath.Join(dir, "bad.toml")
@@ -117,14 +114,9 @@ func TestRunExitCodes(t *testing.T) {
 	copySample(t, "A", "good", "SUPPLIERS_20260302.csv", inbox, "")
 	var body string
 	waitFor(t, 30*time.Second, "/healthz to answer 503", func() bool {
-		resp, err := http.Get("http://" + listen + "/healthz")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		body = string(b)
-		return resp.StatusCode == http.StatusServiceUnavailable
+		var code int
+		code, body = healthz(listen)
+		return code == http.StatusServiceUnavailable
 	})
 	if !strings.Contains(body, `"paused"`) || !strings.Contains(body, "reason") {
 		t.Errorf("/healthz while paused lacks the paused state and its reason:\n%s", body)

@@ -43,9 +43,7 @@ func chromium(t *testing.T) string {
 // UPDATE_SCREENSHOT=1 copies the screenshot to docs/console.png.
 func TestConsoleInBrowser(t *testing.T) {
 	browser := chromium(t)
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	in := mkdir(t, dir, "in")
+	s, dir, in := simAndInbox(t, "A")
 	listen := freeAddr(t)
 	// hold_missing = "0": the missing SKU fails the file at once instead of
 	// holding it until the master data comes (the clerk's replay is tested).
@@ -56,12 +54,8 @@ func TestConsoleInBrowser(t *testing.T) {
 	d := start(t, "run", "run", "--config", cfg)
 	base := "http://" + listen
 	waitFor(t, 20*time.Second, "the console to answer", func() bool {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			return false
-		}
-		_ = resp.Body.Close()
-		return true
+		_, _, err := get(base + "/healthz")
+		return err == nil
 	})
 	processed := filepath.Join(in, "processed")
 	drop := func(name, content string) {

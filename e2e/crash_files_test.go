@@ -20,9 +20,7 @@ func TestCrashManySmallFiles(t *testing.T) {
 		kills = 2
 	}
 	const n = 80
-	s := startSim(t, "A", "--latency", "40ms")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A", "--latency", "40ms")
 	var names []string
 	for i := range n {
 		name := fmt.Sprintf("SUPPLIERS_SMALL_%03d.csv", i)

@@ -21,9 +21,7 @@ func TestCrashResume(t *testing.T) {
 		kills = 3
 	}
 	const perFile = 500
-	s := startSim(t, "A", "--preload", "50", "--latency", "60ms")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "60ms")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	processed := filepath.Join(inbox, "processed")
 	rng := rand.New(rand.NewPCG(20261121, 42))

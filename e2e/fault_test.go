@@ -15,9 +15,7 @@ func TestFaults(t *testing.T) {
 	for _, ed := range []string{"A", "B"} {
 		t.Run(ed, func(t *testing.T) {
 			t.Parallel()
-			s := startSim(t, ed, "--preload", "20", "--fail-rate", "0.1", "--throttle", "0.1", "--drop-rate", "0.05")
-			dir := t.TempDir()
-			inbox := mkdir(t, dir, "in")
+			s, dir, inbox := simAndInbox(t, ed, "--preload", "20", "--fail-rate", "0.1", "--throttle", "0.1", "--drop-rate", "0.05")
 			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)
 			processed := filepath.Join(inbox, "processed")

@@ -17,9 +17,7 @@ func BenchmarkLocalInboxFiles(b *testing.B) {
 	for _, fc := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("file_concurrency=%d", fc), func(b *testing.B) {
 			for b.Loop() {
-				s := startSim(b, "A")
-				dir := b.TempDir()
-				inbox := mkdir(b, dir, "in")
+				s, dir, inbox := simAndInbox(b, "A")
 				for i := range n {
 					writeAtomic(b, filepath.Join(inbox, fmt.Sprintf("SUPPLIERS_NIGHT_%04d.csv", i)), supplierFile(fmt.Sprintf("NT-%05d", i)))
 				}

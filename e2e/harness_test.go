@@ -203,6 +203,16 @@ func startSim(t testing.TB, edition string, extra ...string) *sim {
 	return nil
 }
 
+// simAndInbox starts a simulator like startSim and makes a test folder
+// holding an empty inbox folder "in": the simulator, the folder and the
+// inbox.
+func simAndInbox(t testing.TB, edition string, extra ...string) (*sim, string, string) {
+	t.Helper()
+	s := startSim(t, edition, extra...)
+	dir := t.TempDir()
+	return s, dir, mkdir(t, dir, "in")
+}
+
 // tick moves the simulated warehouse on one step.
 func (s *sim) tick(t testing.TB) {
 	t.Helper()
@@ -265,6 +275,24 @@ func (s *sim) getJSON(t testing.TB, url string, v any, auth bool) {
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: decoding: %v", url, err)
 	}
+}
+
+// get GETs url: its status code and body, or why it did not answer.
+func get(url string) (int, string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), nil
+}
+
+// healthz GETs /healthz of the daemon serving on listen: its status code
+// and body (0 and "" when it does not answer).
+func healthz(listen string) (int, string) {
+	code, body, _ := get("http://" + listen + "/healthz")
+	return code, body
 }
 
 // keyCounts lists a resource (every page of 10000) and counts its

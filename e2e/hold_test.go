@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,18 +10,6 @@ import (
 
 // ordersSample is each edition's good orders sample.
 var ordersSample = map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}
-
-// get returns the body of a GET on the metrics server.
-func get(t testing.TB, url string) string {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		return ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
-}
 
 // TestHoldForMasterData checks issue 8 points 2 and 3 for both editions.
 // "held": an orders file dropped alone waits in processing/ while /healthz
@@ -52,10 +38,10 @@ func TestHoldForMasterData(t *testing.T) {
 				copySample(t, ed, "good", orders, held, "")
 				var health string
 				waitFor(t, 30*time.Second, "/healthz to list the held file", func() bool {
-					health = get(t, "http://"+listen+"/healthz")
+					_, health = healthz(listen)
 					return strings.Contains(health, `"held"`) && strings.Contains(health, `SKU \"CHR-OAK-DIN\"`)
 				})
-				metrics := get(t, "http://"+listen+"/metrics")
+				_, metrics, _ := get("http://" + listen + "/metrics")
 				if !strings.Contains(metrics, `filebridge_inbox_held_file_missing_codes{file="`+orders+`",inbox="held"`) {
 					t.Errorf("/metrics does not list the held file:\n%s", grepLines(metrics, "held"))
 				}
@@ -76,7 +62,7 @@ func TestHoldForMasterData(t *testing.T) {
 				}
 				p = start(parent, "run (again)", "run", "--config", cfg)
 				waitFor(t, 30*time.Second, "/healthz to list the held file after the restart", func() bool {
-					health = get(t, "http://"+listen+"/healthz")
+					_, health = healthz(listen)
 					return strings.Contains(health, `"held"`)
 				})
 				if again := heldSince(health); since == "" || again != since {

@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"encoding/csv"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -172,9 +171,7 @@ func TestLocalInbox(t *testing.T) {
 	for _, ed := range []string{"A", "B"} {
 		t.Run(ed, func(t *testing.T) {
 			t.Parallel()
-			s := startSim(t, ed)
-			dir := t.TempDir()
-			inbox := mkdir(t, dir, "in")
+			s, dir, inbox := simAndInbox(t, ed)
 			listen := freeAddr(t)
 			cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)
@@ -254,20 +251,18 @@ func TestLocalInbox(t *testing.T) {
 // /metrics (the inbox, API and process metrics).
 func checkEndpoints(t testing.TB, listen string) {
 	t.Helper()
-	get := func(path string) (int, string) {
-		resp, err := http.Get("http://" + listen + path)
+	fetch := func(path string) (int, string) {
+		code, body, err := get("http://" + listen + path)
 		if err != nil {
 			t.Fatalf("GET %s: %v", path, err)
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		return code, body
 	}
-	code, body := get("/healthz")
+	code, body := fetch("/healthz")
 	if code != http.StatusOK || !strings.Contains(body, `"main"`) || !strings.Contains(body, `"erp"`) {
 		t.Errorf("/healthz: %d %s", code, body)
 	}
-	code, body = get("/metrics")
+	code, body = fetch("/metrics")
 	for _, m := range []string{"filebridge_inbox_files_total", "filebridge_inbox_documents_total", "filebridge_inbox_queue_depth",
 		"filebridge_api_request_duration_seconds", "filebridge_api_requests_total", "process_cpu_seconds_total",
 		`filebridge_api_concurrency_limit{portal="main"}`} {

@@ -17,9 +17,7 @@ import (
 // processed/ gets a suffix instead of overwriting.
 func TestLifecycle(t *testing.T) {
 	t.Parallel()
-	s := startSim(t, "A", "--preload", "20")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "20")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "1.5s"`})
 	p := start(t, "run", "run", "--config", cfg)
 	processed := filepath.Join(inbox, "processed")

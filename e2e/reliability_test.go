@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -148,18 +147,6 @@ func (r *readOnly) start(name string, args ...string) *process {
 	return p
 }
 
-// healthz fetches /healthz: its status code and body ("" when it does
-// not answer).
-func healthz(listen string) (int, string) {
-	resp, err := http.Get("http://" + listen + "/healthz")
-	if err != nil {
-		return 0, ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestReadOnlyJournal: `check` and `run` agree about a journal that cannot
 // be written, whether its file or its folder is read-only: check fails
 // its journal line and run refuses to start (exit 3). A journal that
@@ -168,9 +155,7 @@ func healthz(listen string) (int, string) {
 // resumes by itself.
 func TestReadOnlyJournal(t *testing.T) {
 	t.Parallel()
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A")
 	listen := freeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 	dbPath := filepath.Join(dir, "var", "filebridge.db")
@@ -275,9 +260,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 func TestStopWhileWritingReports(t *testing.T) {
 	t.Parallel()
 	const lines = 400_000
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
 	var b strings.Builder
 	b.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
@@ -448,9 +431,7 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("SKIPPED: no /proc to read the peak RSS from")
 	}
-	s := startSim(t, "A", "--preload", "50")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
 	name := "ORDERS_MEM.csv"
 	tmp := filepath.Join(dir, name)

@@ -18,9 +18,7 @@ import (
 func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	const orders = 300
-	s := startSim(t, "A", "--preload", "50", "--latency", "100ms")
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "100ms")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	const name = "ORDERS_STOP_20260401.csv"
 	writeAtomic(t, filepath.Join(inbox, name), ordersFile("A", "ST-", orders, 1, 50))

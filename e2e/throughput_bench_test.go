@@ -38,9 +38,7 @@ func suppliersFile(prefix string, n int) []byte {
 // each supplier landed on the portal.
 func (sp slowPortal) run(t testing.TB) slowRun {
 	t.Helper()
-	s := startSim(t, "A", sp.simFlags...)
-	dir := t.TempDir()
-	inbox := mkdir(t, dir, "in")
+	s, dir, inbox := simAndInbox(t, "A", sp.simFlags...)
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 	text := strings.Replace(readFile(t, cfg), `level = "debug"`, `level = "warn"`, 1)
 	text = strings.Replace(text, "concurrency = 8", fmt.Sprintf("concurrency = %d", sp.concurrency), 1)

@@ -40,7 +40,7 @@ func TestUnmatchedFiles(t *testing.T) {
 
 	var health string
 	waitFor(t, 30*time.Second, "/healthz to list the unmatched files", func() bool {
-		health = get(t, "http://"+listen+"/healthz")
+		_, health = healthz(listen)
 		return strings.Contains(health, `"ignored"`) && strings.Contains(health, "invoice.pdf") && strings.Contains(health, "order.json") &&
 			strings.Contains(health, "SUPPLIERS_LINK_20260302.csv")
 	})
