@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,7 +154,7 @@ func BenchmarkLargeOrderFile(b *testing.B) {
 		lines := float64(orders * linesPer)
 		b.ReportMetric(lines/took.Seconds(), "lines/s")
 		b.ReportMetric(float64(orders)/took.Seconds(), "orders/s")
-		b.Logf("%s lines (%d orders, %.1f MB) in %s: %.0f lines/s", strconv.Itoa(orders*linesPer), orders,
+		b.Logf("%d lines (%d orders, %.1f MB) in %s: %.0f lines/s", orders*linesPer, orders,
 			float64(len(data))/1e6, took.Round(time.Millisecond), lines/took.Seconds())
 	}
 }

@@ -7,9 +7,6 @@ import (
 	"time"
 )
 
-// partnerSample is each edition's good suppliers/connections sample.
-var partnerSample = map[string]string{"A": "SUPPLIERS_20260302.csv", "B": "CONNECTIONS_20260302.csv"}
-
 // TestDuplicatePerPortal checks issue 8 point 5 with `process` and one
 // journal, for both editions: the same content again on the same portal is
 // a duplicate; once base_url points at another portal it is submitted

@@ -8,9 +8,6 @@ import (
 	"time"
 )
 
-// ordersSample is each edition's good orders sample.
-var ordersSample = map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}
-
 // TestHoldForMasterData checks issue 8 points 2 and 3 for both editions.
 // "held": an orders file dropped alone waits in processing/ while /healthz
 // and /metrics name the SKUs it waits for; once the master data files are

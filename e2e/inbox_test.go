@@ -11,6 +11,12 @@ import (
 	"time"
 )
 
+// Each edition's good orders sample and good suppliers/connections sample.
+var (
+	ordersSample  = map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}
+	partnerSample = map[string]string{"A": "SUPPLIERS_20260302.csv", "B": "CONNECTIONS_20260302.csv"}
+)
+
 // sampleNames lists samples/<edition>/<kind> (CSV and XLSX only).
 func sampleNames(t testing.TB, edition, kind string) []string {
 	t.Helper()
@@ -121,7 +127,7 @@ func allIn(t testing.TB, limit time.Duration, dir string, names []string) {
 // bad one.
 func partialFile(t testing.TB, edition string) ([]byte, []string, string) {
 	t.Helper()
-	name := map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}[edition]
+	name := ordersSample[edition]
 	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix([]byte(readFile(t, filepath.Join(repoRoot, "samples", edition, "good", name))), []byte("\ufeff"))))
 	recs, err := r.ReadAll()
 	if err != nil {

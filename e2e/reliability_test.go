@@ -389,17 +389,10 @@ func procStatus(t testing.TB, pid int, field string) float64 {
 // each in a fresh daemon. It prints the peak RSS (VmHWM) and the RSS once
 // the file is done, and fails when the peak exceeds 400 MiB.
 func TestLargeFileMemory(t *testing.T) {
-	mb, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_MB"))
-	if mb <= 0 {
-		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_MB (make bench runs it with 300) to measure the memory of a large file")
-	}
-	for _, invalid := range []bool{false, true} {
-		kind := "valid"
-		if invalid {
-			kind = "invalid"
-		}
+	mb := drillSize(t, "FILEBRIDGE_MEMTEST_MB", "300", "the memory of a large file")
+	for _, kind := range []string{"valid", "invalid"} {
 		t.Run(kind, func(t *testing.T) {
-			memoryDrill(t, fmt.Sprintf("%s %dMB", kind, mb), orderShape{mb: mb, perOrder: 200, invalid: invalid}, 400)
+			memoryDrill(t, fmt.Sprintf("%s %dMB", kind, mb), orderShape{mb: mb, perOrder: 200, invalid: kind == "invalid"}, 400)
 		})
 	}
 }
@@ -410,19 +403,24 @@ func TestLargeFileMemory(t *testing.T) {
 // the lines of each order together and once scattered over the whole
 // file; the peak RSS must stay within 250 MiB.
 func TestManyOrdersMemory(t *testing.T) {
-	lines, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_LINES"))
-	if lines <= 0 {
-		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_LINES (make bench runs it with 1000000) to measure the memory of many orders")
-	}
-	for _, scattered := range []bool{false, true} {
-		kind := "together"
-		if scattered {
-			kind = "scattered"
-		}
+	lines := drillSize(t, "FILEBRIDGE_MEMTEST_LINES", "1000000", "the memory of many orders")
+	for _, kind := range []string{"together", "scattered"} {
 		t.Run(kind, func(t *testing.T) {
-			memoryDrill(t, fmt.Sprintf("orders %s %d lines", kind, lines), orderShape{lines: lines, perOrder: 5, scattered: scattered}, 250)
+			memoryDrill(t, fmt.Sprintf("orders %s %d lines", kind, lines), orderShape{lines: lines, perOrder: 5, scattered: kind == "scattered"}, 250)
 		})
 	}
+}
+
+// drillSize is the size of a memory drill, from the environment variable
+// name; without a positive one the test is skipped, saying what make
+// bench sets it to and what it would measure.
+func drillSize(t *testing.T, name, bench, what string) int {
+	t.Helper()
+	n, _ := strconv.Atoi(os.Getenv(name))
+	if n <= 0 {
+		t.Skipf("SKIPPED: set %s (make bench runs it with %s) to measure %s", name, bench, what)
+	}
+	return n
 }
 
 // memoryDrill runs one generated order file through a fresh daemon and
