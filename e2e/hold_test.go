@@ -60,7 +60,7 @@ func TestHoldForMasterData(t *testing.T) {
 				p = start(parent, "run (again)", "run", "--config", cfg)
 				waitFor(t, 30*time.Second, "/healthz to list the held file after the restart", func() bool {
 					_, health = healthz(listen)
-					return strings.Contains(health, `"held"`)
+					return heldSince(health) != ""
 				})
 				if again := heldSince(health); since == "" || again != since {
 					t.Errorf("held since %q before the restart, %q after", since, again)
