@@ -29,9 +29,7 @@ func TestFaults(t *testing.T) {
 			writeAtomic(t, filepath.Join(inbox, bulk), ordersFile(ed, "FT-", 200, 2, 20))
 			all := append(good, bulk)
 			allIn(t, 120*time.Second, processed, all)
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			p.stopOK(t, "run")
 			if got := files(t, filepath.Join(inbox, "error")); len(got) > 0 {
 				t.Errorf("files went to error/ under faults: %q", got)
 			}

@@ -115,6 +115,15 @@ func (p *process) stop(t testing.TB, limit time.Duration) int {
 	}
 }
 
+// stopOK stops the process like stop, giving it 25s, and fails the test
+// unless it exits 0; what names it in the message.
+func (p *process) stopOK(t testing.TB, what string) {
+	t.Helper()
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("%s exited with %d after SIGTERM", what, code)
+	}
+}
+
 // exited reports whether the process has ended.
 func (p *process) exited() bool {
 	select {

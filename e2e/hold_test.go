@@ -54,9 +54,7 @@ func TestHoldForMasterData(t *testing.T) {
 				// Restart-safe: after a restart the file is still held,
 				// since the same time.
 				since := heldSince(health)
-				if code := p.stop(t, 25*time.Second); code != 0 {
-					t.Errorf("run exited with %d after SIGTERM", code)
-				}
+				p.stopOK(t, "run")
 				p = start(parent, "run (again)", "run", "--config", cfg)
 				waitFor(t, 30*time.Second, "/healthz to list the held file after the restart", func() bool {
 					_, health = healthz(listen)
@@ -110,9 +108,7 @@ func TestHoldForMasterData(t *testing.T) {
 				}
 			})
 
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			p.stopOK(t, "run")
 		})
 	}
 }

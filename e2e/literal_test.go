@@ -43,9 +43,7 @@ func TestLiteralPortal(t *testing.T) {
 					t.Errorf("report of %s: results %v, want only created", n, res)
 				}
 			}
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			p.stopOK(t, "run")
 			for range 8 {
 				s.tick(t)
 			}

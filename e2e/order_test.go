@@ -90,9 +90,7 @@ func TestDependencyOrder(t *testing.T) {
 				if strings.Contains(p.out.String(), "file held: master data not on the portal yet") {
 					t.Errorf("a file was held for master data: it started before the files it depends on")
 				}
-				if code := p.stop(t, 25*time.Second); code != 0 {
-					t.Errorf("run exited with %d after SIGTERM", code)
-				}
+				p.stopOK(t, "run")
 			})
 		}
 	}

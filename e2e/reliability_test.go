@@ -203,9 +203,7 @@ func TestReadOnlyJournal(t *testing.T) {
 	ro.set(dbPath, false)
 	allIn(t, 30*time.Second, filepath.Join(inbox, "processed"), []string{"SUPPLIERS_20260302.csv"})
 	waitFor(t, 10*time.Second, "/healthz to answer 200 again", func() bool { code, _ := healthz(listen); return code == http.StatusOK })
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 	if n := strings.Count(p.out.String(), "journal not writable"); n != 1 {
 		t.Errorf("the journal problem was logged %d times, want once", n)
 	}
@@ -247,9 +245,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 	if attacks != 1 {
 		t.Errorf("%d ERROR lines about a possible attack, want 1", attacks)
 	}
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 }
 
 // TestStopWhileWritingReports sends SIGTERM while `run` writes the
@@ -293,9 +289,7 @@ func TestStopWhileWritingReports(t *testing.T) {
 
 	p = start(t, "run (again)", "run", "--config", cfg)
 	allIn(t, 120*time.Second, filepath.Join(inbox, "error"), []string{name, stem(name) + ".report.csv", stem(name) + ".rejected.csv"})
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("the second run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "the second run")
 	if left := temps(); len(left) > 0 {
 		t.Errorf("temporary files left: %q", left)
 	}
@@ -465,7 +459,5 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	if peak > limitMiB {
 		t.Errorf("peak RSS %.0f MiB over the %.0f MiB limit", peak, limitMiB)
 	}
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 }
