@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -27,12 +26,7 @@ func BenchmarkPickupLatency(b *testing.B) {
 	const n = 100
 	const settle = 300 * time.Millisecond
 	for b.Loop() {
-		s := startSim(b, "A")
-		dir := b.TempDir()
-		inbox := filepath.Join(dir, "in")
-		if err := os.MkdirAll(inbox, 0o755); err != nil {
-			b.Fatal(err)
-		}
+		s, dir, inbox := simAndInbox(b, "A")
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: fmt.Sprintf("settle = %q\npoll = \"60s\"", settle)})
 		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
 		mustWrite(b, cfg, cfgText)
@@ -75,11 +69,8 @@ func BenchmarkSFTPInbox(b *testing.B) {
 	for b.Loop() {
 		dir := b.TempDir()
 		root := filepath.Join(dir, "srv")
-		for _, d := range []string{"in", "rclone"} {
-			if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-				b.Fatal(err)
-			}
-		}
+		mkdir(b, root, "in")
+		mkdir(b, root, "rclone")
 		sshd := sftptest.StartSSHD(b, root)
 		key := filepath.Join(dir, "id_ed25519")
 		mustWrite(b, key, string(sshd.ClientKey))
@@ -145,12 +136,7 @@ func BenchmarkLargeOrderFile(b *testing.B) {
 	const orders, linesPer = 50000, 2
 	data := ordersFile("A", "BG-", orders, linesPer, 100)
 	for b.Loop() {
-		s := startSim(b, "A", "--preload", "100")
-		dir := b.TempDir()
-		inbox := filepath.Join(dir, "in")
-		if err := os.MkdirAll(inbox, 0o755); err != nil {
-			b.Fatal(err)
-		}
+		s, dir, inbox := simAndInbox(b, "A", "--preload", "100")
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: "settle = \"100ms\"\nmax_file_size = \"1GB\""})
 		cfgText := strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1)
 		cfgText = strings.Replace(cfgText, "concurrency = 8", "concurrency = 16", 1)
@@ -168,7 +154,7 @@ func BenchmarkLargeOrderFile(b *testing.B) {
 		lines := float64(orders * linesPer)
 		b.ReportMetric(lines/took.Seconds(), "lines/s")
 		b.ReportMetric(float64(orders)/took.Seconds(), "orders/s")
-		b.Logf("%s lines (%d orders, %.1f MB) in %s: %.0f lines/s", strconv.Itoa(orders*linesPer), orders,
+		b.Logf("%d lines (%d orders, %.1f MB) in %s: %.0f lines/s", orders*linesPer, orders,
 			float64(len(data))/1e6, took.Round(time.Millisecond), lines/took.Seconds())
 	}
 }

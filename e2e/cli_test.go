@@ -1,9 +1,7 @@
 package e2e
 
 import (
-	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +22,7 @@ func TestCheck(t *testing.T) {
 	}
 	other := sftptest.NewServer(t) // its known_hosts holds another key
 	dir := t.TempDir()
-	local := filepath.Join(dir, "local")
-	if err := os.MkdirAll(local, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	local := mkdir(t, dir, "local")
 	pw := filepath.Join(dir, "sftp-password")
 	mustWrite(t, pw, srv.Password)
 	sftpExtra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + srv.KnownHostsFile + "\""
@@ -94,12 +89,7 @@ func rewriteKnownHosts(t testing.TB, dir, line, from, to string) string {
 // reason while a portal refuses the token.
 func TestRunExitCodes(t *testing.T) {
 	t.Parallel()
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 
 	bad := filepath.Join(dir, "bad.toml")
@@ -124,14 +114,9 @@ func TestRunExitCodes(t *testing.T) {
 	copySample(t, "A", "good", "SUPPLIERS_20260302.csv", inbox, "")
 	var body string
 	waitFor(t, 30*time.Second, "/healthz to answer 503", func() bool {
-		resp, err := http.Get("http://" + listen + "/healthz")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		body = string(b)
-		return resp.StatusCode == http.StatusServiceUnavailable
+		var code int
+		code, body = healthz(listen)
+		return code == http.StatusServiceUnavailable
 	})
 	if !strings.Contains(body, `"paused"`) || !strings.Contains(body, "reason") {
 		t.Errorf("/healthz while paused lacks the paused state and its reason:\n%s", body)
@@ -139,9 +124,7 @@ func TestRunExitCodes(t *testing.T) {
 	if got := files(t, filepath.Join(inbox, "error")); len(got) > 0 {
 		t.Errorf("a refused token sent files to error/: %q", got)
 	}
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 }
 
 // TestDemo runs `filebridge demo --once` twice in the same folder, for each

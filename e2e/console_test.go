@@ -43,31 +43,19 @@ func chromium(t *testing.T) string {
 // UPDATE_SCREENSHOT=1 copies the screenshot to docs/console.png.
 func TestConsoleInBrowser(t *testing.T) {
 	browser := chromium(t)
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in")
-	if err := os.MkdirAll(in, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, in := simAndInbox(t, "A")
 	listen := freeAddr(t)
 	// hold_missing = "0": the missing SKU fails the file at once instead of
 	// holding it until the master data comes (the clerk's replay is tested).
 	// Inbox "wait" keeps the default hold_missing: its file naming a
 	// missing SKU is held, and the dashboard lists it with the code.
-	wait := filepath.Join(dir, "wait")
-	if err := os.MkdirAll(wait, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	wait := mkdir(t, dir, "wait")
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: in, extra: `hold_missing = "0"`}, inboxSpec{name: "wait", url: wait})
 	d := start(t, "run", "run", "--config", cfg)
 	base := "http://" + listen
 	waitFor(t, 20*time.Second, "the console to answer", func() bool {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			return false
-		}
-		_ = resp.Body.Close()
-		return true
+		_, _, err := get(base + "/healthz")
+		return err == nil
 	})
 	processed := filepath.Join(in, "processed")
 	drop := func(name, content string) {

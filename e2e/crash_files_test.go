@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,12 +20,7 @@ func TestCrashManySmallFiles(t *testing.T) {
 		kills = 2
 	}
 	const n = 80
-	s := startSim(t, "A", "--latency", "40ms")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A", "--latency", "40ms")
 	var names []string
 	for i := range n {
 		name := fmt.Sprintf("SUPPLIERS_SMALL_%03d.csv", i)
@@ -35,19 +29,8 @@ func TestCrashManySmallFiles(t *testing.T) {
 	}
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: "settle = \"100ms\"\nfile_concurrency = 4"})
 	rng := rand.New(rand.NewPCG(20261123, 7))
-	for k := range kills {
-		p := start(t, fmt.Sprintf("run #%d", k), "run", "--config", cfg)
-		time.Sleep(time.Duration(200+rng.IntN(600)) * time.Millisecond)
-		if p.exited() {
-			t.Fatalf("run #%d exited by itself: %v", k, p.err)
-		}
-		p.kill()
-	}
-	p := start(t, "run (final)", "run", "--config", cfg)
-	allIn(t, 90*time.Second, filepath.Join(inbox, "processed"), names)
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("the final run exited with %d after SIGTERM", code)
-	}
+	killRuns(t, cfg, kills, rng, 200*time.Millisecond, 600*time.Millisecond, nil)
+	finalRun(t, cfg, filepath.Join(inbox, "processed"), names)
 	counts := s.keyCounts(t, "connections", "code")
 	for i := range n {
 		if c := counts[fmt.Sprintf("SM-%03d", i)]; c != 1 {

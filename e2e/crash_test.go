@@ -3,7 +3,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -22,12 +21,7 @@ func TestCrashResume(t *testing.T) {
 		kills = 3
 	}
 	const perFile = 500
-	s := startSim(t, "A", "--preload", "50", "--latency", "60ms")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "60ms")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	processed := filepath.Join(inbox, "processed")
 	rng := rand.New(rand.NewPCG(20261121, 42))
@@ -40,22 +34,12 @@ func TestCrashResume(t *testing.T) {
 		dropped = append(dropped, name)
 	}
 	drop()
-	for k := 0; k < kills; k++ {
+	killRuns(t, cfg, kills, rng, 150*time.Millisecond, 700*time.Millisecond, func() {
 		if has(files(t, processed), dropped[len(dropped)-1]) {
 			drop()
 		}
-		p := start(t, fmt.Sprintf("run #%d", k), "run", "--config", cfg)
-		time.Sleep(time.Duration(150+rng.IntN(700)) * time.Millisecond)
-		if p.exited() {
-			t.Fatalf("run #%d exited by itself: %v", k, p.err)
-		}
-		p.kill()
-	}
-	p := start(t, "run (final)", "run", "--config", cfg)
-	allIn(t, 90*time.Second, processed, dropped)
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("the final run exited with %d after SIGTERM", code)
-	}
+	})
+	finalRun(t, cfg, processed, dropped)
 
 	// A document in flight at a kill is looked up before anything is
 	// sent: not one create reaches the portal twice.
@@ -89,4 +73,32 @@ func TestCrashResume(t *testing.T) {
 		t.Errorf("files left in processing/: %q", left)
 	}
 	t.Logf("%d kills over %d files of %d orders", kills, len(dropped), perFile)
+}
+
+// killRuns starts `run` kills times and kills each with SIGKILL after a
+// random (rng) pause of least plus up to spread; before, when not nil,
+// is called ahead of each start. A run that exits by itself fails the
+// test.
+func killRuns(t *testing.T, cfg string, kills int, rng *rand.Rand, least, spread time.Duration, before func()) {
+	t.Helper()
+	for k := range kills {
+		if before != nil {
+			before()
+		}
+		p := start(t, fmt.Sprintf("run #%d", k), "run", "--config", cfg)
+		time.Sleep(least + time.Duration(rng.IntN(int(spread.Milliseconds())))*time.Millisecond)
+		if p.exited() {
+			t.Fatalf("run #%d exited by itself: %v", k, p.err)
+		}
+		p.kill()
+	}
+}
+
+// finalRun starts `run` once more, waits until every name is under
+// processed and stops it, which must exit 0.
+func finalRun(t *testing.T, cfg, processed string, names []string) {
+	t.Helper()
+	p := start(t, "run (final)", "run", "--config", cfg)
+	allIn(t, 90*time.Second, processed, names)
+	p.stopOK(t, "the final run")
 }

@@ -1,15 +1,11 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// partnerSample is each edition's good suppliers/connections sample.
-var partnerSample = map[string]string{"A": "SUPPLIERS_20260302.csv", "B": "CONNECTIONS_20260302.csv"}
 
 // TestDuplicatePerPortal checks issue 8 point 5 with `process` and one
 // journal, for both editions: the same content again on the same portal is
@@ -23,10 +19,7 @@ func TestDuplicatePerPortal(t *testing.T) {
 			t.Parallel()
 			sandbox, production := startSim(t, ed), startSim(t, ed)
 			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			inbox := mkdir(t, dir, "in")
 			cfg := runConfig(t, dir, sandbox, "", inboxSpec{name: "erp", url: inbox})
 			prodCfg := filepath.Join(dir, "production.toml")
 			mustWrite(t, prodCfg, strings.Replace(readFile(t, cfg), sandbox.Base, production.Base, 1))

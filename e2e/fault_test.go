@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -16,12 +15,7 @@ func TestFaults(t *testing.T) {
 	for _, ed := range []string{"A", "B"} {
 		t.Run(ed, func(t *testing.T) {
 			t.Parallel()
-			s := startSim(t, ed, "--preload", "20", "--fail-rate", "0.1", "--throttle", "0.1", "--drop-rate", "0.05")
-			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			s, dir, inbox := simAndInbox(t, ed, "--preload", "20", "--fail-rate", "0.1", "--throttle", "0.1", "--drop-rate", "0.05")
 			cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)
 			processed := filepath.Join(inbox, "processed")
@@ -35,9 +29,7 @@ func TestFaults(t *testing.T) {
 			writeAtomic(t, filepath.Join(inbox, bulk), ordersFile(ed, "FT-", 200, 2, 20))
 			all := append(good, bulk)
 			allIn(t, 120*time.Second, processed, all)
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			p.stopOK(t, "run")
 			if got := files(t, filepath.Join(inbox, "error")); len(got) > 0 {
 				t.Errorf("files went to error/ under faults: %q", got)
 			}

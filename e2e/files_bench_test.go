@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,12 +17,7 @@ func BenchmarkLocalInboxFiles(b *testing.B) {
 	for _, fc := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("file_concurrency=%d", fc), func(b *testing.B) {
 			for b.Loop() {
-				s := startSim(b, "A")
-				dir := b.TempDir()
-				inbox := filepath.Join(dir, "in")
-				if err := os.MkdirAll(inbox, 0o755); err != nil {
-					b.Fatal(err)
-				}
+				s, dir, inbox := simAndInbox(b, "A")
 				for i := range n {
 					writeAtomic(b, filepath.Join(inbox, fmt.Sprintf("SUPPLIERS_NIGHT_%04d.csv", i)), supplierFile(fmt.Sprintf("NT-%05d", i)))
 				}

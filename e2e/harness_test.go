@@ -115,6 +115,15 @@ func (p *process) stop(t testing.TB, limit time.Duration) int {
 	}
 }
 
+// stopOK stops the process like stop, giving it 25s, and fails the test
+// unless it exits 0; what names it in the message.
+func (p *process) stopOK(t testing.TB, what string) {
+	t.Helper()
+	if code := p.stop(t, 25*time.Second); code != 0 {
+		t.Errorf("%s exited with %d after SIGTERM", what, code)
+	}
+}
+
 // exited reports whether the process has ended.
 func (p *process) exited() bool {
 	select {
@@ -203,6 +212,16 @@ func startSim(t testing.TB, edition string, extra ...string) *sim {
 	return nil
 }
 
+// simAndInbox starts a simulator like startSim and makes a test folder
+// holding an empty inbox folder "in": the simulator, the folder and the
+// inbox.
+func simAndInbox(t testing.TB, edition string, extra ...string) (*sim, string, string) {
+	t.Helper()
+	s := startSim(t, edition, extra...)
+	dir := t.TempDir()
+	return s, dir, mkdir(t, dir, "in")
+}
+
 // tick moves the simulated warehouse on one step.
 func (s *sim) tick(t testing.TB) {
 	t.Helper()
@@ -265,6 +284,24 @@ func (s *sim) getJSON(t testing.TB, url string, v any, auth bool) {
 	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: decoding: %v", url, err)
 	}
+}
+
+// get GETs url: its status code and body, or why it did not answer.
+func get(url string) (int, string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), nil
+}
+
+// healthz GETs /healthz of the daemon serving on listen: its status code
+// and body (0 and "" when it does not answer).
+func healthz(listen string) (int, string) {
+	code, body, _ := get("http://" + listen + "/healthz")
+	return code, body
 }
 
 // keyCounts lists a resource (every page of 10000) and counts its
@@ -411,11 +448,20 @@ func readFile(t testing.TB, path string) string {
 	return string(b)
 }
 
-func mustWrite(t testing.TB, path, data string) {
+// mkdir creates the folder filepath.Join(elem...), parents and all, and
+// returns its path.
+func mkdir(t testing.TB, elem ...string) string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	dir := filepath.Join(elem...)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func mustWrite(t testing.TB, path, data string) {
+	t.Helper()
+	mkdir(t, filepath.Dir(path))
 	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -2,29 +2,11 @@ package e2e
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// ordersSample is each edition's good orders sample.
-var ordersSample = map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}
-
-// get returns the body of a GET on the metrics server.
-func get(t testing.TB, url string) string {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		return ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return string(b)
-}
 
 // TestHoldForMasterData checks issue 8 points 2 and 3 for both editions.
 // "held": an orders file dropped alone waits in processing/ while /healthz
@@ -40,12 +22,7 @@ func TestHoldForMasterData(t *testing.T) {
 			t.Parallel()
 			s := startSim(t, ed)
 			dir := t.TempDir()
-			held, strict := filepath.Join(dir, "held"), filepath.Join(dir, "strict")
-			for _, d := range []string{held, strict} {
-				if err := os.MkdirAll(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
+			held, strict := mkdir(t, dir, "held"), mkdir(t, dir, "strict")
 			listen := freeAddr(t)
 			cfg := runConfig(t, dir, s, listen,
 				inboxSpec{name: "held", url: held},
@@ -58,10 +35,10 @@ func TestHoldForMasterData(t *testing.T) {
 				copySample(t, ed, "good", orders, held, "")
 				var health string
 				waitFor(t, 30*time.Second, "/healthz to list the held file", func() bool {
-					health = get(t, "http://"+listen+"/healthz")
+					_, health = healthz(listen)
 					return strings.Contains(health, `"held"`) && strings.Contains(health, `SKU \"CHR-OAK-DIN\"`)
 				})
-				metrics := get(t, "http://"+listen+"/metrics")
+				_, metrics, _ := get("http://" + listen + "/metrics")
 				if !strings.Contains(metrics, `filebridge_inbox_held_file_missing_codes{file="`+orders+`",inbox="held"`) {
 					t.Errorf("/metrics does not list the held file:\n%s", grepLines(metrics, "held"))
 				}
@@ -77,13 +54,11 @@ func TestHoldForMasterData(t *testing.T) {
 				// Restart-safe: after a restart the file is still held,
 				// since the same time.
 				since := heldSince(health)
-				if code := p.stop(t, 25*time.Second); code != 0 {
-					t.Errorf("run exited with %d after SIGTERM", code)
-				}
+				p.stopOK(t, "run")
 				p = start(parent, "run (again)", "run", "--config", cfg)
 				waitFor(t, 30*time.Second, "/healthz to list the held file after the restart", func() bool {
-					health = get(t, "http://"+listen+"/healthz")
-					return strings.Contains(health, `"held"`)
+					_, health = healthz(listen)
+					return heldSince(health) != ""
 				})
 				if again := heldSince(health); since == "" || again != since {
 					t.Errorf("held since %q before the restart, %q after", since, again)
@@ -133,9 +108,7 @@ func TestHoldForMasterData(t *testing.T) {
 				}
 			})
 
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			p.stopOK(t, "run")
 		})
 	}
 }

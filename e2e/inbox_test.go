@@ -3,13 +3,18 @@ package e2e
 import (
 	"bytes"
 	"encoding/csv"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+)
+
+// Each edition's good orders sample and good suppliers/connections sample.
+var (
+	ordersSample  = map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}
+	partnerSample = map[string]string{"A": "SUPPLIERS_20260302.csv", "B": "CONNECTIONS_20260302.csv"}
 )
 
 // sampleNames lists samples/<edition>/<kind> (CSV and XLSX only).
@@ -32,10 +37,7 @@ func sampleNames(t testing.TB, edition, kind string) []string {
 // the inbox together, so that one round sees them all.
 func dropSamples(t testing.TB, edition, kind, inbox string, names []string) {
 	t.Helper()
-	stage := filepath.Join(filepath.Dir(inbox), "stage")
-	if err := os.MkdirAll(stage, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	stage := mkdir(t, filepath.Dir(inbox), "stage")
 	for _, n := range names {
 		copySample(t, edition, kind, n, stage, "")
 	}
@@ -125,7 +127,7 @@ func allIn(t testing.TB, limit time.Duration, dir string, names []string) {
 // bad one.
 func partialFile(t testing.TB, edition string) ([]byte, []string, string) {
 	t.Helper()
-	name := map[string]string{"A": "ORDERS_20260316.csv", "B": "SALES_ORDERS_20260316.csv"}[edition]
+	name := ordersSample[edition]
 	r := csv.NewReader(bytes.NewReader(bytes.TrimPrefix([]byte(readFile(t, filepath.Join(repoRoot, "samples", edition, "good", name))), []byte("\ufeff"))))
 	recs, err := r.ReadAll()
 	if err != nil {
@@ -175,12 +177,7 @@ func TestLocalInbox(t *testing.T) {
 	for _, ed := range []string{"A", "B"} {
 		t.Run(ed, func(t *testing.T) {
 			t.Parallel()
-			s := startSim(t, ed)
-			dir := t.TempDir()
-			inbox := filepath.Join(dir, "in")
-			if err := os.MkdirAll(inbox, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			s, dir, inbox := simAndInbox(t, ed)
 			listen := freeAddr(t)
 			cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)
@@ -260,20 +257,18 @@ func TestLocalInbox(t *testing.T) {
 // /metrics (the inbox, API and process metrics).
 func checkEndpoints(t testing.TB, listen string) {
 	t.Helper()
-	get := func(path string) (int, string) {
-		resp, err := http.Get("http://" + listen + path)
+	fetch := func(path string) (int, string) {
+		code, body, err := get("http://" + listen + path)
 		if err != nil {
 			t.Fatalf("GET %s: %v", path, err)
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		return code, body
 	}
-	code, body := get("/healthz")
+	code, body := fetch("/healthz")
 	if code != http.StatusOK || !strings.Contains(body, `"main"`) || !strings.Contains(body, `"erp"`) {
 		t.Errorf("/healthz: %d %s", code, body)
 	}
-	code, body = get("/metrics")
+	code, body = fetch("/metrics")
 	for _, m := range []string{"filebridge_inbox_files_total", "filebridge_inbox_documents_total", "filebridge_inbox_queue_depth",
 		"filebridge_api_request_duration_seconds", "filebridge_api_requests_total", "process_cpu_seconds_total",
 		`filebridge_api_concurrency_limit{portal="main"}`} {

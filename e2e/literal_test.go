@@ -31,12 +31,7 @@ func TestLiteralPortal(t *testing.T) {
 			t.Parallel()
 			s := startSim(t, ed, "--literal", "--preload", "8")
 			dir := t.TempDir()
-			inbox, outDir := filepath.Join(dir, "in"), filepath.Join(dir, "out")
-			for _, d := range []string{inbox, outDir} {
-				if err := os.MkdirAll(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
+			inbox, outDir := mkdir(t, dir, "in"), mkdir(t, dir, "out")
 			cfg := literalConfig(t, runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox}), outDir, literalExports[ed])
 			p := start(t, "run "+ed, "run", "--config", cfg)
 			good := sampleNames(t, ed, "good")
@@ -48,9 +43,7 @@ func TestLiteralPortal(t *testing.T) {
 					t.Errorf("report of %s: results %v, want only created", n, res)
 				}
 			}
-			if code := p.stop(t, 25*time.Second); code != 0 {
-				t.Errorf("run exited with %d after SIGTERM", code)
-			}
+			p.stopOK(t, "run")
 			for range 8 {
 				s.tick(t)
 			}

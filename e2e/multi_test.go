@@ -45,10 +45,7 @@ func newMultiDrill(t *testing.T, lease, poll time.Duration, more string) *multiD
 	pg := pgtest.Start(t)
 	dir := t.TempDir()
 	root := filepath.Join(dir, "srv")
-	inbox := filepath.Join(root, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	inbox := mkdir(t, root, "in")
 	sshd := sftptest.StartSSHD(t, root)
 	key := filepath.Join(dir, "id_ed25519")
 	mustWrite(t, key, string(sshd.ClientKey))
@@ -278,9 +275,7 @@ func TestMultiInstanceDrill(t *testing.T) {
 	d.ordersOnce(nFiles)
 
 	for i, p := range procs {
-		if code := p.stop(t, 25*time.Second); code != 0 {
-			t.Errorf("instance %d exited with %d after SIGTERM", i, code)
-		}
+		p.stopOK(t, fmt.Sprintf("instance %d", i))
 	}
 	jdb, err := journal.Open(t.Context(), d.url)
 	if err != nil {

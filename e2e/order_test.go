@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,12 +35,7 @@ func TestDependencyOrder(t *testing.T) {
 				t.Parallel()
 				s := startSim(t, ed)
 				dir := t.TempDir()
-				erp, shop := filepath.Join(dir, "erp"), filepath.Join(dir, "shop")
-				for _, d := range []string{erp, shop} {
-					if err := os.MkdirAll(d, 0o755); err != nil {
-						t.Fatal(err)
-					}
-				}
+				erp, shop := mkdir(t, dir, "erp"), mkdir(t, dir, "shop")
 				specs := []inboxSpec{{name: "erp", url: erp, extra: `settle = "1s"`}}
 				if split {
 					specs = append(specs, inboxSpec{name: "shop", url: shop, extra: `settle = "1s"`})
@@ -96,9 +90,7 @@ func TestDependencyOrder(t *testing.T) {
 				if strings.Contains(p.out.String(), "file held: master data not on the portal yet") {
 					t.Errorf("a file was held for master data: it started before the files it depends on")
 				}
-				if code := p.stop(t, 25*time.Second); code != 0 {
-					t.Errorf("run exited with %d after SIGTERM", code)
-				}
+				p.stopOK(t, "run")
 			})
 		}
 	}

@@ -74,9 +74,7 @@ func TestJournalOwner(t *testing.T) {
 		}
 	})
 
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 	out, code := runCmd(t, 60*time.Second, "process", "--config", cfg, "--inbox", "erp", sample)
 	if code != 0 {
 		t.Errorf("process once the daemon stopped: exit %d, want 0:\n%s", code, out)

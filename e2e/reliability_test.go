@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -148,18 +147,6 @@ func (r *readOnly) start(name string, args ...string) *process {
 	return p
 }
 
-// healthz fetches /healthz: its status code and body ("" when it does
-// not answer).
-func healthz(listen string) (int, string) {
-	resp, err := http.Get("http://" + listen + "/healthz")
-	if err != nil {
-		return 0, ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
-
 // TestReadOnlyJournal: `check` and `run` agree about a journal that cannot
 // be written, whether its file or its folder is read-only: check fails
 // its journal line and run refuses to start (exit 3). A journal that
@@ -168,12 +155,7 @@ func healthz(listen string) (int, string) {
 // resumes by itself.
 func TestReadOnlyJournal(t *testing.T) {
 	t.Parallel()
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A")
 	listen := freeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 	dbPath := filepath.Join(dir, "var", "filebridge.db")
@@ -221,9 +203,7 @@ func TestReadOnlyJournal(t *testing.T) {
 	ro.set(dbPath, false)
 	allIn(t, 30*time.Second, filepath.Join(inbox, "processed"), []string{"SUPPLIERS_20260302.csv"})
 	waitFor(t, 10*time.Second, "/healthz to answer 200 again", func() bool { code, _ := healthz(listen); return code == http.StatusOK })
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 	if n := strings.Count(p.out.String(), "journal not writable"); n != 1 {
 		t.Errorf("the journal problem was logged %d times, want once", n)
 	}
@@ -265,9 +245,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 	if attacks != 1 {
 		t.Errorf("%d ERROR lines about a possible attack, want 1", attacks)
 	}
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 }
 
 // TestStopWhileWritingReports sends SIGTERM while `run` writes the
@@ -278,12 +256,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 func TestStopWhileWritingReports(t *testing.T) {
 	t.Parallel()
 	const lines = 400_000
-	s := startSim(t, "A")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
 	var b strings.Builder
 	b.WriteString("orderNumber,externalOrderNumber,deliveryMode,warehouseLocation,shipTo.firstName,shipTo.lastName,shipTo.streetAddress,shipTo.zipcode,shipTo.city,shipTo.countryCode,shipTo.email,position,sku,quantity\n")
@@ -316,9 +289,7 @@ func TestStopWhileWritingReports(t *testing.T) {
 
 	p = start(t, "run (again)", "run", "--config", cfg)
 	allIn(t, 120*time.Second, filepath.Join(inbox, "error"), []string{name, stem(name) + ".report.csv", stem(name) + ".rejected.csv"})
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("the second run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "the second run")
 	if left := temps(); len(left) > 0 {
 		t.Errorf("temporary files left: %q", left)
 	}
@@ -412,17 +383,10 @@ func procStatus(t testing.TB, pid int, field string) float64 {
 // each in a fresh daemon. It prints the peak RSS (VmHWM) and the RSS once
 // the file is done, and fails when the peak exceeds 400 MiB.
 func TestLargeFileMemory(t *testing.T) {
-	mb, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_MB"))
-	if mb <= 0 {
-		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_MB (make bench runs it with 300) to measure the memory of a large file")
-	}
-	for _, invalid := range []bool{false, true} {
-		kind := "valid"
-		if invalid {
-			kind = "invalid"
-		}
+	mb := drillSize(t, "FILEBRIDGE_MEMTEST_MB", "300", "the memory of a large file")
+	for _, kind := range []string{"valid", "invalid"} {
 		t.Run(kind, func(t *testing.T) {
-			memoryDrill(t, fmt.Sprintf("%s %dMB", kind, mb), orderShape{mb: mb, perOrder: 200, invalid: invalid}, 400)
+			memoryDrill(t, fmt.Sprintf("%s %dMB", kind, mb), orderShape{mb: mb, perOrder: 200, invalid: kind == "invalid"}, 400)
 		})
 	}
 }
@@ -433,19 +397,24 @@ func TestLargeFileMemory(t *testing.T) {
 // the lines of each order together and once scattered over the whole
 // file; the peak RSS must stay within 250 MiB.
 func TestManyOrdersMemory(t *testing.T) {
-	lines, _ := strconv.Atoi(os.Getenv("FILEBRIDGE_MEMTEST_LINES"))
-	if lines <= 0 {
-		t.Skip("SKIPPED: set FILEBRIDGE_MEMTEST_LINES (make bench runs it with 1000000) to measure the memory of many orders")
-	}
-	for _, scattered := range []bool{false, true} {
-		kind := "together"
-		if scattered {
-			kind = "scattered"
-		}
+	lines := drillSize(t, "FILEBRIDGE_MEMTEST_LINES", "1000000", "the memory of many orders")
+	for _, kind := range []string{"together", "scattered"} {
 		t.Run(kind, func(t *testing.T) {
-			memoryDrill(t, fmt.Sprintf("orders %s %d lines", kind, lines), orderShape{lines: lines, perOrder: 5, scattered: scattered}, 250)
+			memoryDrill(t, fmt.Sprintf("orders %s %d lines", kind, lines), orderShape{lines: lines, perOrder: 5, scattered: kind == "scattered"}, 250)
 		})
 	}
+}
+
+// drillSize is the size of a memory drill, from the environment variable
+// name; without a positive one the test is skipped, saying what make
+// bench sets it to and what it would measure.
+func drillSize(t *testing.T, name, bench, what string) int {
+	t.Helper()
+	n, _ := strconv.Atoi(os.Getenv(name))
+	if n <= 0 {
+		t.Skipf("SKIPPED: set %s (make bench runs it with %s) to measure %s", name, bench, what)
+	}
+	return n
 }
 
 // memoryDrill runs one generated order file through a fresh daemon and
@@ -454,12 +423,7 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("SKIPPED: no /proc to read the peak RSS from")
 	}
-	s := startSim(t, "A", "--preload", "50")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
 	name := "ORDERS_MEM.csv"
 	tmp := filepath.Join(dir, name)
@@ -495,7 +459,5 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	if peak > limitMiB {
 		t.Errorf("peak RSS %.0f MiB over the %.0f MiB limit", peak, limitMiB)
 	}
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 }

@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -118,9 +117,7 @@ func TestSFTPInbox(t *testing.T) {
 					env = []string{"E2E_SFTP_PASSWORD=" + srv.Password}
 				case "openssh":
 					root := filepath.Join(dir, "srv")
-					if err := os.MkdirAll(filepath.Join(root, "in"), 0o755); err != nil {
-						t.Fatal(err)
-					}
+					mkdir(t, root, "in")
 					sshd := sftptest.StartSSHD(t, root)
 					key := filepath.Join(dir, "id_ed25519")
 					mustWrite(t, key, string(sshd.ClientKey))
@@ -163,9 +160,7 @@ func TestSFTPInbox(t *testing.T) {
 				if !has(rem.list(t, "error"), stem(bad)+".report.csv") {
 					t.Errorf("no report of %s in error/: %q", bad, rem.list(t, "error"))
 				}
-				if code := p.stop(t, 25*time.Second); code != 0 {
-					t.Errorf("run exited with %d after SIGTERM", code)
-				}
+				p.stopOK(t, "run")
 			})
 		}
 	}

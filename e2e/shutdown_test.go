@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,12 +18,7 @@ import (
 func TestGracefulShutdown(t *testing.T) {
 	t.Parallel()
 	const orders = 300
-	s := startSim(t, "A", "--preload", "50", "--latency", "100ms")
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "100ms")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	const name = "ORDERS_STOP_20260401.csv"
 	writeAtomic(t, filepath.Join(inbox, name), ordersFile("A", "ST-", orders, 1, 50))
@@ -67,9 +61,7 @@ func TestGracefulShutdown(t *testing.T) {
 
 	p = start(t, "run (again)", "run", "--config", cfg)
 	allIn(t, 90*time.Second, filepath.Join(inbox, "processed"), []string{name})
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("the second run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "the second run")
 	got := s.keyCounts(t, "sales_orders", "orderNumber")
 	if len(got) != orders {
 		t.Errorf("the portal holds %d orders, want %d", len(got), orders)

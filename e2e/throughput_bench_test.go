@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,12 +38,7 @@ func suppliersFile(prefix string, n int) []byte {
 // each supplier landed on the portal.
 func (sp slowPortal) run(t testing.TB) slowRun {
 	t.Helper()
-	s := startSim(t, "A", sp.simFlags...)
-	dir := t.TempDir()
-	inbox := filepath.Join(dir, "in")
-	if err := os.MkdirAll(inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	s, dir, inbox := simAndInbox(t, "A", sp.simFlags...)
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
 	text := strings.Replace(readFile(t, cfg), `level = "debug"`, `level = "warn"`, 1)
 	text = strings.Replace(text, "concurrency = 8", fmt.Sprintf("concurrency = %d", sp.concurrency), 1)

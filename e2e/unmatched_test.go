@@ -19,12 +19,7 @@ func TestUnmatchedFiles(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "A")
 	dir := t.TempDir()
-	leave, strict := filepath.Join(dir, "leave"), filepath.Join(dir, "strict")
-	for _, d := range []string{leave, strict} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	leave, strict := mkdir(t, dir, "leave"), mkdir(t, dir, "strict")
 	listen := freeAddr(t)
 	cfg := runConfig(t, dir, s, listen,
 		inboxSpec{name: "leave", url: leave, extra: `exclude = ["*.bak"]`},
@@ -45,7 +40,7 @@ func TestUnmatchedFiles(t *testing.T) {
 
 	var health string
 	waitFor(t, 30*time.Second, "/healthz to list the unmatched files", func() bool {
-		health = get(t, "http://"+listen+"/healthz")
+		_, health = healthz(listen)
 		return strings.Contains(health, `"ignored"`) && strings.Contains(health, "invoice.pdf") && strings.Contains(health, "order.json") &&
 			strings.Contains(health, "SUPPLIERS_LINK_20260302.csv")
 	})
@@ -82,7 +77,5 @@ func TestUnmatchedFiles(t *testing.T) {
 			t.Errorf("%s logged %d times, want once", n, lines)
 		}
 	}
-	if code := p.stop(t, 25*time.Second); code != 0 {
-		t.Errorf("run exited with %d after SIGTERM", code)
-	}
+	p.stopOK(t, "run")
 }
