@@ -163,7 +163,12 @@ func decodeFile(b *testing.B, path string, opts Options) int {
 
 func benchSKUs(b *testing.B, rows int) {
 	path := benchFile(b, fmt.Sprintf("SKU_%d.csv", rows), genSKUCSV(rows))
-	opts := Options{Edition: A, MaxSize: 1 << 30}
+	benchDecode(b, path, Options{Edition: A, MaxSize: 1 << 30}, rows)
+}
+
+// benchDecode decodes the file of rows rows b.N times and reports its rows
+// per second and the peak RSS of the first run.
+func benchDecode(b *testing.B, path string, opts Options, rows int) {
 	var peak float64
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -187,19 +192,7 @@ func BenchmarkValidateSKUs1M(b *testing.B) { benchSKUs(b, 1_000_000) }
 // quoted text holding a comma on a third of the rows.
 func BenchmarkValidateSKUsQuoted1M(b *testing.B) {
 	path := benchFile(b, "SKU_QUOTED_1000000.csv", genSKUFile(1_000_000, true))
-	opts := Options{Edition: A, MaxSize: 1 << 30}
-	var peak float64
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if i == 0 {
-			peak = peakRSS(func() { decodeFile(b, path, opts) })
-			continue
-		}
-		decodeFile(b, path, opts)
-	}
-	reportRows(b, 1_000_000*b.N, cpu0)
-	b.ReportMetric(peak, "peak-RSS-MiB")
+	benchDecode(b, path, Options{Edition: A, MaxSize: 1 << 30}, 1_000_000)
 }
 
 // BenchmarkValidateSKUs10k is the same on 10k rows: its peak-RSS-MiB shows
@@ -274,19 +267,7 @@ func genSKUXLSX(rows int) func(string) error {
 // 0.8 of BenchmarkXLSXBareRows200k, memory flat in rows.
 func BenchmarkXLSX200k(b *testing.B) {
 	path := benchFile(b, "SKU_200000.xlsx", genSKUXLSX(200_000))
-	opts := Options{Edition: A}
-	var peak float64
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if i == 0 {
-			peak = peakRSS(func() { decodeFile(b, path, opts) })
-			continue
-		}
-		decodeFile(b, path, opts)
-	}
-	reportRows(b, 200_000*b.N, cpu0)
-	b.ReportMetric(peak, "peak-RSS-MiB")
+	benchDecode(b, path, Options{Edition: A}, 200_000)
 }
 
 // BenchmarkXLSXBareRows200k reads every cell of the same workbook with a bare
