@@ -88,6 +88,12 @@ type envOpts struct {
 	sftp    *sftptest.Server // inbox on this server's /in
 }
 
+// route is the TOML of one [[inboxes.routes]] table: its match glob, its
+// type and other keys, one a line.
+func route(match, typ string, keys ...string) string {
+	return fmt.Sprintf("[[inboxes.routes]]\nmatch = %q\ntype = %q\n", match, typ) + strings.Join(append(keys, ""), "\n")
+}
+
 func newEnv(t *testing.T, o envOpts) *env {
 	t.Helper()
 	if o.edition == "" {
