@@ -49,14 +49,16 @@ func skuDocs(n int) []journal.Document {
 	return docs
 }
 
-// ean13 makes a valid EAN-13 from a number.
+// ean13 makes a valid EAN-13 from a number: its check digit is the one
+// model.CheckEAN accepts.
 func ean13(n int64) string {
 	digits := fmt.Sprintf("200%09d", n)
-	sum := 0
-	for i, w := len(digits)-1, 3; i >= 0; i, w = i-1, 4-w {
-		sum += int(digits[i]-'0') * w
+	for c := '0'; c < '9'; c++ {
+		if model.CheckEAN(digits+string(c)) == nil {
+			return digits + string(c)
+		}
 	}
-	return digits + strconv.Itoa((10-sum%10)%10)
+	return digits + "9"
 }
 
 func item(i int, supplier string) model.Item {
