@@ -13,7 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"filebridge/internal/model"
-	"filebridge/internal/templates/ziptest"
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the templates/ folder at the repository root")
@@ -78,7 +78,7 @@ func readFile(t *testing.T, p string) []byte {
 
 func compareZip(t *testing.T, name string, got, want []byte) {
 	t.Helper()
-	g, w := ziptest.Parts(t, got), ziptest.Parts(t, want)
+	g, w := gentest.Parts(t, got), gentest.Parts(t, want)
 	for part, gb := range g {
 		if wb, ok := w[part]; !ok || !bytes.Equal(gb, wb) {
 			t.Errorf("%s: part %s is out of date: run go generate ./internal/templates", name, part)

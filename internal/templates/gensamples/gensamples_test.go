@@ -12,7 +12,7 @@ import (
 
 	"filebridge/internal/formats"
 	"filebridge/internal/model"
-	"filebridge/internal/templates/ziptest"
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated files of samples/")
@@ -52,7 +52,7 @@ func TestSamplesUpToDate(t *testing.T) {
 
 func sameParts(t *testing.T, a, b []byte) bool {
 	t.Helper()
-	pa, pb := ziptest.Parts(t, a), ziptest.Parts(t, b)
+	pa, pb := gentest.Parts(t, a), gentest.Parts(t, b)
 	if len(pa) != len(pb) {
 		return false
 	}
