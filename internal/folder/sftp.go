@@ -369,29 +369,25 @@ func (f *sftpFolder) replaceFallback(c *sftpConn, from, to string) error {
 }
 
 func (f *sftpFolder) Remove(ctx context.Context, name string) error {
-	clean, full, err := f.remote(name)
-	if err != nil {
-		return fmt.Errorf("removing %s on %s: %w", name, f, err)
-	}
-	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
-		return c.sftp.Remove(full)
-	})
-	if err != nil {
-		return fmt.Errorf("removing %s on %s: %w", clean, f, sftpError(err))
-	}
-	return nil
+	return f.runOn(ctx, "removing", name, false, (*sftp.Client).Remove)
 }
 
 func (f *sftpFolder) MkdirAll(ctx context.Context, dir string) error {
-	clean, full, err := f.remote(dir)
+	return f.runOn(ctx, "creating directory", dir, true, (*sftp.Client).MkdirAll)
+}
+
+// runOn runs op on the remote path of name as run does; its errors say
+// what it was doing ("removing").
+func (f *sftpFolder) runOn(ctx context.Context, doing, name string, idempotent bool, op func(*sftp.Client, string) error) error {
+	clean, full, err := f.remote(name)
 	if err != nil {
-		return fmt.Errorf("creating directory %s on %s: %w", dir, f, err)
+		return fmt.Errorf("%s %s on %s: %w", doing, name, f, err)
 	}
-	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		return c.sftp.MkdirAll(full)
+	err = f.run(ctx, idempotent, func(_ context.Context, c *sftpConn) error {
+		return op(c.sftp, full)
 	})
 	if err != nil {
-		return fmt.Errorf("creating directory %s on %s: %w", clean, f, sftpError(err))
+		return fmt.Errorf("%s %s on %s: %w", doing, clean, f, sftpError(err))
 	}
 	return nil
 }
