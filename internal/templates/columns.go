@@ -20,16 +20,16 @@ type Column struct {
 
 // Columns describes the fields of a spec, in the spec's order.
 func Columns(spec model.Spec) []Column {
-	cols := make([]Column, 0, len(spec.Fields))
-	for _, fl := range spec.Fields {
-		cols = append(cols, Column{
+	cols := make([]Column, len(spec.Fields))
+	for i, fl := range spec.Fields {
+		cols[i] = Column{
 			Name:        fl.Name,
 			Required:    required(spec, fl),
 			Type:        fl.Type.String(),
 			Limit:       limit(fl),
 			Example:     fl.Example,
 			Description: fl.Doc,
-		})
+		}
 	}
 	return cols
 }
