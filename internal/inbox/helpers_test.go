@@ -91,7 +91,11 @@ type envOpts struct {
 // route is the TOML of one [[inboxes.routes]] table: its match glob, its
 // type and other keys, one a line.
 func route(match, typ string, keys ...string) string {
-	return fmt.Sprintf("[[inboxes.routes]]\nmatch = %q\ntype = %q\n", match, typ) + strings.Join(append(keys, ""), "\n")
+	s := fmt.Sprintf("[[inboxes.routes]]\nmatch = %q\ntype = %q\n", match, typ)
+	for _, k := range keys {
+		s += k + "\n"
+	}
+	return s
 }
 
 func newEnv(t *testing.T, o envOpts) *env {
