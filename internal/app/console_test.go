@@ -170,7 +170,6 @@ func TestConsoleHeld(t *testing.T) {
 	}
 	f := held[0]
 	srv := serveConsole(t, d)
-	get := func(path string) string { return getPage(t, srv, path) }
 	until := f.HeldSince.Add(config.DefaultHoldMissing).UTC().Format(time.RFC3339)
 	limit := strconv.Itoa(d.Portals["main"].Limit())
 	tests := []struct {
@@ -184,7 +183,7 @@ func TestConsoleHeld(t *testing.T) {
 		{"/files/" + itoa(f.ID), []string{`id="held">for master data since`, `fails at <time datetime="` + until + `">`, "CHR-OAK-DIN&#34;</code>"}},
 	}
 	for _, tt := range tests {
-		page := get(tt.path)
+		page := getPage(t, srv, tt.path)
 		for _, w := range tt.want {
 			if !strings.Contains(page, w) {
 				t.Errorf("GET %s lacks %q:\n%s", tt.path, w, page)
