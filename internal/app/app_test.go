@@ -14,7 +14,6 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
-	"filebridge/internal/inbox"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/server"
@@ -155,11 +154,7 @@ func TestOpenFolders(t *testing.T) {
 func TestHealthReport(t *testing.T) {
 	cfg := setup(t, "in #1", "out #1")
 	ctx := context.Background()
-	d, err := app.Open(ctx, cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openDaemon(t, cfg)
 
 	if ih := d.HealthReport(ctx).Inboxes["erp"]; ih.LastRound != nil || ih.Portal != "main" {
 		t.Errorf("before any round: %+v, want no last round, portal main", ih)

@@ -27,36 +27,15 @@ import (
 func TestConsoleActions(t *testing.T) {
 	cfg := setup(t, "in", "out")
 	ctx := context.Background()
-	d, err := app.Open(ctx, cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openDaemon(t, cfg)
 	in := cfg.Inboxes[0].Folder.Path
 	if err := os.WriteFile(filepath.Join(in, "SUPPLIERS_BAD.csv"), []byte("code,name,relationship\nSUP-B,Supplier B,Bogus\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, _ = d.RunOnce(ctx) // the bad file (and marker.txt) fail
-	c, err := d.Console()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
-	defer srv.Close()
+	srv := serveConsole(t, d)
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	get := func(path string) string {
-		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
-		}
-		return string(b)
-	}
+	get := func(path string) string { return getPage(t, srv, path) }
 	post := func(path, csrf string, extra url.Values) *http.Response {
 		t.Helper()
 		form := url.Values{"csrf": {csrf}}
@@ -119,6 +98,46 @@ func TestConsoleActions(t *testing.T) {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
+// openDaemon opens a daemon on cfg that does not wait for files to settle,
+// closed when the test ends.
+func openDaemon(t *testing.T, cfg *config.Config) *app.Daemon {
+	t.Helper()
+	d, err := app.Open(context.Background(), cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}
+
+// serveConsole serves d's console, metrics and health over HTTP until the
+// test ends.
+func serveConsole(t *testing.T, d *app.Daemon) *httptest.Server {
+	t.Helper()
+	c, err := d.Console()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// getPage returns the body of GET path, failing the test unless it is 200 OK.
+func getPage(t *testing.T, srv *httptest.Server, path string) string {
+	t.Helper()
+	resp, err := http.Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
+	}
+	return string(b)
+}
+
 // TestConsoleHeld runs the real pipeline against the simulator: an orders
 // file whose SKUs are not on the portal is held (hold_missing default),
 // and the daemon's console shows it on the dashboard with the codes it
@@ -128,11 +147,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func TestConsoleHeld(t *testing.T) {
 	cfg := setup(t, "in", "out")
 	ctx := context.Background()
-	d, err := app.Open(ctx, cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openDaemon(t, cfg)
 	sample, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "ORDERS_20260316.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -154,25 +169,7 @@ func TestConsoleHeld(t *testing.T) {
 		t.Fatalf("held files in the journal: %+v, %v; want the orders file waiting for CHR-OAK-DIN", held, err)
 	}
 	f := held[0]
-	c, err := d.Console()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
-	defer srv.Close()
-	get := func(path string) string {
-		t.Helper()
-		resp, err := http.Get(srv.URL + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %s\n%s", path, resp.Status, b)
-		}
-		return string(b)
-	}
+	srv := serveConsole(t, d)
 	until := f.HeldSince.Add(config.DefaultHoldMissing).UTC().Format(time.RFC3339)
 	limit := strconv.Itoa(d.Portals["main"].Limit())
 	tests := []struct {
@@ -186,7 +183,7 @@ func TestConsoleHeld(t *testing.T) {
 		{"/files/" + itoa(f.ID), []string{`id="held">for master data since`, `fails at <time datetime="` + until + `">`, "CHR-OAK-DIN&#34;</code>"}},
 	}
 	for _, tt := range tests {
-		page := get(tt.path)
+		page := getPage(t, srv, tt.path)
 		for _, w := range tt.want {
 			if !strings.Contains(page, w) {
 				t.Errorf("GET %s lacks %q:\n%s", tt.path, w, page)

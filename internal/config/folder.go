@@ -16,6 +16,18 @@ func (c *Config) parseFolderURL(raw string) (FolderURL, error) {
 	return folderurl.Parse(raw, c.Dir)
 }
 
+// checkFolder parses the url of an inbox or outbox into *f (left as it is
+// when the url is wrong) and checks its connection settings s.
+func (c *Config) checkFolder(p *problems, where, url string, f *FolderURL, s *SFTP) {
+	parsed, err := c.parseFolderURL(url)
+	if err != nil {
+		p.add(where, "%v", err)
+	} else {
+		*f = parsed
+	}
+	checkSFTP(p, where, *f, s)
+}
+
 // checkSFTP checks the connection settings against the folder's scheme and
 // settles the parsed fingerprints.
 func checkSFTP(p *problems, where string, f FolderURL, s *SFTP) {

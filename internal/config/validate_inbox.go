@@ -12,13 +12,7 @@ import (
 // validateInbox checks an inbox and its routes.
 func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
 	edition := c.portalEdition(p, where, in.Portal)
-	f, err := c.parseFolderURL(in.URL)
-	if err != nil {
-		p.add(where, "%v", err)
-	} else {
-		in.Folder = f
-	}
-	checkSFTP(p, where, in.Folder, &in.SFTP)
+	c.checkFolder(p, where, in.URL, &in.Folder, &in.SFTP)
 	if in.Poll.Duration <= 0 {
 		p.add(where, "poll must be more than 0s (e.g. \"15s\")")
 	}

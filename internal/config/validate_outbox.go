@@ -18,13 +18,7 @@ var Placeholders = []string{"{date}", "{time}", "{datetime}", "{seq}", "{type}",
 // validateOutbox checks an outbox and its exports.
 func (c *Config) validateOutbox(p *problems, where string, out *Outbox) {
 	edition := c.portalEdition(p, where, out.Portal)
-	f, err := c.parseFolderURL(out.URL)
-	if err != nil {
-		p.add(where, "%v", err)
-	} else {
-		out.Folder = f
-	}
-	checkSFTP(p, where, out.Folder, &out.SFTP)
+	c.checkFolder(p, where, out.URL, &out.Folder, &out.SFTP)
 	if out.OperationTimeout.Duration <= 0 {
 		p.add(where, "operation_timeout must be more than 0s (default %s)", DefaultOperationTimeout)
 	}

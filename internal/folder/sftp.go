@@ -144,7 +144,7 @@ func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, erro
 	if err != nil {
 		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
 	}
-	var r *sftpReader
+	var r *sftpFile
 	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
 		fi, err := f.lstat(c, clean, full)
 		if err != nil {
@@ -157,7 +157,7 @@ func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, erro
 		if err != nil {
 			return err
 		}
-		r = &sftpReader{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}
+		r = &sftpFile{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}
 		return nil
 	})
 	if err != nil {
@@ -166,46 +166,34 @@ func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, erro
 	return r, nil
 }
 
-// sftpReader reads a remote file, each call under the operation timeout.
-type sftpReader struct {
+// sftpFile reads or writes a remote file, each call under the operation
+// timeout.
+type sftpFile struct {
 	ctx     context.Context
 	timeout time.Duration
 	c       *sftpConn
 	fh      *sftp.File
 }
 
-func (r *sftpReader) Read(p []byte) (n int, err error) {
-	ctx, cancel := context.WithTimeout(r.ctx, r.timeout)
+func (f *sftpFile) Read(p []byte) (int, error) { return f.step(f.fh.Read, p) }
+
+func (f *sftpFile) Write(p []byte) (int, error) { return f.step(f.fh.Write, p) }
+
+// step runs one read or write of p under the timeout.
+func (f *sftpFile) step(op func([]byte) (int, error), p []byte) (n int, err error) {
+	ctx, cancel := context.WithTimeout(f.ctx, f.timeout)
 	defer cancel()
-	err = r.c.guard(ctx, func() error {
-		n, err = r.fh.Read(p)
+	err = f.c.guard(ctx, func() error {
+		n, err = op(p)
 		return err
 	})
 	return n, err
 }
 
-func (r *sftpReader) Close() error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.ctx), r.timeout)
+func (f *sftpFile) Close() error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(f.ctx), f.timeout)
 	defer cancel()
-	return r.c.guard(ctx, r.fh.Close)
-}
-
-// sftpWriter writes a remote file, each call under the operation timeout.
-type sftpWriter struct {
-	ctx     context.Context
-	timeout time.Duration
-	c       *sftpConn
-	fh      *sftp.File
-}
-
-func (w *sftpWriter) Write(p []byte) (n int, err error) {
-	ctx, cancel := context.WithTimeout(w.ctx, w.timeout)
-	defer cancel()
-	err = w.c.guard(ctx, func() error {
-		n, err = w.fh.Write(p)
-		return err
-	})
-	return n, err
+	return f.c.guard(ctx, f.fh.Close)
 }
 
 // call runs one step of a multi-step operation on c under the timeout.
@@ -259,7 +247,7 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 		}
 	}()
 
-	bw := bufio.NewWriterSize(&sftpWriter{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}, writeBufferSize)
+	bw := bufio.NewWriterSize(&sftpFile{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}, writeBufferSize)
 	if err := write(bw); err != nil {
 		return fmt.Errorf("writing %s on %s: %w", clean, f, err)
 	}
@@ -369,29 +357,25 @@ func (f *sftpFolder) replaceFallback(c *sftpConn, from, to string) error {
 }
 
 func (f *sftpFolder) Remove(ctx context.Context, name string) error {
-	clean, full, err := f.remote(name)
-	if err != nil {
-		return fmt.Errorf("removing %s on %s: %w", name, f, err)
-	}
-	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
-		return c.sftp.Remove(full)
-	})
-	if err != nil {
-		return fmt.Errorf("removing %s on %s: %w", clean, f, sftpError(err))
-	}
-	return nil
+	return f.runOn(ctx, "removing", name, false, (*sftp.Client).Remove)
 }
 
 func (f *sftpFolder) MkdirAll(ctx context.Context, dir string) error {
-	clean, full, err := f.remote(dir)
+	return f.runOn(ctx, "creating directory", dir, true, (*sftp.Client).MkdirAll)
+}
+
+// runOn runs op on the remote path of name as run does; its errors say
+// what it was doing ("removing").
+func (f *sftpFolder) runOn(ctx context.Context, doing, name string, idempotent bool, op func(*sftp.Client, string) error) error {
+	clean, full, err := f.remote(name)
 	if err != nil {
-		return fmt.Errorf("creating directory %s on %s: %w", dir, f, err)
+		return fmt.Errorf("%s %s on %s: %w", doing, name, f, err)
 	}
-	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		return c.sftp.MkdirAll(full)
+	err = f.run(ctx, idempotent, func(_ context.Context, c *sftpConn) error {
+		return op(c.sftp, full)
 	})
 	if err != nil {
-		return fmt.Errorf("creating directory %s on %s: %w", clean, f, sftpError(err))
+		return fmt.Errorf("%s %s on %s: %w", doing, clean, f, sftpError(err))
 	}
 	return nil
 }

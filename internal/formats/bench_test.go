@@ -163,7 +163,12 @@ func decodeFile(b *testing.B, path string, opts Options) int {
 
 func benchSKUs(b *testing.B, rows int) {
 	path := benchFile(b, fmt.Sprintf("SKU_%d.csv", rows), genSKUCSV(rows))
-	opts := Options{Edition: A, MaxSize: 1 << 30}
+	benchDecode(b, path, Options{Edition: A, MaxSize: 1 << 30}, rows)
+}
+
+// benchDecode decodes the file of rows rows b.N times and reports its rows
+// per second and the peak RSS of the first run.
+func benchDecode(b *testing.B, path string, opts Options, rows int) {
 	var peak float64
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -187,19 +192,7 @@ func BenchmarkValidateSKUs1M(b *testing.B) { benchSKUs(b, 1_000_000) }
 // quoted text holding a comma on a third of the rows.
 func BenchmarkValidateSKUsQuoted1M(b *testing.B) {
 	path := benchFile(b, "SKU_QUOTED_1000000.csv", genSKUFile(1_000_000, true))
-	opts := Options{Edition: A, MaxSize: 1 << 30}
-	var peak float64
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if i == 0 {
-			peak = peakRSS(func() { decodeFile(b, path, opts) })
-			continue
-		}
-		decodeFile(b, path, opts)
-	}
-	reportRows(b, 1_000_000*b.N, cpu0)
-	b.ReportMetric(peak, "peak-RSS-MiB")
+	benchDecode(b, path, Options{Edition: A, MaxSize: 1 << 30}, 1_000_000)
 }
 
 // BenchmarkValidateSKUs10k is the same on 10k rows: its peak-RSS-MiB shows
@@ -209,6 +202,24 @@ func BenchmarkValidateSKUs10k(b *testing.B) { benchSKUs(b, 10_000) }
 // BenchmarkRawCSV1M reads the same file with bare encoding/csv.
 func BenchmarkRawCSV1M(b *testing.B) {
 	path := benchFile(b, "SKU_1000000.csv", genSKUCSV(1_000_000))
+	benchBare(b, path, func(f *os.File) (rows int) {
+		r := csv.NewReader(f)
+		r.ReuseRecord = true
+		r.FieldsPerRecord = -1
+		for {
+			if _, err := r.Read(); err == io.EOF {
+				return rows
+			} else if err != nil {
+				b.Fatal(err)
+			}
+			rows++
+		}
+	})
+}
+
+// benchBare opens the file b.N times for read, which returns the rows it
+// read, and reports rows per second.
+func benchBare(b *testing.B, path string, read func(*os.File) int) {
 	b.ResetTimer()
 	cpu0 := cpuTime()
 	rows := 0
@@ -217,17 +228,7 @@ func BenchmarkRawCSV1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := csv.NewReader(f)
-		r.ReuseRecord = true
-		r.FieldsPerRecord = -1
-		for {
-			if _, err := r.Read(); err == io.EOF {
-				break
-			} else if err != nil {
-				b.Fatal(err)
-			}
-			rows++
-		}
+		rows += read(f)
 		f.Close()
 	}
 	reportRows(b, rows, cpu0)
@@ -274,33 +275,14 @@ func genSKUXLSX(rows int) func(string) error {
 // 0.8 of BenchmarkXLSXBareRows200k, memory flat in rows.
 func BenchmarkXLSX200k(b *testing.B) {
 	path := benchFile(b, "SKU_200000.xlsx", genSKUXLSX(200_000))
-	opts := Options{Edition: A}
-	var peak float64
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if i == 0 {
-			peak = peakRSS(func() { decodeFile(b, path, opts) })
-			continue
-		}
-		decodeFile(b, path, opts)
-	}
-	reportRows(b, 200_000*b.N, cpu0)
-	b.ReportMetric(peak, "peak-RSS-MiB")
+	benchDecode(b, path, Options{Edition: A}, 200_000)
 }
 
 // BenchmarkXLSXBareRows200k reads every cell of the same workbook with a bare
 // excelize Rows loop.
 func BenchmarkXLSXBareRows200k(b *testing.B) {
 	path := benchFile(b, "SKU_200000.xlsx", genSKUXLSX(200_000))
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	rows := 0
-	for i := 0; i < b.N; i++ {
-		fh, err := os.Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
+	benchBare(b, path, func(fh *os.File) (rows int) {
 		f, err := excelize.OpenReader(fh, excelize.Options{RawCellValue: true})
 		if err != nil {
 			b.Fatal(err)
@@ -317,7 +299,6 @@ func BenchmarkXLSXBareRows200k(b *testing.B) {
 		}
 		_ = it.Close()
 		_ = f.Close()
-		fh.Close()
-	}
-	reportRows(b, rows, cpu0)
+		return rows
+	})
 }

@@ -72,6 +72,12 @@ func TestReadXLSX(t *testing.T) {
 		return "#" + ftoa(due.Sub(epoch).Hours()/24)
 	}
 	recHead := []string{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}
+	wantDue := func(t *testing.T, r result) {
+		wantDocs(t, r, 1, 0)
+		if got := r.docs[0].Inbound.DueAt; !got.Equal(due) {
+			t.Errorf("due %v, want %v", got, due)
+		}
+	}
 	skuHeadCells := strings.Split(skuHead, ",")
 	skuCells := func(over map[int]string) []string {
 		c := strings.Split(skuRow, ",")
@@ -88,20 +94,10 @@ func TestReadXLSX(t *testing.T) {
 	}{
 		{"dates 1900", func(t *testing.T) []byte {
 			return workbook(t, "Sheet1", false, [][]string{recHead, {"R1", "#3", "S", days(false), "A", "#2"}}, "")
-		}, Options{}, func(t *testing.T, r result) {
-			wantDocs(t, r, 1, 0)
-			if got := r.docs[0].Inbound.DueAt; !got.Equal(due) {
-				t.Errorf("due %v, want %v", got, due)
-			}
-		}},
+		}, Options{}, wantDue},
 		{"dates 1904", func(t *testing.T) []byte {
 			return workbook(t, "Sheet1", true, [][]string{recHead, {"R1", "#3", "S", days(true), "A", "#2"}}, "")
-		}, Options{}, func(t *testing.T, r result) {
-			wantDocs(t, r, 1, 0)
-			if got := r.docs[0].Inbound.DueAt; !got.Equal(due) {
-				t.Errorf("due %v, want %v", got, due)
-			}
-		}},
+		}, Options{}, wantDue},
 		{"date as text and time cell", func(t *testing.T) []byte {
 			h := []string{"orderNumber", "warehouseCode", "shipToCode", "plannedDeliveryDate", "deliveryTimeSlotBefore", "sku", "quantity"}
 			return workbook(t, "Sheet1", false, [][]string{h, {"SO-1", "WH", "C1", "2026-12-03", "#0.708333333333333", "A", "#1"}}, "")

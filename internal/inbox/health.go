@@ -80,11 +80,7 @@ func (h *Health) Resume(portal string) bool {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.paused[portal]; !ok {
-		return false
-	}
-	delete(h.paused, portal)
-	return true
+	return removed(h.paused, portal)
 }
 
 // Paused reports whether the portal is paused, and why.
@@ -163,11 +159,7 @@ func (h *Health) Reachable(portal string) bool {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.down[portal]; !ok {
-		return false
-	}
-	delete(h.down, portal)
-	return true
+	return removed(h.down, portal)
 }
 
 // JournalDown records that the journal cannot be written and reports
@@ -239,11 +231,7 @@ func (h *Health) InboxFine(inbox string) bool {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if _, ok := h.inboxes[inbox]; !ok {
-		return false
-	}
-	delete(h.inboxes, inbox)
-	return true
+	return removed(h.inboxes, inbox)
 }
 
 // Inbox is an inbox's trouble (zero while it is fine).
@@ -261,4 +249,11 @@ func (h *Health) clock() time.Time {
 		return h.now().UTC()
 	}
 	return time.Now().UTC() // the zero Health's clock
+}
+
+// removed deletes key from m and reports whether it was there.
+func removed[V any](m map[string]V, key string) bool {
+	_, ok := m[key]
+	delete(m, key)
+	return ok
 }

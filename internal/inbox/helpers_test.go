@@ -88,6 +88,16 @@ type envOpts struct {
 	sftp    *sftptest.Server // inbox on this server's /in
 }
 
+// route is the TOML of one [[inboxes.routes]] table: its match glob, its
+// type and other keys, one a line.
+func route(match, typ string, keys ...string) string {
+	s := fmt.Sprintf("[[inboxes.routes]]\nmatch = %q\ntype = %q\n", match, typ)
+	for _, k := range keys {
+		s += k + "\n"
+	}
+	return s
+}
+
 func newEnv(t *testing.T, o envOpts) *env {
 	t.Helper()
 	if o.edition == "" {

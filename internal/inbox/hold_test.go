@@ -129,18 +129,7 @@ func checkAllRejected(t *testing.T, e *env, res inbox.FileResult, note string) {
 func TestRejectAllOrNothing(t *testing.T) {
 	for _, policy := range []string{"reject", "partial"} {
 		t.Run(policy, func(t *testing.T) {
-			routes := `
-[[inboxes.routes]]
-match = "ORDERS_*"
-type = "orders"
-policy = "` + policy + `"
-[[inboxes.routes]]
-match = "SUPPLIERS_*"
-type = "suppliers"
-[[inboxes.routes]]
-match = "SKU_*"
-type = "skus"
-`
+			routes := route("ORDERS_*", "orders", `policy = "`+policy+`"`) + route("SUPPLIERS_*", "suppliers") + route("SKU_*", "skus")
 			e := newEnv(t, envOpts{inbox: `hold_missing = "0s"`, routes: routes})
 			e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
 			e.dropSample("A/good/SKU_20260302.csv", "")

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -235,23 +234,11 @@ func TestSharedJournalTakeOver(t *testing.T) {
 	ctx := context.Background()
 	e, c, a, b := twoInstances(t)
 
-	content := skuHeader
-	for i := 1; i <= 6; i++ {
-		content += skuRow(i, "SUP-A")
-	}
-	if err := os.WriteFile(filepath.Join(e.dir, "processing", "SKU.csv"), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	id, err := a.j.ClaimExclusive(ctx, journal.File{Inbox: "erp", Name: "SKU.csv", Path: "processing/SKU.csv",
-		Size: int64(len(content)), DocType: "skus", State: journal.FileSubmitting})
+	id, err := a.j.ClaimExclusive(ctx, e.skuInProcessing(6))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var docs []journal.Document
-	for i := 1; i <= 6; i++ {
-		docs = append(docs, journal.Document{Key: fmt.Sprintf("SKU-%d", i), Rows: strconv.Itoa(i + 1)})
-	}
-	if err := a.j.AddDocuments(ctx, id, docs); err != nil {
+	if err := a.j.AddDocuments(ctx, id, skuDocs(6)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.client.CreateItem(ctx, item(1, "SUP-A")); err != nil {
@@ -401,11 +388,7 @@ func TestSharedJournalLostLease(t *testing.T) {
 	if _, err := b.in.RunOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
-	content := skuHeader
-	for i := 1; i <= 3; i++ {
-		content += skuRow(i, "SUP-A")
-	}
-	e.drop("SKU.csv", content)
+	e.drop("SKU.csv", skuRows(3))
 	res, err := a.in.RunOnce(ctx)
 	if err != nil {
 		t.Fatalf("A's round: %v", err)

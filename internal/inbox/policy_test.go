@@ -30,15 +30,7 @@ func TestPolicies(t *testing.T) {
 	for _, tc := range cases {
 		for _, policy := range []string{"reject", "partial"} {
 			t.Run(string(tc.edition)+"/"+policy, func(t *testing.T) {
-				routes := `
-[[inboxes.routes]]
-match = "SUPPLIERS_*"
-type = "suppliers"
-[[inboxes.routes]]
-match = "*_BAD_*"
-type = "` + tc.typ + `"
-policy = "` + policy + `"
-`
+				routes := route("SUPPLIERS_*", "suppliers") + route("*_BAD_*", tc.typ, `policy = "`+policy+`"`)
 				e := newEnv(t, envOpts{edition: tc.edition, routes: routes, workers: 1})
 				before := e.sim.Len(tc.resource)
 				if tc.partners != "" {

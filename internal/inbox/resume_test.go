@@ -20,14 +20,45 @@ func skuRow(i int, supplier string) string {
 
 const skuHeader = "sku,name,ean,quantityPerBox,length,width,height,grossWeight,grossWeightBox,buyPrice,supplierCode\n"
 
-// ean13 makes a valid EAN-13 from a number.
+// skuRows is an SKU file of SKU-1 to SKU-n, of supplier SUP-A.
+func skuRows(n int) string {
+	content := skuHeader
+	for i := 1; i <= n; i++ {
+		content += skuRow(i, "SUP-A")
+	}
+	return content
+}
+
+// skuInProcessing writes an SKU file of n rows into processing/, as a
+// crash in its submission leaves it, and returns its journal record.
+func (e *env) skuInProcessing(n int) journal.File {
+	content := skuRows(n)
+	if err := os.WriteFile(filepath.Join(e.dir, "processing", "SKU.csv"), []byte(content), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return journal.File{Inbox: "erp", Name: "SKU.csv", Path: "processing/SKU.csv",
+		Size: int64(len(content)), DocType: "skus", State: journal.FileSubmitting}
+}
+
+// skuDocs are the documents SKU-1 to SKU-n, each on its row of the file.
+func skuDocs(n int) []journal.Document {
+	var docs []journal.Document
+	for i := 1; i <= n; i++ {
+		docs = append(docs, journal.Document{Key: fmt.Sprintf("SKU-%d", i), Rows: strconv.Itoa(i + 1)})
+	}
+	return docs
+}
+
+// ean13 makes a valid EAN-13 from a number: its check digit is the one
+// model.CheckEAN accepts.
 func ean13(n int64) string {
 	digits := fmt.Sprintf("200%09d", n)
-	sum := 0
-	for i, w := len(digits)-1, 3; i >= 0; i, w = i-1, 4-w {
-		sum += int(digits[i]-'0') * w
+	for c := '0'; c < '9'; c++ {
+		if model.CheckEAN(digits+string(c)) == nil {
+			return digits + string(c)
+		}
 	}
-	return digits + strconv.Itoa((10-sum%10)%10)
+	return digits + "9"
 }
 
 func item(i int, supplier string) model.Item {
@@ -48,26 +79,14 @@ func TestResumeAfterCrash(t *testing.T) {
 	e.drop("SUPPLIERS.csv", suppliersA)
 	e.runOnce()
 
-	content := skuHeader
-	for i := 1; i <= 8; i++ {
-		content += skuRow(i, "SUP-A")
-	}
-	if err := os.WriteFile(filepath.Join(e.dir, "processing", "SKU.csv"), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	id, err := e.j.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "SKU.csv", Path: "processing/SKU.csv",
-		Size: int64(len(content)), DocType: "skus", State: journal.FileSubmitting})
+	id, err := e.j.ClaimFile(ctx, e.skuInProcessing(8))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// SKU-1 created and recorded; SKU-2 and SKU-3 sent and created but the
 	// answer lost; SKU-4 sending, never arrived; SKU-5 pending; 6-8 never
 	// recorded.
-	var docs []journal.Document
-	for i := 1; i <= 5; i++ {
-		docs = append(docs, journal.Document{Key: fmt.Sprintf("SKU-%d", i), Rows: strconv.Itoa(i + 1)})
-	}
-	if err := e.j.AddDocuments(ctx, id, docs); err != nil {
+	if err := e.j.AddDocuments(ctx, id, skuDocs(5)); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 3; i++ {

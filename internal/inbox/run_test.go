@@ -39,14 +39,7 @@ func TestRun(t *testing.T) {
 	e.drop("SUPPLIERS_1.csv", "code,name,relationship\nSUP-Z,Supplier Z,Manufacturer\n")
 	waitFor(t, func() bool { return e.exists(processed + "/SUPPLIERS_1.csv") })
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not stop")
-	}
+	waitReturn(t, done, 5*time.Second)
 	states, err := e.j.FileStates(context.Background(), "erp")
 	if err != nil || states[journal.FileDone] != 2 {
 		t.Errorf("journal states %v %v", states, err)
@@ -69,6 +62,20 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 10s")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitReturn waits for Run to return on done, without an error, within
+// the time given since the cancel.
+func waitReturn(t *testing.T, done <-chan error, within time.Duration) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(within):
+		t.Fatalf("Run did not return within %s of the cancel", within)
 	}
 }
 

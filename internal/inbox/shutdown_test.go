@@ -62,14 +62,7 @@ func TestGracefulStop(t *testing.T) {
 			})
 			cancel()
 			stopped := time.Now()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Run: %v", err)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("Run did not return within 10s of the cancel")
-			}
+			waitReturn(t, done, 10*time.Second)
 			if tt.expired && time.Since(stopped) > tt.latency {
 				t.Errorf("Run returned %s after the cancel, after the requests in flight; the grace period was %s", time.Since(stopped), tt.grace)
 			}

@@ -10,14 +10,7 @@ import (
 	"filebridge/internal/inbox"
 )
 
-const skuRoute = `
-[[inboxes.routes]]
-match = "SKU_*"
-type = "skus"
-[[inboxes.routes]]
-match = "SUPPLIERS_*"
-type = "suppliers"
-`
+var skuRoute = route("SKU_*", "skus") + route("SUPPLIERS_*", "suppliers")
 
 // TestUnmatched: files no route matches are left in place and listed once
 // (unmatched = "leave", the default), excluded ones silently; entries

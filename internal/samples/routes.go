@@ -3,7 +3,12 @@
 // `filebridge demo` writes and the end-to-end tests' configurations share.
 package samples
 
-import "filebridge/internal/model"
+import (
+	"fmt"
+	"strings"
+
+	"filebridge/internal/model"
+)
 
 // routes are the [[inboxes.routes]] tables of each edition, indented as in
 // an [[inboxes]] table.
@@ -16,44 +21,29 @@ var routes = map[model.Edition]string{
   delimiter = ";"
   charset = "windows-1252"
   decimal = ","
+` + byName([][2]string{
+		{"SUPPLIERS_*", "suppliers"},
+		{"SKU_*", "skus"},
+		{"RECEPTIONS_*", "receptions"},
+		{"ORDERS_*", "orders"},
+	}),
+	model.EditionB: byName([][2]string{
+		{"CONNECTIONS_*", "connections"},
+		{"VARIANTS_*", "variants"},
+		{"PACKAGINGS_*", "packagings"},
+		{"PURCHASE_ORDERS_*", "purchase_orders"},
+		{"SALES_ORDERS_*", "sales_orders"},
+	}),
+}
 
-  [[inboxes.routes]]
-  match = "SUPPLIERS_*"
-  type = "suppliers"
-
-  [[inboxes.routes]]
-  match = "SKU_*"
-  type = "skus"
-
-  [[inboxes.routes]]
-  match = "RECEPTIONS_*"
-  type = "receptions"
-
-  [[inboxes.routes]]
-  match = "ORDERS_*"
-  type = "orders"
-`,
-	model.EditionB: `
-  [[inboxes.routes]]
-  match = "CONNECTIONS_*"
-  type = "connections"
-
-  [[inboxes.routes]]
-  match = "VARIANTS_*"
-  type = "variants"
-
-  [[inboxes.routes]]
-  match = "PACKAGINGS_*"
-  type = "packagings"
-
-  [[inboxes.routes]]
-  match = "PURCHASE_ORDERS_*"
-  type = "purchase_orders"
-
-  [[inboxes.routes]]
-  match = "SALES_ORDERS_*"
-  type = "sales_orders"
-`,
+// byName returns the routes that give a file its type by its name alone,
+// each {match, type}, each table after a blank line.
+func byName(matchType [][2]string) string {
+	var b strings.Builder
+	for _, r := range matchType {
+		fmt.Fprintf(&b, "\n  [[inboxes.routes]]\n  match = %q\n  type = %q\n", r[0], r[1])
+	}
+	return b.String()
 }
 
 // Routes returns the TOML text of the routes that read the sample files

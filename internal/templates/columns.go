@@ -20,16 +20,16 @@ type Column struct {
 
 // Columns describes the fields of a spec, in the spec's order.
 func Columns(spec model.Spec) []Column {
-	cols := make([]Column, 0, len(spec.Fields))
-	for _, fl := range spec.Fields {
-		cols = append(cols, Column{
+	cols := make([]Column, len(spec.Fields))
+	for i, fl := range spec.Fields {
+		cols[i] = Column{
 			Name:        fl.Name,
 			Required:    required(spec, fl),
 			Type:        fl.Type.String(),
 			Limit:       limit(fl),
 			Example:     fl.Example,
 			Description: fl.Doc,
-		})
+		}
 	}
 	return cols
 }
@@ -110,23 +110,20 @@ func limit(fl model.Field) string {
 	if fl.Positive {
 		parts = append(parts, "> 0")
 	}
-	switch fl.Type {
-	case model.TInt:
-		parts = append(parts, "whole number")
-	case model.TDecimal:
-		parts = append(parts, "decimal point '.'")
-	case model.TEAN:
-		parts = append(parts, "8, 12, 13 or 14 digits with a valid check digit")
-	case model.TCountry:
-		parts = append(parts, "2 upper-case letters (ISO 3166)")
-	case model.TDate:
-		parts = append(parts, "YYYY-MM-DD")
-	case model.TDateTime:
-		parts = append(parts, "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC)")
-	case model.TTime:
-		parts = append(parts, "HH:MM")
-	case model.TEmail:
-		parts = append(parts, "name@domain.tld")
+	if f, ok := typeFormat[fl.Type]; ok {
+		parts = append(parts, f)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// typeFormat is the format a value of each type is written in.
+var typeFormat = map[model.FieldType]string{
+	model.TInt:      "whole number",
+	model.TDecimal:  "decimal point '.'",
+	model.TEAN:      "8, 12, 13 or 14 digits with a valid check digit",
+	model.TCountry:  "2 upper-case letters (ISO 3166)",
+	model.TDate:     "YYYY-MM-DD",
+	model.TDateTime: "YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC)",
+	model.TTime:     "HH:MM",
+	model.TEmail:    "name@domain.tld",
 }

@@ -2,11 +2,11 @@ package templates
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"filebridge/internal/model"
+	"filebridge/internal/templates/gentest"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/columns.md")
@@ -23,16 +23,5 @@ func TestColumnsDocUpToDate(t *testing.T) {
 		want += "## Edition " + string(e) + "\n\n" + md
 	}
 	path := filepath.Join("..", "..", "docs", "columns.md")
-	if *updateDocs {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading %s: %v (run go test ./internal/templates -update-docs)", path, err)
-	}
-	if string(got) != want {
-		t.Errorf("%s is out of date: run go test ./internal/templates -update-docs", path)
-	}
+	gentest.UpToDate(t, path, want, *updateDocs, "go test ./internal/templates -update-docs")
 }

@@ -1,11 +1,9 @@
 package templates
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/csv"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +13,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"filebridge/internal/model"
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the templates/ folder at the repository root")
@@ -79,7 +78,7 @@ func readFile(t *testing.T, p string) []byte {
 
 func compareZip(t *testing.T, name string, got, want []byte) {
 	t.Helper()
-	g, w := zipParts(t, got), zipParts(t, want)
+	g, w := gentest.Parts(t, got), gentest.Parts(t, want)
 	for part, gb := range g {
 		if wb, ok := w[part]; !ok || !bytes.Equal(gb, wb) {
 			t.Errorf("%s: part %s is out of date: run go generate ./internal/templates", name, part)
@@ -90,28 +89,6 @@ func compareZip(t *testing.T, name string, got, want []byte) {
 			t.Errorf("%s: part %s should not be there: run go generate ./internal/templates", name, part)
 		}
 	}
-}
-
-func zipParts(t *testing.T, b []byte) map[string][]byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts := make(map[string][]byte)
-	for _, zf := range zr.File {
-		rc, err := zf.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts[zf.Name] = data
-	}
-	return parts
 }
 
 func TestWriteIsDeterministic(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -39,6 +40,32 @@ func newKeyPair(t testing.TB) keyPair {
 		t.Fatalf("encoding key: %v", err)
 	}
 	return keyPair{signer: signer, pem: pem.EncodeToMemory(block)}
+}
+
+// endpoint is where a test server listens and how a client logs in to it
+// and trusts it.
+type endpoint struct {
+	hostKeyInfo
+
+	// Addr is "127.0.0.1:port".
+	Addr string
+	// User logs in with ClientKey (an OpenSSH private key).
+	User      string
+	ClientKey []byte
+	// HostKey is the server's public host key.
+	HostKey ssh.PublicKey
+
+	clientAuth ssh.Signer
+}
+
+// URL returns the folder URL of dir, an absolute path on the server.
+func (e *endpoint) URL(dir string) string {
+	return fmt.Sprintf("sftp://%s@%s%s", e.User, e.Addr, dir)
+}
+
+// Client returns a raw pkg/sftp client logged in with the client key.
+func (e *endpoint) Client(t testing.TB) *sftp.Client {
+	return rawClient(t, e.Addr, e.User, ssh.PublicKeys(e.clientAuth), e.HostKey)
 }
 
 // hostKeyInfo is what a client needs to trust a server key.

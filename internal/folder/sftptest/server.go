@@ -3,7 +3,6 @@ package sftptest
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"net"
 	"sync"
 	"testing"
@@ -35,19 +34,12 @@ type Config struct {
 // plain rename onto an existing file fails, as on OpenSSH. Its files live
 // in memory, shared by all connections, and start with just "/".
 type Server struct {
-	hostKeyInfo
+	endpoint
+	// Password logs User in too.
+	Password string
 
-	// Addr is "127.0.0.1:port".
-	Addr string
-	// User and Password log in; ClientKey (an OpenSSH private key) too.
-	User, Password string
-	ClientKey      []byte
-	// HostKey is the server's public host key.
-	HostKey ssh.PublicKey
-
-	handlers   sftp.Handlers
-	clientAuth ssh.Signer
-	ln         net.Listener
+	handlers sftp.Handlers
+	ln       net.Listener
 
 	keepalive chan struct{} // a value per keepalive request received (dropped when full)
 
@@ -68,9 +60,8 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	host := newKeyPair(t)
 	client := newKeyPair(t)
 	s := &Server{
-		User: "filebridge", Password: "s3cret-test-password",
-		ClientKey: client.pem, HostKey: host.signer.PublicKey(),
-		handlers: sftp.InMemHandler(), clientAuth: client.signer,
+		endpoint: endpoint{User: "filebridge", ClientKey: client.pem, HostKey: host.signer.PublicKey(), clientAuth: client.signer},
+		Password: "s3cret-test-password", handlers: sftp.InMemHandler(),
 		conns: map[net.Conn]struct{}{}, keepalive: make(chan struct{}, 64),
 	}
 	if cfg.Handlers != nil {
@@ -119,11 +110,6 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	return s
 }
 
-// URL returns the folder URL of dir, an absolute path on the server.
-func (s *Server) URL(dir string) string {
-	return fmt.Sprintf("sftp://%s@%s%s", s.User, s.Addr, dir)
-}
-
 // Options returns folder options for dir with password login, the
 // known_hosts file and a 10s operation timeout.
 func (s *Server) Options(dir string) folder.Options {
@@ -131,11 +117,6 @@ func (s *Server) Options(dir string) folder.Options {
 		Location: location(s.URL(dir)), Password: s.Password,
 		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
 	}
-}
-
-// Client returns a raw pkg/sftp client logged in with the client key.
-func (s *Server) Client(t testing.TB) *sftp.Client {
-	return rawClient(t, s.Addr, s.User, ssh.PublicKeys(s.clientAuth), s.HostKey)
 }
 
 // KillConnections closes every open client connection abruptly (files

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pkg/sftp"
 	"golang.org/x/crypto/ssh"
 
 	"filebridge/internal/folder"
@@ -26,22 +25,13 @@ const SSHDPath = "/usr/sbin/sshd"
 // SSHD is a real OpenSSH sshd on a loopback port, with key login only and
 // the internal-sftp subsystem.
 type SSHD struct {
-	hostKeyInfo
-
-	// Addr is "127.0.0.1:port".
-	Addr string
-	// User is the current user; ClientKey (an OpenSSH private key) logs in.
-	User      string
-	ClientKey []byte
-	// HostKey is the server's public host key.
-	HostKey ssh.PublicKey
+	endpoint // User is the current user
 	// Root is the absolute directory the tests use as folder root.
 	Root string
 
-	clientAuth ssh.Signer
-	cmd        *exec.Cmd
-	exited     chan struct{}
-	stderr     *lockedBuffer
+	cmd    *exec.Cmd
+	exited chan struct{}
+	stderr *lockedBuffer
 }
 
 // StartSSHD starts sshd for a folder rooted at rootDir (an absolute local
@@ -72,8 +62,8 @@ func StartSSHD(t testing.TB, rootDir string) *SSHD {
 	mustWrite(t, authKeys, ssh.MarshalAuthorizedKey(client.signer.PublicKey()), 0o600)
 
 	s := &SSHD{
-		User: u.Username, ClientKey: client.pem, HostKey: host.signer.PublicKey(),
-		Root: rootDir, clientAuth: client.signer,
+		endpoint: endpoint{User: u.Username, ClientKey: client.pem, HostKey: host.signer.PublicKey(), clientAuth: client.signer},
+		Root:     rootDir,
 	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
@@ -158,11 +148,6 @@ func (s *SSHD) stop() {
 	<-s.exited
 }
 
-// URL returns the folder URL of dir, an absolute path on the server.
-func (s *SSHD) URL(dir string) string {
-	return fmt.Sprintf("sftp://%s@%s%s", s.User, s.Addr, dir)
-}
-
 // Options returns folder options for dir with key login, the known_hosts
 // file and a 10s operation timeout.
 func (s *SSHD) Options(dir string) folder.Options {
@@ -170,11 +155,6 @@ func (s *SSHD) Options(dir string) folder.Options {
 		Location: location(s.URL(dir)), PrivateKey: s.ClientKey,
 		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
 	}
-}
-
-// Client returns a raw pkg/sftp client logged in with the client key.
-func (s *SSHD) Client(t testing.TB) *sftp.Client {
-	return rawClient(t, s.Addr, s.User, ssh.PublicKeys(s.clientAuth), s.HostKey)
 }
 
 func freePort() (int, error) {

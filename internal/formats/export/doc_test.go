@@ -2,11 +2,11 @@ package export
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"filebridge/internal/model"
+	"filebridge/internal/templates/gentest"
 )
 
 var updateDocs = flag.Bool("update-docs", false, "rewrite docs/exports.md")
@@ -21,17 +21,5 @@ func exportsDoc() string {
 
 func TestExportsDocUpToDate(t *testing.T) {
 	path := filepath.Join("..", "..", "..", "docs", "exports.md")
-	want := exportsDoc()
-	if *updateDocs {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading %s: %v (run go test ./internal/formats/export -update-docs)", path, err)
-	}
-	if string(got) != want {
-		t.Errorf("%s is out of date: run go test ./internal/formats/export -update-docs", path)
-	}
+	gentest.UpToDate(t, path, exportsDoc(), *updateDocs, "go test ./internal/formats/export -update-docs")
 }

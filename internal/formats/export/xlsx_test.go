@@ -10,14 +10,12 @@ import (
 	"filebridge/internal/model"
 )
 
-func TestXLSXReadBack(t *testing.T) {
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := sampleReceipts()
-	rows[0].ReferenceNumber = "=1+1"
-	data, err := encode(t, model.ExportReceipts, model.EditionB, Options{Format: XLSX, Location: paris}, rows)
+// encodeXLSX writes rows of Edition B as a workbook and opens it, closed
+// when the test ends.
+func encodeXLSX[R any](t *testing.T, typ model.ExportType, opts Options, rows []R) *excelize.File {
+	t.Helper()
+	opts.Format = XLSX
+	data, err := encode(t, typ, model.EditionB, opts, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +23,18 @@ func TestXLSXReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+func TestXLSXReadBack(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := sampleReceipts()
+	rows[0].ReferenceNumber = "=1+1"
+	f := encodeXLSX(t, model.ExportReceipts, Options{Location: paris}, rows)
 	if got := f.GetSheetList(); len(got) != 1 || got[0] != "receipts" {
 		t.Fatalf("sheets = %v, want [receipts]", got)
 	}
@@ -88,15 +97,7 @@ func TestXLSXReadBack(t *testing.T) {
 
 func TestXLSXDecimals(t *testing.T) {
 	items := []ItemRow{{SKU: "A1", Length: "12.5", Width: "-0.001", Height: "1234567890.1234567", GrossWeight: ""}}
-	data, err := encode(t, model.ExportItems, model.EditionB, Options{Format: XLSX, Sheet: "Items"}, items)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := encodeXLSX(t, model.ExportItems, Options{Sheet: "Items"}, items)
 	for cell, want := range map[string]struct {
 		typ excelize.CellType
 		raw string

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +12,7 @@ import (
 
 	"filebridge/internal/formats"
 	"filebridge/internal/model"
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated files of samples/")
@@ -53,7 +52,7 @@ func TestSamplesUpToDate(t *testing.T) {
 
 func sameParts(t *testing.T, a, b []byte) bool {
 	t.Helper()
-	pa, pb := parts(t, a), parts(t, b)
+	pa, pb := gentest.Parts(t, a), gentest.Parts(t, b)
 	if len(pa) != len(pb) {
 		return false
 	}
@@ -63,28 +62,6 @@ func sameParts(t *testing.T, a, b []byte) bool {
 		}
 	}
 	return true
-}
-
-func parts(t *testing.T, b []byte) map[string][]byte {
-	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := map[string][]byte{}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(rc)
-		rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		m[f.Name] = data
-	}
-	return m
 }
 
 // TestCatalogue checks the catalogue itself: valid EANs, SKU codes within

@@ -1,0 +1,53 @@
+// Package gentest checks in tests that generated files (documentation,
+// workbooks) are the ones committed.
+package gentest
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"os"
+	"testing"
+)
+
+// UpToDate checks that the file at path holds want, after writing want
+// there when update is set; regenerate is the command that does so.
+func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading %s: %v (run %s)", path, err, regenerate)
+	}
+	if string(got) != want {
+		t.Errorf("%s is out of date: run %s", path, regenerate)
+	}
+}
+
+// Parts returns the decompressed parts of the archive b (an XLSX workbook)
+// by name, to compare a generated one with a committed one part by part.
+func Parts(t testing.TB, b []byte) map[string][]byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := make(map[string][]byte)
+	for _, zf := range zr.File {
+		rc, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts[zf.Name] = data
+	}
+	return parts
+}
