@@ -47,17 +47,23 @@ type rowRef struct {
 // refSize is the size of a rowRef in the places file.
 const refSize = 16
 
-func newRejectSpool() (*rejectSpool, error) {
+// newRejectSpool returns an empty spool; its files are created with the
+// first failed document (most files have none).
+func newRejectSpool() *rejectSpool { return &rejectSpool{sorted: true} }
+
+// open creates the spool's files.
+func (s *rejectSpool) open() error {
 	f, err := unlinkedTemp("filebridge-rejected-*")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rf, err := unlinkedTemp("filebridge-rejected-rows-*")
 	if err != nil {
 		_ = f.Close()
-		return nil, err
+		return err
 	}
-	return &rejectSpool{f: f, w: bufio.NewWriterSize(f, 64<<10), rf: rf, rw: bufio.NewWriterSize(rf, 64<<10), sorted: true}, nil
+	s.f, s.w, s.rf, s.rw = f, bufio.NewWriterSize(f, 64<<10), rf, bufio.NewWriterSize(rf, 64<<10)
+	return nil
 }
 
 // unlinkedTemp creates a temporary file and removes its name at once:
@@ -73,9 +79,12 @@ func unlinkedTemp(pattern string) (*os.File, error) {
 
 // reset empties the spool (the report is being written again).
 func (s *rejectSpool) reset() error {
+	s.size, s.nrefs, s.sorted, s.last = 0, 0, true, 0
+	if s.f == nil {
+		return nil
+	}
 	s.w.Reset(s.f)
 	s.rw.Reset(s.rf)
-	s.size, s.nrefs, s.sorted, s.last = 0, 0, true, 0
 	for _, f := range []*os.File{s.f, s.rf} {
 		if err := f.Truncate(0); err != nil {
 			return fmt.Errorf("emptying the rejected-rows spool: %w", err)
@@ -88,6 +97,9 @@ func (s *rejectSpool) reset() error {
 }
 
 func (s *rejectSpool) Close() error {
+	if s.f == nil {
+		return nil
+	}
 	return errors.Join(s.f.Close(), s.rf.Close())
 }
 
@@ -129,6 +141,11 @@ func (s *rejectSpool) put(msg string) (int64, uint32, error) {
 // addDoc records the rows of a failed document with their messages, in
 // one pass over its rows and one over its issues.
 func (s *rejectSpool) addDoc(d formats.Doc, docMsg string) error {
+	if s.f == nil {
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
 	var docOff int64
 	var docN uint32
 	docStored := false

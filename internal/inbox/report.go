@@ -47,10 +47,7 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 	withDocs := fr.src != nil && len(fr.problems) == 0
 	var spool *rejectSpool
 	if withDocs {
-		var err error
-		if spool, err = newRejectSpool(); err != nil {
-			return "", fmt.Errorf("writing the report of %s: %w", row.Name, err)
-		}
+		spool = newRejectSpool()
 		defer spool.Close()
 	}
 	err := fr.createFile(ctx, row.ReportPath, func(w io.Writer) error {

@@ -102,10 +102,7 @@ func TestRejectedRowsLinear(t *testing.T) {
 		d := doc(n)
 		best := time.Duration(1 << 62)
 		for range 3 {
-			s, err := newRejectSpool()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := newRejectSpool()
 			start := time.Now()
 			if err := s.addDoc(d, "invalid"); err != nil {
 				t.Fatal(err)
@@ -144,10 +141,7 @@ func TestRejectSpool(t *testing.T) {
 }
 
 func testRejectSpool(t *testing.T, inOrder bool) {
-	s, err := newRejectSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newRejectSpool()
 	defer s.Close()
 	order := formats.Doc{Key: "SO-2", Rows: []int{7, 9, 12}, Issues: []formats.Issue{
 		{Row: 9, Column: "quantity", Value: "0", Message: "must be greater than 0"},
@@ -205,10 +199,7 @@ func testRejectSpool(t *testing.T, inOrder bool) {
 // in memory), and every row reads back its message.
 func TestRejectSpoolMemory(t *testing.T) {
 	const rows = 1_000_000
-	s, err := newRejectSpool()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newRejectSpool()
 	defer s.Close()
 	heap := func() uint64 {
 		var ms runtime.MemStats
