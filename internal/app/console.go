@@ -101,9 +101,9 @@ func (d *Daemon) exportNow(ctx context.Context, outboxName, export string) (stri
 			}
 			ctx, cancel := context.WithTimeout(ctx, exportNowTimeout)
 			defer cancel()
-			begin := time.Now()
+			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job)
-			d.exports.ExportRun(job, res, err, time.Since(begin))
+			d.exports.ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			if err != nil {
 				return "", err
 			}

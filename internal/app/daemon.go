@@ -251,9 +251,9 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 	var out []ExportResult
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
-			begin := time.Now()
+			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job)
-			d.exports.ExportRun(job, res, err, time.Since(begin))
+			d.exports.ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}
 	}

@@ -324,7 +324,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 		next = earliest(next, settleAt)
 	}
 	if res.Left > 0 {
-		next = time.Now() // settled files wait in the inbox
+		next = in.now() // settled files wait in the inbox
 	}
 	return next
 }

@@ -107,7 +107,7 @@ func (in *Inbox) ProcessFileWith(ctx context.Context, name string, opts FileOpti
 // process returns stop's error, unless every document was settled by
 // then (the file is then finished).
 func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal.File, opts FileOptions) (FileResult, error) {
-	start := time.Now()
+	start := in.now()
 	fr := &fileRun{in: in, stop: stop, f: f, row: row, log: in.log.With("file", row.Name, "file_id", row.ID), force: opts.Force}
 	fr.route = in.route(row.Name)
 	fr.opts = FormatOptions(in.edition, fr.route, int64(in.cfg.MaxFileSize))
@@ -149,7 +149,7 @@ func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal
 		}
 		return res, err
 	}
-	in.metrics.took(in.cfg.Name, time.Since(start))
+	in.metrics.took(in.cfg.Name, in.now().Sub(start))
 	return res, nil
 }
 

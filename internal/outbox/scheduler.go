@@ -260,9 +260,9 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 
 // run runs the export and, when it runs a claimed tick, records its end.
 func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
-	begin := time.Now()
+	begin := s.clock.Now()
 	res, err := sj.r.Run(ctx, sj.job)
-	took := time.Since(begin)
+	took := s.clock.Since(begin)
 	next, _ := sj.gj.NextRun()
 	log := sj.log
 	if !tick.At.IsZero() {
