@@ -82,20 +82,7 @@ func scanDocument(sc scanner) (Document, error) {
 }
 
 func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]Document, error) {
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Document
-	for rows.Next() {
-		doc, err := scanDocument(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, doc)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, d.r, scanDocument, query, args...)
 }
 
 // AddDocuments records the documents of a file in one transaction. It is

@@ -90,20 +90,7 @@ func scanFile(sc scanner) (File, error) {
 }
 
 func (d *DB) queryFiles(ctx context.Context, query string, args ...any) ([]File, error) {
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []File
-	for rows.Next() {
-		f, err := scanFile(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, d.r, scanFile, query, args...)
 }
 
 // ClaimFile records a newly claimed file and returns its id. The claim is
