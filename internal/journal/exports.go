@@ -130,16 +130,13 @@ func scanRun(sc scanner) (ExportRun, error) {
 	var r ExportRun
 	var started, finished string
 	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error)
-	if err != nil {
-		return ExportRun{}, err
+	if err == nil {
+		r.StartedAt, err = parseTime(started)
 	}
-	if r.StartedAt, err = parseTime(started); err != nil {
-		return ExportRun{}, err
+	if err == nil {
+		r.FinishedAt, err = parseTime(finished)
 	}
-	if r.FinishedAt, err = parseTime(finished); err != nil {
-		return ExportRun{}, err
-	}
-	return r, nil
+	return r, err
 }
 
 func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]ExportRun, error) {

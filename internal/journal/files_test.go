@@ -9,9 +9,8 @@ import (
 
 func TestClaimFileAndRead(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
 		t0 := time.Date(2026, 11, 21, 8, 0, 0, 123456789, time.UTC)
-		useClock(d, t0)
+		d, _ := openAt(t, t0)
 		claimedAt := time.Date(2026, 11, 21, 9, 0, 0, 987654321, time.FixedZone("CET", 3600))
 
 		tests := []struct {
@@ -68,8 +67,7 @@ func TestClaimFileAndRead(t *testing.T) {
 
 func TestUpdateFile(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
-		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		id, err := d.ClaimFile(t.Context(), File{Inbox: "erp", Name: "O.csv", Path: "processing/O.csv"})
 		if err != nil {
 			t.Fatal(err)
@@ -257,9 +255,8 @@ func TestFileQueries(t *testing.T) {
 
 func TestPrune(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
+		d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		ctx := t.Context()
-		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		oldDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-done", State: FileDone})
 		oldOpen, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-open"})
 		if err := d.AddDocuments(ctx, oldDone, []Document{{Key: "A"}}); err != nil {

@@ -14,10 +14,9 @@ import (
 // a read-only handle opened beside it, as `filebridge files` does while
 // `run` writes.
 func TestHistoryReadOnly(t *testing.T) {
-	w := openTest(t)
-	ctx := t.Context()
 	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-	clock := useClock(w, t0)
+	w, clock := openAt(t, t0)
+	ctx := t.Context()
 	type spec struct {
 		inbox, name, typ string
 		state            FileState
@@ -171,10 +170,9 @@ func TestOpenReadOnlyMissing(t *testing.T) {
 
 func TestExportSummary(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		w := openTest(t)
-		ctx := t.Context()
 		t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-		useClock(w, t0)
+		w, _ := openAt(t, t0)
+		ctx := t.Context()
 		ok1, _ := w.StartRun(ctx, "erp", "stock")
 		if err := w.FinishRun(ctx, ExportRun{ID: ok1, Rows: 3, FileName: "STOCK_1.csv"}); err != nil {
 			t.Fatal(err)
