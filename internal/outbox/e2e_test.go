@@ -373,13 +373,11 @@ func (e *simEnv) checkStock() {
 		return map[string]string{"sku": s.SKU, "name": s.Name, "ean": s.EAN, "available": itoa(s.Available),
 			"incoming": itoa(s.Incoming), "allocated": itoa(s.Allocated), "locked": itoa(s.Locked), "updatedAt": ts(s.UpdatedAt)}
 	})
+	if len(want) != 12 {
+		t.Fatalf("stock: portal has %d stocks, want 12 (12 variants)", len(want))
+	}
 	_, rows := e.export(model.ExportStock)
-	if len(rows) != len(want) || len(rows) != 12 {
-		t.Fatalf("stock: %d rows, portal has %d stocks (12 variants)", len(rows), len(want))
-	}
-	for i := range rows {
-		compareRow(t, "stock", i, rows[i], want[i])
-	}
+	compareRows(t, "stock", rows, want)
 }
 
 func (e *simEnv) checkMovements() {
@@ -394,12 +392,10 @@ func (e *simEnv) checkMovements() {
 		return r
 	})
 	res, rows := e.export(model.ExportMovements)
-	if len(rows) != len(want) || (len(want) == 0) != (res.File == "") {
+	if (len(want) == 0) != (res.File == "") {
 		t.Fatalf("movements: %d rows in %q, portal has %d", len(rows), res.File, len(want))
 	}
-	for i := range rows {
-		compareRow(t, "movements", i, rows[i], want[i])
-	}
+	compareRows(t, "movements", rows, want)
 }
 
 func (e *simEnv) checkTracking() {
@@ -438,14 +434,10 @@ func (e *simEnv) checkItems() {
 			"width": string(it.Width), "height": string(it.Height), "grossWeight": string(it.GrossWeight), "updatedAt": ts(it.UpdatedAt)}
 	})
 	_, rows := e.export(model.ExportItems)
-	if len(rows) != len(want) {
-		t.Fatalf("items: %d rows, portal has %d variants", len(rows), len(want))
-	}
-	slices.SortFunc(rows, func(a, b map[string]string) int { return cmp.Compare(a["sku"], b["sku"]) })
-	slices.SortFunc(want, func(a, b map[string]string) int { return cmp.Compare(a["sku"], b["sku"]) })
-	for i := range rows {
-		compareRow(t, "items", i, rows[i], want[i])
-	}
+	bySKU := func(a, b map[string]string) int { return cmp.Compare(a["sku"], b["sku"]) }
+	slices.SortFunc(rows, bySKU)
+	slices.SortFunc(want, bySKU)
+	compareRows(t, "items", rows, want)
 }
 
 // portalRows reads every document seq yields into the row the export
@@ -460,6 +452,18 @@ func portalRows[T any](t *testing.T, seq iter.Seq2[T, error], row func(T) map[st
 		out = append(out, row(v))
 	}
 	return out
+}
+
+// compareRows compares the rows of an export with what the portal holds,
+// row by row.
+func compareRows(t *testing.T, what string, rows, want []map[string]string) {
+	t.Helper()
+	if len(rows) != len(want) {
+		t.Fatalf("%s: %d rows, portal has %d", what, len(rows), len(want))
+	}
+	for i := range rows {
+		compareRow(t, what, i, rows[i], want[i])
+	}
 }
 
 func compareRow(t *testing.T, what string, i int, got, want map[string]string) {
