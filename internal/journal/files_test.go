@@ -148,14 +148,6 @@ func TestFileQueries(t *testing.T) {
 			}
 			ids[c.name] = id
 		}
-		names := func(fs []File) []string {
-			var out []string
-			for _, f := range fs {
-				out = append(out, f.Name)
-			}
-			return out
-		}
-
 		t.Run("OpenFiles", func(t *testing.T) {
 			tests := []struct {
 				inbox string
@@ -169,12 +161,7 @@ func TestFileQueries(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.inbox, func(t *testing.T) {
 					fs, err := d.OpenFiles(ctx, tt.inbox)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-						t.Errorf("got %v, want %v", got, tt.want)
-					}
+					wantNames(t, "OpenFiles", fs, err, tt.want)
 				})
 			}
 		})
@@ -219,12 +206,7 @@ func TestFileQueries(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.inbox, func(t *testing.T) {
 					fs, err := d.RecentFiles(ctx, tt.inbox, tt.limit)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-						t.Errorf("got %v, want %v", got, tt.want)
-					}
+					wantNames(t, "RecentFiles", fs, err, tt.want)
 				})
 			}
 		})
@@ -293,4 +275,25 @@ func TestPrune(t *testing.T) {
 			t.Errorf("runs after prune = %+v, %v; want only the unfinished one", runs, err)
 		}
 	})
+}
+
+// fileNames lists the names of files, in order.
+func fileNames(fs []File) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// wantNames fails unless call (named for the messages) returned no error
+// and files named want, in order.
+func wantNames(t *testing.T, call string, fs []File, err error, want []string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fileNames(fs); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %v, want %v", call, got, want)
+	}
 }

@@ -54,13 +54,6 @@ func TestHistoryReadOnly(t *testing.T) {
 	}
 	defer r.Close()
 
-	names := func(fs []File) []string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, f.Name)
-		}
-		return out
-	}
 	tests := []struct {
 		name   string
 		filter FileFilter
@@ -80,12 +73,7 @@ func TestHistoryReadOnly(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fs, err := r.Files(ctx, tt.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("Files = %v, want %v", got, tt.want)
-			}
+			wantNames(t, "Files", fs, err, tt.want)
 			n, err := r.CountFiles(ctx, tt.filter)
 			if err != nil || n != tt.count {
 				t.Errorf("CountFiles = %d, %v; want %d", n, err, tt.count)
@@ -153,7 +141,7 @@ func TestHistoryReadOnly(t *testing.T) {
 		}
 		fs, err := r.Files(ctx, FileFilter{Limit: 1})
 		if err != nil || len(fs) != 1 || fs[0].Name != "LATE.csv" {
-			t.Errorf("Files(limit 1) = %v, %v; want LATE.csv", names(fs), err)
+			t.Errorf("Files(limit 1) = %v, %v; want LATE.csv", fileNames(fs), err)
 		}
 	})
 }
