@@ -210,22 +210,17 @@ func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, 
 // FileStates counts the inbox's files per state (empty inbox: every inbox),
 // for `status` and metrics.
 func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT state, count(*) FROM files
-		WHERE (? = '' OR inbox = ?) GROUP BY state`, inbox, inbox)
-	if err != nil {
-		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
-	}
-	defer rows.Close()
 	out := map[FileState]int{}
-	for rows.Next() {
+	err := d.r.eachRow(ctx, func(sc scanner) error {
 		var s FileState
 		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
+		if err := sc.Scan(&s, &n); err != nil {
+			return err
 		}
 		out[s] = n
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT state, count(*) FROM files WHERE (? = '' OR inbox = ?) GROUP BY state`, inbox, inbox)
+	if err != nil {
 		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
 	}
 	return out, nil
