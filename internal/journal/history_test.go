@@ -14,8 +14,8 @@ import (
 // a read-only handle opened beside it, as `filebridge files` does while
 // `run` writes.
 func TestHistoryReadOnly(t *testing.T) {
-	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-	w, clock := openAt(t, t0)
+	w, clock := openAt(t, time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC))
+	t0 := clock.now()
 	ctx := t.Context()
 	type spec struct {
 		inbox, name, typ string
