@@ -158,9 +158,9 @@ func TestOpenReadOnlyMissing(t *testing.T) {
 
 func TestExportSummary(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
 		t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
 		w, _ := openAt(t, t0)
-		ctx := t.Context()
 		ok1, _ := w.StartRun(ctx, "erp", "stock")
 		if err := w.FinishRun(ctx, ExportRun{ID: ok1, Rows: 3, FileName: "STOCK_1.csv"}); err != nil {
 			t.Fatal(err)
