@@ -130,6 +130,36 @@ func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.R
 	return c.db.QueryRowContext(ctx, c.dl.rebind(q), args...)
 }
 
+// eachRow runs q and calls fn with every row it returns, stopping at the
+// first error.
+func (c conn) eachRow(ctx context.Context, fn func(scanner) error, q string, args ...any) error {
+	rows, err := c.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// queryAll runs q on c and returns every row it returns, read by scan.
+func queryAll[T any](ctx context.Context, c conn, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	var out []T
+	err := c.eachRow(ctx, func(sc scanner) error {
+		v, err := scan(sc)
+		out = append(out, v)
+		return err
+	}, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c conn) BeginTx(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
 	tx, err := c.db.BeginTx(ctx, opts)
 	if err != nil {

@@ -82,20 +82,7 @@ func scanDocument(sc scanner) (Document, error) {
 }
 
 func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]Document, error) {
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Document
-	for rows.Next() {
-		doc, err := scanDocument(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, doc)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, d.r, scanDocument, query, args...)
 }
 
 // AddDocuments records the documents of a file in one transaction. It is
@@ -237,25 +224,15 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 
 // DocumentCounts counts a file's documents per result.
 func (d *DB) DocumentCounts(ctx context.Context, fileID int64) (map[Result]int, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT result, count(*) FROM documents
-		WHERE file_id = ? GROUP BY result`, fileID)
+	counts, err := queryCounts[int64, Result](ctx, d.r, `SELECT file_id, result, count(*) FROM documents
+		WHERE file_id = ? GROUP BY file_id, result`, fileID)
 	if err != nil {
 		return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
 	}
-	defer rows.Close()
-	out := map[Result]int{}
-	for rows.Next() {
-		var r Result
-		var n int
-		if err := rows.Scan(&r, &n); err != nil {
-			return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
-		}
-		out[r] = n
+	if counts[fileID] == nil {
+		return map[Result]int{}, nil
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
-	}
-	return out, nil
+	return counts[fileID], nil
 }
 
 // CreatedKeys finds, among the keys, those that a file of the inbox with

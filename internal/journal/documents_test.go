@@ -19,10 +19,9 @@ func claimTest(t testing.TB, d *DB, inbox, name, docType string) int64 {
 
 func TestAddDocumentsIdempotent(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
-		ctx := t.Context()
 		t0 := time.Date(2026, 5, 1, 12, 0, 0, 5, time.UTC)
-		clock := useClock(d, t0)
+		d, clock := openAt(t, t0)
+		ctx := t.Context()
 		id := claimTest(t, d, "erp", "O.csv", "orders")
 
 		first := []Document{
@@ -221,9 +220,8 @@ func TestSetResults(t *testing.T) {
 
 func TestCreatedKeys(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
+		d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		ctx := t.Context()
-		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		f1 := claimTest(t, d, "erp", "SKU_1.csv", "skus")
 		f2 := claimTest(t, d, "erp", "SKU_2.csv", "skus")
 		f3 := claimTest(t, d, "erp", "SUP.csv", "suppliers")

@@ -60,21 +60,9 @@ func (d *DB) Cursor(ctx context.Context, outbox, export string) (Cursor, bool, e
 // Cursors lists the cursors of an outbox (empty: of every outbox), for
 // `status`.
 func (d *DB) Cursors(ctx context.Context, outbox string) ([]Cursor, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT outbox, export, at, keys, updated_at FROM cursors
+	out, err := queryAll(ctx, d.r, scanCursor, `SELECT outbox, export, at, keys, updated_at FROM cursors
 		WHERE (? = '' OR outbox = ?) ORDER BY outbox, export`, outbox, outbox)
 	if err != nil {
-		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
-	}
-	defer rows.Close()
-	var out []Cursor
-	for rows.Next() {
-		c, err := scanCursor(rows)
-		if err != nil {
-			return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
 	}
 	return out, nil
@@ -136,6 +124,25 @@ type ExportRun struct {
 // been interrupted by a crash).
 func (r ExportRun) Running() bool { return r.FinishedAt.IsZero() }
 
+const runColumns = `id, outbox, export, started_at, finished_at, row_count, file_name, error`
+
+func scanRun(sc scanner) (ExportRun, error) {
+	var r ExportRun
+	var started, finished string
+	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error)
+	if err == nil {
+		r.StartedAt, err = parseTime(started)
+	}
+	if err == nil {
+		r.FinishedAt, err = parseTime(finished)
+	}
+	return r, err
+}
+
+func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]ExportRun, error) {
+	return queryAll(ctx, d.r, scanRun, query, args...)
+}
+
 // StartRun records the start of an export run and returns its id.
 func (d *DB) StartRun(ctx context.Context, outbox, export string) (int64, error) {
 	var id int64
@@ -167,30 +174,10 @@ func (d *DB) FinishRun(ctx context.Context, r ExportRun) error {
 // RecentRuns lists the most recent runs, newest first, at most limit
 // (limit <= 0: all). An empty outbox or export matches any.
 func (d *DB) RecentRuns(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT id, outbox, export, started_at, finished_at, row_count,
-		file_name, error FROM export_runs WHERE (? = '' OR outbox = ?) AND (? = '' OR export = ?)
+	out, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
+		WHERE (? = '' OR outbox = ?) AND (? = '' OR export = ?)
 		ORDER BY id DESC LIMIT ?`, outbox, outbox, export, export, d.limitArg(limit))
 	if err != nil {
-		return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
-	}
-	defer rows.Close()
-	var out []ExportRun
-	for rows.Next() {
-		var r ExportRun
-		var started, finished string
-		if err := rows.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName,
-			&r.Error); err != nil {
-			return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
-		}
-		if r.StartedAt, err = parseTime(started); err != nil {
-			return nil, err
-		}
-		if r.FinishedAt, err = parseTime(finished); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
 	}
 	return out, nil

@@ -10,10 +10,9 @@ import (
 
 func TestCursors(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
-		ctx := t.Context()
 		t0 := time.Date(2026, 11, 21, 2, 0, 0, 0, time.UTC)
-		clock := useClock(d, t0)
+		d, clock := openAt(t, t0)
+		ctx := t.Context()
 		at := time.Date(2026, 11, 20, 23, 59, 59, 123456789, time.FixedZone("CET", 3600))
 
 		if _, ok, err := d.Cursor(ctx, "erp", "shipments"); err != nil || ok {
@@ -125,10 +124,9 @@ func TestNextSequence(t *testing.T) {
 
 func TestExportRuns(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
-		ctx := t.Context()
 		t0 := time.Date(2026, 11, 21, 2, 0, 0, 0, time.UTC)
-		clock := useClock(d, t0)
+		d, clock := openAt(t, t0)
+		ctx := t.Context()
 
 		r1, err := d.StartRun(ctx, "erp", "stock")
 		if err != nil {

@@ -90,20 +90,7 @@ func scanFile(sc scanner) (File, error) {
 }
 
 func (d *DB) queryFiles(ctx context.Context, query string, args ...any) ([]File, error) {
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []File
-	for rows.Next() {
-		f, err := scanFile(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, d.r, scanFile, query, args...)
 }
 
 // ClaimFile records a newly claimed file and returns its id. The claim is
@@ -223,22 +210,17 @@ func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, 
 // FileStates counts the inbox's files per state (empty inbox: every inbox),
 // for `status` and metrics.
 func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT state, count(*) FROM files
-		WHERE (? = '' OR inbox = ?) GROUP BY state`, inbox, inbox)
-	if err != nil {
-		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
-	}
-	defer rows.Close()
 	out := map[FileState]int{}
-	for rows.Next() {
+	err := d.r.eachRow(ctx, func(sc scanner) error {
 		var s FileState
 		var n int
-		if err := rows.Scan(&s, &n); err != nil {
-			return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
+		if err := sc.Scan(&s, &n); err != nil {
+			return err
 		}
 		out[s] = n
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}, `SELECT state, count(*) FROM files WHERE (? = '' OR inbox = ?) GROUP BY state`, inbox, inbox)
+	if err != nil {
 		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
 	}
 	return out, nil

@@ -9,9 +9,8 @@ import (
 
 func TestClaimFileAndRead(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
 		t0 := time.Date(2026, 11, 21, 8, 0, 0, 123456789, time.UTC)
-		useClock(d, t0)
+		d, _ := openAt(t, t0)
 		claimedAt := time.Date(2026, 11, 21, 9, 0, 0, 987654321, time.FixedZone("CET", 3600))
 
 		tests := []struct {
@@ -68,8 +67,7 @@ func TestClaimFileAndRead(t *testing.T) {
 
 func TestUpdateFile(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
-		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		id, err := d.ClaimFile(t.Context(), File{Inbox: "erp", Name: "O.csv", Path: "processing/O.csv"})
 		if err != nil {
 			t.Fatal(err)
@@ -150,14 +148,6 @@ func TestFileQueries(t *testing.T) {
 			}
 			ids[c.name] = id
 		}
-		names := func(fs []File) []string {
-			var out []string
-			for _, f := range fs {
-				out = append(out, f.Name)
-			}
-			return out
-		}
-
 		t.Run("OpenFiles", func(t *testing.T) {
 			tests := []struct {
 				inbox string
@@ -171,12 +161,7 @@ func TestFileQueries(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.inbox, func(t *testing.T) {
 					fs, err := d.OpenFiles(ctx, tt.inbox)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-						t.Errorf("got %v, want %v", got, tt.want)
-					}
+					wantNames(t, "OpenFiles", fs, err, tt.want)
 				})
 			}
 		})
@@ -221,12 +206,7 @@ func TestFileQueries(t *testing.T) {
 			for _, tt := range tests {
 				t.Run(tt.inbox, func(t *testing.T) {
 					fs, err := d.RecentFiles(ctx, tt.inbox, tt.limit)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-						t.Errorf("got %v, want %v", got, tt.want)
-					}
+					wantNames(t, "RecentFiles", fs, err, tt.want)
 				})
 			}
 		})
@@ -257,9 +237,8 @@ func TestFileQueries(t *testing.T) {
 
 func TestPrune(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		d := openTest(t)
+		d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		ctx := t.Context()
-		clock := useClock(d, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 		oldDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-done", State: FileDone})
 		oldOpen, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-open"})
 		if err := d.AddDocuments(ctx, oldDone, []Document{{Key: "A"}}); err != nil {
@@ -296,4 +275,25 @@ func TestPrune(t *testing.T) {
 			t.Errorf("runs after prune = %+v, %v; want only the unfinished one", runs, err)
 		}
 	})
+}
+
+// fileNames lists the names of files, in order.
+func fileNames(fs []File) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// wantNames fails unless call (named for the messages) returned no error
+// and files named want, in order.
+func wantNames(t *testing.T, call string, fs []File, err error, want []string) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fileNames(fs); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %v, want %v", call, got, want)
+	}
 }

@@ -159,9 +159,8 @@ func (d *DB) FindFiles(ctx context.Context, ref string) ([]File, error) {
 
 // ResultCounts counts the documents of each file by result.
 func (d *DB) ResultCounts(ctx context.Context, fileIDs []int64) (map[int64]map[Result]int, error) {
-	out := make(map[int64]map[Result]int, len(fileIDs))
 	if len(fileIDs) == 0 {
-		return out, nil
+		return map[int64]map[Result]int{}, nil
 	}
 	ph := make([]string, len(fileIDs))
 	args := make([]any, len(fileIDs))
@@ -169,26 +168,33 @@ func (d *DB) ResultCounts(ctx context.Context, fileIDs []int64) (map[int64]map[R
 		ph[i] = "?"
 		args[i] = id
 	}
-	rows, err := d.r.QueryContext(ctx, `SELECT file_id, result, count(*) FROM documents
+	out, err := queryCounts[int64, Result](ctx, d.r, `SELECT file_id, result, count(*) FROM documents
 		WHERE file_id IN (`+strings.Join(ph, ", ")+`) GROUP BY file_id, result`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("counting documents: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var r Result
+	return out, nil
+}
+
+// queryCounts runs q, whose rows are (group, subgroup, count), into
+// out[group][subgroup] = count.
+func queryCounts[G, S comparable](ctx context.Context, c conn, q string, args ...any) (map[G]map[S]int, error) {
+	out := map[G]map[S]int{}
+	err := c.eachRow(ctx, func(sc scanner) error {
+		var g G
+		var s S
 		var n int
-		if err := rows.Scan(&id, &r, &n); err != nil {
-			return nil, fmt.Errorf("counting documents: %w", err)
+		if err := sc.Scan(&g, &s, &n); err != nil {
+			return err
 		}
-		if out[id] == nil {
-			out[id] = map[Result]int{}
+		if out[g] == nil {
+			out[g] = map[S]int{}
 		}
-		out[id][r] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("counting documents: %w", err)
+		out[g][s] = n
+		return nil
+	}, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -196,26 +202,9 @@ func (d *DB) ResultCounts(ctx context.Context, fileIDs []int64) (map[int64]map[R
 // InboxDay counts an inbox's files by state among those claimed at or
 // after since (e.g. the start of today), for the console's dashboard.
 func (d *DB) InboxDay(ctx context.Context, since time.Time) (map[string]map[FileState]int, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT inbox, state, count(*) FROM files
+	out, err := queryCounts[string, FileState](ctx, d.r, `SELECT inbox, state, count(*) FROM files
 		WHERE claimed_at >= ? OR state IN ('claimed', 'submitting') GROUP BY inbox, state`, formatTime(since))
 	if err != nil {
-		return nil, fmt.Errorf("counting today's files: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]map[FileState]int{}
-	for rows.Next() {
-		var inbox string
-		var s FileState
-		var n int
-		if err := rows.Scan(&inbox, &s, &n); err != nil {
-			return nil, fmt.Errorf("counting today's files: %w", err)
-		}
-		if out[inbox] == nil {
-			out[inbox] = map[FileState]int{}
-		}
-		out[inbox][s] = n
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("counting today's files: %w", err)
 	}
 	return out, nil
@@ -236,8 +225,8 @@ type ExportSummary struct {
 func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSummary, error) {
 	s := ExportSummary{Outbox: outbox, Export: export}
 	one := func(cond string) (ExportRun, error) {
-		runs, err := d.queryRuns(ctx, `SELECT id, outbox, export, started_at, finished_at, row_count,
-			file_name, error FROM export_runs WHERE outbox = ? AND export = ? `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
+		runs, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
+			WHERE outbox = ? AND export = ? `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
 		if err != nil || len(runs) == 0 {
 			return ExportRun{}, err
 		}
@@ -257,30 +246,6 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 		return s, err
 	}
 	return s, nil
-}
-
-func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]ExportRun, error) {
-	rows, err := d.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ExportRun
-	for rows.Next() {
-		var r ExportRun
-		var started, finished string
-		if err := rows.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error); err != nil {
-			return nil, err
-		}
-		if r.StartedAt, err = parseTime(started); err != nil {
-			return nil, err
-		}
-		if r.FinishedAt, err = parseTime(finished); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
 }
 
 // RejectedPath is where NAME.rejected.csv lies beside the file's report

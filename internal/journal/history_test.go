@@ -14,10 +14,9 @@ import (
 // a read-only handle opened beside it, as `filebridge files` does while
 // `run` writes.
 func TestHistoryReadOnly(t *testing.T) {
-	w := openTest(t)
+	w, clock := openAt(t, time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC))
+	t0 := clock.now()
 	ctx := t.Context()
-	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-	clock := useClock(w, t0)
 	type spec struct {
 		inbox, name, typ string
 		state            FileState
@@ -55,13 +54,6 @@ func TestHistoryReadOnly(t *testing.T) {
 	}
 	defer r.Close()
 
-	names := func(fs []File) []string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, f.Name)
-		}
-		return out
-	}
 	tests := []struct {
 		name   string
 		filter FileFilter
@@ -81,12 +73,7 @@ func TestHistoryReadOnly(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fs, err := r.Files(ctx, tt.filter)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := names(fs); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("Files = %v, want %v", got, tt.want)
-			}
+			wantNames(t, "Files", fs, err, tt.want)
 			n, err := r.CountFiles(ctx, tt.filter)
 			if err != nil || n != tt.count {
 				t.Errorf("CountFiles = %d, %v; want %d", n, err, tt.count)
@@ -154,7 +141,7 @@ func TestHistoryReadOnly(t *testing.T) {
 		}
 		fs, err := r.Files(ctx, FileFilter{Limit: 1})
 		if err != nil || len(fs) != 1 || fs[0].Name != "LATE.csv" {
-			t.Errorf("Files(limit 1) = %v, %v; want LATE.csv", names(fs), err)
+			t.Errorf("Files(limit 1) = %v, %v; want LATE.csv", fileNames(fs), err)
 		}
 	})
 }
@@ -171,10 +158,9 @@ func TestOpenReadOnlyMissing(t *testing.T) {
 
 func TestExportSummary(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
-		w := openTest(t)
 		ctx := t.Context()
 		t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
-		useClock(w, t0)
+		w, _ := openAt(t, t0)
 		ok1, _ := w.StartRun(ctx, "erp", "stock")
 		if err := w.FinishRun(ctx, ExportRun{ID: ok1, Rows: 3, FileName: "STOCK_1.csv"}); err != nil {
 			t.Fatal(err)

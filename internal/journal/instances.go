@@ -31,28 +31,20 @@ func (d *DB) Heartbeat(ctx context.Context) error {
 // Instances lists the instances seen since the given time, most recently
 // seen first.
 func (d *DB) Instances(ctx context.Context, since time.Time) ([]InstanceSeen, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT name, started_at, seen_at FROM instances
-		WHERE seen_at >= ? ORDER BY seen_at DESC, name`, formatTime(since))
-	if err != nil {
-		return nil, fmt.Errorf("listing the instances of the journal: %w", err)
-	}
-	defer rows.Close()
-	var out []InstanceSeen
-	for rows.Next() {
+	out, err := queryAll(ctx, d.r, func(sc scanner) (InstanceSeen, error) {
 		var in InstanceSeen
 		var started, seen string
-		if err := rows.Scan(&in.Name, &started, &seen); err != nil {
-			return nil, fmt.Errorf("listing the instances of the journal: %w", err)
+		err := sc.Scan(&in.Name, &started, &seen)
+		if err == nil {
+			in.StartedAt, err = parseTime(started)
 		}
-		if in.StartedAt, err = parseTime(started); err != nil {
-			return nil, err
+		if err == nil {
+			in.SeenAt, err = parseTime(seen)
 		}
-		if in.SeenAt, err = parseTime(seen); err != nil {
-			return nil, err
-		}
-		out = append(out, in)
-	}
-	if err := rows.Err(); err != nil {
+		return in, err
+	}, `SELECT name, started_at, seen_at FROM instances
+		WHERE seen_at >= ? ORDER BY seen_at DESC, name`, formatTime(since))
+	if err != nil {
 		return nil, fmt.Errorf("listing the instances of the journal: %w", err)
 	}
 	return out, nil

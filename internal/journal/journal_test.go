@@ -37,6 +37,14 @@ func useClock(d *DB, t time.Time) *fakeClock {
 	return c
 }
 
+// openAt opens a fresh journal of the test's backend (openTest) on a fake
+// clock set to t0.
+func openAt(t testing.TB, t0 time.Time) (*DB, *fakeClock) {
+	t.Helper()
+	d := openTest(t)
+	return d, useClock(d, t0)
+}
+
 func TestOpenMigratesFromEmpty(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a", "b", "journal.db") // parents do not exist yet
 	d, err := Open(t.Context(), path)

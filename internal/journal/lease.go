@@ -107,25 +107,20 @@ func (d *DB) TakeOver(ctx context.Context, id int64) (bool, error) {
 // them and until when, oldest claim first: for status and for finding
 // files to take over (Lease.Expired).
 func (d *DB) Leases(ctx context.Context, inbox string) ([]Lease, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
-		WHERE (? = '' OR inbox = ?) AND state IN `+openStates+` ORDER BY id`, inbox, inbox)
-	if err != nil {
-		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
-	}
-	defer rows.Close()
-	var out []Lease
-	for rows.Next() {
+	out, err := queryAll(ctx, d.r, func(sc scanner) (Lease, error) {
 		var l Lease
 		var until string
-		if err := rows.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until); err != nil {
-			return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
+		if err := sc.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until); err != nil {
+			return l, err
 		}
+		var err error
 		if l.Until, err = parseTime(until); err != nil {
-			return nil, fmt.Errorf("listing the leases of inbox %q: file %d: %w", inbox, l.FileID, err)
+			return l, fmt.Errorf("file %d: %w", l.FileID, err)
 		}
-		out = append(out, l)
-	}
-	if err := rows.Err(); err != nil {
+		return l, nil
+	}, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
+		WHERE (? = '' OR inbox = ?) AND state IN `+openStates+` ORDER BY id`, inbox, inbox)
+	if err != nil {
 		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
 	}
 	return out, nil

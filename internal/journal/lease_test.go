@@ -10,25 +10,25 @@ import (
 	"time"
 )
 
-// twoHandles opens the test's journal twice, as two instances would, both
-// on one injected clock.
-func twoHandles(t *testing.T, n int, clock *fakeClock) []*DB {
+// handles opens the test's journal n times, as n instances would, all on
+// one injected clock set to t0.
+func handles(t *testing.T, n int, t0 time.Time) (*fakeClock, []*DB) {
 	t.Helper()
+	clock := &fakeClock{t: t0}
 	target := journalTarget(t)
 	dbs := make([]*DB, n)
 	for i := range dbs {
 		dbs[i] = openTarget(t, target)
 		dbs[i].now = clock.now
 	}
-	return dbs
+	return clock, dbs
 }
 
 func TestLeaseRenewAndTakeOver(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-		clock := &fakeClock{t: t0}
-		dbs := twoHandles(t, 2, clock)
+		clock, dbs := handles(t, 2, t0)
 		a, b := dbs[0], dbs[1]
 		if a.Instance() == b.Instance() {
 			t.Fatalf("two handles share the instance name %q", a.Instance())
@@ -93,8 +93,7 @@ func TestTakeOverExactlyOneWins(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-		clock := &fakeClock{t: t0}
-		dbs := twoHandles(t, 5, clock)
+		clock, dbs := handles(t, 5, t0)
 		dead, rivals := dbs[0], dbs[1:]
 		const files = 20
 		ids := make([]int64, files)
@@ -153,8 +152,7 @@ func TestTakeOverExactlyOneWins(t *testing.T) {
 func TestClaimExclusive(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
-		dbs := twoHandles(t, 5, clock)
+		_, dbs := handles(t, 5, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 		const paths = 10
 		var won [paths]atomic.Int32
 		var wg sync.WaitGroup
@@ -211,8 +209,7 @@ func TestKeepLeases(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
 		t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
-		clock := &fakeClock{t: t0}
-		dbs := twoHandles(t, 2, clock)
+		clock, dbs := handles(t, 2, t0)
 		a, b := dbs[0], dbs[1]
 		id, err := a.ClaimFile(ctx, File{Inbox: "erp", Name: "o.csv", Path: "processing/o.csv"})
 		if err != nil {
@@ -246,8 +243,7 @@ func TestKeepLeases(t *testing.T) {
 func TestReleaseLeases(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
-		dbs := twoHandles(t, 2, clock)
+		_, dbs := handles(t, 2, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 		a, b := dbs[0], dbs[1]
 		id, err := a.ClaimFile(ctx, File{Inbox: "erp", Name: "o.csv", Path: "processing/o.csv"})
 		if err != nil {

@@ -113,20 +113,11 @@ func (d *DB) ReplayOf(ctx context.Context, id int64) (Replay, bool, error) {
 // ReplaysOf lists the replays of file id, oldest first, claimed or still
 // waiting in the inbox (ReplayID 0).
 func (d *DB) ReplaysOf(ctx context.Context, id int64) ([]Replay, error) {
-	rows, err := d.r.QueryContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE original_id = ? ORDER BY id`, id)
+	out, err := queryAll(ctx, d.r, scanReplay, `SELECT `+replayColumns+` FROM replays WHERE original_id = ? ORDER BY id`, id)
 	if err != nil {
 		return nil, fmt.Errorf("listing the replays of file %d: %w", id, err)
 	}
-	defer rows.Close()
-	var out []Replay
-	for rows.Next() {
-		r, err := scanReplay(rows)
-		if err != nil {
-			return nil, fmt.Errorf("listing the replays of file %d: %w", id, err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // OpenForNotes opens an existing journal to add replay requests while

@@ -280,20 +280,8 @@ func (d *DB) LastTicks(ctx context.Context) ([]Tick, error) {
 }
 
 func (d *DB) queryTicks(ctx context.Context, q string, args ...any) ([]Tick, error) {
-	rows, err := d.r.QueryContext(ctx, q, args...)
+	out, err := queryAll(ctx, d.r, scanTick, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("listing export ticks: %w", err)
-	}
-	defer rows.Close()
-	var out []Tick
-	for rows.Next() {
-		t, err := scanTick(rows)
-		if err != nil {
-			return nil, fmt.Errorf("listing export ticks: %w", err)
-		}
-		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("listing export ticks: %w", err)
 	}
 	return out, nil

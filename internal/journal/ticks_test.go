@@ -37,8 +37,8 @@ func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (Tick, bool, error)) []*DB
 func tickHandles(t *testing.T, n int) (t0 time.Time, clock *fakeClock, dbs []*DB) {
 	t.Helper()
 	t0 = time.Date(2026, 3, 1, 2, 0, 0, 0, time.UTC)
-	clock = &fakeClock{t: t0}
-	return t0, clock, twoHandles(t, n, clock)
+	clock, dbs = handles(t, n, t0)
+	return t0, clock, dbs
 }
 
 func TestTicksOnePerTickAndTakeOver(t *testing.T) {

@@ -15,22 +15,27 @@ func CheckEAN(s string) error {
 	default:
 		return fmt.Errorf("an EAN/GTIN has 8, 12, 13 or 14 digits, this one has %d characters", utf8.RuneCountInString(s))
 	}
-	sum := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < '0' || c > '9' {
 			return fmt.Errorf("an EAN/GTIN holds digits only, found %q", c)
 		}
 	}
-	// Weights 3,1,3,1... from the right, excluding the check digit.
-	for i, w := len(s)-2, 3; i >= 0; i, w = i-1, 4-w {
-		sum += int(s[i]-'0') * w
-	}
-	want := (10 - sum%10) % 10
-	if got := int(s[len(s)-1] - '0'); got != want {
-		return fmt.Errorf("check digit is %d, should be %d: the EAN has a typo", got, want)
+	if got, want := s[len(s)-1], EANCheckDigit(s[:len(s)-1]); got != want {
+		return fmt.Errorf("check digit is %c, should be %c: the EAN has a typo", got, want)
 	}
 	return nil
+}
+
+// EANCheckDigit is the digit that completes digits (an EAN/GTIN without
+// its check digit; digits only) into a valid EAN/GTIN.
+func EANCheckDigit(digits string) byte {
+	// Weights 3,1,3,1... from the right.
+	sum := 0
+	for i, w := len(digits)-1, 3; i >= 0; i, w = i-1, 4-w {
+		sum += int(digits[i]-'0') * w
+	}
+	return byte('0' + (10-sum%10)%10)
 }
 
 // CheckEmail reports why s does not look like an e-mail address, or nil.

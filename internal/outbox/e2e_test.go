@@ -1,9 +1,11 @@
 package outbox
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"iter"
 	"log/slog"
 	"net/http/httptest"
 	"os"
@@ -367,45 +369,33 @@ func (e *simEnv) checkShipments(created map[string][]createdLine) {
 
 func (e *simEnv) checkStock() {
 	t := e.t
-	var want []map[string]string
-	for s, err := range e.src.Client.Stocks(t.Context(), portal.StockFilter{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, map[string]string{"sku": s.SKU, "name": s.Name, "ean": s.EAN, "available": itoa(s.Available),
-			"incoming": itoa(s.Incoming), "allocated": itoa(s.Allocated), "locked": itoa(s.Locked), "updatedAt": ts(s.UpdatedAt)})
+	want := portalRows(t, e.src.Client.Stocks(t.Context(), portal.StockFilter{}), func(s model.Stock) map[string]string {
+		return map[string]string{"sku": s.SKU, "name": s.Name, "ean": s.EAN, "available": itoa(s.Available),
+			"incoming": itoa(s.Incoming), "allocated": itoa(s.Allocated), "locked": itoa(s.Locked), "updatedAt": ts(s.UpdatedAt)}
+	})
+	if len(want) != 12 {
+		t.Fatalf("stock: portal has %d stocks, want 12 (12 variants)", len(want))
 	}
 	_, rows := e.export(model.ExportStock)
-	if len(rows) != len(want) || len(rows) != 12 {
-		t.Fatalf("stock: %d rows, portal has %d stocks (12 variants)", len(rows), len(want))
-	}
-	for i := range rows {
-		compareRow(t, "stock", i, rows[i], want[i])
-	}
+	compareRows(t, "stock", rows, want)
 }
 
 func (e *simEnv) checkMovements() {
 	t := e.t
-	var want []map[string]string
-	for m, err := range e.src.Client.Movements(t.Context(), portal.MovementFilter{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+	want := portalRows(t, e.src.Client.Movements(t.Context(), portal.MovementFilter{}), func(m model.Movement) map[string]string {
 		r := map[string]string{"movedAt": ts(m.MovedAt), "sku": m.SKU, "fromPosition": m.FromPosition, "toPosition": m.ToPosition,
 			"quantity": itoa(m.Quantity), "comment": m.Comment, "processed": strconv.FormatBool(m.Processed)}
 		if e.ed == model.EditionB {
 			r["fromOwnerCode"], r["fromLotNumber"], r["toOwnerCode"], r["toLotNumber"] = m.FromOwnerCode, m.FromLotNumber, m.ToOwnerCode, m.ToLotNumber
 			r["fromExpiryDate"], r["toExpiryDate"] = "", ""
 		}
-		want = append(want, r)
-	}
+		return r
+	})
 	res, rows := e.export(model.ExportMovements)
-	if len(rows) != len(want) || (len(want) == 0) != (res.File == "") {
+	if (len(want) == 0) != (res.File == "") {
 		t.Fatalf("movements: %d rows in %q, portal has %d", len(rows), res.File, len(want))
 	}
-	for i := range rows {
-		compareRow(t, "movements", i, rows[i], want[i])
-	}
+	compareRows(t, "movements", rows, want)
 }
 
 func (e *simEnv) checkTracking() {
@@ -439,33 +429,41 @@ func (e *simEnv) checkTracking() {
 
 func (e *simEnv) checkItems() {
 	t := e.t
-	var want []map[string]string
-	for it, err := range e.src.Client.Items(t.Context(), portal.ItemFilter{}) {
+	want := portalRows(t, e.src.Client.Items(t.Context(), portal.ItemFilter{}), func(it model.Item) map[string]string {
+		return map[string]string{"sku": it.SKU, "name": it.Name, "ean": it.EAN, "length": string(it.Length),
+			"width": string(it.Width), "height": string(it.Height), "grossWeight": string(it.GrossWeight), "updatedAt": ts(it.UpdatedAt)}
+	})
+	_, rows := e.export(model.ExportItems)
+	bySKU := func(a, b map[string]string) int { return cmp.Compare(a["sku"], b["sku"]) }
+	slices.SortFunc(rows, bySKU)
+	slices.SortFunc(want, bySKU)
+	compareRows(t, "items", rows, want)
+}
+
+// portalRows reads every document seq yields into the row the export
+// should have written for it.
+func portalRows[T any](t *testing.T, seq iter.Seq2[T, error], row func(T) map[string]string) []map[string]string {
+	t.Helper()
+	var out []map[string]string
+	for v, err := range seq {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, map[string]string{"sku": it.SKU, "name": it.Name, "ean": it.EAN, "length": string(it.Length),
-			"width": string(it.Width), "height": string(it.Height), "grossWeight": string(it.GrossWeight), "updatedAt": ts(it.UpdatedAt)})
+		out = append(out, row(v))
 	}
-	_, rows := e.export(model.ExportItems)
-	if len(rows) != len(want) {
-		t.Fatalf("items: %d rows, portal has %d variants", len(rows), len(want))
-	}
-	slices.SortFunc(rows, func(a, b map[string]string) int { return cmpStr(a["sku"], b["sku"]) })
-	slices.SortFunc(want, func(a, b map[string]string) int { return cmpStr(a["sku"], b["sku"]) })
-	for i := range rows {
-		compareRow(t, "items", i, rows[i], want[i])
-	}
+	return out
 }
 
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// compareRows compares the rows of an export with what the portal holds,
+// row by row.
+func compareRows(t *testing.T, what string, rows, want []map[string]string) {
+	t.Helper()
+	if len(rows) != len(want) {
+		t.Fatalf("%s: %d rows, portal has %d", what, len(rows), len(want))
 	}
-	return 0
+	for i := range rows {
+		compareRow(t, what, i, rows[i], want[i])
+	}
 }
 
 func compareRow(t *testing.T, what string, i int, got, want map[string]string) {

@@ -76,24 +76,16 @@ func docs(ctx context.Context, src Source, e model.Edition, t model.ExportType, 
 		}), nil
 	case model.ExportMovements:
 		return convert(src.Movements(ctx, after), func(m model.Movement) doc {
-			ts := m.CreatedAt
-			if ts.IsZero() {
-				ts = m.MovedAt
-			}
-			return doc{key: movementKey(m), ts: ts, rows: []any{export.MovementRowOf(m)}}
+			return doc{key: movementKey(m), ts: orTime(m.CreatedAt, m.MovedAt), rows: []any{export.MovementRowOf(m)}}
 		}), nil
 	case model.ExportTracking:
 		return convert(src.Tracking(ctx, after), func(e model.TrackingEvent) doc {
-			ts := e.UpdatedAt
-			if ts.IsZero() {
-				ts = e.OccurredAt
-			}
 			key := strconv.FormatInt(e.ID, 10)
 			if e.ID == 0 {
 				key = strings.Join([]string{e.ShippingUnitNumber, e.OccurredAt.UTC().Format(time.RFC3339Nano),
 					strconv.Itoa(e.Status.Code), e.Message}, "|")
 			}
-			return doc{key: key, ts: ts, rows: []any{export.TrackingRowOf(e)}}
+			return doc{key: key, ts: orTime(e.UpdatedAt, e.OccurredAt), rows: []any{export.TrackingRowOf(e)}}
 		}), nil
 	case model.ExportItems:
 		return convert(src.Items(ctx, after), func(it model.Item) doc {
@@ -101,6 +93,14 @@ func docs(ctx context.Context, src Source, e model.Edition, t model.ExportType, 
 		}), nil
 	}
 	return nil, fmt.Errorf("export type %q is not known", t)
+}
+
+// orTime is t, or orElse when t is zero.
+func orTime(t, orElse time.Time) time.Time {
+	if t.IsZero() {
+		return orElse
+	}
+	return t
 }
 
 // movementKey is the movement's id, or when the API gives none a composite

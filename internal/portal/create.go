@@ -139,24 +139,29 @@ func saysTaken(msg string) bool {
 }
 
 // createOf is the create of m as the edition's table describes its kind;
-// key is the value of its unique key.
-func createOf[M any](c *Client, d docWire[M], key string, m M) createOp {
-	return createOp{docKind: d.docKind, key: key, body: d.body(c.cfg.Company, m)}
+// key is the value of its unique key, find looks the document up by it.
+func createOf[M any](c *Client, d docWire[M], key string, m M, find func(ctx context.Context) (int64, []Violation, bool, error)) createOp {
+	return createOp{docKind: d.docKind, key: key, body: d.body(c.cfg.Company, m), find: find}
+}
+
+// createAndRemember creates op and, once the document is on the portal,
+// remembers its id as the reference of that kind with op's key.
+func (c *Client) createAndRemember(ctx context.Context, op createOp, kind RefKind) (Outcome, error) {
+	out, err := c.create(ctx, op)
+	if err == nil {
+		c.Remember(kind, op.key, out.ID)
+	}
+	return out, err
 }
 
 // CreatePartner creates a supplier (A; relationship Manufacturer unless
 // given) or a connection (B).
 func (c *Client) CreatePartner(ctx context.Context, p model.Partner) (Outcome, error) {
-	op := createOf(c, c.wire.partners, p.Code, p)
-	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+	op := createOf(c, c.wire.partners, p.Code, p, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPartner(ctx, p.Code)
 		return got.ID, diffPartner(p, got), found, err
-	}
-	out, err := c.create(ctx, op)
-	if err == nil {
-		c.Remember(RefPartner, p.Code, out.ID)
-	}
-	return out, err
+	})
+	return c.createAndRemember(ctx, op, RefPartner)
 }
 
 // CreateItem creates a SKU (A: SupplierCode resolved to the supplier's id
@@ -169,16 +174,11 @@ func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error)
 		}
 		it.SupplierID = id
 	}
-	op := createOf(c, c.wire.items, it.SKU, it)
-	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+	op := createOf(c, c.wire.items, it.SKU, it, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findItem(ctx, it.SKU)
 		return got.ID, diffItem(it, got), found, err
-	}
-	out, err := c.create(ctx, op)
-	if err == nil {
-		c.Remember(RefSKU, it.SKU, out.ID)
-	}
-	return out, err
+	})
+	return c.createAndRemember(ctx, op, RefSKU)
 }
 
 // CreatePackaging creates a variant packaging (B only): the SKU is
@@ -256,11 +256,10 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOf(c, c.wire.inbounds, in.OrderNumber, in)
-	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+	op := createOf(c, c.wire.inbounds, in.OrderNumber, in, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findInbound(ctx, in.OrderNumber)
 		return got.ID, diffInbound(in, got), found, err
-	}
+	})
 	return c.create(ctx, op)
 }
 
@@ -367,11 +366,10 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 		}
 	}
 	for try := 0; ; try++ {
-		op := createOf(c, c.wire.outbounds, o.OrderNumber, o)
-		op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
+		op := createOf(c, c.wire.outbounds, o.OrderNumber, o, func(ctx context.Context) (int64, []Violation, bool, error) {
 			got, found, err := c.findOutbound(ctx, o.OrderNumber)
 			return got.ID, diffOutbound(o, got), found, err
-		}
+		})
 		out, err := c.create(ctx, op)
 		if err == nil || try > 0 || c.cfg.Edition != model.EditionB || !consigneeTaken(err) {
 			return out, err

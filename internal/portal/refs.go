@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -132,25 +133,9 @@ func (c *Client) OutboundRefs(o model.Outbound) []Ref {
 
 func compactRefs(refs []Ref) []Ref {
 	slices.SortFunc(refs, func(a, b Ref) int {
-		if a.Kind != b.Kind {
-			return compareStr(string(a.Kind), string(b.Kind))
-		}
-		if a.Code != b.Code {
-			return compareStr(a.Code, b.Code)
-		}
-		return compareStr(a.Scope, b.Scope)
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Code, b.Code), cmp.Compare(a.Scope, b.Scope))
 	})
 	return slices.CompactFunc(refs, func(a, b Ref) bool { return a.Kind == b.Kind && a.Code == b.Code && a.Scope == b.Scope })
-}
-
-func compareStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // MissingRefs resolves every reference given (SKUs in batches, through the

@@ -74,11 +74,7 @@ func collect[T any](t testing.TB, seq iter.Seq2[T, error]) []T {
 // ean13 makes a valid EAN-13 from a number.
 func ean13(n int) string {
 	d := fmt.Sprintf("400%09d", n)
-	sum := 0
-	for i, w := len(d)-1, 3; i >= 0; i, w = i-1, 4-w {
-		sum += int(d[i]-'0') * w
-	}
-	return d + string(rune('0'+(10-sum%10)%10))
+	return d + string(model.EANCheckDigit(d))
 }
 
 func item(e model.Edition, sku string, n int) model.Item {

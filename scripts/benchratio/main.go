@@ -51,11 +51,15 @@ var floors = []struct {
 	{"local inbox, 1000 files, file_concurrency 16", "BenchmarkLocalInboxFiles/file_concurrency=16", "files/s", 2000},
 }
 
+// rssLimit is the largest peak RSS (MiB) allowed of a benchmark or of a
+// memory drill, named by name.
+type rssLimit struct {
+	what, name string
+	max        float64
+}
+
 // rssTargets are the largest peak RSS (MiB) allowed of benchmarks.
-var rssTargets = []struct {
-	what, bench string
-	max         float64
-}{
+var rssTargets = []rssLimit{
 	{"validate 1M SKUs (command)", "BenchmarkCLIValidateSKUs1M", 100},
 	{"validate 1M quoted SKUs (command)", "BenchmarkCLIValidateSKUsQuoted1M", 100},
 	{"validate 1M SKUs (in process, growth)", "BenchmarkValidateSKUs1M", 100},
@@ -65,10 +69,7 @@ var rssTargets = []struct {
 
 // memTargets are the largest peak RSS (MiB) allowed of the memory drills
 // of the e2e tests, which print "memory NAME: peak_rss_mib=N ..." lines.
-var memTargets = []struct {
-	what, name string
-	max        float64
-}{
+var memTargets = []rssLimit{
 	{"run: 300 MB order file, valid", "valid_300MB", 400},
 	{"run: 300 MB order file, all invalid", "invalid_300MB", 400},
 	{"run: 1M order lines, orders together", "orders_together_1000000_lines", 250},
@@ -196,7 +197,7 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 	}
 	fmt.Printf("\n%-46s %14s %14s\n", "peak RSS", "MiB", "target")
 	for _, t := range rssTargets {
-		v, ok := metrics[t.bench]["peak-RSS-MiB"]
+		v, ok := metrics[t.name]["peak-RSS-MiB"]
 		if !ok {
 			fmt.Printf("%-46s %14s %14.0f n/a\n", t.what, "-", t.max)
 			continue
