@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,31 +17,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
-
-// logBuffer collects a process's output for the test log.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // process is a filebridge subprocess.
 type process struct {
 	name    string
 	cmd     *exec.Cmd
-	out     *logBuffer
+	out     *testkit.Buffer
 	done    chan struct{}
 	err     error
 	started time.Time
@@ -58,7 +41,7 @@ func start(t testing.TB, name string, args ...string) *process {
 // startEnv is start with more environment variables ("K=V").
 func startEnv(t testing.TB, name string, env []string, args ...string) *process {
 	t.Helper()
-	p := &process{name: name, out: &logBuffer{}, done: make(chan struct{}), started: time.Now()}
+	p := &process{name: name, out: &testkit.Buffer{}, done: make(chan struct{}), started: time.Now()}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	p.cmd.Env = append(os.Environ(), env...)
@@ -169,7 +152,7 @@ type sim struct {
 func startSim(t testing.TB, edition string, extra ...string) *sim {
 	t.Helper()
 	args := append([]string{"sim", "--listen", "127.0.0.1:0", "--edition", edition, "--tick", "0", "--seed", "7"}, extra...)
-	p := &process{name: "sim " + edition, out: &logBuffer{}, done: make(chan struct{})}
+	p := &process{name: "sim " + edition, out: &testkit.Buffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, args...)
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
+	"filebridge/internal/testkit"
 )
 
 // readOnly makes paths unwritable for the filebridge processes of a
@@ -131,7 +132,7 @@ func (r *readOnly) run(timeout time.Duration, args ...string) (string, int) {
 // start starts the binary like the harness's start.
 func (r *readOnly) start(name string, args ...string) *process {
 	r.t.Helper()
-	p := &process{name: name, out: &logBuffer{}, done: make(chan struct{}), started: time.Now()}
+	p := &process{name: name, out: &testkit.Buffer{}, done: make(chan struct{}), started: time.Now()}
 	p.cmd = r.command(context.Background(), args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	if err := p.cmd.Start(); err != nil {

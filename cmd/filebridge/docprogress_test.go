@@ -1,38 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"filebridge/internal/journal"
+	"filebridge/internal/testkit"
 )
-
-// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // fixedCounts counts 100 documents settled per second of (bubble) time
 // out of 1,000, from the first reading on.
@@ -51,7 +32,7 @@ func fixedCounts() docCounts {
 // line is cleared when it stops, and nothing is written before the delay.
 func TestDocProgressOnTerminal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out syncBuffer
+		var out testkit.Buffer
 		stop := startDocProgress(t.Context(), &out, fixedCounts())
 		time.Sleep(docProgressDelay - time.Millisecond)
 		if out.String() != "" {
@@ -82,7 +63,7 @@ func TestDocProgressOnTerminal(t *testing.T) {
 // is ever written.
 func TestDocProgressOffTerminal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var out syncBuffer
+		var out testkit.Buffer
 		stop := showDocProgress(t.Context(), &out, fixedCounts())
 		time.Sleep(5 * time.Second)
 		stop()

@@ -16,6 +16,7 @@ import (
 	"filebridge/internal/inbox"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // eventually polls cond (the daemon works in its own goroutines) until it
@@ -55,7 +56,7 @@ func TestReload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ctx, cancel := context.WithCancel(t.Context())
 	hup := make(chan os.Signal, 1)

@@ -9,11 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"filebridge/internal/model"
 )
 
 // The command-line benchmarks run the built filebridge binary (and Miller)
@@ -80,11 +81,7 @@ func benchInput(b *testing.B, name string, gen func(w *bufio.Writer)) string {
 // eanOf makes a valid EAN-13 from a number.
 func eanOf(n int) string {
 	s := fmt.Sprintf("400%09d", n)
-	sum := 0
-	for i, w := len(s)-1, 3; i >= 0; i, w = i-1, 4-w {
-		sum += int(s[i]-'0') * w
-	}
-	return s + strconv.Itoa((10-sum%10)%10)
+	return s + string(model.EANCheckDigit(s))
 }
 
 // skuFile is the 1M-row Edition A SKU file of internal/formats' benchmarks;

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/xuri/excelize/v2"
+
+	"filebridge/internal/model"
 )
 
 var (
@@ -58,11 +60,7 @@ func benchFile(b *testing.B, name string, gen func(path string) error) string {
 // eanOf makes a valid EAN-13 from a number.
 func eanOf(n int) string {
 	s := fmt.Sprintf("400%09d", n)
-	sum := 0
-	for i, w := len(s)-1, 3; i >= 0; i, w = i-1, 4-w {
-		sum += int(s[i]-'0') * w
-	}
-	return s + strconv.Itoa((10-sum%10)%10)
+	return s + string(model.EANCheckDigit(s))
 }
 
 // skuCells is a valid Edition A SKU row.

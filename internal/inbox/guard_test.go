@@ -1,14 +1,10 @@
 package inbox_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
-	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/crypto/ssh"
@@ -17,32 +13,8 @@ import (
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/testkit"
 )
-
-// chattr sets (+i) or clears (-i) the immutable attribute, which makes
-// writes fail even for root, as the tests run; where it is not available
-// and the tests do not run as root, chmod does; otherwise the test is
-// skipped, visibly.
-func chattr(t *testing.T, flag, path string) {
-	t.Helper()
-	if flag == "+i" {
-		t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
-	}
-	out, err := exec.Command("chattr", flag, path).CombinedOutput()
-	if err == nil {
-		return
-	}
-	if os.Geteuid() == 0 {
-		t.Skipf("SKIPPED: cannot make %s read-only for root here (chattr %s: %v %s); the e2e drill covers it by running filebridge as another user", path, flag, err, out)
-	}
-	mode := os.FileMode(0o644)
-	if flag == "+i" {
-		mode = 0o444
-	}
-	if err := os.Chmod(path, mode); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestJournalUnwritablePauses: while the journal cannot be written a round
 // claims nothing (the file stays in the inbox) and Health says why; once
@@ -50,7 +22,7 @@ func chattr(t *testing.T, flag, path string) {
 func TestJournalUnwritablePauses(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	e.drop("SUPPLIERS.csv", suppliersA)
-	chattr(t, "+i", e.cfg.Journal.Path)
+	testkit.Immutable(t, e.cfg.Journal.Path, true)
 	_, err := e.in.RunOnce(context.Background())
 	if !inbox.IsRetry(err) || !errors.Is(err, journal.ErrNotWritable) {
 		t.Fatalf("round with a read-only journal: %v, want a retry error wrapping ErrNotWritable", err)
@@ -61,7 +33,7 @@ func TestJournalUnwritablePauses(t *testing.T) {
 	if tr := e.health.Journal(); !strings.Contains(tr.Reason, "not writable") || e.health.Healthy() {
 		t.Errorf("health while the journal is read-only: %+v healthy=%v", tr, e.health.Healthy())
 	}
-	chattr(t, "-i", e.cfg.Journal.Path)
+	testkit.Immutable(t, e.cfg.Journal.Path, false)
 	r := result(t, e.runOnce(), "SUPPLIERS.csv")
 	if r.State != journal.FileDone {
 		t.Fatalf("after the journal became writable: %s %s", r.State, r.Message)
@@ -93,31 +65,13 @@ func TestPortalUnreachableHealth(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink safe for the inbox's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestHostKeyMismatchHealth: an SFTP server presenting another key than
 // the pinned one degrades the inbox in Health and is logged once at ERROR
 // as a possible attack, however many rounds fail.
 func TestHostKeyMismatchHealth(t *testing.T) {
 	srv, other := sftptest.NewServer(t), sftptest.NewServer(t)
 	e := newEnv(t, envOpts{})
-	var logs syncBuffer
+	var logs testkit.Buffer
 	in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{
 		Journal: e.j, Portal: e.client, Health: e.health, Options: e.options,
 		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"filebridge/internal/inbox"
+	"filebridge/internal/testkit"
 )
 
 var skuRoute = route("SKU_*", "skus") + route("SUPPLIERS_*", "suppliers")
@@ -19,7 +20,7 @@ var skuRoute = route("SKU_*", "skus") + route("SUPPLIERS_*", "suppliers")
 func TestUnmatched(t *testing.T) {
 	t.Run("leave", func(t *testing.T) {
 		e := newEnv(t, envOpts{routes: skuRoute, inbox: `exclude = ["*.tmpl"]`})
-		var logs syncBuffer
+		var logs testkit.Buffer
 		in, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{Journal: e.j, Portal: e.client,
 			Logger: slog.New(slog.NewTextHandler(&logs, nil)), Options: e.options})
 		if err != nil {

@@ -1,7 +1,6 @@
 package sftptest
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"filebridge/internal/folder"
+	"filebridge/internal/testkit"
 )
 
 // SSHDPath is the OpenSSH daemon StartSSHD runs.
@@ -31,7 +30,7 @@ type SSHD struct {
 
 	cmd    *exec.Cmd
 	exited chan struct{}
-	stderr *lockedBuffer
+	stderr *testkit.Buffer
 }
 
 // StartSSHD starts sshd for a folder rooted at rootDir (an absolute local
@@ -101,7 +100,7 @@ LogLevel ERROR
 `, port, hostKeyFile, authKeys, filepath.Join(dir, "sshd.pid"))
 	mustWrite(t, cfgFile, []byte(cfg), 0o600)
 
-	s.stderr = &lockedBuffer{}
+	s.stderr = &testkit.Buffer{}
 	s.cmd = exec.Command(SSHDPath, "-D", "-e", "-f", cfgFile)
 	s.cmd.Stdout = s.stderr
 	s.cmd.Stderr = s.stderr
@@ -171,22 +170,4 @@ func mustWrite(t testing.TB, name string, data []byte, perm os.FileMode) {
 	if err := os.WriteFile(name, data, perm); err != nil {
 		t.Fatalf("writing %s: %v", name, err)
 	}
-}
-
-// lockedBuffer collects sshd's output from its goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

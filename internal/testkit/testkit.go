@@ -1,0 +1,65 @@
+// Package testkit holds what the tests of several packages share: a log
+// sink safe for concurrent writers and a way to make a path read-only even
+// for root.
+package testkit
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+)
+
+// Buffer is a bytes.Buffer safe for writer goroutines and a reader (a
+// log sink, a subprocess's output).
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Immutable sets (on) or clears the immutable attribute of path with
+// chattr, which makes writes fail even for root, as the tests run; where
+// chattr is not available and the tests do not run as root, chmod takes
+// the write bits away instead. Otherwise the test is skipped, visibly.
+func Immutable(t testing.TB, path string, on bool) {
+	t.Helper()
+	flag := "-i"
+	if on {
+		flag = "+i"
+		t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
+	}
+	out, err := exec.Command("chattr", flag, path).CombinedOutput()
+	if err == nil {
+		return
+	}
+	if os.Geteuid() == 0 {
+		t.Skipf("SKIPPED: cannot make %s read-only for root here (chattr %s: %v %s); the e2e drill covers it by running filebridge as another user", path, flag, err, out)
+	}
+	st, serr := os.Stat(path)
+	if serr != nil {
+		t.Fatal(serr)
+	}
+	mode := os.FileMode(0o644)
+	if st.IsDir() {
+		mode = 0o755
+	}
+	if on {
+		mode &^= 0o222
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
