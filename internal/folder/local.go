@@ -223,7 +223,7 @@ func (f *localFolder) syncDir(r *os.Root, dir string) {
 }
 
 func (f *localFolder) Rename(ctx context.Context, from, to string) error {
-	r, cfrom, cto, err := f.prepare2(ctx, from, to)
+	r, cfrom, cto, err := f.preparePair(ctx, from, to)
 	if err != nil {
 		return fmt.Errorf("renaming %s to %s on %s: %w", from, to, f, err)
 	}
@@ -234,7 +234,7 @@ func (f *localFolder) Rename(ctx context.Context, from, to string) error {
 }
 
 func (f *localFolder) Replace(ctx context.Context, from, to string) error {
-	r, cfrom, cto, err := f.prepare2(ctx, from, to)
+	r, cfrom, cto, err := f.preparePair(ctx, from, to)
 	if err != nil {
 		return fmt.Errorf("replacing %s with %s on %s: %w", to, from, f, err)
 	}
@@ -244,7 +244,7 @@ func (f *localFolder) Replace(ctx context.Context, from, to string) error {
 	return nil
 }
 
-func (f *localFolder) prepare2(ctx context.Context, from, to string) (*os.Root, string, string, error) {
+func (f *localFolder) preparePair(ctx context.Context, from, to string) (*os.Root, string, string, error) {
 	r, cfrom, err := f.prepare(ctx, from)
 	if err != nil {
 		return nil, "", "", err

@@ -283,7 +283,7 @@ func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
 	return err
 }
 
-func (f *sftpFolder) prepare2(from, to string) (cfrom, ffrom, cto, fto string, err error) {
+func (f *sftpFolder) preparePair(from, to string) (cfrom, ffrom, cto, fto string, err error) {
 	if cfrom, ffrom, err = f.remote(from); err != nil {
 		return
 	}
@@ -297,7 +297,7 @@ func (f *sftpFolder) prepare2(from, to string) (cfrom, ffrom, cto, fto string, e
 }
 
 func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
-	cfrom, ffrom, cto, fto, err := f.prepare2(from, to)
+	cfrom, ffrom, cto, fto, err := f.preparePair(from, to)
 	if err != nil {
 		return fmt.Errorf("renaming %s to %s on %s: %w", from, to, f, err)
 	}
@@ -314,7 +314,7 @@ func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
 // it moves the old target aside, renames, then removes the old target (and
 // puts it back if the rename fails); readers may then briefly see no file.
 func (f *sftpFolder) Replace(ctx context.Context, from, to string) error {
-	cfrom, ffrom, cto, fto, err := f.prepare2(from, to)
+	cfrom, ffrom, cto, fto, err := f.preparePair(from, to)
 	if err != nil {
 		return fmt.Errorf("replacing %s with %s on %s: %w", to, from, f, err)
 	}

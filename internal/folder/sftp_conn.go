@@ -177,22 +177,22 @@ func (f *sftpFolder) dial(ctx context.Context) (*sftpConn, error) {
 }
 
 func (f *sftpFolder) handshake(raw net.Conn) (*sftpConn, error) {
-	sc, chans, reqs, err := ssh.NewClientConn(raw, f.addr, f.sshCfg)
+	conn, chans, reqs, err := ssh.NewClientConn(raw, f.addr, f.sshCfg)
 	if err != nil {
 		if strings.Contains(err.Error(), "unable to authenticate") {
 			return nil, fmt.Errorf("logging in to %s: %w; check the user name and the password or key", f, err)
 		}
 		return nil, fmt.Errorf("connecting to %s: %w", f, err)
 	}
-	client := ssh.NewClient(sc, chans, reqs)
-	sc2, err := sftp.NewClient(client)
+	client := ssh.NewClient(conn, chans, reqs)
+	sc, err := sftp.NewClient(client)
 	if err != nil {
 		_ = client.Close()
 		return nil, fmt.Errorf("starting the SFTP session on %s (is the sftp subsystem enabled?): %w", f, err)
 	}
-	c := &sftpConn{ssh: client, sftp: sc2, dead: make(chan struct{})}
-	_, c.posixRename = sc2.HasExtension("posix-rename@openssh.com")
-	v, ok := sc2.HasExtension("fsync@openssh.com")
+	c := &sftpConn{ssh: client, sftp: sc, dead: make(chan struct{})}
+	_, c.posixRename = sc.HasExtension("posix-rename@openssh.com")
+	v, ok := sc.HasExtension("fsync@openssh.com")
 	c.fsync = ok && v == "1"
 	return c, nil
 }

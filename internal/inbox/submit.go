@@ -43,7 +43,7 @@ type task struct {
 func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 	in, row := fr.in, &fr.row
 	submittable, skipMsg := fr.decision()
-	ctx2, cancel := context.WithCancelCause(ctx)
+	sendCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var held atomic.Bool // a document was not sent because of fr.stop
 	stopped := func() bool {
@@ -59,10 +59,10 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 	for range in.workers {
 		wg.Go(func() {
 			for t := range tasks {
-				if ctx2.Err() != nil || stopped() {
+				if sendCtx.Err() != nil || stopped() {
 					continue
 				}
-				if err := fr.send(ctx2, t); err != nil {
+				if err := fr.send(sendCtx, t); err != nil {
 					cancel(err)
 				}
 			}
@@ -75,12 +75,12 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := in.j.AddDocuments(ctx2, row.ID, batch); err != nil {
+		if err := in.j.AddDocuments(sendCtx, row.ID, batch); err != nil {
 			return err
 		}
 		for _, t := range pend {
 			if !fresh {
-				jd, err := in.j.Document(ctx2, row.ID, t.key)
+				jd, err := in.j.Document(sendCtx, row.ID, t.key)
 				if err != nil {
 					return err
 				}
@@ -90,7 +90,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 				if jd.Result == journal.ResultSending && displayKey(t.doc) == "" {
 					// Without a key the portal cannot be asked whether
 					// the earlier attempt created it: never send twice.
-					if err := in.j.SetResult(ctx2, row.ID, t.key, journal.ResultFailed, "", unknownOutcome); err != nil {
+					if err := in.j.SetResult(sendCtx, row.ID, t.key, journal.ResultFailed, "", unknownOutcome); err != nil {
 						return err
 					}
 					continue
@@ -102,8 +102,8 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 			}
 			select {
 			case tasks <- t:
-			case <-ctx2.Done():
-				return context.Cause(ctx2)
+			case <-sendCtx.Done():
+				return context.Cause(sendCtx)
 			case <-fr.stop.Done():
 				held.Store(true)
 				return context.Cause(fr.stop)
@@ -112,7 +112,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		batch, pend = batch[:0], pend[:0]
 		return nil
 	}
-	_, derr := formats.Decode(ctx2, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
+	_, derr := formats.Decode(sendCtx, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
 		if stopped() {
 			return context.Cause(fr.stop)
 		}
@@ -141,7 +141,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	if cause := context.Cause(ctx2); cause != nil && ctx2.Err() != nil {
+	if cause := context.Cause(sendCtx); cause != nil && sendCtx.Err() != nil {
 		return cause
 	}
 	if held.Load() {

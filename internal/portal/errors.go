@@ -167,17 +167,17 @@ const maxErrorBody = 64 << 10
 // with description/detail, hydra:title), RFC 7807 problem+json (title,
 // detail, violations) and Symfony's plain {"message"} / {"error"}.
 type errorBody struct {
-	HydraDescription wStr            `json:"hydra:description"`
-	HydraTitle       wStr            `json:"hydra:title"`
-	Description      wStr            `json:"description"`
-	Detail           wStr            `json:"detail"`
-	Title            wStr            `json:"title"`
-	Message          wStr            `json:"message"`
+	HydraDescription wText           `json:"hydra:description"`
+	HydraTitle       wText           `json:"hydra:title"`
+	Description      wText           `json:"description"`
+	Detail           wText           `json:"detail"`
+	Title            wText           `json:"title"`
+	Message          wText           `json:"message"`
 	Error            json.RawMessage `json:"error"`
 	Violations       []struct {
-		PropertyPath wStr `json:"propertyPath"`
-		Message      wStr `json:"message"`
-		Title        wStr `json:"title"`
+		PropertyPath wText `json:"propertyPath"`
+		Message      wText `json:"message"`
+		Title        wText `json:"title"`
 	} `json:"violations"`
 }
 
@@ -235,12 +235,12 @@ func errorText(raw json.RawMessage) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	var s wStr
+	var s wText
 	if json.Unmarshal(raw, &s) == nil {
 		return string(s)
 	}
 	var o struct {
-		Message wStr `json:"message"`
+		Message wText `json:"message"`
 	}
 	if json.Unmarshal(raw, &o) == nil {
 		return string(o.Message)

@@ -151,17 +151,17 @@ func (n *wInt) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// wStr is a text read from a JSON string, number or boolean (zip codes and
+// wText is a text read from a JSON string, number or boolean (zip codes and
 // access codes are numbers in some samples).
-type wStr string
+type wText string
 
 // UnmarshalJSON reads a string, a number, a boolean or null.
-func (s *wStr) UnmarshalJSON(b []byte) error {
+func (s *wText) UnmarshalJSON(b []byte) error {
 	v, _, err := jsonText(b)
 	if err != nil {
 		return err
 	}
-	*s = wStr(v)
+	*s = wText(v)
 	return nil
 }
 
@@ -185,8 +185,8 @@ func (v *wBool) UnmarshalJSON(b []byte) error {
 // wStatus is a status object {code, name}; a bare code is accepted, an IRI
 // leaves it empty.
 type wStatus struct {
-	Code wInt `json:"code"`
-	Name wStr `json:"name"`
+	Code wInt  `json:"code"`
+	Name wText `json:"name"`
 }
 
 // UnmarshalJSON reads a status object, a code or null.
@@ -343,4 +343,4 @@ func (d docID) id() int64 {
 }
 
 // str returns a trimmed wire text.
-func str(s wStr) string { return strings.TrimSpace(string(s)) }
+func str(s wText) string { return strings.TrimSpace(string(s)) }

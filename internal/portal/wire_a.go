@@ -46,7 +46,7 @@ type skuReqA struct {
 
 type skuA struct {
 	itemHead
-	EANBox         wStr           `json:"eanBox"`
+	EANBox         wText          `json:"eanBox"`
 	QuantityPerBox model.Decimal  `json:"quantityPerBox"`
 	GrossWeightBox model.Decimal  `json:"grossWeightBox"`
 	BuyPrice       model.Decimal  `json:"buyPrice"`
@@ -80,9 +80,9 @@ type receptionReqA struct {
 
 type receptionA struct {
 	inboundHead
-	WarehouseLocation ref[none]       `json:"warehouseLocation"`
-	Supplier          ref[supplierA]  `json:"supplier"`
-	Attributes        map[string]wStr `json:"attributes"`
+	WarehouseLocation ref[none]        `json:"warehouseLocation"`
+	Supplier          ref[supplierA]   `json:"supplier"`
+	Attributes        map[string]wText `json:"attributes"`
 	Lines             []struct {
 		Position         wInt      `json:"position"`
 		Variant          ref[skuA] `json:"variant"`
@@ -128,26 +128,26 @@ type orderReqA struct {
 
 // shipToA is Edition A's receiver, in requests and responses.
 type shipToA struct {
-	Name           wStr          `json:"name,omitempty"`
-	Title          wStr          `json:"title,omitempty"`
-	FirstName      wStr          `json:"firstName,omitempty"`
-	LastName       wStr          `json:"lastName,omitempty"`
-	StreetAddress  wStr          `json:"streetAddress,omitempty"`
-	StreetAddress2 wStr          `json:"streetAddress2,omitempty"`
-	City           wStr          `json:"city,omitempty"`
-	CountryCode    wStr          `json:"countryCode,omitempty"`
-	Zipcode        wStr          `json:"zipcode,omitempty"`
-	Email          wStr          `json:"email,omitempty"`
-	Phone          wStr          `json:"phone,omitempty"`
-	LanguageCode   wStr          `json:"languageCode,omitempty"`
+	Name           wText         `json:"name,omitempty"`
+	Title          wText         `json:"title,omitempty"`
+	FirstName      wText         `json:"firstName,omitempty"`
+	LastName       wText         `json:"lastName,omitempty"`
+	StreetAddress  wText         `json:"streetAddress,omitempty"`
+	StreetAddress2 wText         `json:"streetAddress2,omitempty"`
+	City           wText         `json:"city,omitempty"`
+	CountryCode    wText         `json:"countryCode,omitempty"`
+	Zipcode        wText         `json:"zipcode,omitempty"`
+	Email          wText         `json:"email,omitempty"`
+	Phone          wText         `json:"phone,omitempty"`
+	LanguageCode   wText         `json:"languageCode,omitempty"`
 	Attributes     *shipToAttrsA `json:"attributes,omitempty"`
 }
 
 type shipToAttrsA struct {
-	AccessCode wStr `json:"accessCode,omitempty"`
-	Company    wStr `json:"company,omitempty"`
-	Floor      wStr `json:"floor,omitempty"`
-	Building   wStr `json:"building,omitempty"`
+	AccessCode wText `json:"accessCode,omitempty"`
+	Company    wText `json:"company,omitempty"`
+	Floor      wText `json:"floor,omitempty"`
+	Building   wText `json:"building,omitempty"`
 }
 
 type orderLineReqA struct {
@@ -158,21 +158,21 @@ type orderLineReqA struct {
 }
 
 type poLinkA struct {
-	OrderNumber wStr `json:"orderNumber"`
-	Position    wInt `json:"position"`
+	OrderNumber wText `json:"orderNumber"`
+	Position    wInt  `json:"position"`
 }
 
 type serviceLineA struct {
-	Position    wInt `json:"position"`
-	ServiceType wStr `json:"serviceType"`
-	Quantity    wInt `json:"quantity"`
+	Position    wInt  `json:"position"`
+	ServiceType wText `json:"serviceType"`
+	Quantity    wInt  `json:"quantity"`
 }
 
 type orderA struct {
 	outboundHead
-	WarehouseLocation ref[none]       `json:"warehouseLocation"`
-	ShipTo            *shipToA        `json:"shipTo"`
-	Attributes        map[string]wStr `json:"attributes"`
+	WarehouseLocation ref[none]        `json:"warehouseLocation"`
+	ShipTo            *shipToA         `json:"shipTo"`
+	Attributes        map[string]wText `json:"attributes"`
 	Lines             []struct {
 		Position              wInt      `json:"position"`
 		Variant               ref[skuA] `json:"variant"`
@@ -224,31 +224,31 @@ func orderBodyA(company int64, o model.Outbound) any {
 	}
 	if a := o.ShipTo; a != nil {
 		s := &shipToA{
-			Name: wStr(a.Name), Title: wStr(a.Title), FirstName: wStr(a.FirstName), LastName: wStr(a.LastName),
-			StreetAddress: wStr(a.StreetAddress), StreetAddress2: wStr(a.StreetAddress2), City: wStr(a.City),
-			CountryCode: wStr(a.CountryCode), Zipcode: wStr(a.Zipcode), Email: wStr(a.Email), Phone: wStr(a.Phone),
-			LanguageCode: wStr(a.LanguageCode),
+			Name: wText(a.Name), Title: wText(a.Title), FirstName: wText(a.FirstName), LastName: wText(a.LastName),
+			StreetAddress: wText(a.StreetAddress), StreetAddress2: wText(a.StreetAddress2), City: wText(a.City),
+			CountryCode: wText(a.CountryCode), Zipcode: wText(a.Zipcode), Email: wText(a.Email), Phone: wText(a.Phone),
+			LanguageCode: wText(a.LanguageCode),
 		}
 		if a.AccessCode != "" || a.Company != "" || a.Floor != "" || a.Building != "" {
-			s.Attributes = &shipToAttrsA{AccessCode: wStr(a.AccessCode), Company: wStr(a.Company), Floor: wStr(a.Floor), Building: wStr(a.Building)}
+			s.Attributes = &shipToAttrsA{AccessCode: wText(a.AccessCode), Company: wText(a.Company), Floor: wText(a.Floor), Building: wText(a.Building)}
 		}
 		b.ShipTo = s
 	}
 	for _, l := range o.Lines {
 		rl := orderLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity}
 		if l.ReceptionOrderNumber != "" {
-			rl.PurchaseOrderLineItem = &poLinkA{OrderNumber: wStr(l.ReceptionOrderNumber), Position: wInt(l.ReceptionPosition)}
+			rl.PurchaseOrderLineItem = &poLinkA{OrderNumber: wText(l.ReceptionOrderNumber), Position: wInt(l.ReceptionPosition)}
 		}
 		b.Lines = append(b.Lines, rl)
 	}
 	for _, s := range o.ServiceLines {
-		b.ServiceLines = append(b.ServiceLines, serviceLineA{Position: wInt(s.Position), ServiceType: wStr(s.ServiceType), Quantity: wInt(s.Quantity)})
+		b.ServiceLines = append(b.ServiceLines, serviceLineA{Position: wInt(s.Position), ServiceType: wText(s.ServiceType), Quantity: wInt(s.Quantity)})
 	}
 	return b
 }
 
 // attrs converts an attributes object.
-func attrs(m map[string]wStr) map[string]string {
+func attrs(m map[string]wText) map[string]string {
 	if len(m) == 0 {
 		return nil
 	}

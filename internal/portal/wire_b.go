@@ -31,16 +31,16 @@ type connectionReqB struct {
 
 type connectionB struct {
 	partnerHead
-	CountryCode    wStr `json:"countryCode"`
-	State          wStr `json:"state"`
-	City           wStr `json:"city"`
-	Zipcode        wStr `json:"zipcode"`
-	StreetAddress  wStr `json:"streetAddress"`
-	StreetAddress2 wStr `json:"streetAddress2"`
-	StreetAddress3 wStr `json:"streetAddress3"`
-	Email          wStr `json:"email"`
-	ContactName    wStr `json:"contactName"`
-	Phone          wStr `json:"phone"`
+	CountryCode    wText `json:"countryCode"`
+	State          wText `json:"state"`
+	City           wText `json:"city"`
+	Zipcode        wText `json:"zipcode"`
+	StreetAddress  wText `json:"streetAddress"`
+	StreetAddress2 wText `json:"streetAddress2"`
+	StreetAddress3 wText `json:"streetAddress3"`
+	Email          wText `json:"email"`
+	ContactName    wText `json:"contactName"`
+	Phone          wText `json:"phone"`
 }
 
 func (c *connectionB) model() model.Partner {
@@ -128,13 +128,13 @@ type packagingReqB struct {
 type packagingB struct {
 	docID
 	Variant  ref[variantB] `json:"variant"`
-	Code     wStr          `json:"code"`
-	EAN      wStr          `json:"ean"`
+	Code     wText         `json:"code"`
+	EAN      wText         `json:"ean"`
 	Quantity wInt          `json:"quantity"`
 	dims
 	NetWeight model.Decimal    `json:"netWeight"`
-	Level     wStr             `json:"level"`
-	Type      wStr             `json:"type"`
+	Level     wText            `json:"level"`
+	Type      wText            `json:"type"`
 	Supplier  ref[connectionB] `json:"supplier"`
 	CreatedAt wTime            `json:"createdAt"`
 	UpdatedAt wTime            `json:"updatedAt"`
@@ -163,13 +163,13 @@ func packagingBodyB(p model.Packaging, variantIRI, supplierID string) any {
 // Reference data: warehouse clients, carriers, carrier services.
 
 type warehouseB struct {
-	Code wStr `json:"code"`
-	Name wStr `json:"name"`
+	Code wText `json:"code"`
+	Name wText `json:"name"`
 }
 
 type warehouseClientB struct {
 	docID
-	ClientCode wStr            `json:"clientCode"`
+	ClientCode wText           `json:"clientCode"`
 	Warehouse  ref[warehouseB] `json:"warehouse"`
 }
 
@@ -180,14 +180,14 @@ func (w *warehouseClientB) model() WarehouseClient {
 }
 
 type refCodeB struct {
-	Code wStr `json:"code"`
-	Name wStr `json:"name"`
+	Code wText `json:"code"`
+	Name wText `json:"name"`
 }
 
 type carrierB struct {
 	docID
-	Code                   wStr          `json:"code"`
-	Name                   wStr          `json:"name"`
+	Code                   wText         `json:"code"`
+	Name                   wText         `json:"name"`
 	MainTransportationType ref[refCodeB] `json:"mainTransportationType"`
 }
 
@@ -199,8 +199,8 @@ func (c *carrierB) model() Carrier {
 type carrierServiceB struct {
 	docID
 	Carrier ref[carrierB] `json:"carrier"`
-	Code    wStr          `json:"code"`
-	Name    wStr          `json:"name"`
+	Code    wText         `json:"code"`
+	Name    wText         `json:"name"`
 }
 
 func (s *carrierServiceB) model() CarrierService {
@@ -269,8 +269,8 @@ type salesOrderReqB struct {
 
 // soHeadB is a sales order embedded in a fulfillment or a shipping unit.
 type soHeadB struct {
-	OrderNumber         wStr `json:"orderNumber"`
-	ExternalOrderNumber wStr `json:"externalOrderNumber"`
+	OrderNumber         wText `json:"orderNumber"`
+	ExternalOrderNumber wText `json:"externalOrderNumber"`
 }
 
 // lineB is a purchase or sales order line as Edition B answers it.
@@ -278,9 +278,9 @@ type lineB struct {
 	Position   wInt          `json:"position"`
 	Variant    ref[variantB] `json:"variant"`
 	Quantity   wInt          `json:"quantity"`
-	LotNumber  wStr          `json:"lotNumber"`
+	LotNumber  wText         `json:"lotNumber"`
 	ExpiryDate wTime         `json:"expiryDate"`
-	OwnerCode  wStr          `json:"ownerCode"`
+	OwnerCode  wText         `json:"ownerCode"`
 }
 
 type soLineB struct {
@@ -298,7 +298,7 @@ type salesOrderB struct {
 	RequestedCarrier        ref[carrierB]        `json:"requestedCarrier"`
 	RequestedCarrierService ref[carrierServiceB] `json:"requestedCarrierService"`
 	PlannedDeliveryDate     wDate                `json:"plannedDeliveryDate"`
-	DeliveryTimeSlotBefore  wStr                 `json:"deliveryTimeSlotBefore"`
+	DeliveryTimeSlotBefore  wText                `json:"deliveryTimeSlotBefore"`
 	ShippingUnits           []shippingUnitB      `json:"shippingUnits"`
 	Lines                   []soLineB            `json:"salesOrderLineItems"`
 }

@@ -14,19 +14,19 @@ import (
 
 type fulfillmentB struct {
 	docID
-	FulfillmentNumber wStr            `json:"fulfillmentNumber"`
+	FulfillmentNumber wText           `json:"fulfillmentNumber"`
 	FulfilledAt       wTime           `json:"fulfilledAt"`
 	Warehouse         ref[warehouseB] `json:"warehouse"`
 	Status            wStatus         `json:"status"`
-	TrackingNumber    wStr            `json:"trackingNumber"`
+	TrackingNumber    wText           `json:"trackingNumber"`
 	Carrier           ref[carrierB]   `json:"carrier"`
 	SalesOrder        ref[soHeadB]    `json:"salesOrder"`
 	Lines             []struct {
 		Variant            ref[variantB] `json:"variant"`
 		SalesOrderLineItem ref[soLineB]  `json:"salesOrderLineItem"`
 		QuantityFulfilled  wInt          `json:"quantityFulfilled"`
-		OwnerCode          wStr          `json:"ownerCode"`
-		LotNumber          wStr          `json:"lotNumber"`
+		OwnerCode          wText         `json:"ownerCode"`
+		LotNumber          wText         `json:"lotNumber"`
 		ExpiryDate         wTime         `json:"expiryDate"`
 	} `json:"fulfillmentLineItems"`
 	Unfulfillable []struct {
@@ -34,7 +34,7 @@ type fulfillmentB struct {
 		SalesOrderLineItem    ref[soLineB]  `json:"salesOrderLineItem"`
 		QuantityUnfulfillable wInt          `json:"quantityUnfulfillable"`
 		ReasonCode            ref[refCodeB] `json:"reasonCode"`
-		ReasonComment         wStr          `json:"reasonComment"`
+		ReasonComment         wText         `json:"reasonComment"`
 	} `json:"unfulfillableLineItems"`
 	CreatedAt wTime `json:"createdAt"`
 	UpdatedAt wTime `json:"updatedAt"`
@@ -85,8 +85,8 @@ func lineSKU(v ref[variantB], sol soLineB) string {
 
 type shippingUnitB struct {
 	docID
-	ShippingUnitNumber     wStr          `json:"shippingUnitNumber"`
-	ShippingTrackingNumber wStr          `json:"shippingTrackingNumber"`
+	ShippingUnitNumber     wText         `json:"shippingUnitNumber"`
+	ShippingTrackingNumber wText         `json:"shippingTrackingNumber"`
 	ShippingUnitStatus     wStatus       `json:"shippingUnitStatus"`
 	Events                 []eventB      `json:"shippingUnitEvents"`
 	Weight                 model.Decimal `json:"weight"`
@@ -121,8 +121,8 @@ func (u *shippingUnitB) model() model.ShippingUnit {
 
 // suHeadB is a shipping unit embedded in an event.
 type suHeadB struct {
-	ShippingUnitNumber     wStr         `json:"shippingUnitNumber"`
-	ShippingTrackingNumber wStr         `json:"shippingTrackingNumber"`
+	ShippingUnitNumber     wText        `json:"shippingUnitNumber"`
+	ShippingTrackingNumber wText        `json:"shippingTrackingNumber"`
 	SalesOrder             ref[soHeadB] `json:"salesOrder"`
 }
 
@@ -130,11 +130,11 @@ type eventB struct {
 	docID
 	ShippingUnit       ref[suHeadB]  `json:"shippingUnit"`
 	OccurredAt         wTime         `json:"occurredAt"`
-	Location           wStr          `json:"location"`
+	Location           wText         `json:"location"`
 	Latitude           model.Decimal `json:"latitude"`
 	Longitude          model.Decimal `json:"longitude"`
-	Message            wStr          `json:"message"`
-	StatusDetail       wStr          `json:"statusDetail"`
+	Message            wText         `json:"message"`
+	StatusDetail       wText         `json:"statusDetail"`
 	ShippingUnitStatus wStatus       `json:"shippingUnitStatus"`
 	Severity           wInt          `json:"severity"`
 	UpdatedAt          wTime         `json:"updatedAt"`
@@ -157,11 +157,11 @@ func (e *eventB) model() model.TrackingEvent {
 // both sides.
 type movementB struct {
 	wMovement
-	FromOwnerCode  wStr  `json:"fromOwnerCode"`
-	FromLotNumber  wStr  `json:"fromLotNumber"`
+	FromOwnerCode  wText `json:"fromOwnerCode"`
+	FromLotNumber  wText `json:"fromLotNumber"`
 	FromExpiryDate wTime `json:"fromExpiryDate"`
-	ToOwnerCode    wStr  `json:"toOwnerCode"`
-	ToLotNumber    wStr  `json:"toLotNumber"`
+	ToOwnerCode    wText `json:"toOwnerCode"`
+	ToLotNumber    wText `json:"toLotNumber"`
 	ToExpiryDate   wTime `json:"toExpiryDate"`
 }
 

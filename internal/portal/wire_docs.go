@@ -51,9 +51,9 @@ type dims struct {
 // partnerHead is a supplier (A) / connection (B).
 type partnerHead struct {
 	docID
-	Code         wStr `json:"code"`
-	Name         wStr `json:"name"`
-	Relationship wStr `json:"relationship"`
+	Code         wText `json:"code"`
+	Name         wText `json:"name"`
+	Relationship wText `json:"relationship"`
 }
 
 func (h *partnerHead) model() model.Partner {
@@ -63,10 +63,10 @@ func (h *partnerHead) model() model.Partner {
 // itemHead is a SKU (A) / variant (B).
 type itemHead struct {
 	docID
-	SKU          wStr `json:"sku"`
-	Name         wStr `json:"name"`
-	Description1 wStr `json:"description1"`
-	EAN          wStr `json:"ean"`
+	SKU          wText `json:"sku"`
+	Name         wText `json:"name"`
+	Description1 wText `json:"description1"`
+	EAN          wText `json:"ean"`
 	dims
 	CreatedAt wTime `json:"createdAt"`
 	UpdatedAt wTime `json:"updatedAt"`
@@ -83,9 +83,9 @@ func (h *itemHead) model() model.Item {
 // inboundHead is a reception (A) / purchase order (B).
 type inboundHead struct {
 	docID
-	OrderNumber     wStr    `json:"orderNumber"`
-	ReferenceNumber wStr    `json:"referenceNumber"`
-	OrderType       wStr    `json:"orderType"`
+	OrderNumber     wText   `json:"orderNumber"`
+	ReferenceNumber wText   `json:"referenceNumber"`
+	OrderType       wText   `json:"orderType"`
 	DueAt           wTime   `json:"dueAt"`
 	ReceivedAt      wTime   `json:"receivedAt"`
 	Status          wStatus `json:"status"`
@@ -104,9 +104,9 @@ func (h *inboundHead) model() model.Inbound {
 // outboundHead is an order (A) / sales order (B).
 type outboundHead struct {
 	docID
-	OrderNumber          wStr    `json:"orderNumber"`
-	ExternalOrderNumber  wStr    `json:"externalOrderNumber"`
-	DeliveryMode         wStr    `json:"deliveryMode"`
+	OrderNumber          wText   `json:"orderNumber"`
+	ExternalOrderNumber  wText   `json:"externalOrderNumber"`
+	DeliveryMode         wText   `json:"deliveryMode"`
 	ShippedAt            wTime   `json:"shippedAt"`
 	FulfillmentStatus    wStatus `json:"fulfillmentStatus"`
 	TransportationStatus wStatus `json:"transportationStatus"`
@@ -128,9 +128,9 @@ func (h *outboundHead) model() model.Outbound {
 // object (dimensions, supplier...) is passed over unread.
 type variantHead struct {
 	docID
-	SKU  wStr `json:"sku"`
-	Name wStr `json:"name"`
-	EAN  wStr `json:"ean"`
+	SKU  wText `json:"sku"`
+	Name wText `json:"name"`
+	EAN  wText `json:"ean"`
 }
 
 // wStock is a stock record, the same in both editions.
@@ -157,11 +157,11 @@ func (s *wStock) model() model.Stock {
 // owners, lots and expiry dates (movementB).
 type wMovement struct {
 	docID
-	FromPosition wStr             `json:"fromPosition"`
-	ToPosition   wStr             `json:"toPosition"`
+	FromPosition wText            `json:"fromPosition"`
+	ToPosition   wText            `json:"toPosition"`
 	Quantity     wInt             `json:"quantity"`
 	MovedAt      wTime            `json:"movedAt"`
-	Comment      wStr             `json:"comment"`
+	Comment      wText            `json:"comment"`
 	Variant      ref[variantHead] `json:"variant"`
 	Processed    wBool            `json:"processed"`
 	CreatedAt    wTime            `json:"createdAt"`
