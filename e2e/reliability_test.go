@@ -84,20 +84,7 @@ func (r *readOnly) set(path string, on bool) {
 		}
 		return
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	mode := os.FileMode(0o644)
-	if st.IsDir() {
-		mode = 0o755
-	}
-	if on {
-		mode &^= 0o222
-	}
-	if err := os.Chmod(path, mode); err != nil {
-		r.t.Fatal(err)
-	}
+	testkit.WriteBits(r.t, path, on)
 }
 
 // command is the binary with args, run as the way needs.

@@ -48,9 +48,16 @@ func Immutable(t testing.TB, path string, on bool) {
 	if os.Geteuid() == 0 {
 		t.Skipf("SKIPPED: cannot make %s read-only for root here (chattr %s: %v %s); the e2e drill covers it by running filebridge as another user", path, flag, err, out)
 	}
-	st, serr := os.Stat(path)
-	if serr != nil {
-		t.Fatal(serr)
+	WriteBits(t, path, on)
+}
+
+// WriteBits takes the write bits of path away (on) or gives them back
+// (0644 for a file, 0755 for a folder): read-only for anyone but root.
+func WriteBits(t testing.TB, path string, on bool) {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	mode := os.FileMode(0o644)
 	if st.IsDir() {
