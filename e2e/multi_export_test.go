@@ -301,8 +301,11 @@ func checkTicks(t *testing.T, db *journal.DB, export string, produced []string) 
 			files++
 		}
 	}
-	if export == "stock" && files != states[journal.TickDone] {
-		t.Errorf("stock: %d files for %d finished ticks", files, states[journal.TickDone])
+	// A run killed after its file was in place and before its tick was
+	// recorded is redone, and writes its snapshot again: at most one more
+	// file per redone tick.
+	if done := states[journal.TickDone]; export == "stock" && (files < done || files > done+retries) {
+		t.Errorf("stock: %d files for %d finished ticks, %d of them redone", files, done, retries)
 	}
 	t.Logf("%s: %d ticks %v, by instance %v, %d redone, %d files", export, len(ticks), states, owners, retries, files)
 }
