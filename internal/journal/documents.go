@@ -224,8 +224,7 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 
 // DocumentCounts counts a file's documents per result.
 func (d *DB) DocumentCounts(ctx context.Context, fileID int64) (map[Result]int, error) {
-	counts, err := queryCounts[int64, Result](ctx, d.r, `SELECT file_id, result, count(*) FROM documents
-		WHERE file_id = ? GROUP BY file_id, result`, fileID)
+	counts, err := d.ResultCounts(ctx, []int64{fileID})
 	if err != nil {
 		return nil, fmt.Errorf("counting documents of file %d: %w", fileID, err)
 	}

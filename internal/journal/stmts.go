@@ -66,8 +66,14 @@ func (c *stmtCache) prepare(ctx context.Context, db *sql.DB) {
 			continue
 		}
 		c.mu.Lock()
-		c.ready[q] = s
+		if c.ready[q] == nil {
+			c.ready[q] = s
+			s = nil
+		}
 		c.mu.Unlock()
+		if s != nil {
+			_ = s.Close() // another commit prepared it meanwhile
+		}
 	}
 }
 

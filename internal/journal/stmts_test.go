@@ -1,0 +1,64 @@
+package journal
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPreparedStatements: a statement the SQLite writer ran is prepared
+// after its transaction and later transactions run it prepared, with the
+// same results; a statement prepared twice (two commits at once) keeps one.
+func TestPreparedStatements(t *testing.T) {
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db"))
+	ctx := t.Context()
+	id := claimTest(t, d, "erp", "ORDERS_1.csv", "orders")
+	if err := d.AddDocuments(ctx, id, []Document{{Key: "SO-1"}, {Key: "SO-2"}}); err != nil {
+		t.Fatal(err)
+	}
+	prepared := func() int {
+		d.w.stmts.mu.Lock()
+		defer d.w.stmts.mu.Unlock()
+		n := 0
+		for q := range d.w.stmts.ready {
+			if strings.HasPrefix(q, "UPDATE documents SET result = ?") {
+				n++
+			}
+		}
+		return n
+	}
+	for i, key := range []string{"SO-1", "SO-2"} {
+		if err := d.SetResult(ctx, id, key, ResultCreated, "/api/sales_orders/"+key, ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := prepared(); got != 1 {
+			t.Fatalf("after result %d: %d prepared SetResult statements, want 1", i+1, got)
+		}
+	}
+	for _, key := range []string{"SO-1", "SO-2"} {
+		doc, err := d.Document(ctx, id, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Result != ResultCreated || doc.PortalID != "/api/sales_orders/"+key {
+			t.Errorf("%s: result %q, portal id %q", key, doc.Result, doc.PortalID)
+		}
+	}
+	// A statement noted again while it was being prepared (two commits
+	// at once) keeps its first preparation; the second is closed.
+	q := "SELECT count(*) FROM documents WHERE file_id = ?"
+	c := d.w.stmts
+	c.get(q)
+	c.prepare(ctx, d.w.db)
+	first := c.ready[q]
+	if first == nil {
+		t.Fatal("statement not prepared")
+	}
+	c.mu.Lock()
+	c.wanted[q] = true // as a transaction that ran it meanwhile would
+	c.mu.Unlock()
+	c.prepare(ctx, d.w.db)
+	if c.ready[q] != first {
+		t.Error("a second preparation replaced the first (and leaked it)")
+	}
+}
