@@ -24,16 +24,28 @@ import (
 // orders interleaved) are read back into memory and sorted. A kill
 // leaves nothing behind.
 type rejectSpool struct {
-	f    *os.File
+	f    spoolFile
 	w    *bufio.Writer
 	size int64
 	// rf holds the places, in the order added; nrefs counts them, sorted
 	// says they are in row order so far, last is the last row added.
-	rf     *os.File
+	rf     spoolFile
 	rw     *bufio.Writer
 	nrefs  int64
 	sorted bool
 	last   uint32
+	// temp creates the spool's files (unlinkedTemp; a test counts the
+	// bytes that go through them).
+	temp func(pattern string) (spoolFile, error)
+}
+
+// spoolFile is what the spool needs of its temporary files (*os.File).
+type spoolFile interface {
+	io.Writer
+	io.ReaderAt
+	io.Seeker
+	io.Closer
+	Truncate(size int64) error
 }
 
 // rowRef places a failed row's message in the spool. Rows of one document
@@ -49,15 +61,15 @@ const refSize = 16
 
 // newRejectSpool returns an empty spool; its files are created with the
 // first failed document (most files have none).
-func newRejectSpool() *rejectSpool { return &rejectSpool{sorted: true} }
+func newRejectSpool() *rejectSpool { return &rejectSpool{sorted: true, temp: unlinkedTemp} }
 
 // open creates the spool's files.
 func (s *rejectSpool) open() error {
-	f, err := unlinkedTemp("filebridge-rejected-*")
+	f, err := s.temp("filebridge-rejected-*")
 	if err != nil {
 		return err
 	}
-	rf, err := unlinkedTemp("filebridge-rejected-rows-*")
+	rf, err := s.temp("filebridge-rejected-rows-*")
 	if err != nil {
 		_ = f.Close()
 		return err
@@ -68,7 +80,7 @@ func (s *rejectSpool) open() error {
 
 // unlinkedTemp creates a temporary file and removes its name at once:
 // the open file stays usable and nothing is left behind by a kill.
-func unlinkedTemp(pattern string) (*os.File, error) {
+func unlinkedTemp(pattern string) (spoolFile, error) {
 	f, err := os.CreateTemp("", pattern)
 	if err != nil {
 		return nil, fmt.Errorf("creating the rejected-rows spool: %w", err)
@@ -85,7 +97,7 @@ func (s *rejectSpool) reset() error {
 	}
 	s.w.Reset(s.f)
 	s.rw.Reset(s.rf)
-	for _, f := range []*os.File{s.f, s.rf} {
+	for _, f := range []spoolFile{s.f, s.rf} {
 		if err := f.Truncate(0); err != nil {
 			return fmt.Errorf("emptying the rejected-rows spool: %w", err)
 		}

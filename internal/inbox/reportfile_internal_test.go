@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"filebridge/internal/formats"
 )
@@ -83,52 +82,102 @@ func TestNeutralize(t *testing.T) {
 	}
 }
 
-// TestRejectedRowsLinear times the rejected-row messages of one order of
-// n invalid lines at n and 8n: linear work takes about 8 times as long,
-// the earlier scan of every issue for every row 64 times.
+// invalidOrder is one order of n rows, each invalid on its own.
+func invalidOrder(n int) formats.Doc {
+	d := formats.Doc{Key: "SO-1", Rows: make([]int, n), Issues: make([]formats.Issue, n)}
+	for i := range n {
+		d.Rows[i] = i + 2
+		d.Issues[i] = formats.Issue{Row: i + 2, Column: "quantity", Value: "0", Message: "must be greater than 0"}
+	}
+	return d
+}
+
+// spoolRows stores the messages of d's rows in an empty spool and reads
+// every one of them back, as the report and the rejected file do.
+func spoolRows(tb testing.TB, s *rejectSpool, d formats.Doc) {
+	if err := s.addDoc(d, "invalid"); err != nil {
+		tb.Fatal(err)
+	}
+	r, err := s.reader()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, row := range d.Rows {
+		if _, ok, err := r.message(row); err != nil || !ok {
+			tb.Fatalf("row %d: ok %v, error %v", row, ok, err)
+		}
+	}
+}
+
+// countingFile counts the bytes written to and read from a spool file.
+type countingFile struct {
+	spoolFile
+	moved *int64
+}
+
+func (c countingFile) Write(p []byte) (int, error) {
+	n, err := c.spoolFile.Write(p)
+	*c.moved += int64(n)
+	return n, err
+}
+
+func (c countingFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.spoolFile.ReadAt(p, off)
+	*c.moved += int64(n)
+	return n, err
+}
+
+// TestRejectedRowsLinear stores and reads back the messages of one order
+// of n invalid rows, at n and 8n, counting the bytes the spool writes to
+// and reads from its files: linear work moves the same bytes per row at
+// 8n as at n (each message and each place written once, read once). A
+// quadratic spool, one that read its places or messages again from the
+// start for each row or wrote a message once per row of its order, moves
+// bytes per row in proportion to n: 8 times as many at 8n, and fails
+// here. The time it takes is BenchmarkRejectedRows's.
 func TestRejectedRowsLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test skipped with -short")
-	}
-	doc := func(n int) formats.Doc {
-		d := formats.Doc{Key: "SO-1", Rows: make([]int, n), Issues: make([]formats.Issue, n)}
-		for i := range n {
-			d.Rows[i] = i + 2
-			d.Issues[i] = formats.Issue{Row: i + 2, Column: "quantity", Value: "0", Message: "must be greater than 0"}
-		}
-		return d
-	}
-	took := func(n int) time.Duration {
-		d := doc(n)
-		best := time.Duration(1 << 62)
-		for range 5 {
-			s := newRejectSpool()
-			if err := s.open(); err != nil { // the temporary files are not what is measured
-				t.Fatal(err)
-			}
-			start := time.Now()
-			if err := s.addDoc(d, "invalid"); err != nil {
-				t.Fatal(err)
-			}
-			r, err := s.reader()
+	perRow := func(n int) float64 {
+		var moved int64
+		s := newRejectSpool()
+		s.temp = func(pattern string) (spoolFile, error) {
+			f, err := unlinkedTemp(pattern)
 			if err != nil {
-				t.Fatal(err)
+				return nil, err
 			}
-			for _, row := range d.Rows {
-				if _, ok, err := r.message(row); err != nil || !ok {
-					t.Fatalf("row %d: ok %v, error %v", row, ok, err)
-				}
-			}
-			best = min(best, time.Since(start))
-			_ = s.Close()
+			return countingFile{f, &moved}, nil
 		}
-		return best
+		defer s.Close()
+		spoolRows(t, s, invalidOrder(n))
+		return float64(moved) / float64(n)
 	}
-	small, big := took(5000), took(40000)
-	ratio := float64(big) / float64(max(small, time.Microsecond))
-	t.Logf("5k rows %v, 40k rows %v: ratio %.1f (8 linear, 64 quadratic)", small, big, ratio)
-	if ratio > 24 {
-		t.Errorf("40k rows took %.1f times as long as 5k rows: not linear", ratio)
+	small, big := perRow(5000), perRow(40000)
+	t.Logf("bytes moved a row: %.1f at 5k rows, %.1f at 40k rows", small, big)
+	if small < 2*refSize {
+		t.Fatalf("%.1f bytes moved a row at 5k rows: the count misses the spool's files", small)
+	}
+	if big > 1.1*small {
+		t.Errorf("%.1f bytes moved a row at 40k rows, %.1f at 5k rows: not linear", big, small)
+	}
+}
+
+// BenchmarkRejectedRows times the rejected-row messages of one order of
+// n invalid rows (the spool's files are created before the clock starts).
+func BenchmarkRejectedRows(b *testing.B) {
+	for _, n := range []int{5000, 40000} {
+		b.Run(fmt.Sprintf("%d rows", n), func(b *testing.B) {
+			d := invalidOrder(n)
+			s := newRejectSpool()
+			defer s.Close()
+			if err := s.open(); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := s.reset(); err != nil {
+					b.Fatal(err)
+				}
+				spoolRows(b, s, d)
+			}
+		})
 	}
 }
 
