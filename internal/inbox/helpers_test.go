@@ -84,7 +84,7 @@ type envOpts struct {
 	sim     portalsim.Options
 	workers int              // default 1
 	settle  bool             // honour settle (default: SkipSettle)
-	stopped bool             // the clock moves only by Advance
+	stopped bool             // the clock moves only by Add
 	sftp    *sftptest.Server // inbox on this server's /in
 }
 

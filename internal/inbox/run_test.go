@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"filebridge/internal/folder"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/portal"
@@ -101,23 +102,76 @@ func counter(t *testing.T, reg *prometheus.Registry, name, result string) float6
 	return 0
 }
 
-// TestRunSettle: with the poll an hour away, Run takes a file written in
-// pieces only once two looks settle apart agree: never while the pieces
-// come (each write restarts the wait), never sooner than settle after
-// the last one, and from the file-system events alone.
+// gatedFolder is an inbox folder whose listings of the root wait until
+// the test takes them from listed: the rounds look at the inbox only when
+// the test lets them.
+type gatedFolder struct {
+	folder.Folder
+	listed chan struct{}
+}
+
+func (g gatedFolder) List(ctx context.Context, dir string) ([]folder.Entry, error) {
+	if dir == "." {
+		select {
+		case g.listed <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.Folder.List(ctx, dir)
+}
+
+// TestRunSettle: with the poll an hour away and the inbox's clock moved
+// only by the test, Run takes a file written in pieces only once two
+// looks settle apart agree: never while the pieces come (each write
+// restarts the wait; they span four times settle), not a moment before
+// settle after the last one, and at settle, from the file-system events
+// alone.
 func TestRunSettle(t *testing.T) {
-	const settle = 500 * time.Millisecond
-	e := newEnv(t, envOpts{settle: true, inbox: fmt.Sprintf("settle = %q\npoll = \"1h\"", settle)})
+	const settle = 50 * time.Millisecond
+	e := newEnv(t, envOpts{settle: true, stopped: true, inbox: fmt.Sprintf("settle = %q\npoll = \"1h\"", settle)})
+	listed := make(chan struct{})
+	in := e.newInbox(e.client, func(ctx context.Context) (folder.Folder, error) {
+		f, err := folder.Open(ctx, e.folder())
+		if err != nil {
+			return nil, err
+		}
+		return gatedFolder{f, listed}, nil
+	})
+	// look lets n listings of the root go, one after the other (once the
+	// second of two has started, the round of the first is over); false
+	// when one does not come within 10s.
+	look := func(n int) bool {
+		for range n {
+			select {
+			case <-listed:
+			case <-time.After(10 * time.Second):
+				return false
+			}
+		}
+		return true
+	}
+	const name = "SUPPLIERS_SLOW.csv"
+	// waiting lets a round look at the file and checks it is still in the
+	// inbox. A round that claims it lists no more: the next is a poll away.
+	waiting := func(when string) {
+		t.Helper()
+		if listed := look(2); !e.exists(name) {
+			t.Fatalf("%s was claimed %s", name, when)
+		} else if !listed {
+			t.Fatal("Run did not list its folder within 10s")
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- e.in.Run(ctx) }()
+	go func() { done <- in.Run(ctx) }()
 	defer func() {
 		cancel()
 		<-done
 	}()
-	waitFor(t, func() bool { return e.exists("processing") }) // the first round ran
-
-	const name = "SUPPLIERS_SLOW.csv"
+	if !look(2) { // temporary files removed at the first open, then the first round: the watcher runs
+		t.Fatal("Run did not list its folder within 10s")
+	}
 	f, err := os.Create(filepath.Join(e.dir, name))
 	if err != nil {
 		t.Fatal(err)
@@ -127,32 +181,30 @@ func TestRunSettle(t *testing.T) {
 	for i := 1; i <= 8; i++ {
 		rows = append(rows, fmt.Sprintf("SUP-S%d,Slow supplier %d,Manufacturer\n", i, i))
 	}
-	last := time.Now()
 	for i, r := range rows {
-		time.Sleep(settle / 10)
-		if !e.exists(name) {
-			if quiet := time.Since(last); quiet < settle {
-				t.Fatalf("%s was claimed %s after its last write, before piece %d of %d: it was still being written", name, quiet, i+1, len(rows))
-			}
-			t.Skipf("the test itself stalled for more than the settle of %s between two writes", settle)
+		if i > 0 {
+			e.clock.Add(settle / 2)
 		}
 		if _, err := f.WriteString(r); err != nil {
 			t.Fatal(err)
 		}
-		last = time.Now()
+		waiting(fmt.Sprintf("after piece %d of %d: it was still being written", i+1, len(rows)))
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for e.exists(name) {
-		time.Sleep(time.Millisecond)
-		if time.Since(last) > 10*time.Second {
-			t.Fatalf("%s not claimed within 10s", name)
+	e.clock.Add(settle - time.Millisecond)
+	waiting(fmt.Sprintf("%s after its last write, before the settle of %s", settle-time.Millisecond, settle))
+	e.clock.Add(time.Millisecond)
+	go func() { // the rounds go on freely: the next claims the file
+		for {
+			select {
+			case <-listed:
+			case <-ctx.Done():
+				return
+			}
 		}
-	}
-	if quiet := time.Since(last); quiet < settle {
-		t.Errorf("%s claimed %s after its last write, before the settle of %s", name, quiet, settle)
-	}
+	}()
 	waitFor(t, func() bool { return e.exists(processed + "/" + name) })
 	if n := e.sim.Len(portal.Connections); n != 8 {
 		t.Errorf("%d suppliers on the portal, want 8", n)
