@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"filebridge/internal/config"
-	"filebridge/internal/formats"
 )
 
 // IgnoredFile is an entry of the inbox folder that is not taken, and why:
@@ -95,19 +93,4 @@ func (in *Inbox) unmatchedLeft(name string) bool {
 	}
 	in.ignoreLocked(name, fmt.Sprintf("no route of inbox %q matches its name: left in place (add a route for it, an exclude glob, or set unmatched = \"error\")", in.cfg.Name))
 	return true
-}
-
-// typeHint is a note for a file whose route names one type while its
-// header row is clearly another type's ("" when it is not).
-func (fr *fileRun) typeHint(ctx context.Context) string {
-	if fr.route == nil || fr.route.Type == "" || fr.src == nil || fileErrors(fr.sum) == 0 {
-		return ""
-	}
-	opts := fr.opts
-	opts.Type = ""
-	dt, err := formats.FileType(ctx, fr.src, fr.src.size, fr.row.Name, opts)
-	if err != nil || dt.Name == "" || dt.Name == fr.route.DocType.Name || dt.Name == fr.route.Type {
-		return ""
-	}
-	return fmt.Sprintf("the file was read as %q because its name matches the route %q, but its header row is that of a %q file: rename the file or fix the route's match", fr.route.Type, fr.route.Match, dt.Name)
 }

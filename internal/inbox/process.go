@@ -241,6 +241,21 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	return fr.finish(ctx)
 }
 
+// typeHint is a note for a file whose route names one type while its
+// header row is clearly another type's ("" when it is not).
+func (fr *fileRun) typeHint(ctx context.Context) string {
+	if fr.route == nil || fr.route.Type == "" || fr.src == nil || fileErrors(fr.sum) == 0 {
+		return ""
+	}
+	opts := fr.opts
+	opts.Type = ""
+	dt, err := formats.FileType(ctx, fr.src, fr.src.size, fr.row.Name, opts)
+	if err != nil || dt.Name == "" || dt.Name == fr.route.DocType.Name || dt.Name == fr.route.Type {
+		return ""
+	}
+	return fmt.Sprintf("the file was read as %q because its name matches the route %q, but its header row is that of a %q file: rename the file or fix the route's match", fr.route.Type, fr.route.Match, dt.Name)
+}
+
 // lost closes the journal entry of a file that vanished from processing/.
 func (fr *fileRun) lost(ctx context.Context) (FileResult, error) {
 	row := &fr.row
