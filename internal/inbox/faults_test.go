@@ -22,13 +22,8 @@ func TestTransientFaults(t *testing.T) {
 	e := newEnv(t, envOpts{workers: 8, portal: `max_retries = 2`,
 		sim: portalsim.Options{FailRate: 0.12, ThrottleRate: 0.08, DropRate: 0.12}})
 	const nSup, nSKU, nOrd = 10, 60, 20
+	e.drop("SUPPLIERS.csv", suppliersFile("SUP-", nSup))
 	var b strings.Builder
-	b.WriteString("code,name,relationship\n")
-	for i := 1; i <= nSup; i++ {
-		fmt.Fprintf(&b, "SUP-%d,Supplier %d,Manufacturer\n", i, i)
-	}
-	e.drop("SUPPLIERS.csv", b.String())
-	b.Reset()
 	b.WriteString(skuHeader)
 	for i := 1; i <= nSKU; i++ {
 		b.WriteString(skuRow(i, fmt.Sprintf("SUP-%d", i%nSup+1)))

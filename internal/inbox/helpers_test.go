@@ -213,6 +213,17 @@ func testLogger(t *testing.T) *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
+// suppliersFile is a suppliers file of n suppliers, coded prefix1 to
+// prefixN and named after their codes.
+func suppliersFile(prefix string, n int) string {
+	var b strings.Builder
+	b.WriteString("code,name,relationship\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%s%d,Supplier %[1]s%[2]d,Manufacturer\n", prefix, i)
+	}
+	return b.String()
+}
+
 // drop writes a file into the inbox (its content, or a sample's).
 func (e *env) drop(name, content string) {
 	e.t.Helper()

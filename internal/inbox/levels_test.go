@@ -17,10 +17,8 @@ import (
 // every supplier once, and the SKU file (the next level) after them.
 func TestFileConcurrency(t *testing.T) {
 	e := newEnv(t, envOpts{routes: skuRoute, inbox: "file_concurrency = 4", workers: 2})
-	header := strings.SplitN(suppliersA, "\n", 2)[0]
-	row := strings.SplitN(strings.SplitN(suppliersA, "\n", 3)[1], ",", 2)[1]
 	for i := range 20 {
-		e.drop(fmt.Sprintf("SUPPLIERS_%02d.csv", i), fmt.Sprintf("%s\nSUP-C%02d,%s\n", header, i, row))
+		e.drop(fmt.Sprintf("SUPPLIERS_%02d.csv", i), suppliersFile(fmt.Sprintf("SUP-C%02d-", i), 1))
 	}
 	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
 	e.dropSample("A/good/SKU_20260302.csv", "")
@@ -50,19 +48,12 @@ func TestFairShare(t *testing.T) {
 	e := newEnv(t, envOpts{routes: skuRoute, inbox: "file_concurrency = 2", sim: portalsim.Options{Latency: 15 * time.Millisecond}})
 	e.options.FairShare = 50 * time.Millisecond
 	in := e.newInbox(e.client, nil)
-	header := strings.SplitN(suppliersA, "\n", 2)[0]
-	row := strings.SplitN(strings.SplitN(suppliersA, "\n", 3)[1], ",", 2)[1]
-	var big strings.Builder
-	big.WriteString(header + "\n")
-	for i := range 150 {
-		fmt.Fprintf(&big, "SUP-BIG%03d,%s\n", i, row)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- in.Run(ctx) }()
-	e.drop("SUPPLIERS_BIG.csv", big.String())
+	e.drop("SUPPLIERS_BIG.csv", suppliersFile("SUP-BIG", 150))
 	waitFor(t, func() bool { return e.exists("processing/SUPPLIERS_BIG.csv") })
-	e.drop("SUPPLIERS_SMALL.csv", fmt.Sprintf("%s\nSUP-SMALL,%s\n", header, row))
+	e.drop("SUPPLIERS_SMALL.csv", suppliersFile("SUP-SMALL", 1))
 	processed := func(name string) bool {
 		for _, p := range e.ls("processed") {
 			if strings.HasSuffix(p, "/"+name) {

@@ -3,7 +3,6 @@ package inbox_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -35,12 +34,7 @@ func TestGracefulStop(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, envOpts{workers: 4, sim: portalsim.Options{Latency: tt.latency}})
-			var b strings.Builder
-			b.WriteString("code,name,relationship\n")
-			for i := 1; i <= n; i++ {
-				fmt.Fprintf(&b, "SUP-%d,Supplier %d,Manufacturer\n", i, i)
-			}
-			e.drop("SUPPLIERS.csv", b.String())
+			e.drop("SUPPLIERS.csv", suppliersFile("SUP-", n))
 			e.options.Grace = tt.grace
 			in := e.newInbox(e.client, nil)
 
