@@ -2,19 +2,18 @@ package inbox_test
 
 import (
 	"testing"
-	"time"
 
 	"filebridge/internal/config"
 	"filebridge/internal/formats"
 	"filebridge/internal/inbox"
 	"filebridge/internal/model"
+	"filebridge/internal/testkit"
 )
 
+// TestFormatOptions: a route's settings become the decoder's options;
+// without a route, the defaults.
 func TestFormatOptions(t *testing.T) {
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
+	paris := testkit.Location(t, "Europe/Paris")
 	tests := []struct {
 		name  string
 		route *config.Route
