@@ -336,3 +336,30 @@ func TestClosedDBErrors(t *testing.T) {
 		t.Error("RecentFiles on a closed journal succeeded")
 	}
 }
+
+// TestCheckWritableProbesOnTheClock: the write probe runs at most every
+// probeEvery of the journal's clock, and records that clock's time.
+func TestCheckWritableProbesOnTheClock(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		t0 := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+		d, clock := openAt(t, t0)
+		ctx := t.Context()
+		for _, step := range []struct{ at, probed time.Time }{
+			{at: t0, probed: t0},
+			{at: t0.Add(probeEvery - time.Second), probed: t0},
+			{at: t0.Add(probeEvery), probed: t0.Add(probeEvery)},
+		} {
+			clock.set(step.at)
+			if err := d.CheckWritable(ctx); err != nil {
+				t.Fatalf("CheckWritable at %s: %v", step.at, err)
+			}
+			var at string
+			if err := d.r.QueryRowContext(ctx, `SELECT at FROM probe WHERE id = 1`).Scan(&at); err != nil {
+				t.Fatal(err)
+			}
+			if want := formatTime(step.probed); at != want {
+				t.Errorf("after CheckWritable at %s, probe at = %s, want %s", step.at, at, want)
+			}
+		}
+	})
+}

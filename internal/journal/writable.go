@@ -70,7 +70,7 @@ func (d *DB) CheckWritable(ctx context.Context) error {
 	}
 	d.probeMu.Lock()
 	defer d.probeMu.Unlock()
-	if !d.probedAt.IsZero() && time.Since(d.probedAt) < probeEvery {
+	if !d.probedAt.IsZero() && d.now().Sub(d.probedAt) < probeEvery {
 		return nil
 	}
 	err := d.write(ctx, func(tx *txn) error {
@@ -87,6 +87,6 @@ func (d *DB) CheckWritable(ctx context.Context) error {
 		}
 		return notWritable("writing to", d.path, err)
 	}
-	d.probedAt = time.Now()
+	d.probedAt = d.now()
 	return nil
 }
