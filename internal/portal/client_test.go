@@ -124,8 +124,14 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
+// TestRetryAfter: a Retry-After is delay seconds or an HTTP date, measured
+// on the client's clock (Config.Now) and capped by RetryMaxWait.
+func TestRetryAfter(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	c := testClient(t, model.EditionA, "http://portal.invalid", func(cfg *Config) {
+		cfg.Now = func() time.Time { return now }
+		cfg.RetryMaxWait = time.Minute
+	})
 	tests := []struct {
 		in   string
 		want time.Duration
@@ -138,10 +144,16 @@ func TestParseRetryAfter(t *testing.T) {
 		{"soon", 0, false},
 		{"Fri, 01 May 2026 12:00:10 GMT", 10 * time.Second, true},
 		{"Fri, 01 May 2026 11:00:00 GMT", 0, true},
+		{"Fri, 01 May 2026 13:00:00 GMT", time.Minute, true},
+		{"7200", time.Minute, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, ok := parseRetryAfter(tt.in, now)
+			resp := &http.Response{Header: http.Header{}}
+			if tt.in != "" {
+				resp.Header.Set("Retry-After", tt.in)
+			}
+			got, ok := c.retryAfter(resp)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("got %v %v want %v %v", got, ok, tt.want, tt.ok)
 			}
