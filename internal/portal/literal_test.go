@@ -13,9 +13,12 @@ import (
 // so that a portal refusing a repeated code (the literal mode) takes it.
 // A packaging's supplier goes as the connection's id in a string.
 func TestSimConsigneeReused(t *testing.T) {
-	for _, mode := range []string{"default", "literal"} {
-		t.Run(mode, func(t *testing.T) {
-			literal := mode == "literal"
+	for _, literal := range []bool{false, true} {
+		name := "default"
+		if literal {
+			name = "literal"
+		}
+		t.Run(name, func(t *testing.T) {
 			sp := startSim(t, portalsim.Options{Edition: model.EditionB, Seed: 3, Literal: literal})
 			seedMaster(t, sp)
 			ctx := t.Context()

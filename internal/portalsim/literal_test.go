@@ -10,9 +10,12 @@ import (
 // TestLiteralB checks what the literal mode leaves out or refuses, beside
 // the default mode's answer to the same request.
 func TestLiteralB(t *testing.T) {
-	for _, mode := range []string{"default", "literal"} {
-		t.Run(mode, func(t *testing.T) {
-			literal := mode == "literal"
+	for _, literal := range []bool{false, true} {
+		name := "default"
+		if literal {
+			name = "literal"
+		}
+		t.Run(name, func(t *testing.T) {
 			opts := edB()
 			opts.Literal = literal
 			c := start(t, opts)
