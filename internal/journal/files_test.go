@@ -142,11 +142,7 @@ func TestFileQueries(t *testing.T) {
 		}
 		ids := map[string]int64{}
 		for _, c := range claims {
-			id, err := d.ClaimFile(ctx, File{Inbox: c.inbox, Name: c.name, SHA256: c.sha, State: c.state})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids[c.name] = id
+			ids[c.name] = claimFile(t, d, File{Inbox: c.inbox, Name: c.name, SHA256: c.sha, State: c.state})
 		}
 		t.Run("OpenFiles", func(t *testing.T) {
 			tests := []struct {
@@ -336,10 +332,7 @@ func TestHoldRoundTrip(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		d := openTest(t)
 		ctx := t.Context()
-		id, err := d.ClaimFile(ctx, File{Inbox: "erp", Name: "ORDERS.csv", Portal: "p"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := claimFile(t, d, File{Inbox: "erp", Name: "ORDERS.csv", Portal: "p"})
 		f, err := d.File(ctx, id)
 		if err != nil {
 			t.Fatal(err)

@@ -126,10 +126,7 @@ func TestReopenKeepsData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, err := d.ClaimFile(ctx, File{Inbox: "in", Name: "A.csv", SHA256: "h"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := claimFile(t, d, File{Inbox: "in", Name: "A.csv", SHA256: "h"})
 		if err := d.AddDocuments(ctx, id, []Document{{Key: "K1"}, {Key: "K2"}}); err != nil {
 			t.Fatal(err)
 		}
