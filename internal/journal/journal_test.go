@@ -335,7 +335,8 @@ func TestClosedDBErrors(t *testing.T) {
 }
 
 // TestCheckWritableProbesOnTheClock: the write probe runs at most every
-// probeEvery of the journal's clock, and records that clock's time.
+// probeEvery of the journal's clock (and again when that clock is set
+// back), and records that clock's time.
 func TestCheckWritableProbesOnTheClock(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		t0 := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -345,6 +346,7 @@ func TestCheckWritableProbesOnTheClock(t *testing.T) {
 			{at: t0, probed: t0},
 			{at: t0.Add(probeEvery - time.Second), probed: t0},
 			{at: t0.Add(probeEvery), probed: t0.Add(probeEvery)},
+			{at: t0, probed: t0}, // the clock was set back
 		} {
 			clock.set(step.at)
 			if err := d.CheckWritable(ctx); err != nil {
