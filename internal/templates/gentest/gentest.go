@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,31 @@ func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
 	}
 	if string(got) != want {
 		t.Errorf("%s is out of date: run %s", path, regenerate)
+	}
+}
+
+// SameFile checks that got, the generated file called name, is the
+// committed one: an XLSX workbook part by part (decompressed, so that a
+// compressor change does not matter), any other file byte for byte. Each
+// difference is an error saying to run regenerate.
+func SameFile(t testing.TB, name string, got, committed []byte, regenerate string) {
+	t.Helper()
+	if !strings.HasSuffix(name, ".xlsx") {
+		if !bytes.Equal(got, committed) {
+			t.Errorf("%s is out of date: run %s", name, regenerate)
+		}
+		return
+	}
+	g, w := Parts(t, got), Parts(t, committed)
+	for part, gb := range g {
+		if wb, ok := w[part]; !ok || !bytes.Equal(gb, wb) {
+			t.Errorf("%s: part %s is out of date: run %s", name, part, regenerate)
+		}
+	}
+	for part := range w {
+		if _, ok := g[part]; !ok {
+			t.Errorf("%s: part %s should not be there: run %s", name, part, regenerate)
+		}
 	}
 }
 
