@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -28,17 +27,7 @@ func TestSamplesUpToDate(t *testing.T) {
 	for _, name := range sortedNames(files) {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(samplesDir, filepath.FromSlash(name))
-			if *update {
-				if err := os.WriteFile(p, files[name], 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatalf("%v: run go run ./internal/templates/gensamples", err)
-			}
-			gentest.SameFile(t, name, files[name], want, "go run ./internal/templates/gensamples")
+			gentest.UpToDate(t, p, string(files[name]), *update, "go run ./internal/templates/gensamples")
 		})
 	}
 }

@@ -11,8 +11,9 @@ import (
 	"testing"
 )
 
-// UpToDate checks that the file at path holds want, after writing want
-// there when update is set; regenerate is the command that does so.
+// UpToDate checks that the file at path holds want (see SameFile), after
+// writing want there when update is set; regenerate is the command that
+// does so.
 func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
 	t.Helper()
 	if update {
@@ -20,13 +21,11 @@ func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
 			t.Fatal(err)
 		}
 	}
-	got, err := os.ReadFile(path)
+	committed, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading %s: %v (run %s)", path, err, regenerate)
 	}
-	if string(got) != want {
-		t.Errorf("%s is out of date: run %s", path, regenerate)
-	}
+	SameFile(t, path, []byte(want), committed, regenerate)
 }
 
 // SameFile checks that got, the generated file called name, is the
