@@ -6,4 +6,9 @@ import "time"
 func DisablePosixRename(f Folder) { f.(*sftpFolder).noPosixRename = true }
 
 // SetClock makes an SFTP folder measure its redial backoff on now.
-func SetClock(f Folder, now func() time.Time) { f.(*sftpFolder).now = now }
+func SetClock(f Folder, now func() time.Time) {
+	sf := f.(*sftpFolder)
+	sf.mu.Lock()
+	defer sf.mu.Unlock()
+	sf.now = now
+}
