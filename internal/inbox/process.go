@@ -184,9 +184,12 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			return fr.duplicate(ctx, orig)
 		}
 	}
-	src, err := in.openSource(ctx, fr.f, row.Path, false)
-	if err != nil {
-		return FileResult{}, err
+	src := in.takeSpooled(row.ID)
+	if src == nil {
+		var err error
+		if src, err = in.openSource(ctx, fr.f, row.Path, false); err != nil {
+			return FileResult{}, err
+		}
 	}
 	defer src.Close()
 	fr.src = src
