@@ -128,8 +128,22 @@ func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error)
 
 // RenameUnique moves from into dir under base, or under the first free
 // suffixed name (see UniqueName) when base is taken. It never overwrites
-// and returns the name used.
+// and returns the name used. Base is tried first without asking whether
+// it is free: the rename itself refuses to replace a file.
 func RenameUnique(ctx context.Context, f Folder, from, dir, base string) (string, error) {
+	to, err := cleanName(path.Join(dir, base))
+	if err != nil {
+		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, err)
+	}
+	if reason := validEntryName(base); reason != "" {
+		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, badName(base, reason))
+	}
+	if err := f.Rename(ctx, from, to); !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return "", err
+		}
+		return to, nil
+	}
 	for attempt := 0; ; attempt++ {
 		to, err := UniqueName(ctx, f, dir, base)
 		if err != nil {
