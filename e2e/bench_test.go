@@ -71,6 +71,8 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		root := filepath.Join(dir, "srv")
 		mkdir(b, root, "in")
 		mkdir(b, root, "rclone")
+		mkdir(b, root, "bare")
+		var names []string
 		sshd := sftptest.StartSSHD(b, root)
 		key := filepath.Join(dir, "id_ed25519")
 		mustWrite(b, key, string(sshd.ClientKey))
@@ -79,7 +81,10 @@ func BenchmarkSFTPInbox(b *testing.B) {
 			data := string(supplierFile(fmt.Sprintf("SB-%05d", i)))
 			mustWrite(b, filepath.Join(root, "rclone", name), data)
 			mustWrite(b, filepath.Join(root, "in", name), data)
+			mustWrite(b, filepath.Join(root, "bare", name), data)
+			names = append(names, name)
 		}
+		bareTook := bareSFTPLifecycle(b, sshd, filepath.Join(root, "bare"), names)
 
 		// rclone move of the same files from the same server to a local folder.
 		host, port, _ := strings.Cut(sshd.Addr, ":")
@@ -119,12 +124,15 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		if c := s.stats(b).Counts["connections"]; c < n {
 			b.Errorf("%d suppliers on the portal, want at least %d", c, n)
 		}
-		fb, rc := float64(n)/fbTook.Seconds(), float64(n)/rcloneTook.Seconds()
+		fb, rc, bare := float64(n)/fbTook.Seconds(), float64(n)/rcloneTook.Seconds(), float64(n)/bareTook.Seconds()
 		b.ReportMetric(fb, "files/s-filebridge")
 		b.ReportMetric(rc, "files/s-rclone")
+		b.ReportMetric(bare, "files/s-bare")
 		b.ReportMetric(fb/rc, "ratio")
 		b.Logf("1,000 files: filebridge %.1f files/s (%s, through the API), rclone move %.1f files/s (%s, download and delete only), ratio %.2f",
 			fb, fbTook.Round(time.Millisecond), rc, rcloneTook.Round(time.Millisecond), fb/rc)
+		b.Logf("the lifecycle's SFTP requests alone (bare pkg/sftp loop, %d at once, no journal, no portal): %.1f files/s (%s), %.2f of rclone move",
+			floorWorkers, bare, bareTook.Round(time.Millisecond), bare/rc)
 	}
 }
 

@@ -10,10 +10,26 @@ import (
 
 // BenchmarkLocalInboxFiles measures how fast `filebridge run` takes 1,000
 // one-supplier files already waiting in a local inbox (an inbox that was
-// down for a night) through to the simulator, with file_concurrency 1
-// and 4: files/s of each.
+// down for a night) through to the simulator, with file_concurrency 1, 4
+// and 16: files/s of each, beside the floor of the same machine: the
+// lifecycle's file operations alone, done by a bare loop
+// (bareLocalLifecycle).
 func BenchmarkLocalInboxFiles(b *testing.B) {
 	const n = 1000
+	b.Run("bare_file_ops", func(b *testing.B) {
+		for b.Loop() {
+			inbox := b.TempDir()
+			names := make([]string, n)
+			for i := range names {
+				names[i] = fmt.Sprintf("SUPPLIERS_NIGHT_%04d.csv", i)
+				writeAtomic(b, filepath.Join(inbox, names[i]), supplierFile(fmt.Sprintf("NT-%05d", i)))
+			}
+			took := bareLocalLifecycle(b, inbox, names)
+			b.ReportMetric(float64(n)/took.Seconds(), "files/s")
+			b.Logf("%d files through the lifecycle's file operations alone (%d at once, no journal, no portal): %.0f files/s (%s)",
+				n, floorWorkers, float64(n)/took.Seconds(), took.Round(time.Millisecond))
+		}
+	})
 	for _, fc := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("file_concurrency=%d", fc), func(b *testing.B) {
 			for b.Loop() {

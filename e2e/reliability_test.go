@@ -283,13 +283,6 @@ func TestStopWhileWritingReports(t *testing.T) {
 	}
 }
 
-// writeOrders writes an Edition A order file of about mb megabytes to
-// path, 200 lines per order; with invalid every quantity is 0.
-func writeOrders(t testing.TB, path string, mb int, invalid bool) int {
-	t.Helper()
-	return writeOrderLines(t, path, orderShape{mb: mb, perOrder: 200, invalid: invalid})
-}
-
 // orderShape says what writeOrderLines generates: mb megabytes, or lines
 // lines, of orders of perOrder lines each; scattered puts the lines of
 // one order far apart (line 1 of every order, then line 2...), as in a

@@ -28,7 +28,7 @@ go test -run '^$' -bench . -benchmem -count=1 -timeout 30m $(go list ./... | gre
 # throttling or failing portal).
 echo
 echo "== end-to-end figures =="
-grep -E '^(Benchmark(PickupLatency|SFTPInbox|LargeOrderFile|SlowPortal)|\s+(throughput_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
+grep -E '^(Benchmark(PickupLatency|SFTPInbox|LocalInboxFiles|LargeOrderFile|SlowPortal)|\s+(throughput_|files_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
 
 # --- memory: `run` on a generated 300 MB order file of 200-line orders,
 # valid and all invalid (limit 400 MiB), and on 1,000,000 order lines

@@ -264,8 +264,8 @@ type Inbox struct {
 	// Exclude globs name files of the inbox never to take (e.g. "*.pdf").
 	Exclude []string `toml:"exclude"`
 	// FileConcurrency is how many files of one dependency level the inbox
-	// processes at once (the portal's concurrency still bounds the
-	// requests). Default 4.
+	// processes at once, files of 1 MiB or more a quarter as many (the
+	// portal's concurrency still bounds the requests). Default 16.
 	FileConcurrency int `toml:"file_concurrency"`
 
 	// Routes give file types and reading options by file name; the first

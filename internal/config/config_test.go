@@ -450,6 +450,20 @@ func copyFile(t *testing.T, from, to string) {
 	writeFile(t, to, string(data))
 }
 
+// decodeTestdata decodes testdata/name against a temporary folder.
+func decodeTestdata(t *testing.T, name string) *Config {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Decode(data, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -476,14 +490,7 @@ func writeKey(t *testing.T, path, passphrase string) {
 
 // TestDesignShape keeps the shape the design document promises decodable.
 func TestDesignShape(t *testing.T) {
-	data, err := os.ReadFile("testdata/design.good.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Decode(data, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := decodeTestdata(t, "design.good.toml")
 	if err := c.ResolveSecrets(func(string) (string, bool) { return "x", true }); err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ const (
 	DefaultRetryBackoff         = 30 * time.Second
 	DefaultRetryBackoffMax      = 15 * time.Minute
 	DefaultHoldMissing          = 30 * time.Minute
-	DefaultFileConcurrency      = 4
+	DefaultFileConcurrency      = 16
 	DefaultUnmatched            = UnmatchedLeave
 	DefaultPolicy               = PolicyReject
 	DefaultCharset              = "utf-8"

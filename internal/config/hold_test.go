@@ -6,33 +6,7 @@ import (
 )
 
 func TestHoldMissingPerRoute(t *testing.T) {
-	data := []byte(`
-[portals.main]
-edition = "A"
-base_url = "https://portal.example.com/api"
-company = 42
-token_env = "FILEBRIDGE_TOKEN"
-
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "/srv/edi/in"
-hold_missing = "2h"
-exclude = ["*.PDF"]
-
-  [[inboxes.routes]]
-  match = "ORDERS_*"
-  type = "orders"
-  hold_missing = "0s"
-
-  [[inboxes.routes]]
-  match = "SKU_*"
-  type = "skus"
-`)
-	c, err := Decode(data, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := decodeTestdata(t, "hold.good.toml")
 	in := c.Inbox("erp")
 	tests := []struct {
 		file string

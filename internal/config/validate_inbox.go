@@ -113,16 +113,7 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 	if r.Sheet != "" && r.Format == FormatCSV {
 		p.add(where, "sheet is set but format is \"csv\": sheets exist only in xlsx files")
 	}
-	if d, err := normDelimiter(r.Delimiter, true); err != nil {
-		p.add(where, "%v", err)
-	} else {
-		r.Delimiter = d
-	}
-	if cs, err := normCharset(r.Charset); err != nil {
-		p.add(where, "%v", err)
-	} else {
-		r.Charset = cs
-	}
+	p.normDelimiterCharset(where, &r.Delimiter, &r.Charset, true)
 	if r.Decimal != "." && r.Decimal != "," {
 		p.add(where, "decimal %q: use \".\" or \",\"", r.Decimal)
 	}
@@ -153,6 +144,25 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 			p.add(where, "defaults: a constant needs a column name")
 		}
 	}
+}
+
+// normDelimiterCharset normalises the delimiter and the charset of a route
+// (detect: "" means detect the delimiter) or an export. A value it cannot
+// use is reported at where and left as it was; charsetOK says whether the
+// charset was normalised.
+func (p *problems) normDelimiterCharset(where string, delimiter, charset *string, detect bool) (charsetOK bool) {
+	if d, err := normDelimiter(*delimiter, detect); err != nil {
+		p.add(where, "%v", err)
+	} else {
+		*delimiter = d
+	}
+	cs, err := normCharset(*charset)
+	if err != nil {
+		p.add(where, "%v", err)
+		return false
+	}
+	*charset = cs
+	return true
 }
 
 // normDelimiter accepts "," ";" "|" and tab (written "\t" or "tab"); ""

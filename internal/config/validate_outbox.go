@@ -94,18 +94,8 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 			p.add(where, "dir: %v", err)
 		}
 	}
-	if d, err := normDelimiter(e.Delimiter, false); err != nil {
-		p.add(where, "%v", err)
-	} else {
-		e.Delimiter = d
-	}
-	if cs, err := normCharset(e.Charset); err != nil {
-		p.add(where, "%v", err)
-	} else {
-		e.Charset = cs
-		if e.BOM && cs != CharsetUTF8 {
-			p.add(where, "bom = true needs charset = \"utf-8\" (a byte order mark is a UTF-8 thing)")
-		}
+	if p.normDelimiterCharset(where, &e.Delimiter, &e.Charset, false) && e.BOM && e.Charset != CharsetUTF8 {
+		p.add(where, "bom = true needs charset = \"utf-8\" (a byte order mark is a UTF-8 thing)")
 	}
 	if e.Decimal != "." && e.Decimal != "," {
 		p.add(where, "decimal %q: use \".\" or \",\"", e.Decimal)

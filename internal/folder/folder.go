@@ -19,12 +19,9 @@ package folder
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
 
 	"filebridge/internal/folderurl"
@@ -168,32 +165,4 @@ func Open(ctx context.Context, opts Options) (Folder, error) {
 	default:
 		return nil, fmt.Errorf("opening folder: no location (scheme %q): give a local directory or an sftp:// url", loc.Scheme)
 	}
-}
-
-// tempName returns the temporary name used by CreateAtomic for base.
-func tempName(base string) string {
-	return "." + base + "." + randomSuffix() + ".part"
-}
-
-// IsTemp reports whether name (a base name) is a temporary file of
-// CreateAtomic: "."+base+".<12 hex digits>.part". One that is still there
-// when nothing writes it was left by a kill or a timeout and may be
-// removed.
-func IsTemp(name string) bool {
-	rest, ok := strings.CutSuffix(name, ".part")
-	if !ok || len(rest) < 1+1+1+12 || rest[0] != '.' {
-		return false
-	}
-	suffix := rest[len(rest)-12:]
-	if rest[len(rest)-13] != '.' {
-		return false
-	}
-	_, err := hex.DecodeString(suffix)
-	return err == nil
-}
-
-func randomSuffix() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return hex.EncodeToString(b[:])
 }

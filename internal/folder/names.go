@@ -2,6 +2,8 @@ package folder
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -126,8 +128,22 @@ func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error)
 
 // RenameUnique moves from into dir under base, or under the first free
 // suffixed name (see UniqueName) when base is taken. It never overwrites
-// and returns the name used.
+// and returns the name used. Base is tried first without asking whether
+// it is free: the rename itself refuses to replace a file.
 func RenameUnique(ctx context.Context, f Folder, from, dir, base string) (string, error) {
+	to, err := cleanName(path.Join(dir, base))
+	if err != nil {
+		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, err)
+	}
+	if reason := validEntryName(base); reason != "" {
+		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, badName(base, reason))
+	}
+	if err := f.Rename(ctx, from, to); !errors.Is(err, fs.ErrExist) {
+		if err != nil {
+			return "", err
+		}
+		return to, nil
+	}
 	for attempt := 0; ; attempt++ {
 		to, err := UniqueName(ctx, f, dir, base)
 		if err != nil {
@@ -151,4 +167,32 @@ func splitExt(base string) (stem, ext string) {
 		return base, ""
 	}
 	return base[:i], base[i:]
+}
+
+// tempName returns the temporary name used by CreateAtomic for base.
+func tempName(base string) string {
+	return "." + base + "." + randomSuffix() + ".part"
+}
+
+// IsTemp reports whether name (a base name) is a temporary file of
+// CreateAtomic: "."+base+".<12 hex digits>.part". One that is still there
+// when nothing writes it was left by a kill or a timeout and may be
+// removed.
+func IsTemp(name string) bool {
+	rest, ok := strings.CutSuffix(name, ".part")
+	if !ok || len(rest) < 1+1+1+12 || rest[0] != '.' {
+		return false
+	}
+	suffix := rest[len(rest)-12:]
+	if rest[len(rest)-13] != '.' {
+		return false
+	}
+	_, err := hex.DecodeString(suffix)
+	return err == nil
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return hex.EncodeToString(b[:])
 }

@@ -33,6 +33,8 @@ type sftpFolder struct {
 
 	// noPosixRename makes Replace use its fallback (tests).
 	noPosixRename bool
+	// now is the clock of the redial backoff: time.Now, or a test's.
+	now func() time.Time
 
 	mu       sync.Mutex
 	conn     *sftpConn
@@ -57,7 +59,7 @@ func openSFTP(loc folderurl.URL, opts Options) (*sftpFolder, error) {
 	}
 	f := &sftpFolder{
 		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg,
-		log: opts.Logger.With("folder", display),
+		log: opts.Logger.With("folder", display), now: time.Now,
 	}
 	return f, nil
 }

@@ -115,7 +115,7 @@ func (f *sftpFolder) connect(ctx context.Context) (*sftpConn, error) {
 				return nil, fmt.Errorf("connecting to %s: %w", f, ctxError(ctx))
 			}
 		}
-		if wait := time.Until(f.nextDial); wait > 0 && f.dialErr != nil {
+		if wait := f.nextDial.Sub(f.now()); wait > 0 && f.dialErr != nil {
 			err := f.dialErr
 			f.mu.Unlock()
 			return nil, fmt.Errorf("%w (next attempt in %s)", err, wait.Round(time.Millisecond))
@@ -134,7 +134,7 @@ func (f *sftpFolder) connect(ctx context.Context) (*sftpConn, error) {
 			f.conn, f.dialErr, f.dialFailures = c, nil, 0
 		case ctx.Err() == nil:
 			// A failure of the server, not of this caller: back off.
-			f.dialErr, f.nextDial = err, time.Now().Add(redial.Next(f.dialFailures))
+			f.dialErr, f.nextDial = err, f.now().Add(redial.Next(f.dialFailures))
 			f.dialFailures++
 		}
 		closed := f.closed

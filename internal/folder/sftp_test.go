@@ -332,18 +332,37 @@ func TestSFTPReconnectsAfterDrop(t *testing.T) {
 	}
 }
 
+// TestSFTPBacksOffWhenServerIsGone: after a failed dial, calls fail fast
+// until the redial wait (1s, then 2s) has passed on the folder's clock.
 func TestSFTPBacksOffWhenServerIsGone(t *testing.T) {
 	ctx := t.Context()
 	srv := sftptest.NewServer(t)
 	f := memFolder(t, srv)
+	now := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	folder.SetClock(f, func() time.Time { return now })
 	srv.Close()
-	_, err := f.Stat(ctx, ".")
-	if err == nil {
-		t.Fatal("Stat on a stopped server: no error")
+	steps := []struct {
+		advance time.Duration
+		want    string // "": a dial, which fails
+	}{
+		{0, ""},
+		{0, "(next attempt in 1s)"},
+		{999 * time.Millisecond, "(next attempt in 1ms)"},
+		{time.Millisecond, ""},
+		{500 * time.Millisecond, "(next attempt in 1.5s)"},
+		{1500 * time.Millisecond, ""},
 	}
-	_, err = f.Stat(ctx, ".")
-	if err == nil || !strings.Contains(err.Error(), "next attempt in") {
-		t.Errorf("second Stat: got %v, want a fast failure during the backoff", err)
+	for i, st := range steps {
+		now = now.Add(st.advance)
+		_, err := f.Stat(ctx, ".")
+		switch {
+		case err == nil:
+			t.Fatalf("step %d: Stat on a stopped server: no error", i)
+		case st.want == "" && strings.Contains(err.Error(), "next attempt in"):
+			t.Errorf("step %d: got %v, want a new dial once the wait has passed", i, err)
+		case st.want != "" && !strings.Contains(err.Error(), st.want):
+			t.Errorf("step %d: got %v, want a fast failure %s", i, err, st.want)
+		}
 	}
 }
 

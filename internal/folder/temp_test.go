@@ -1,28 +1,26 @@
-package folder_test
+package folder
 
-import (
-	"testing"
+import "testing"
 
-	"filebridge/internal/folder"
-)
-
+// TestIsTemp: IsTemp recognises the names CreateAtomic writes to, so the
+// clean-up at start finds what a kill left, and no other name.
 func TestIsTemp(t *testing.T) {
-	cases := []struct {
-		name string
-		want bool
-	}{
-		{".ORDERS.report.csv.0123456789ab.part", true},
-		{".a.ffffffffffff.part", true},
-		{"ORDERS.csv", false},
-		{"ORDERS.csv.part", false},
-		{".ORDERS.csv.0123456789ab", false},
-		{".ORDERS.csv.0123456789xz.part", false},
-		{"x.ORDERS.csv.0123456789ab.part", false},
-		{".0123456789ab.part", false},
+	cases := map[string]bool{
+		".ORDERS.report.csv.0123456789ab.part": true,
+		".a.ffffffffffff.part":                 true,
+		"ORDERS.csv":                           false,
+		"ORDERS.csv.part":                      false,
+		".ORDERS.csv.0123456789ab":             false,
+		".ORDERS.csv.0123456789xz.part":        false,
+		"x.ORDERS.csv.0123456789ab.part":       false,
+		".0123456789ab.part":                   false,
 	}
-	for _, c := range cases {
-		if got := folder.IsTemp(c.name); got != c.want {
-			t.Errorf("IsTemp(%q) = %v, want %v", c.name, got, c.want)
+	for _, base := range []string{"a", "ORDERS.csv", "ORDERS.report.csv", ".hidden"} {
+		cases[tempName(base)] = true
+	}
+	for name, want := range cases {
+		if got := IsTemp(name); got != want {
+			t.Errorf("IsTemp(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

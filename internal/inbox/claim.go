@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -35,6 +36,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	start := in.now()
 	in.beginRound(start)
 	defer func() { in.endRound(start, res, err) }()
+	defer in.dropSpooled()
 	res = RoundResult{Waiting: waiting}
 	if err := in.checkJournal(ctx); err != nil {
 		return res, in.retryLater(err)
@@ -228,20 +230,22 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
 	}
 	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed, Portal: in.p.Identity()}
+	src := &source{close: func() error { return nil }}
 	if ent.Size <= int64(in.cfg.MaxFileSize) {
-		src, err := in.openSource(ctx, f, p, true)
+		src, err = in.openSource(ctx, f, p, true)
 		if err != nil {
 			return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
 		}
 		row.SHA256, row.Size = src.sha, src.size
 		row.DocType = in.detectType(ctx, src, name)
-		_ = src.Close()
 	}
 	id, err := in.j.ClaimExclusive(ctx, row)
 	if err != nil {
+		_ = src.Close()
 		return journal.File{}, err
 	}
 	row.ID = id
+	in.keepSpooled(id, src)
 	in.log.Info("claimed file", "file", name, "path", p, "size", row.Size, "type", row.DocType)
 	return row, nil
 }
@@ -259,19 +263,69 @@ func (in *Inbox) detectType(ctx context.Context, src *source, name string) strin
 }
 
 // source is a claimed file opened for random access: the local file
-// itself, or a local spool copy of a remote one.
+// itself, or a copy of a remote one in memory or in a local spool file.
 type source struct {
 	io.ReaderAt
 	size  int64
 	sha   string // hex SHA-256, when asked for
+	mem   bool   // a copy in memory: kept from the claim for processing
 	close func() error
 }
 
 func (s *source) Close() error { return s.close() }
 
+// spoolKept is how many bytes of remote files read into memory by their
+// claims a round keeps for processing (a round of a thousand one-order
+// files downloads each once instead of twice).
+const spoolKept = 32 << 20
+
+// keepSpooled keeps a claimed file's copy in memory for its processing
+// in this round, while the round's copies stay within spoolKept; any
+// other source is closed.
+func (in *Inbox) keepSpooled(id int64, src *source) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if !src.mem || in.spooledBytes+src.size > spoolKept {
+		_ = src.Close()
+		return
+	}
+	if in.spooled == nil {
+		in.spooled = map[int64]*source{}
+	}
+	in.spooled[id], in.spooledBytes = src, in.spooledBytes+src.size
+}
+
+// takeSpooled hands over the copy its claim kept of a file (nil when
+// none): the caller closes it.
+func (in *Inbox) takeSpooled(id int64) *source {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	src := in.spooled[id]
+	if src != nil {
+		delete(in.spooled, id)
+		in.spooledBytes -= src.size
+	}
+	return src
+}
+
+// dropSpooled forgets the copies a round kept and did not use (files it
+// deferred): the next round reads them again.
+func (in *Inbox) dropSpooled() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	clear(in.spooled)
+	in.spooledBytes = 0
+}
+
+// memSpool is the size up to which a remote file is spooled in memory
+// rather than in a temporary local file: most files an ERP drops one
+// order at a time are a few kilobytes, and creating and removing a file
+// for each costs more than reading it.
+const memSpool = 256 << 10
+
 // openSource opens a file of the folder for decoding. A local file is
-// read in place; anything else is copied to a temporary local file first
-// (hashed on the way when wantHash).
+// read in place; anything else is copied into memory (up to memSpool) or
+// to a temporary local file first, hashed on the way.
 func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, wantHash bool) (*source, error) {
 	rc, err := f.Open(ctx, p)
 	if err != nil {
@@ -295,6 +349,14 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		return src, nil
 	}
 	defer rc.Close()
+	h := sha256.New()
+	head, err := io.ReadAll(io.LimitReader(io.TeeReader(rc, h), memSpool+1))
+	if err != nil {
+		return nil, fmt.Errorf("downloading %s: %w", p, err)
+	}
+	if len(head) <= memSpool {
+		return &source{ReaderAt: bytes.NewReader(head), size: int64(len(head)), sha: hex.EncodeToString(h.Sum(nil)), mem: true, close: func() error { return nil }}, nil
+	}
 	tmp, err := os.CreateTemp("", "filebridge-spool-*")
 	if err != nil {
 		return nil, fmt.Errorf("spooling %s: %w", p, err)
@@ -304,11 +366,10 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		_ = os.Remove(tmp.Name())
 		return err
 	}
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), rc)
+	rest, err := io.Copy(tmp, io.MultiReader(bytes.NewReader(head), io.TeeReader(rc, h)))
 	if err != nil {
 		_ = cleanup()
 		return nil, fmt.Errorf("downloading %s: %w", p, err)
 	}
-	return &source{ReaderAt: tmp, size: n, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
+	return &source{ReaderAt: tmp, size: rest, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
 }

@@ -128,6 +128,11 @@ type Inbox struct {
 	// background (by journal id); background counts their goroutines.
 	running    map[int64]bool
 	background sync.WaitGroup
+	// spooled keeps the claims of this round of remote files read into
+	// memory, by journal id, for processing to use instead of reading
+	// the files again (see keepSpooled); spooledBytes is their size.
+	spooled      map[int64]*source
+	spooledBytes int64
 }
 
 // FileResult says what happened to one file.

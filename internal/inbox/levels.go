@@ -94,13 +94,13 @@ type levelRun struct {
 }
 
 // runLevel runs the files of one level, up to file_concurrency at once
-// (less the files running in the background). With detach it waits
+// (less the files running in the background), big files a quarter as
+// many (see slots). With detach it waits
 // Options.FairShare after the last start, then leaves the files still
 // running to finish in the background (see finishedLater).
 func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []journal.File, detach bool) []jobOutcome {
 	lr := &levelRun{outs: make([]jobOutcome, len(level)), done: make([]bool, len(level))}
-	limit := max(in.cfg.FileConcurrency-in.runningCount(), 1)
-	sem := make(chan struct{}, limit)
+	slots := in.fileSlots()
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for k, row := range level {
@@ -112,20 +112,18 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 			lr.outs[k].deferred = true
 			continue
 		}
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
+		if !slots.acquire(ctx, row.Size) {
 			continue
 		}
 		if failed.Load() {
-			<-sem
+			slots.release(row.Size)
 			break
 		}
 		lr.outs[k].started = true
 		wg.Add(1)
 		in.background.Go(func() {
 			defer wg.Done()
-			defer func() { <-sem }()
+			defer slots.release(row.Size)
 			fr, err := in.process(ctx, work, f, row, FileOptions{})
 			lr.mu.Lock()
 			if lr.left {
@@ -224,4 +222,62 @@ func (in *Inbox) logDeferred(ctx context.Context, row journal.File, blocker stri
 		level = slog.LevelDebug
 	}
 	in.log.Log(ctx, level, "file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", blocker)
+}
+
+// bigFile is the size from which a file counts as big: decoding it holds
+// buffers and order groups that a file of a few orders does not.
+const bigFile = 1 << 20
+
+// slots bounds the files of a level that run at once: all files, and
+// the big ones (bigFile bytes or more) among them. Many small files then
+// go through file_concurrency at a time while big files, whose memory
+// counts, run a quarter as many at once.
+type slots struct{ all, big chan struct{} }
+
+// fileSlots are the slots of a round: file_concurrency less the files
+// running in the background, and a quarter of file_concurrency (at least
+// one) less those for big files.
+func (in *Inbox) fileSlots() slots {
+	running := in.runningCount()
+	return slots{
+		all: make(chan struct{}, max(in.cfg.FileConcurrency-running, 1)),
+		big: make(chan struct{}, max(in.cfg.FileConcurrency/4-running, 1)),
+	}
+}
+
+// acquire waits for a slot for a file of size bytes; false when ctx
+// ended first.
+func (s slots) acquire(ctx context.Context, size int64) bool {
+	if !take(ctx, s.all) {
+		return false
+	}
+	if size >= bigFile && !take(ctx, s.big) {
+		<-s.all
+		return false
+	}
+	return true
+}
+
+// release gives back the slot of a file of size bytes.
+func (s slots) release(size int64) {
+	if size >= bigFile {
+		<-s.big
+	}
+	<-s.all
+}
+
+// take takes a place in sem, at once when one is free, else when one
+// frees up before ctx ends.
+func take(ctx context.Context, sem chan struct{}) bool {
+	select {
+	case sem <- struct{}{}:
+		return true
+	default:
+	}
+	select {
+	case sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -112,9 +112,6 @@ func (fr *fileRun) plan(ctx context.Context, success bool) error {
 	if success {
 		dir = path.Join(in.cfg.ProcessedDir, in.now().Format("2006/01/02"))
 	}
-	if err := fr.f.MkdirAll(ctx, dir); err != nil {
-		return err
-	}
 	final, report, err := freeNames(ctx, fr.f, dir, row.Name)
 	if err != nil {
 		return err

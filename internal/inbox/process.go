@@ -155,16 +155,21 @@ func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal
 
 func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	in, row := fr.in, &fr.row
-	if _, err := fr.f.Stat(ctx, row.Path); err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			return FileResult{}, err
-		}
-		if row.FinalPath != "" {
-			if _, ferr := fr.f.Stat(ctx, row.FinalPath); ferr == nil {
-				return fr.moved(ctx) // crash between the move and the journal update
+	// A copy its claim in this round kept: the file is in processing/,
+	// as claimed moments ago.
+	src := in.takeSpooled(row.ID)
+	if src == nil {
+		if _, err := fr.f.Stat(ctx, row.Path); err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				return FileResult{}, err
 			}
+			if row.FinalPath != "" {
+				if _, ferr := fr.f.Stat(ctx, row.FinalPath); ferr == nil {
+					return fr.moved(ctx) // crash between the move and the journal update
+				}
+			}
+			return fr.lost(ctx)
 		}
-		return fr.lost(ctx)
 	}
 	if row.Size > int64(in.cfg.MaxFileSize) {
 		fr.problems = append(fr.problems, fmt.Sprintf("the file is %d bytes, more than the %s max_file_size of inbox %q: it was not read; split it into smaller files or raise max_file_size",
@@ -184,9 +189,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			return fr.duplicate(ctx, orig)
 		}
 	}
-	src, err := in.openSource(ctx, fr.f, row.Path, false)
-	if err != nil {
-		return FileResult{}, err
+	if src == nil {
+		var err error
+		if src, err = in.openSource(ctx, fr.f, row.Path, false); err != nil {
+			return FileResult{}, err
+		}
 	}
 	defer src.Close()
 	fr.src = src

@@ -217,11 +217,18 @@ func (fr *fileRun) fileNotes() []note {
 	return ns
 }
 
-// createFile writes name atomically. A file already there is one this
-// file's previous run wrote before a crash (its name was planned and
+// createFile writes name atomically, creating its folder when missing
+// (the first file of a day in processed/). A file already there is one
+// this file's previous run wrote before a crash (its name was planned and
 // recorded): it is replaced.
 func (fr *fileRun) createFile(ctx context.Context, name string, write func(io.Writer) error) error {
 	err := fr.f.CreateAtomic(ctx, name, write)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := fr.f.MkdirAll(ctx, path.Dir(name)); err != nil {
+			return err
+		}
+		err = fr.f.CreateAtomic(ctx, name, write)
+	}
 	if errors.Is(err, fs.ErrExist) {
 		if rerr := fr.f.Remove(ctx, name); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			return rerr

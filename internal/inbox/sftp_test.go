@@ -1,8 +1,13 @@
 package inbox_test
 
 import (
+	"fmt"
 	"io"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/pkg/sftp"
 
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
@@ -41,5 +46,115 @@ func TestSFTPInbox(t *testing.T) {
 	}
 	if n := e.sim.Count(portal.Connections, "SUP-B"); n != 1 {
 		t.Errorf("SUP-B exists %d times", n)
+	}
+}
+
+// requestCounter counts the SFTP requests a server answers, by method
+// ("Get", "Put", "Rename", "Stat", ...), and the downloads by path.
+type requestCounter struct {
+	get sftp.FileReader
+	put sftp.FileWriter
+	cmd sftp.FileCmder
+	ls  sftp.FileLister
+
+	mu        sync.Mutex
+	methods   map[string]int
+	downloads map[string]int
+}
+
+func countRequests(t *testing.T) (*sftptest.Server, *requestCounter) {
+	c := &requestCounter{methods: map[string]int{}, downloads: map[string]int{}}
+	srv := sftptest.NewServerConfig(t, sftptest.Config{Handlers: func(h sftp.Handlers) sftp.Handlers {
+		c.get, c.put, c.cmd, c.ls = h.FileGet, h.FilePut, h.FileCmd, h.FileList
+		return sftp.Handlers{FileGet: c, FilePut: c, FileCmd: c, FileList: c}
+	}})
+	return srv, c
+}
+
+func (c *requestCounter) add(r *sftp.Request) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.methods[r.Method]++
+	if r.Method == "Get" {
+		c.downloads[r.Filepath]++
+	}
+}
+
+func (c *requestCounter) Fileread(r *sftp.Request) (io.ReaderAt, error) {
+	c.add(r)
+	return c.get.Fileread(r)
+}
+
+func (c *requestCounter) Filewrite(r *sftp.Request) (io.WriterAt, error) {
+	c.add(r)
+	return c.put.Filewrite(r)
+}
+
+func (c *requestCounter) Filecmd(r *sftp.Request) error {
+	c.add(r)
+	return c.cmd.Filecmd(r)
+}
+
+func (c *requestCounter) Filelist(r *sftp.Request) (sftp.ListerAt, error) {
+	c.add(r)
+	return c.ls.Filelist(r)
+}
+
+// TestSFTPRequestsPerFile: a round of small files on an SFTP inbox
+// downloads each file once, by its claim (which hashes it and reads its
+// type; processing and the report use that copy), and makes at most 11
+// requests a file in all (claim, read, report, move and the checks that
+// no name is taken; it made 15 before), counted on the server.
+func TestSFTPRequestsPerFile(t *testing.T) {
+	srv, reqs := countRequests(t)
+	e := newEnv(t, envOpts{sftp: srv, inbox: "file_concurrency = 4"})
+	c := srv.Client(t)
+	drop := func(name string) {
+		w, err := c.Create("/in/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, strings.ReplaceAll(suppliersA, "SUP-", strings.TrimSuffix(name, ".csv")+"-")); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drop("SUPPLIERS_FIRST.csv") // the day's first file makes processed/YYYY/MM/DD/
+	if rr := e.runOnce(); len(rr.Files) != 1 {
+		t.Fatalf("first round: %d files, want 1", len(rr.Files))
+	}
+	const n = 20
+	for i := range n {
+		drop(fmt.Sprintf("SUPPLIERS_%02d.csv", i))
+	}
+	reqs.mu.Lock()
+	clear(reqs.methods)
+	reqs.mu.Unlock()
+	rr := e.runOnce()
+	if len(rr.Files) != n {
+		t.Fatalf("%d files in the round, want %d", len(rr.Files), n)
+	}
+	for _, f := range rr.Files {
+		if f.State != journal.FileDone {
+			t.Errorf("%s: %s: %s", f.Name, f.State, f.Message)
+		}
+	}
+	reqs.mu.Lock()
+	defer reqs.mu.Unlock()
+	for i := range n {
+		p := fmt.Sprintf("/in/processing/SUPPLIERS_%02d.csv", i)
+		if got := reqs.downloads[p]; got != 1 {
+			t.Errorf("%s downloaded %d times, want once", p, got)
+		}
+	}
+	all := 0
+	for _, k := range reqs.methods {
+		all += k
+	}
+	t.Logf("%d requests for %d files (%.1f a file): %v", all, n, float64(all)/n, reqs.methods)
+	if all > 11*n {
+		t.Errorf("%d requests for %d files (%.1f a file), want at most 11 a file: %v", all, n, float64(all)/n, reqs.methods)
 	}
 }

@@ -34,10 +34,7 @@ func TestCrashChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := d.ClaimFile(ctx, File{Inbox: "erp", Name: "CRASH.csv", SHA256: "c"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id := claimFile(t, d, File{Inbox: "erp", Name: "CRASH.csv", SHA256: "c"})
 	say := func(format string, args ...any) {
 		// Unbuffered: a line on stdout means the call before it returned.
 		if _, err := fmt.Fprintf(os.Stdout, "J "+format+"\n", args...); err != nil {

@@ -8,13 +8,19 @@ import (
 	"time"
 )
 
-func claimTest(t testing.TB, d *DB, inbox, name, docType string) int64 {
+// claimFile claims f and returns its id.
+func claimFile(t testing.TB, d *DB, f File) int64 {
 	t.Helper()
-	id, err := d.ClaimFile(t.Context(), File{Inbox: inbox, Name: name, DocType: docType})
+	id, err := d.ClaimFile(t.Context(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return id
+}
+
+func claimTest(t testing.TB, d *DB, inbox, name, docType string) int64 {
+	t.Helper()
+	return claimFile(t, d, File{Inbox: inbox, Name: name, DocType: docType})
 }
 
 func TestAddDocumentsIdempotent(t *testing.T) {

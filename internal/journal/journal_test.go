@@ -126,10 +126,7 @@ func TestReopenKeepsData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, err := d.ClaimFile(ctx, File{Inbox: "in", Name: "A.csv", SHA256: "h"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		id := claimFile(t, d, File{Inbox: "in", Name: "A.csv", SHA256: "h"})
 		if err := d.AddDocuments(ctx, id, []Document{{Key: "K1"}, {Key: "K2"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -335,4 +332,33 @@ func TestClosedDBErrors(t *testing.T) {
 	if _, err := d.RecentFiles(t.Context(), "", 0); err == nil {
 		t.Error("RecentFiles on a closed journal succeeded")
 	}
+}
+
+// TestCheckWritableProbesOnTheClock: the write probe runs at most every
+// probeEvery of the journal's clock (and again when that clock is set
+// back), and records that clock's time.
+func TestCheckWritableProbesOnTheClock(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		t0 := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+		d, clock := openAt(t, t0)
+		ctx := t.Context()
+		for _, step := range []struct{ at, probed time.Time }{
+			{at: t0, probed: t0},
+			{at: t0.Add(probeEvery - time.Second), probed: t0},
+			{at: t0.Add(probeEvery), probed: t0.Add(probeEvery)},
+			{at: t0, probed: t0}, // the clock was set back
+		} {
+			clock.set(step.at)
+			if err := d.CheckWritable(ctx); err != nil {
+				t.Fatalf("CheckWritable at %s: %v", step.at, err)
+			}
+			var at string
+			if err := d.r.QueryRowContext(ctx, `SELECT at FROM probe WHERE id = 1`).Scan(&at); err != nil {
+				t.Fatal(err)
+			}
+			if want := formatTime(step.probed); at != want {
+				t.Errorf("after CheckWritable at %s, probe at = %s, want %s", step.at, at, want)
+			}
+		}
+	})
 }

@@ -64,6 +64,9 @@ type Config struct {
 	HTTPClient *http.Client
 	Logger     *slog.Logger
 	UserAgent  string
+	// Now is the client's clock (nil: time.Now): request latency,
+	// Retry-After dates, the adaptive limit and the reference cache.
+	Now func() time.Time
 }
 
 // Client talks to one portal. It is safe for concurrent use.
@@ -138,6 +141,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.RetryBaseWait == 0 {
 		cfg.RetryBaseWait = retryBaseWait
 	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	cfg.RetryBaseWait = min(cfg.RetryBaseWait, cfg.RetryMaxWait)
 	base.Path = strings.TrimRight(base.Path, "/")
 	base.RawPath = ""
@@ -148,10 +154,10 @@ func New(cfg Config) (*Client, error) {
 		paths: paths,
 		hc:    cfg.HTTPClient,
 		log:   cfg.Logger,
-		lim:   newLimiter(cfg.Concurrency, time.Now),
+		lim:   newLimiter(cfg.Concurrency, cfg.Now),
 		auth:  "Bearer " + strings.TrimSpace(cfg.Token),
 		ua:    cfg.UserAgent,
-		refs:  newRefCache(),
+		refs:  newRefCache(cfg.Now),
 		wire:  wireTables[cfg.Edition],
 	}
 	if c.log == nil {

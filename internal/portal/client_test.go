@@ -92,28 +92,29 @@ func TestNewKeepsConfigAndIRI(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	resp := func(s int) *http.Response { return &http.Response{StatusCode: s} }
-	tests := []struct {
+	type tcase struct {
 		name string
 		resp *http.Response
 		err  error
 		want class
-	}{
-		{"200", resp(200), nil, classOK},
-		{"201", resp(201), nil, classOK},
-		{"400", resp(400), nil, classReject},
-		{"401", resp(401), nil, classReject},
-		{"404", resp(404), nil, classReject},
-		{"409", resp(409), nil, classReject},
-		{"422", resp(422), nil, classReject},
-		{"429", resp(429), nil, classRetry},
-		{"500", resp(500), nil, classUnknown},
-		{"502", resp(502), nil, classUnknown},
-		{"503", resp(503), nil, classUnknown},
-		{"504", resp(504), nil, classUnknown},
+	}
+	tests := []tcase{
 		{"refused before sending", nil, &sendError{err: errors.New("connection refused")}, classRetry},
 		{"reset after sending", nil, &sendError{err: errors.New("EOF"), written: true}, classUnknown},
 		{"caller cancelled", nil, &sendError{err: errors.New("canceled"), written: true, callerDone: true}, classCanceled},
+	}
+	for _, byStatus := range []struct {
+		want     class
+		statuses []int
+	}{
+		{classOK, []int{200, 201}},
+		{classReject, []int{400, 401, 404, 409, 422}},
+		{classRetry, []int{429}},
+		{classUnknown, []int{500, 502, 503, 504}},
+	} {
+		for _, s := range byStatus.statuses {
+			tests = append(tests, tcase{http.StatusText(s), &http.Response{StatusCode: s}, nil, byStatus.want})
+		}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,8 +125,14 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestParseRetryAfter(t *testing.T) {
+// TestRetryAfter: a Retry-After is delay seconds or an HTTP date, measured
+// on the client's clock (Config.Now) and capped by RetryMaxWait.
+func TestRetryAfter(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	c := testClient(t, model.EditionA, "http://portal.invalid", func(cfg *Config) {
+		cfg.Now = func() time.Time { return now }
+		cfg.RetryMaxWait = time.Minute
+	})
 	tests := []struct {
 		in   string
 		want time.Duration
@@ -138,10 +145,16 @@ func TestParseRetryAfter(t *testing.T) {
 		{"soon", 0, false},
 		{"Fri, 01 May 2026 12:00:10 GMT", 10 * time.Second, true},
 		{"Fri, 01 May 2026 11:00:00 GMT", 0, true},
+		{"Fri, 01 May 2026 13:00:00 GMT", time.Minute, true},
+		{"7200", time.Minute, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, ok := parseRetryAfter(tt.in, now)
+			resp := &http.Response{Header: http.Header{}}
+			if tt.in != "" {
+				resp.Header.Set("Retry-After", tt.in)
+			}
+			got, ok := c.retryAfter(resp)
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("got %v %v want %v %v", got, ok, tt.want, tt.ok)
 			}

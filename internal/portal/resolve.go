@@ -86,10 +86,10 @@ type refCache struct {
 	now      func() time.Time
 }
 
-func newRefCache() *refCache {
+func newRefCache(now func() time.Time) *refCache {
 	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, codes: map[int64]string{},
 		walked: map[Resource]time.Time{}, noRead: map[Resource]bool{}, loaded: map[RefKind]time.Time{},
-		known: map[RefKind][]string{}, now: time.Now}
+		known: map[RefKind][]string{}, now: now}
 }
 
 func (r *refCache) get(k RefKind, code string) (id int64, missing bool) {

@@ -133,7 +133,7 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 	var start time.Time
 	debug := c.log.Enabled(ctx, slog.LevelDebug)
 	if debug {
-		start = time.Now()
+		start = c.cfg.Now()
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -146,7 +146,7 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 	defer drainClose(resp.Body)
 	if debug {
 		c.log.LogAttrs(ctx, slog.LevelDebug, "portal request", slog.String("method", method),
-			slog.String("path", path), slog.Int("status", resp.StatusCode), slog.Duration("took", time.Since(start)))
+			slog.String("path", path), slog.Int("status", resp.StatusCode), slog.Duration("took", c.cfg.Now().Sub(start)))
 	}
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if out != nil {
@@ -170,9 +170,7 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 	}
 	load = loadSignal(resp.StatusCode)
 	if load == signalOverloaded {
-		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			retryAfter = min(ra, c.cfg.RetryMaxWait)
-		}
+		retryAfter, _ = c.retryAfter(resp)
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return resp, b, nil
@@ -292,8 +290,8 @@ func (c *Client) get(ctx context.Context, path string, q url.Values, out any) er
 func (c *Client) wait(ctx context.Context, attempt int, resp *http.Response, cause *Error) error {
 	d := backoff.Backoff{Initial: c.cfg.RetryBaseWait, Max: c.cfg.RetryMaxWait, Jitter: backoff.FullJitter}.Next(attempt)
 	if resp != nil {
-		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			d = min(ra, c.cfg.RetryMaxWait)
+		if ra, ok := c.retryAfter(resp); ok {
+			d = ra
 		}
 	}
 	c.log.LogAttrs(ctx, slog.LevelWarn, "portal request failed, retrying",
@@ -311,6 +309,13 @@ func (c *Client) wait(ctx context.Context, attempt int, resp *http.Response, cau
 	case <-ctx.Done():
 		return fmt.Errorf("waiting to retry %s %s after %q: %w", cause.Method, cause.Path, cause.Error(), context.Cause(ctx))
 	}
+}
+
+// retryAfter is the response's Retry-After, measured on the client's
+// clock and capped by RetryMaxWait; false when it has none that parses.
+func (c *Client) retryAfter(resp *http.Response) (time.Duration, bool) {
+	ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.Now())
+	return min(ra, c.cfg.RetryMaxWait), ok
 }
 
 // parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.

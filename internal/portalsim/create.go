@@ -59,14 +59,19 @@ func (s *Sim) readConnection(o in, address bool) *connection {
 	c.ContactName = o.str("contactName", f("contactName"))
 	c.Phone = o.str("phone", f("phone"))
 	if address {
-		got := map[string]string{"name": c.Name, "streetAddress": c.Street1, "zipcode": c.Zipcode, "city": c.City, "countryCode": c.CountryCode}
-		for _, name := range model.AddressRequired {
-			if got[name] == "" && !hasViolation(o, name) {
-				o.v.add(o.path(name), msgBlank, codeNotBlank)
-			}
-		}
+		requireAddress(o, map[string]string{"name": c.Name, "streetAddress": c.Street1, "zipcode": c.Zipcode, "city": c.City, "countryCode": c.CountryCode})
 	}
 	return c
+}
+
+// requireAddress reports each field of model.AddressRequired that got
+// leaves blank and that has no violation yet.
+func requireAddress(o in, got map[string]string) {
+	for _, name := range model.AddressRequired {
+		if got[name] == "" && !hasViolation(o, name) {
+			o.v.add(o.path(name), msgBlank, codeNotBlank)
+		}
+	}
 }
 
 func hasViolation(o in, name string) bool {

@@ -194,12 +194,7 @@ func (s *Sim) readAddress(o in) *address {
 		a.Floor = attrs.flex("floor", g("floor")).s
 		a.Building = attrs.flex("building", g("building")).s
 	}
-	got := map[string]string{"name": a.Name + a.LastName, "streetAddress": a.Street1, "zipcode": a.Zipcode.s, "city": a.City, "countryCode": a.CountryCode}
-	for _, name := range model.AddressRequired {
-		if got[name] == "" && !hasViolation(o, name) {
-			o.v.add(o.path(name), msgBlank, codeNotBlank)
-		}
-	}
+	requireAddress(o, map[string]string{"name": a.Name + a.LastName, "streetAddress": a.Street1, "zipcode": a.Zipcode.s, "city": a.City, "countryCode": a.CountryCode})
 	return a
 }
 

@@ -17,6 +17,7 @@ type APIMetrics struct {
 	latency  *prometheus.HistogramVec
 	requests *prometheus.CounterVec
 	errors   *prometheus.CounterVec
+	now      func() time.Time // the clock latencies are measured on
 }
 
 // NewAPIMetrics registers the API metrics with reg.
@@ -35,6 +36,7 @@ func NewAPIMetrics(reg prometheus.Registerer) *APIMetrics {
 			Name: "filebridge_api_errors_total",
 			Help: "Failed requests to the portal API: kind is network, throttled (429), server (5xx), auth (401/403) or client (other 4xx).",
 		}, []string{"portal", "kind"}),
+		now: time.Now,
 	}
 	reg.MustRegister(m.latency, m.requests, m.errors)
 	return m
@@ -58,10 +60,10 @@ type measured struct {
 var _ http.RoundTripper = (*measured)(nil)
 
 func (t *measured) RoundTrip(req *http.Request) (*http.Response, error) {
-	start := time.Now()
+	start := t.m.now()
 	resp, err := t.next.RoundTrip(req)
 	res := resourceOf(req.URL.Path)
-	t.m.latency.WithLabelValues(t.portal, res, req.Method).Observe(time.Since(start).Seconds())
+	t.m.latency.WithLabelValues(t.portal, res, req.Method).Observe(t.m.now().Sub(start).Seconds())
 	code, kind := "error", "network"
 	if err == nil {
 		code = strconv.Itoa(resp.StatusCode)

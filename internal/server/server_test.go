@@ -71,6 +71,11 @@ func TestAPIMetrics(t *testing.T) {
 	defer api.Close()
 	reg := prometheus.NewRegistry()
 	m := NewAPIMetrics(reg)
+	clock := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+	m.now = func() time.Time { // every request takes 1.5s on this clock
+		clock = clock.Add(1500 * time.Millisecond)
+		return clock
+	}
 	c := &http.Client{Transport: m.Transport("main", nil)}
 	for _, p := range []string{"/api/sales_orders", "/api/sales_orders/42"} {
 		resp, err := c.Get(api.URL + p)
@@ -95,6 +100,8 @@ func TestAPIMetrics(t *testing.T) {
 		`filebridge_api_requests_total{code="429",method="GET",portal="main",resource="sales_orders"} 1`,
 		`filebridge_api_errors_total{kind="throttled",portal="main"} 1`,
 		`filebridge_api_request_duration_seconds_count{method="GET",portal="main",resource="sales_orders"} 2`,
+		`filebridge_api_request_duration_seconds_sum{method="GET",portal="main",resource="sales_orders"} 3`,
+		`filebridge_api_request_duration_seconds_bucket{method="GET",portal="main",resource="sales_orders",le="1"} 0`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -48,11 +47,7 @@ func TestTemplatesUpToDate(t *testing.T) {
 				names = append(names, name)
 				got := readFile(t, p)
 				committed := readFile(t, filepath.Join(want, name))
-				if strings.HasSuffix(name, ".xlsx") {
-					compareZip(t, name, got, committed)
-				} else if !bytes.Equal(got, committed) {
-					t.Errorf("%s/%s is out of date: run go generate ./internal/templates", e, name)
-				}
+				gentest.SameFile(t, string(e)+"/"+name, got, committed, "go generate ./internal/templates")
 			}
 			entries, err := os.ReadDir(want)
 			if err != nil {
@@ -74,21 +69,6 @@ func readFile(t *testing.T, p string) []byte {
 		t.Fatalf("%v (run go generate ./internal/templates)", err)
 	}
 	return b
-}
-
-func compareZip(t *testing.T, name string, got, want []byte) {
-	t.Helper()
-	g, w := gentest.Parts(t, got), gentest.Parts(t, want)
-	for part, gb := range g {
-		if wb, ok := w[part]; !ok || !bytes.Equal(gb, wb) {
-			t.Errorf("%s: part %s is out of date: run go generate ./internal/templates", name, part)
-		}
-	}
-	for part := range w {
-		if _, ok := g[part]; !ok {
-			t.Errorf("%s: part %s should not be there: run go generate ./internal/templates", name, part)
-		}
-	}
 }
 
 func TestWriteIsDeterministic(t *testing.T) {

@@ -34,6 +34,9 @@ var pairs = []pair{
 	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0, ""},
 	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8, ""},
 	{"SFTP inbox 1000 files vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 1.0, "files/s-rclone"},
+	{"SFTP bare lifecycle loop vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-bare", true, 0, "files/s-rclone"},
+	{"SFTP inbox vs bare lifecycle loop", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 0, "files/s-bare"},
+	{"local inbox fc16 vs bare lifecycle loop", "BenchmarkLocalInboxFiles/file_concurrency=16", "BenchmarkLocalInboxFiles/bare_file_ops", "files/s", true, 0, ""},
 	{"2000 suppliers, 50ms portal, c16 vs 16/50ms", "BenchmarkSlowPortal/latency", "BenchmarkSlowPortal/latency", "docs/s", true, 0.85, "docs/s-ideal"},
 	{"--throttle 0.2 vs the unthrottled run", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/latency", "docs/s", true, 0.5, ""},
 	{"--throttle 0.2: suppliers landed once", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/throttle", "docs-once", true, 1.0, "docs"},
@@ -49,6 +52,7 @@ var floors = []struct {
 }{
 	{"local inbox, 1000 files, file_concurrency 4", "BenchmarkLocalInboxFiles/file_concurrency=4", "files/s", 2000},
 	{"local inbox, 1000 files, file_concurrency 16", "BenchmarkLocalInboxFiles/file_concurrency=16", "files/s", 2000},
+	{"local bare lifecycle loop, 1000 files", "BenchmarkLocalInboxFiles/bare_file_ops", "files/s", 2000},
 }
 
 // rssLimit is the largest peak RSS (MiB) allowed of a benchmark or of a

@@ -61,6 +61,16 @@ func encode[R any](t *testing.T, typ model.ExportType, e model.Edition, opts Opt
 	return buf.Bytes(), nil
 }
 
+// parisZone loads Europe/Paris, a zone with summer time.
+func parisZone(t *testing.T) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
@@ -79,10 +89,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestCSVGolden(t *testing.T) {
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
+	paris := parisZone(t)
 	tests := []struct {
 		name string
 		typ  model.ExportType

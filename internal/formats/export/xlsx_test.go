@@ -3,7 +3,6 @@ package export
 import (
 	"bytes"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -28,10 +27,7 @@ func encodeXLSX[R any](t *testing.T, typ model.ExportType, opts Options, rows []
 }
 
 func TestXLSXReadBack(t *testing.T) {
-	paris, err := time.LoadLocation("Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
+	paris := parisZone(t)
 	rows := sampleReceipts()
 	rows[0].ReferenceNumber = "=1+1"
 	f := encodeXLSX(t, model.ExportReceipts, Options{Location: paris}, rows)

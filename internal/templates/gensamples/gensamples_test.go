@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -29,39 +27,9 @@ func TestSamplesUpToDate(t *testing.T) {
 	for _, name := range sortedNames(files) {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(samplesDir, filepath.FromSlash(name))
-			if *update {
-				if err := os.WriteFile(p, files[name], 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatalf("%v: run go run ./internal/templates/gensamples", err)
-			}
-			if strings.HasSuffix(name, ".xlsx") {
-				if !sameParts(t, files[name], want) {
-					t.Error("out of date: run go run ./internal/templates/gensamples")
-				}
-			} else if !bytes.Equal(files[name], want) {
-				t.Error("out of date: run go run ./internal/templates/gensamples")
-			}
+			gentest.UpToDate(t, p, string(files[name]), *update, "go run ./internal/templates/gensamples")
 		})
 	}
-}
-
-func sameParts(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	pa, pb := gentest.Parts(t, a), gentest.Parts(t, b)
-	if len(pa) != len(pb) {
-		return false
-	}
-	for k, v := range pa {
-		if !bytes.Equal(v, pb[k]) {
-			return false
-		}
-	}
-	return true
 }
 
 // TestCatalogue checks the catalogue itself: valid EANs, SKU codes within

@@ -7,11 +7,13 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 	"testing"
 )
 
-// UpToDate checks that the file at path holds want, after writing want
-// there when update is set; regenerate is the command that does so.
+// UpToDate checks that the file at path holds want (see SameFile), after
+// writing want there when update is set; regenerate is the command that
+// does so.
 func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
 	t.Helper()
 	if update {
@@ -19,12 +21,35 @@ func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
 			t.Fatal(err)
 		}
 	}
-	got, err := os.ReadFile(path)
+	committed, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading %s: %v (run %s)", path, err, regenerate)
 	}
-	if string(got) != want {
-		t.Errorf("%s is out of date: run %s", path, regenerate)
+	SameFile(t, path, []byte(want), committed, regenerate)
+}
+
+// SameFile checks that got, the generated file called name, is the
+// committed one: an XLSX workbook part by part (decompressed, so that a
+// compressor change does not matter), any other file byte for byte. Each
+// difference is an error saying to run regenerate.
+func SameFile(t testing.TB, name string, got, committed []byte, regenerate string) {
+	t.Helper()
+	if !strings.HasSuffix(name, ".xlsx") {
+		if !bytes.Equal(got, committed) {
+			t.Errorf("%s is out of date: run %s", name, regenerate)
+		}
+		return
+	}
+	g, w := Parts(t, got), Parts(t, committed)
+	for part, gb := range g {
+		if wb, ok := w[part]; !ok || !bytes.Equal(gb, wb) {
+			t.Errorf("%s: part %s is out of date: run %s", name, part, regenerate)
+		}
+	}
+	for part := range w {
+		if _, ok := g[part]; !ok {
+			t.Errorf("%s: part %s should not be there: run %s", name, part, regenerate)
+		}
 	}
 }
 
