@@ -119,7 +119,7 @@ func TestSharedJournalEachFileOnce(t *testing.T) {
 			insts := e.sharedInstances(3, c, 30*time.Second)
 			put := func(name, content string) {
 				if srv != nil {
-					writeRemote(t, srv, "/in/"+name, content)
+					writeRemote(t, srv.Client(t), "/in/"+name, content)
 					return
 				}
 				e.drop(name, content)
@@ -173,21 +173,6 @@ func TestSharedJournalEachFileOnce(t *testing.T) {
 				t.Errorf("%d files in processed/, want %d: %v", files, n+1, done)
 			}
 		})
-	}
-}
-
-// writeRemote writes a file on the SFTP server.
-func writeRemote(t *testing.T, srv *sftptest.Server, p, content string) {
-	t.Helper()
-	f, err := srv.Client(t).Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Write([]byte(content)); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 
