@@ -24,23 +24,24 @@ import (
 // orders interleaved) are read back into memory and sorted. A kill
 // leaves nothing behind.
 type rejectSpool struct {
-	f    spoolFile
+	f    rejectFile
 	w    *bufio.Writer
 	size int64
 	// rf holds the places, in the order added; nrefs counts them, sorted
 	// says they are in row order so far, last is the last row added.
-	rf     spoolFile
+	rf     rejectFile
 	rw     *bufio.Writer
 	nrefs  int64
 	sorted bool
 	last   uint32
 	// temp creates the spool's files (unlinkedTemp; a test counts the
 	// bytes that go through them).
-	temp func(pattern string) (spoolFile, error)
+	temp func(pattern string) (rejectFile, error)
 }
 
-// spoolFile is what the spool needs of its temporary files (*os.File).
-type spoolFile interface {
+// rejectFile is what the rejected-rows spool needs of its temporary
+// files (*os.File).
+type rejectFile interface {
 	io.Writer
 	io.ReaderAt
 	io.Seeker
@@ -80,7 +81,7 @@ func (s *rejectSpool) open() error {
 
 // unlinkedTemp creates a temporary file and removes its name at once:
 // the open file stays usable and nothing is left behind by a kill.
-func unlinkedTemp(pattern string) (spoolFile, error) {
+func unlinkedTemp(pattern string) (rejectFile, error) {
 	f, err := os.CreateTemp("", pattern)
 	if err != nil {
 		return nil, fmt.Errorf("creating the rejected-rows spool: %w", err)
@@ -97,7 +98,7 @@ func (s *rejectSpool) reset() error {
 	}
 	s.w.Reset(s.f)
 	s.rw.Reset(s.rf)
-	for _, f := range []spoolFile{s.f, s.rf} {
+	for _, f := range []rejectFile{s.f, s.rf} {
 		if err := f.Truncate(0); err != nil {
 			return fmt.Errorf("emptying the rejected-rows spool: %w", err)
 		}

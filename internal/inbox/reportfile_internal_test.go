@@ -111,18 +111,18 @@ func spoolRows(tb testing.TB, s *rejectSpool, d formats.Doc) {
 
 // countingFile counts the bytes written to and read from a spool file.
 type countingFile struct {
-	spoolFile
+	rejectFile
 	moved *int64
 }
 
 func (c countingFile) Write(p []byte) (int, error) {
-	n, err := c.spoolFile.Write(p)
+	n, err := c.rejectFile.Write(p)
 	*c.moved += int64(n)
 	return n, err
 }
 
 func (c countingFile) ReadAt(p []byte, off int64) (int, error) {
-	n, err := c.spoolFile.ReadAt(p, off)
+	n, err := c.rejectFile.ReadAt(p, off)
 	*c.moved += int64(n)
 	return n, err
 }
@@ -139,7 +139,7 @@ func TestRejectedRowsLinear(t *testing.T) {
 	perRow := func(n int) float64 {
 		var moved int64
 		s := newRejectSpool()
-		s.temp = func(pattern string) (spoolFile, error) {
+		s.temp = func(pattern string) (rejectFile, error) {
 			f, err := unlinkedTemp(pattern)
 			if err != nil {
 				return nil, err
