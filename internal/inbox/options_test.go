@@ -2,18 +2,18 @@ package inbox_test
 
 import (
 	"testing"
+	"time"
 
 	"filebridge/internal/config"
 	"filebridge/internal/formats"
 	"filebridge/internal/inbox"
 	"filebridge/internal/model"
-	"filebridge/internal/testkit"
 )
 
 // TestFormatOptions: a route's settings become the decoder's options;
 // without a route, the defaults.
 func TestFormatOptions(t *testing.T) {
-	paris := testkit.Location(t, "Europe/Paris")
+	cet := time.FixedZone("CET", 3600) // passed on as it is
 	tests := []struct {
 		name  string
 		route *config.Route
@@ -25,10 +25,10 @@ func TestFormatOptions(t *testing.T) {
 			}
 		}},
 		{"full route", &config.Route{Type: "variants", Format: "csv", Delimiter: ";", Charset: "windows-1252", Decimal: ",",
-			DateLayout: "02.01.2006", Location: paris, Header: true, Columns: map[string]string{"Art.-Nr.": "sku"},
+			DateLayout: "02.01.2006", Location: cet, Header: true, Columns: map[string]string{"Art.-Nr.": "sku"},
 			Defaults: map[string]config.Constant{"warehouseLocation": "3"}}, func(t *testing.T, o formats.Options) {
 			if o.Type != "variants" || o.Delimiter != ';' || o.Charset != "windows-1252" || !o.DecimalComma ||
-				o.DateLayout != "02.01.2006" || o.Location != paris || o.NoHeader || o.Columns["Art.-Nr."] != "sku" ||
+				o.DateLayout != "02.01.2006" || o.Location != cet || o.NoHeader || o.Columns["Art.-Nr."] != "sku" ||
 				o.Defaults["warehouseLocation"] != "3" {
 				t.Errorf("%+v", o)
 			}

@@ -1,6 +1,6 @@
 // Package testkit holds what the tests of several packages share: a log
-// sink safe for concurrent writers, a way to make a path read-only even
-// for root, and time zones.
+// sink safe for concurrent writers and a way to make a path read-only even
+// for root.
 package testkit
 
 import (
@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
-	"time"
 )
 
 // Buffer is a bytes.Buffer safe for writer goroutines and a reader (a
@@ -70,15 +69,4 @@ func WriteBits(t testing.TB, path string, on bool) {
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// Location loads a time zone of the tz database ("Europe/Paris"), failing
-// the test where it is missing.
-func Location(t testing.TB, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
 }
