@@ -198,6 +198,12 @@ func TestMultiInstanceDrill(t *testing.T) {
 	for i := range procs {
 		procs[i] = d.startInstance()
 	}
+	// The kills below read the journal: wait for the first instance to
+	// have made its tables (slow on a loaded machine).
+	waitFor(t, 60*time.Second, "the journal's tables", func() bool {
+		var made bool
+		return d.db.QueryRow(`SELECT to_regclass('files') IS NOT NULL`).Scan(&made) == nil && made
+	})
 
 	// Kill an instance every 0.5-2 s, restart it at once, and
 	// time the takeover of the files it held.

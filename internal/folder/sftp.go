@@ -2,6 +2,7 @@ package folder
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -218,22 +219,23 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 		return fmt.Errorf("creating the folder root on %s: %w", f, badName(name, "not a file name"))
 	}
 	dir, base := splitName(clean)
-	tmpClean := path.Join(dir, tempName(base))
-	tmp := path.Join(f.root, tmpClean)
-
-	cctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
-	c, err := f.connect(cctx)
-	cancel()
-	if err != nil {
-		return fmt.Errorf("creating %s on %s: %w", clean, f, err)
-	}
-	var fh *sftp.File
-	err = f.call(ctx, c, func() (err error) {
+	// The temporary file is opened through run, on a fresh connection
+	// when the one at hand turns out dead, under a new name each attempt
+	// (an attempt whose answer was lost may leave its temporary file
+	// behind, as a kill in the middle of a write would).
+	var (
+		c             *sftpConn
+		fh            *sftp.File
+		tmpClean, tmp string
+	)
+	err = f.run(ctx, true, func(_ context.Context, conn *sftpConn) (err error) {
+		c, tmpClean = conn, path.Join(dir, tempName(base))
+		tmp = path.Join(f.root, tmpClean)
 		fh, err = c.sftp.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("creating %s on %s: %w", tmpClean, f, sftpError(err))
+		return fmt.Errorf("creating %s on %s: %w", cmp.Or(tmpClean, clean), f, sftpError(err))
 	}
 	open := true
 	defer func() {

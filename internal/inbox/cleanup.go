@@ -42,7 +42,7 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 			continue
 		}
 		for _, e := range entries {
-			if e.IsDir || !folder.IsTemp(e.Name) || (in.shared() && time.Since(e.ModTime) < staleTemp) {
+			if e.IsDir || !folder.IsTemp(e.Name) || (in.shared() && in.now().Sub(e.ModTime) < staleTemp) {
 				continue
 			}
 			name := path.Join(dir, e.Name)

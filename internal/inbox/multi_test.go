@@ -423,7 +423,7 @@ func TestSharedJournalTemps(t *testing.T) {
 		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		at := time.Now().Add(-tt.age)
+		at := fixedNow.Add(-tt.age) // ages on the instance's clock
 		if err := os.Chtimes(p, at, at); err != nil {
 			t.Fatal(err)
 		}
