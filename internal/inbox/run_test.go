@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -178,8 +177,10 @@ func TestRunSettle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows := strings.SplitAfter(suppliersFile("SUP-S", 8), "\n")
-	rows = rows[:len(rows)-1] // the header, then one piece a supplier
+	rows := []string{"code,name,relationship\n"}
+	for i := 1; i <= 8; i++ {
+		rows = append(rows, fmt.Sprintf("SUP-S%d,Slow supplier %d,Manufacturer\n", i, i))
+	}
 	for i, r := range rows {
 		if i > 0 {
 			e.clock.Add(settle / 2)
