@@ -1,8 +1,6 @@
 package inbox_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -15,13 +13,7 @@ func TestTempsRemovedAtStart(t *testing.T) {
 	stale := []string{".ORDERS.csv.0123456789ab.part", "processing/.X.csv.aaaaaaaaaaaa.part", "error/.X.report.csv.bbbbbbbbbbbb.part"}
 	keep := []string{"error/X.csv", "error/.notes", "processing/.Y.csv.part"}
 	for _, p := range append(slices.Clone(stale), keep...) {
-		full := filepath.Join(e.dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		e.drop(p, "")
 	}
 	e.runOnce()
 	for _, p := range stale {

@@ -224,10 +224,15 @@ func suppliersFile(prefix string, n int) string {
 	return b.String()
 }
 
-// drop writes a file into the inbox (its content, or a sample's).
+// drop writes a file into the inbox (a path of it: "processing/X.csv"),
+// making its folders.
 func (e *env) drop(name, content string) {
 	e.t.Helper()
-	if err := os.WriteFile(filepath.Join(e.dir, name), []byte(content), 0o644); err != nil {
+	p := filepath.Join(e.dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		e.t.Fatal(err)
 	}
 }

@@ -279,9 +279,7 @@ func TestSharedJournalStray(t *testing.T) {
 	// A renamed STRAY.csv and LATE.csv but has not written their rows yet.
 	for _, name := range []string{"STRAY.csv", "LATE.csv"} {
 		i := map[string]int{"STRAY.csv": 1, "LATE.csv": 2}[name]
-		if err := os.WriteFile(filepath.Join(e.dir, "processing", name), []byte(skuFile(i)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		e.drop("processing/"+name, skuFile(i))
 	}
 	for _, adv := range []time.Duration{0, lease / 2, lease / 2} {
 		c.Add(adv)
@@ -406,10 +404,6 @@ func TestSharedJournalLostLease(t *testing.T) {
 func TestSharedJournalTemps(t *testing.T) {
 	e := newEnv(t, envOpts{})
 	c := &clock{t: fixedNow}
-	proc := filepath.Join(e.dir, "processing")
-	if err := os.MkdirAll(proc, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	temps := []struct {
 		name string
 		age  time.Duration
@@ -419,10 +413,8 @@ func TestSharedJournalTemps(t *testing.T) {
 		{".B.csv.0123456789ac.part", time.Second, true},
 	}
 	for _, tt := range temps {
-		p := filepath.Join(proc, tt.name)
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		e.drop("processing/"+tt.name, "x")
+		p := filepath.Join(e.dir, "processing", tt.name)
 		at := fixedNow.Add(-tt.age) // ages on the instance's clock
 		if err := os.Chtimes(p, at, at); err != nil {
 			t.Fatal(err)

@@ -33,9 +33,7 @@ func skuRows(n int) string {
 // crash in its submission leaves it, and returns its journal record.
 func (e *env) skuInProcessing(n int) journal.File {
 	content := skuRows(n)
-	if err := os.WriteFile(filepath.Join(e.dir, "processing", "SKU.csv"), []byte(content), 0o644); err != nil {
-		e.t.Fatal(err)
-	}
+	e.drop("processing/SKU.csv", content)
 	return journal.File{Inbox: "erp", Name: "SKU.csv", Path: "processing/SKU.csv",
 		Size: int64(len(content)), DocType: "skus", State: journal.FileSubmitting}
 }
@@ -128,12 +126,7 @@ func TestResumeAfterCrash(t *testing.T) {
 // between the rename and the journal insert) is claimed at the next round.
 func TestResumeOrphan(t *testing.T) {
 	e := newEnv(t, envOpts{})
-	if err := os.MkdirAll(filepath.Join(e.dir, "processing"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(e.dir, "processing", "SUPPLIERS.csv"), []byte(suppliersA), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	e.drop("processing/SUPPLIERS.csv", suppliersA)
 	r := result(t, e.runOnce(), "SUPPLIERS.csv")
 	if r.State != journal.FileDone || r.FinalPath != processed+"/SUPPLIERS.csv" {
 		t.Fatalf("state %s, final %s: %s", r.State, r.FinalPath, r.Message)
@@ -190,12 +183,7 @@ func TestResumeKeyless(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, envOpts{edition: model.EditionB})
 	content := "code,name,relationship,countryCode\n,Café Gunnarsson,Customer,SE\nCUST-2,Kranzler,Customer,DE\n"
-	if err := os.MkdirAll(filepath.Join(e.dir, "processing"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(e.dir, "processing", "CONNECTIONS.csv"), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	e.drop("processing/CONNECTIONS.csv", content)
 	id, err := e.j.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "CONNECTIONS.csv", Path: "processing/CONNECTIONS.csv",
 		DocType: "connections", State: journal.FileSubmitting})
 	if err != nil {

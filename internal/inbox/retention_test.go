@@ -17,13 +17,7 @@ func TestPruneProcessed(t *testing.T) {
 	e.drop("SUPPLIERS.csv", "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n")
 	e.runOnce()
 	for _, dir := range []string{"processed/2025/12/01", "processed/2026/02/13", "processed/2026/02/15", "processed/2026/02/notaday"} {
-		p := filepath.Join(e.dir, filepath.FromSlash(dir))
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(p, "OLD.csv"), []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		e.drop(dir+"/OLD.csv", "x\n")
 	}
 	// 2026-03-16 10:00 less 30 days is 2026-02-14 10:00: the days up to
 	// 2026-02-13 have ended by then.
@@ -34,17 +28,9 @@ func TestPruneProcessed(t *testing.T) {
 	if n != 2 {
 		t.Errorf("removed %d files, want 2", n)
 	}
-	var left []string
-	_ = filepath.WalkDir(filepath.Join(e.dir, "processed"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(e.dir, p)
-			left = append(left, filepath.ToSlash(rel))
-		}
-		return nil
-	})
+	left := e.ls("processed")
 	want := []string{"processed/2026/02/15/OLD.csv", "processed/2026/02/notaday/OLD.csv",
 		"processed/2026/03/16/SUPPLIERS.csv", "processed/2026/03/16/SUPPLIERS.report.csv"}
-	slices.Sort(left)
 	if !slices.Equal(left, want) {
 		t.Errorf("left %q, want %q", left, want)
 	}

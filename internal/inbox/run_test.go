@@ -28,9 +28,6 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	if err := os.MkdirAll(filepath.Join(e.dir, "processing"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	e.drop("processing/SUPPLIERS_0.csv", suppliersA)
 
 	ctx, cancel := context.WithCancel(context.Background())
