@@ -67,16 +67,9 @@ func TestTransientFaults(t *testing.T) {
 	if got := e.ls("error"); len(got) != 0 {
 		t.Errorf("files in error/: %v", got)
 	}
-	check := func(r portal.Resource, prefix string, n int) {
-		for i := 1; i <= n; i++ {
-			if c := e.sim.Count(r, fmt.Sprintf("%s-%d", prefix, i)); c != 1 {
-				t.Errorf("%s %s-%d exists %d times, want 1", r, prefix, i, c)
-			}
-		}
-	}
-	check(portal.Connections, "SUP", nSup)
-	check(portal.Variants, "SKU", nSKU)
-	check(portal.SalesOrders, "SO", nOrd)
+	e.onceEach(portal.Connections, "SUP-", nSup)
+	e.onceEach(portal.Variants, "SKU-", nSKU)
+	e.onceEach(portal.SalesOrders, "SO-", nOrd)
 	if got := len(e.ls("processed")); got != 6 {
 		t.Errorf("processed/ holds %d files, want 3 files and 3 reports: %v", got, e.ls("processed"))
 	}

@@ -224,6 +224,17 @@ func suppliersFile(prefix string, n int) string {
 	return b.String()
 }
 
+// onceEach checks that the portal holds each of its documents prefix1 to
+// prefixN exactly once.
+func (e *env) onceEach(r portal.Resource, prefix string, n int) {
+	e.t.Helper()
+	for i := 1; i <= n; i++ {
+		if c := e.sim.Count(r, fmt.Sprintf("%s%d", prefix, i)); c != 1 {
+			e.t.Errorf("%s %s%d exists %d times, want 1", r, prefix, i, c)
+		}
+	}
+}
+
 // drop writes a file into the inbox (a path of it: "processing/X.csv"),
 // making its folders.
 func (e *env) drop(name, content string) {

@@ -109,11 +109,7 @@ func TestResumeAfterCrash(t *testing.T) {
 	if r.State != journal.FileDone || r.DocsOK != 8 || r.FinalPath != processed+"/SKU.csv" {
 		t.Fatalf("state %s, %d ok, final %s: %s", r.State, r.DocsOK, r.FinalPath, r.Message)
 	}
-	for i := 1; i <= 8; i++ {
-		if n := e.sim.Count(portal.Variants, fmt.Sprintf("SKU-%d", i)); n != 1 {
-			t.Errorf("SKU-%d exists %d times, want 1", i, n)
-		}
-	}
+	e.onceEach(portal.Variants, "SKU-", 8)
 	// SKU-2 and SKU-3 were looked up before anything was sent: no create
 	// was refused as a repeat.
 	if n := e.sim.RepeatedCreates(); n != 0 {

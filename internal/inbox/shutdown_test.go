@@ -2,7 +2,6 @@ package inbox_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -96,11 +95,7 @@ func TestGracefulStop(t *testing.T) {
 			if r := result(t, rr, "SUPPLIERS.csv"); r.State != journal.FileDone || r.DocsOK != n {
 				t.Fatalf("resumed file: state %s, %d ok: %s", r.State, r.DocsOK, r.Message)
 			}
-			for i := 1; i <= n; i++ {
-				if c := e.sim.Count(portal.Connections, fmt.Sprintf("SUP-%d", i)); c != 1 {
-					t.Errorf("SUP-%d exists %d times, want 1", i, c)
-				}
-			}
+			e.onceEach(portal.Connections, "SUP-", n)
 		})
 	}
 }
