@@ -103,18 +103,15 @@ func TestSettle(t *testing.T) {
 	}
 }
 
+// markerRoute takes the suppliers files once their done marker is there.
+var markerRoute = route("SUPPLIERS_*.csv", "suppliers", "done_marker = true")
+
 // TestDoneMarker: a done_marker route waits for NAME.done (or NAME.ok)
 // and removes it after the claim; temporary names are never claimed.
 func TestDoneMarker(t *testing.T) {
-	routes := `
-[[inboxes.routes]]
-match = "SUPPLIERS_*.csv"
-type = "suppliers"
-done_marker = true
-`
 	for _, marker := range []string{".done", ".ok"} {
 		t.Run(marker, func(t *testing.T) {
-			e := newEnv(t, envOpts{routes: routes})
+			e := newEnv(t, envOpts{routes: markerRoute})
 			e.drop("SUPPLIERS_1.csv", suppliersA)
 			e.drop("SUPPLIERS_2.csv.part", suppliersA)
 			e.drop(".SUPPLIERS_3.csv", suppliersA)
@@ -143,12 +140,7 @@ done_marker = true
 // between an earlier claim and the marker's removal) does not release a
 // new file of the same name; a fresh marker does.
 func TestStaleDoneMarker(t *testing.T) {
-	e := newEnv(t, envOpts{routes: `
-[[inboxes.routes]]
-match = "SUPPLIERS_*.csv"
-type = "suppliers"
-done_marker = true
-`})
+	e := newEnv(t, envOpts{routes: markerRoute})
 	e.drop("SUPPLIERS_1.csv.done", "")
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(filepath.Join(e.dir, "SUPPLIERS_1.csv.done"), old, old); err != nil {
@@ -185,12 +177,7 @@ func TestMaxFileSize(t *testing.T) {
 // unmatched = "error", the type comes from the header row and the report
 // says so.
 func TestNoMatchingRoute(t *testing.T) {
-	routes := `
-[[inboxes.routes]]
-match = "SKU_*.csv"
-type = "skus"
-`
-	e := newEnv(t, envOpts{routes: routes, inbox: `unmatched = "error"`})
+	e := newEnv(t, envOpts{routes: route("SKU_*.csv", "skus"), inbox: `unmatched = "error"`})
 	e.drop("partners.csv", suppliersA)
 	r := result(t, e.runOnce(), "partners.csv")
 	if r.State != journal.FileDone || r.DocType != "suppliers" {
