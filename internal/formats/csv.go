@@ -55,7 +55,9 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), readSize)
+	// A small file gets a buffer of its size, not readSize: an inbox of
+	// one-order files opens thousands of them.
+	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), int(min(size+1, readSize)))
 	head, err := br.Peek(sniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("reading: %w", err)
