@@ -32,8 +32,14 @@ type localFolder struct {
 
 var _ Folder = (*localFolder)(nil)
 
-// writeBufferSize is the buffer between CreateAtomic's writer and the file.
-const writeBufferSize = 64 << 10
+// writeBufferSize is the buffer between CreateAtomic's writer and a
+// remote file: each write is a request. A local file takes writes of
+// localWriteBuffer, a size that does not cost a file of one order more
+// than its own content.
+const (
+	writeBufferSize  = 64 << 10
+	localWriteBuffer = 8 << 10
+)
 
 func openLocal(p string, opts Options) (*localFolder, error) {
 	abs, err := filepath.Abs(p)
@@ -185,7 +191,7 @@ func (f *localFolder) CreateAtomic(ctx context.Context, name string, write func(
 			f.log.Warn("could not remove temporary file; remove it by hand", "name", tmp, "error", rerr)
 		}
 	}()
-	bw := bufio.NewWriterSize(fh, writeBufferSize)
+	bw := bufio.NewWriterSize(fh, localWriteBuffer)
 	if err := write(bw); err != nil {
 		return fmt.Errorf("writing %s on %s: %w", clean, f, err)
 	}

@@ -340,7 +340,8 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		src := &source{ReaderAt: file, size: st.Size(), close: file.Close}
 		if wantHash {
 			h := sha256.New()
-			if _, err := io.Copy(h, io.NewSectionReader(file, 0, src.size)); err != nil {
+			buf := make([]byte, min(max(src.size, 512), 32<<10)) // a small file's size, not io.Copy's 32 KiB
+			if _, err := io.CopyBuffer(h, io.NewSectionReader(file, 0, src.size), buf); err != nil {
 				_ = rc.Close()
 				return nil, fmt.Errorf("reading %s: %w", p, err)
 			}

@@ -42,7 +42,7 @@ type reportWriter struct {
 // newReportWriter starts a report: byte order mark and header.
 func newReportWriter(w io.Writer, delim rune) (*reportWriter, error) {
 	cw := newCSVWriter(w, delim)
-	rw := &reportWriter{w: gocsv.NewSafeCSVWriter(cw), batch: make([]ReportLine, 0, reportBatch)}
+	rw := &reportWriter{w: gocsv.NewSafeCSVWriter(cw)}
 	if err := gocsv.MarshalCSV([]ReportLine{}, rw.w); err != nil {
 		return nil, fmt.Errorf("writing the report header: %w", err)
 	}

@@ -69,8 +69,10 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		})
 	}
 
-	batch := make([]journal.Document, 0, batchSize)
-	pend := make([]task, 0, batchSize)
+	var ( // grown by append up to batchSize: most files have a few documents
+		batch []journal.Document
+		pend  []task
+	)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
