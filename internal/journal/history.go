@@ -52,7 +52,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	}
 	// Both pools are the read-only one: query_only makes every write fail.
 	c := conn{db: r, dl: sqliteDialect}
-	return &DB{path: abs, w: c, r: c, now: func() time.Time { return time.Now().UTC() }}, nil
+	return &DB{path: abs, w: c, r: c, now: utcNow}, nil
 }
 
 // FileFilter selects files of the history. Zero fields match everything.

@@ -66,6 +66,9 @@ type DB struct {
 //
 // A path that is a postgres:// or postgresql:// URL opens PostgreSQL
 // instead (see OpenWith).
+// utcNow is a journal's clock unless a test sets another.
+func utcNow() time.Time { return time.Now().UTC() }
+
 func Open(ctx context.Context, path string) (*DB, error) {
 	if isPostgresURL(path) {
 		return OpenWith(ctx, Options{URL: path})
@@ -99,7 +102,7 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect, newStmtCache()}, instance: instance, lease: lease, now: func() time.Time { return time.Now().UTC() }}
+	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect, newStmtCache()}, instance: instance, lease: lease, now: utcNow}
 
 	if err := w.PingContext(ctx); err != nil {
 		_ = w.Close()

@@ -107,7 +107,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	c := conn{db: db, dl: postgresDialect}
 	d := &DB{path: shown, dl: postgresDialect, w: c, r: c, instance: o.Instance, lease: o.Lease,
-		now: func() time.Time { return time.Now().UTC() }}
+		now: utcNow}
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("opening journal %s: %w (check that PostgreSQL runs there and the user, password and database are right)", shown, err)
