@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -196,20 +195,9 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	if cfg.Folder.Scheme == "" {
 		return nil, fmt.Errorf("creating inbox %q: its url was not parsed: load the config with config.Load", cfg.Name)
 	}
-	setDefault(&cfg.ProcessingDir, config.DefaultProcessingDir)
-	setDefault(&cfg.ProcessedDir, config.DefaultProcessedDir)
-	setDefault(&cfg.ErrorDir, config.DefaultErrorDir)
-	if cfg.RetryBackoff.Duration <= 0 {
-		cfg.RetryBackoff.Duration = config.DefaultRetryBackoff
-	}
-	if cfg.RetryBackoffMax.Duration < cfg.RetryBackoff.Duration {
-		cfg.RetryBackoffMax.Duration = max(cfg.RetryBackoff.Duration, config.DefaultRetryBackoffMax)
-	}
-	if cfg.Poll.Duration <= 0 {
-		cfg.Poll.Duration = config.DefaultLocalPoll
-	}
-	if cfg.MaxFileSize <= 0 {
-		cfg.MaxFileSize = config.DefaultMaxFileSize
+	if cfg.ProcessingDir == "" || cfg.ProcessedDir == "" || cfg.ErrorDir == "" || cfg.Poll.Duration <= 0 ||
+		cfg.RetryBackoff.Duration <= 0 || cfg.RetryBackoffMax.Duration <= 0 || cfg.MaxFileSize <= 0 {
+		return nil, fmt.Errorf("creating inbox %q: its defaults were not set: load the config with config.Load", cfg.Name)
 	}
 	log := deps.Logger
 	if log == nil {
@@ -254,12 +242,6 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		in.opts.FairShare = DefaultFairShare
 	}
 	return in, nil
-}
-
-func setDefault(v *string, def string) {
-	if strings.TrimSpace(*v) == "" {
-		*v = def
-	}
 }
 
 // Name is the inbox's name.

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"filebridge/internal/config"
+	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
@@ -73,5 +75,29 @@ func TestFairShare(t *testing.T) {
 	}
 	if n := e.sim.Stats().Counts["connections"]; n != 151 {
 		t.Errorf("the portal holds %d suppliers, want 151 (each once)", n)
+	}
+}
+
+// TestNewWantsProvisionedConfig: inbox.New does not fill in defaults of
+// its own (config loading sets them, in one place): a config without
+// them is refused with what to do.
+func TestNewWantsProvisionedConfig(t *testing.T) {
+	e := newEnv(t, envOpts{})
+	for _, unset := range []func(*config.Inbox){
+		func(c *config.Inbox) { c.ProcessingDir = "" },
+		func(c *config.Inbox) { c.ErrorDir = "" },
+		func(c *config.Inbox) { c.Poll.Duration = 0 },
+		func(c *config.Inbox) { c.RetryBackoff.Duration = 0 },
+		func(c *config.Inbox) { c.MaxFileSize = 0 },
+	} {
+		cfg := e.cfg.Inboxes[0]
+		unset(&cfg)
+		_, err := inbox.New(cfg, inbox.Deps{Journal: e.j, Portal: e.client})
+		if err == nil || !strings.Contains(err.Error(), "load the config with config.Load") {
+			t.Errorf("New with a default unset: %v, want a refusal that says to load the config", err)
+		}
+	}
+	if _, err := inbox.New(e.cfg.Inboxes[0], inbox.Deps{Journal: e.j, Portal: e.client}); err != nil {
+		t.Errorf("New with a loaded config: %v", err)
 	}
 }
