@@ -167,10 +167,7 @@ func (fr *fileRun) decision() (bool, string) {
 			return false, "not submitted: the file has errors (" + issueText(is) + "); fix them and drop the whole file again"
 		}
 	}
-	policy := config.DefaultPolicy
-	if fr.route != nil && fr.route.Policy != "" {
-		policy = fr.route.Policy
-	}
+	policy := fr.policy()
 	if n := fr.sum.InvalidDocs; n > 0 && policy != config.PolicyPartial {
 		return false, fmt.Sprintf("not submitted: %d document(s) of the file are invalid and the route's policy is %q; fix them and drop the whole file again", n, policy)
 	}
