@@ -62,6 +62,30 @@ func eachFile(b *testing.B, names []string, do func(name string) error) time.Dur
 	return took
 }
 
+// syncedFile is a local or SFTP file being written.
+type syncedFile interface {
+	io.Writer
+	Sync() error
+	Close() error
+}
+
+// writeReport writes floorReport into the file just opened (or fails with
+// the error of opening it), syncs and closes it.
+func writeReport[F syncedFile](f F, err error) error {
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(f, floorReport); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
 // bareLocalLifecycle takes the files names out of the local folder inbox
 // the way the lifecycle does, with every fsync the local folder makes.
 func bareLocalLifecycle(b *testing.B, inbox string, names []string) time.Duration {
@@ -87,19 +111,7 @@ func bareLocalLifecycle(b *testing.B, inbox string, names []string) time.Duratio
 		}
 		_ = sha256.Sum256(data)
 		tmp := filepath.Join(done, "."+name+".report.csv.part")
-		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(f, floorReport); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Sync(); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := writeReport(os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)); err != nil {
 			return err
 		}
 		if err := os.Rename(tmp, filepath.Join(done, name+".report.csv")); err != nil {
@@ -166,19 +178,7 @@ func bareSFTPLifecycle(b *testing.B, d *sftptest.SSHD, inbox string, names []str
 			return err
 		}
 		tmp := path.Join(done, "."+name+".report.csv.part")
-		w, err := c.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, floorReport); err != nil {
-			w.Close()
-			return err
-		}
-		if err := w.Sync(); err != nil {
-			w.Close()
-			return err
-		}
-		if err := w.Close(); err != nil {
+		if err := writeReport(c.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL)); err != nil {
 			return err
 		}
 		if err := c.Rename(tmp, path.Join(done, name+".report.csv")); err != nil {
