@@ -367,10 +367,10 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		_ = os.Remove(tmp.Name())
 		return err
 	}
-	rest, err := io.Copy(tmp, io.MultiReader(bytes.NewReader(head), io.TeeReader(rc, h)))
+	n, err := io.Copy(tmp, io.MultiReader(bytes.NewReader(head), io.TeeReader(rc, h)))
 	if err != nil {
 		_ = cleanup()
 		return nil, fmt.Errorf("downloading %s: %w", p, err)
 	}
-	return &source{ReaderAt: tmp, size: rest, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
+	return &source{ReaderAt: tmp, size: n, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
 }
