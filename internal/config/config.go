@@ -264,7 +264,8 @@ type Inbox struct {
 	// Exclude globs name files of the inbox never to take (e.g. "*.pdf").
 	Exclude []string `toml:"exclude"`
 	// FileConcurrency is how many files of one dependency level the inbox
-	// processes at once, files of 1 MiB or more a quarter as many (the
+	// processes at once, files under 64 KiB four times as many (1 stays
+	// one at a time) and files of 1 MiB or more a quarter as many (the
 	// portal's concurrency still bounds the requests). Default 16.
 	FileConcurrency int `toml:"file_concurrency"`
 

@@ -94,8 +94,8 @@ type levelRun struct {
 }
 
 // runLevel runs the files of one level, up to file_concurrency at once
-// (less the files running in the background), big files a quarter as
-// many (see slots). With detach it waits
+// (less the files running in the background), small files four times as
+// many and big files a quarter as many (see slots). With detach it waits
 // Options.FairShare after the last start, then leaves the files still
 // running to finish in the background (see finishedLater).
 func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []journal.File, detach bool) []jobOutcome {
@@ -224,35 +224,69 @@ func (in *Inbox) logDeferred(ctx context.Context, row journal.File, blocker stri
 	in.log.Log(ctx, level, "file waits for a file it depends on", "file", row.Name, "type", row.DocType, "waits_for", blocker)
 }
 
-// bigFile is the size from which a file counts as big: decoding it holds
-// buffers and order groups that a file of a few orders does not.
-const bigFile = 1 << 20
+// smallFile and bigFile are the sizes that set a file's share of
+// file_concurrency: a file under smallFile (one order, a few suppliers)
+// holds next to no memory and takes a quarter of a slot; decoding a
+// file of bigFile or more holds buffers and order groups, and only a
+// quarter of file_concurrency of those run at once.
+const (
+	smallFile = 64 << 10
+	bigFile   = 1 << 20
+)
 
-// slots bounds the files of a level that run at once: all files, and
-// the big ones (bigFile bytes or more) among them. Many small files then
-// go through file_concurrency at a time while big files, whose memory
-// counts, run a quarter as many at once.
-type slots struct{ all, big chan struct{} }
+// slots bounds the files of a level that run at once. all holds quarter
+// slots (file_concurrency of them make four times as many) that the one
+// goroutine of runLevel takes, four for a file, one for a small file;
+// big bounds the big files among them. Many small files then go through
+// four times file_concurrency at a time, which keeps the journal's group
+// commits and the portal busy, while big files, whose memory counts, run
+// a quarter as many at once. file_concurrency = 1 stays one file at a
+// time: a small file takes a whole slot then (small is 4).
+type slots struct {
+	all, big chan struct{}
+	small    int // quarters a small file takes
+}
 
 // fileSlots are the slots of a round: file_concurrency less the files
 // running in the background, and a quarter of file_concurrency (at least
 // one) less those for big files.
 func (in *Inbox) fileSlots() slots {
 	running := in.runningCount()
-	return slots{
-		all: make(chan struct{}, max(in.cfg.FileConcurrency-running, 1)),
-		big: make(chan struct{}, max(in.cfg.FileConcurrency/4-running, 1)),
+	s := slots{
+		all:   make(chan struct{}, 4*max(in.cfg.FileConcurrency-running, 1)),
+		big:   make(chan struct{}, max(in.cfg.FileConcurrency/4-running, 1)),
+		small: 1,
 	}
+	if in.cfg.FileConcurrency == 1 {
+		s.small = 4
+	}
+	return s
 }
 
-// acquire waits for a slot for a file of size bytes; false when ctx
-// ended first.
+// quarters is how many quarter slots a file of size bytes takes.
+func (s slots) quarters(size int64) int {
+	if size < smallFile {
+		return s.small
+	}
+	return 4
+}
+
+// acquire waits for the slot of a file of size bytes; false when ctx
+// ended first (nothing is held then). Only one goroutine acquires, so
+// taking the quarters one by one cannot deadlock.
 func (s slots) acquire(ctx context.Context, size int64) bool {
-	if !take(ctx, s.all) {
-		return false
+	for n := range s.quarters(size) {
+		if !take(ctx, s.all) {
+			for range n {
+				<-s.all
+			}
+			return false
+		}
 	}
 	if size >= bigFile && !take(ctx, s.big) {
-		<-s.all
+		for range s.quarters(size) {
+			<-s.all
+		}
 		return false
 	}
 	return true
@@ -263,7 +297,9 @@ func (s slots) release(size int64) {
 	if size >= bigFile {
 		<-s.big
 	}
-	<-s.all
+	for range s.quarters(size) {
+		<-s.all
+	}
 }
 
 // take takes a place in sem, at once when one is free, else when one
