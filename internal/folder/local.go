@@ -32,14 +32,10 @@ type localFolder struct {
 
 var _ Folder = (*localFolder)(nil)
 
-// writeBufferSize is the buffer between CreateAtomic's writer and a
-// remote file: each write is a request. A local file takes writes of
-// localWriteBuffer, a size that does not cost a file of one order more
-// than its own content.
-const (
-	writeBufferSize  = 64 << 10
-	localWriteBuffer = 8 << 10
-)
+// localWriteBuffer is the buffer between CreateAtomic's writer and a
+// local file: a size that does not cost a file of one order more than
+// its own content.
+const localWriteBuffer = 8 << 10
 
 func openLocal(p string, opts Options) (*localFolder, error) {
 	abs, err := filepath.Abs(p)

@@ -97,13 +97,11 @@ const maxUnique = 10000
 // the name before it is used, so callers rename with Folder.Rename (which
 // never overwrites) and retry on fs.ErrExist, as RenameUnique does.
 func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error) {
-	cdir, err := cleanName(dir)
+	first, err := entryPath(dir, base)
 	if err != nil {
-		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, err)
+		return "", err
 	}
-	if reason := validEntryName(base); reason != "" {
-		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, badName(base, reason))
-	}
+	cdir := path.Dir(first)
 	// Each candidate is asked for rather than the folder listed: a folder
 	// of a day's files listed once per file made many small files
 	// quadratic.
@@ -126,34 +124,37 @@ func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error)
 		base, cdir, maxUnique, fs.ErrExist)
 }
 
-// RenameUnique moves from into dir under base, or under the first free
-// suffixed name (see UniqueName) when base is taken. It never overwrites
-// and returns the name used. Base is tried first without asking whether
-// it is free: the rename itself refuses to replace a file.
-func RenameUnique(ctx context.Context, f Folder, from, dir, base string) (string, error) {
-	to, err := cleanName(path.Join(dir, base))
+// entryPath is base in dir, once dir is a clean relative folder name and
+// base one entry's name.
+func entryPath(dir, base string) (string, error) {
+	cdir, err := cleanName(dir)
 	if err != nil {
 		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, err)
 	}
 	if reason := validEntryName(base); reason != "" {
 		return "", fmt.Errorf("choosing a unique name in %q: %w", dir, badName(base, reason))
 	}
-	if err := f.Rename(ctx, from, to); !errors.Is(err, fs.ErrExist) {
-		if err != nil {
-			return "", err
-		}
-		return to, nil
+	return path.Join(cdir, base), nil
+}
+
+// RenameUnique moves from into dir under base, or under the first free
+// suffixed name (see UniqueName) when base is taken. It never overwrites
+// and returns the name used. Base is tried without asking first whether
+// it is free: the rename itself refuses to replace a file.
+func RenameUnique(ctx context.Context, f Folder, from, dir, base string) (string, error) {
+	to, err := entryPath(dir, base)
+	if err != nil {
+		return "", err
 	}
 	for attempt := 0; ; attempt++ {
-		to, err := UniqueName(ctx, f, dir, base)
-		if err != nil {
-			return "", err
-		}
-		err = f.Rename(ctx, from, to)
+		err := f.Rename(ctx, from, to)
 		if err == nil {
 			return to, nil
 		}
-		if !errors.Is(err, fs.ErrExist) || attempt >= 10 {
+		if !errors.Is(err, fs.ErrExist) || attempt > 10 {
+			return "", err
+		}
+		if to, err = UniqueName(ctx, f, dir, base); err != nil {
 			return "", err
 		}
 	}

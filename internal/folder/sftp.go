@@ -210,6 +210,10 @@ func (f *sftpFolder) call(ctx context.Context, c *sftpConn, fn func() error) err
 	return err
 }
 
+// writeBufferSize is the buffer between CreateAtomic's writer and a
+// remote file: each write is a request.
+const writeBufferSize = 64 << 10
+
 func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(io.Writer) error) (err error) {
 	clean, full, err := f.remote(name)
 	if err != nil {

@@ -119,7 +119,7 @@ func TestSharedJournalEachFileOnce(t *testing.T) {
 			insts := e.sharedInstances(3, c, 30*time.Second)
 			put := func(name, content string) {
 				if srv != nil {
-					writeRemote(t, srv.Client(t), "/in/"+name, content)
+					sftptest.WriteFile(t, srv.Client(t), "/in/"+name, []byte(content))
 					return
 				}
 				e.drop(name, content)

@@ -22,7 +22,7 @@ func TestSFTPInbox(t *testing.T) {
 	srv := sftptest.NewServer(t)
 	e := newEnv(t, envOpts{sftp: srv, settle: true, inbox: `settle = "100ms"`})
 	c := srv.Client(t)
-	writeRemote(t, c, "/in/SUPPLIERS.csv", suppliersA)
+	sftptest.WriteFile(t, c, "/in/SUPPLIERS.csv", []byte(suppliersA))
 	r := result(t, e.runOnce(), "SUPPLIERS.csv")
 	if r.State != journal.FileDone || r.FinalPath != processed+"/SUPPLIERS.csv" {
 		t.Fatalf("state %s, final %s: %s", r.State, r.FinalPath, r.Message)
@@ -37,21 +37,6 @@ func TestSFTPInbox(t *testing.T) {
 	}
 	if n := e.sim.Count(portal.Connections, "SUP-B"); n != 1 {
 		t.Errorf("SUP-B exists %d times", n)
-	}
-}
-
-// writeRemote writes a file on the SFTP server.
-func writeRemote(t *testing.T, c *sftp.Client, p, content string) {
-	t.Helper()
-	f, err := c.Create(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.Write([]byte(content)); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -116,7 +101,7 @@ func TestSFTPRequestsPerFile(t *testing.T) {
 	e := newEnv(t, envOpts{sftp: srv, inbox: "file_concurrency = 4"})
 	c := srv.Client(t)
 	drop := func(name string) {
-		writeRemote(t, c, "/in/"+name, strings.ReplaceAll(suppliersA, "SUP-", strings.TrimSuffix(name, ".csv")+"-"))
+		sftptest.WriteFile(t, c, "/in/"+name, []byte(strings.ReplaceAll(suppliersA, "SUP-", strings.TrimSuffix(name, ".csv")+"-")))
 	}
 	drop("SUPPLIERS_FIRST.csv") // the day's first file makes processed/YYYY/MM/DD/
 	if rr := e.runOnce(); len(rr.Files) != 1 {

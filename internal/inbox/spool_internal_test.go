@@ -30,16 +30,7 @@ func TestOpenSourceRemote(t *testing.T) {
 	}
 	for _, size := range []int{0, 100, memSpool, memSpool + 1, 3*memSpool + 7} {
 		data := bytes.Repeat([]byte("0123456789abcdef\n"), size/17+1)[:size]
-		w, err := c.Create("/in/F.csv")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := w.Write(data); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
+		sftptest.WriteFile(t, c, "/in/F.csv", data)
 		in := &Inbox{}
 		src, err := in.openSource(ctx, f, "F.csv", true)
 		if err != nil {

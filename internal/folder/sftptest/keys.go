@@ -121,3 +121,18 @@ func splitAddr(t testing.TB, addr string) (string, string) {
 	}
 	return h, p
 }
+
+// WriteFile writes data to the file p on the server through c.
+func WriteFile(t testing.TB, c *sftp.Client, p string, data []byte) {
+	t.Helper()
+	f, err := c.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
