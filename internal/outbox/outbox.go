@@ -107,7 +107,15 @@ func (r *Runner) RunSince(ctx context.Context, job Job, since time.Time) (Result
 func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) (res Result, err error) {
 	log := r.logger().With("outbox", job.Outbox, "export", string(job.Type))
 	start := r.now()
-	runID, err := r.Journal.StartRun(ctx, job.Outbox, string(job.Type))
+	// The run's records are written even when its own context ends (a
+	// stop in the middle): a start cut short by a stop could be written
+	// without its end, a run forever "running" in the journal.
+	recCtx := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	}
+	sctx, cancel := recCtx()
+	runID, err := r.Journal.StartRun(sctx, job.Outbox, string(job.Type))
+	cancel()
 	if err != nil {
 		return Result{}, err
 	}
@@ -116,9 +124,7 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 		if err != nil {
 			rec.Error = err.Error()
 		}
-		// The run's own context may be done; the record is still worth
-		// writing, briefly.
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		fctx, cancel := recCtx()
 		defer cancel()
 		if ferr := r.Journal.FinishRun(fctx, rec); ferr != nil {
 			log.Warn("recording the export run", "error", ferr)

@@ -396,3 +396,23 @@ func TestRunNameCollisionNeverOverwrites(t *testing.T) {
 		t.Error("the stock snapshot saved a cursor")
 	}
 }
+
+// TestRunStoppedAtStart: a run whose context ended as it began (a stop
+// right at a tick) is still recorded, and recorded as ended with the
+// stop's error: never a run left "running" in the journal.
+func TestRunStoppedAtStart(t *testing.T) {
+	h := newHarness(t)
+	h.src.put(inbound("A", time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC), 1))
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := h.runner.Run(ctx, receiptJob()); !errors.Is(err, context.Canceled) {
+		t.Fatalf("run under an ended context: %v, want context.Canceled", err)
+	}
+	runs, err := h.db.RecentRuns(t.Context(), "erp", "receipts", 0)
+	if err != nil || len(runs) != 1 || runs[0].Running() || runs[0].Error == "" {
+		t.Fatalf("runs recorded: %+v %v; want one, ended with the stop's error", runs, err)
+	}
+	if entries, _ := os.ReadDir(h.dir); len(entries) != 0 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}
