@@ -29,18 +29,13 @@ const (
 	NotFound
 )
 
+var classNames = map[Class]string{
+	Invalid: "invalid", Auth: "auth", Transient: "transient", Conflict: "conflict", NotFound: "not found",
+}
+
 func (c Class) String() string {
-	switch c {
-	case Invalid:
-		return "invalid"
-	case Auth:
-		return "auth"
-	case Transient:
-		return "transient"
-	case Conflict:
-		return "conflict"
-	case NotFound:
-		return "not found"
+	if name, ok := classNames[c]; ok {
+		return name
 	}
 	return fmt.Sprintf("class(%d)", int(c))
 }
