@@ -5,7 +5,6 @@ import (
 
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
-	"filebridge/internal/portalsim"
 )
 
 // TestSimConsigneeReused sends two Edition B sales orders to one embedded
@@ -13,13 +12,10 @@ import (
 // so that a portal refusing a repeated code (the literal mode) takes it.
 // A packaging's supplier goes as the connection's id in a string.
 func TestSimConsigneeReused(t *testing.T) {
-	for _, literal := range []bool{false, true} {
-		name := "default"
-		if literal {
-			name = "literal"
-		}
-		t.Run(name, func(t *testing.T) {
-			sp := startSim(t, portalsim.Options{Edition: model.EditionB, Seed: 3, Literal: literal})
+	for _, mode := range simModes(model.EditionB) {
+		t.Run(mode.name, func(t *testing.T) {
+			mode.opts.Seed = 3
+			sp := startSim(t, mode.opts)
 			seedMaster(t, sp)
 			ctx := t.Context()
 			before := sp.sim.Len(portal.Connections)

@@ -126,25 +126,22 @@ func outbound(e model.Edition, number string) model.Outbound {
 	return o
 }
 
-// simModes are both editions in both simulator modes.
-func simModes() []struct {
+// simMode is a simulator a test runs against, named for its subtest.
+type simMode struct {
 	name string
 	opts portalsim.Options
-} {
-	var out []struct {
-		name string
-		opts portalsim.Options
-	}
-	for _, e := range model.Editions {
+}
+
+// simModes are the editions in both simulator modes.
+func simModes(editions ...model.Edition) []simMode {
+	var out []simMode
+	for _, e := range editions {
 		for _, literal := range []bool{false, true} {
 			name := string(e)
 			if literal {
 				name += "/literal"
 			}
-			out = append(out, struct {
-				name string
-				opts portalsim.Options
-			}{name, portalsim.Options{Edition: e, Literal: literal}})
+			out = append(out, simMode{name, portalsim.Options{Edition: e, Literal: literal}})
 		}
 	}
 	return out
@@ -581,7 +578,7 @@ func asPortalError(err error, target **portal.Error) bool {
 // lines carry bare variant ids, and an inbound line with SKU master data
 // creates its SKU first.
 func TestSimLinesCompleted(t *testing.T) {
-	for _, tt := range simModes() {
+	for _, tt := range simModes(model.Editions...) {
 		e := tt.opts.Edition
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
