@@ -29,6 +29,7 @@ const (
 	NotFound
 )
 
+// classNames are the names String gives the classes.
 var classNames = map[Class]string{
 	Invalid: "invalid", Auth: "auth", Transient: "transient", Conflict: "conflict", NotFound: "not found",
 }

@@ -141,7 +141,7 @@ func simModes(editions ...model.Edition) []simMode {
 			if literal {
 				name += "/literal"
 			}
-			out = append(out, simMode{name, portalsim.Options{Edition: e, Literal: literal}})
+			out = append(out, simMode{name: name, opts: portalsim.Options{Edition: e, Literal: literal}})
 		}
 	}
 	return out
