@@ -1,10 +1,12 @@
 // Package testkit holds what the tests of several packages share: a log
-// sink safe for concurrent writers and a way to make a path read-only even
-// for root.
+// sink safe for concurrent writers, a way to make a path read-only even
+// for root, and a free loopback port for a test server.
 package testkit
 
 import (
 	"bytes"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"sync"
@@ -69,4 +71,15 @@ func WriteBits(t testing.TB, path string, on bool) {
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FreePort returns a loopback TCP port that is free right now, for a
+// server started in another process.
+func FreePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
 }

@@ -76,7 +76,7 @@ func StartSSHD(t testing.TB, rootDir string) *SSHD {
 }
 
 func (s *SSHD) start(t testing.TB, dir, hostKeyFile, authKeys string) error {
-	port, err := freePort()
+	port, err := testkit.FreePort()
 	if err != nil {
 		return err
 	}
@@ -154,15 +154,6 @@ func (s *SSHD) Options(dir string) folder.Options {
 		Location: location(s.URL(dir)), PrivateKey: s.ClientKey,
 		KnownHostsFile: s.KnownHostsFile, Timeout: 10 * time.Second,
 	}
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("finding a free port: %w", err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 func mustWrite(t testing.TB, name string, data []byte, perm os.FileMode) {
