@@ -111,7 +111,7 @@ func (dl dialect) limitArg(limit int) any {
 }
 
 // conn is a pool that rebinds the queries it runs; stmts, on the SQLite
-// writer, are the statements its transactions run prepared.
+// pools, are the statements it and its transactions run prepared.
 type conn struct {
 	db    *sql.DB
 	dl    dialect
@@ -119,15 +119,27 @@ type conn struct {
 }
 
 func (c conn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return c.db.ExecContext(ctx, c.dl.rebind(q), args...)
+	q = c.dl.rebind(q)
+	if s := c.stmts.now(ctx, c.db, q); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return c.db.ExecContext(ctx, q, args...)
 }
 
 func (c conn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return c.db.QueryContext(ctx, c.dl.rebind(q), args...)
+	q = c.dl.rebind(q)
+	if s := c.stmts.now(ctx, c.db, q); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	return c.db.QueryContext(ctx, q, args...)
 }
 
 func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	return c.db.QueryRowContext(ctx, c.dl.rebind(q), args...)
+	q = c.dl.rebind(q)
+	if s := c.stmts.now(ctx, c.db, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return c.db.QueryRowContext(ctx, q, args...)
 }
 
 // eachRow runs q and calls fn with every row it returns, stopping at the
@@ -200,6 +212,12 @@ func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.R
 	return t.Tx.QueryRowContext(ctx, q, args...)
 }
 
+// PrepareContext returns q prepared for this transaction: the cached
+// statement when there is one.
 func (t *txn) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
-	return t.Tx.PrepareContext(ctx, t.dl.rebind(q))
+	q = t.dl.rebind(q)
+	if s := t.stmts.get(q); s != nil {
+		return t.Tx.StmtContext(ctx, s), nil
+	}
+	return t.Tx.PrepareContext(ctx, q)
 }

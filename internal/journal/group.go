@@ -120,14 +120,14 @@ func (d *DB) commit(batch []*groupWrite) {
 // transaction cannot go on.
 func inSavepoint(tx *txn, w *groupWrite) (err, fatal error) {
 	bg := context.Background()
-	if _, fatal = tx.Tx.ExecContext(bg, "SAVEPOINT w"); fatal != nil {
+	if _, fatal = tx.ExecContext(bg, "SAVEPOINT w"); fatal != nil {
 		return nil, fatal
 	}
 	if err = w.fn(tx); err != nil {
-		if _, fatal = tx.Tx.ExecContext(bg, "ROLLBACK TO w"); fatal != nil {
+		if _, fatal = tx.ExecContext(bg, "ROLLBACK TO w"); fatal != nil {
 			return err, fatal
 		}
 	}
-	_, fatal = tx.Tx.ExecContext(bg, "RELEASE w")
+	_, fatal = tx.ExecContext(bg, "RELEASE w")
 	return err, fatal
 }

@@ -126,7 +126,7 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 		_ = w.Close()
 		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
 	}
-	d.r = conn{db: r, dl: sqliteDialect}
+	d.r = conn{db: r, dl: sqliteDialect, stmts: newStmtCache()}
 	return d, nil
 }
 
@@ -165,7 +165,7 @@ func (d *DB) Shared() bool { return d.dl == postgresDialect }
 func (d *DB) Close() error {
 	var errs []error
 	if d.r.db != nil && d.r.db != d.w.db {
-		errs = append(errs, d.r.db.Close())
+		errs = append(errs, d.r.stmts.close(), d.r.db.Close())
 	}
 	errs = append(errs, d.w.stmts.close(), d.w.db.Close())
 	if err := errors.Join(errs...); err != nil {

@@ -46,6 +46,34 @@ func (c *stmtCache) get(q string) *sql.Stmt {
 	return nil
 }
 
+// now returns q prepared, preparing it now if it is not yet: for a
+// statement run on the pool itself, outside a transaction (it waits for
+// the pool's connection as the statement would). nil means run it as it
+// is: no cache, a full cache, or a statement that does not prepare.
+func (c *stmtCache) now(ctx context.Context, db *sql.DB, q string) *sql.Stmt {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	s, full := c.ready[q], len(c.ready) >= maxPrepared
+	c.mu.Unlock()
+	if s != nil || full {
+		return s
+	}
+	s, err := db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.ready[q]; old != nil {
+		_ = s.Close() // prepared meanwhile by another caller
+		return old
+	}
+	c.ready[q] = s
+	return s
+}
+
 // prepare prepares the statements noted since the last call. The caller
 // holds no transaction of db. A statement that does not prepare keeps
 // running unprepared.

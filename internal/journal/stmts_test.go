@@ -8,7 +8,7 @@ import (
 
 // TestPreparedStatements: a statement the SQLite writer ran is prepared
 // after its transaction and later transactions run it prepared, with the
-// same results; a statement prepared twice (two commits at once) keeps one.
+// same results; reads on the pool run prepared; a statement prepared twice (two commits at once) keeps one.
 func TestPreparedStatements(t *testing.T) {
 	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db"))
 	ctx := t.Context()
@@ -43,6 +43,17 @@ func TestPreparedStatements(t *testing.T) {
 		if doc.Result != ResultCreated || doc.PortalID != "/api/sales_orders/"+key {
 			t.Errorf("%s: result %q, portal id %q", key, doc.Result, doc.PortalID)
 		}
+	}
+	// Reads outside a transaction run prepared too, on the reader pool:
+	// the query above is one prepared statement, whatever the calls.
+	readers := 0
+	for q := range d.r.stmts.ready {
+		if strings.Contains(q, "FROM documents") && strings.Contains(q, "key = ?") {
+			readers++
+		}
+	}
+	if readers != 1 {
+		t.Errorf("%d prepared document reads on the reader pool, want 1", readers)
 	}
 	// A statement noted again while it was being prepared (two commits
 	// at once) keeps its first preparation; the second is closed.
