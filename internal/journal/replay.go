@@ -65,19 +65,22 @@ func (d *DB) CancelReplay(ctx context.Context, id int64) error {
 // is the new run of, linking the oldest open request for f's inbox and
 // name to it the first time. The bool is false for an ordinary file.
 func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
-	var out Replay
-	found := false
-	err := d.write(ctx, func(tx *txn) error {
-		r, err := scanReplay(tx.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, f.ID))
-		if err == nil {
-			out, found = r, true
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+	// Most files are no replay: reads settle that without a write (a
+	// request is recorded before its file is put back, so before any
+	// claim of it).
+	out, found, err := linkedReplay(ctx, d.r, f)
+	if err != nil || found {
+		return out, found, wrapLink(f, err)
+	}
+	if _, err := openReplay(ctx, d.r, f); errors.Is(err, sql.ErrNoRows) {
+		return Replay{}, false, nil
+	}
+	err = d.write(ctx, func(tx *txn) error {
+		var err error
+		if out, found, err = linkedReplay(ctx, tx, f); err != nil || found {
 			return err
 		}
-		r, err = scanReplay(tx.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays
-			WHERE inbox = ? AND name = ? AND replay_id IS NULL AND original_id != ? ORDER BY id LIMIT 1`, f.Inbox, f.Name, f.ID))
+		r, err := openReplay(ctx, tx, f)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -92,9 +95,32 @@ func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
 		return nil
 	})
 	if err != nil {
-		return Replay{}, false, fmt.Errorf("linking file %d (%s) to its replay request: %w", f.ID, f.Name, err)
+		return Replay{}, false, wrapLink(f, err)
 	}
 	return out, found, nil
+}
+
+// linkedReplay returns the replay request file f answers, when linked.
+func linkedReplay(ctx context.Context, q rowQuerier, f File) (Replay, bool, error) {
+	r, err := scanReplay(q.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, f.ID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Replay{}, false, nil
+	}
+	return r, err == nil, err
+}
+
+// openReplay returns the oldest replay request for f's inbox and name not
+// linked to a file yet (sql.ErrNoRows when there is none).
+func openReplay(ctx context.Context, q rowQuerier, f File) (Replay, error) {
+	return scanReplay(q.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays
+		WHERE inbox = ? AND name = ? AND replay_id IS NULL AND original_id != ? ORDER BY id LIMIT 1`, f.Inbox, f.Name, f.ID))
+}
+
+func wrapLink(f File, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("linking file %d (%s) to its replay request: %w", f.ID, f.Name, err)
 }
 
 // ReplayOf returns the replay file id is the new run of; false when it is
