@@ -235,10 +235,9 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			return *held, nil
 		}
 	}
+	// The new state is stored with the file's first documents, else with
+	// its plan (finish).
 	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
-	if err := in.j.UpdateFile(ctx, *row); err != nil {
-		return FileResult{}, err
-	}
 	if len(fr.problems) == 0 {
 		// Pass 2: record every document, submit the valid ones.
 		if err := fr.submit(ctx, fresh); err != nil {

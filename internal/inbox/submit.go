@@ -70,16 +70,24 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 	}
 
 	var ( // grown by append up to batchSize: most files have a few documents
-		batch []journal.Document
-		pend  []task
+		batch   []journal.Document
+		pend    []task
+		started bool // the row is stored, with the first batch
 	)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := in.j.AddDocuments(sendCtx, row.ID, batch); err != nil {
+		var err error
+		if started {
+			err = in.j.AddDocuments(sendCtx, row.ID, batch)
+		} else {
+			err = in.j.StartDocuments(sendCtx, *row, batch)
+		}
+		if err != nil {
 			return err
 		}
+		started = true
 		for _, t := range pend {
 			if !fresh {
 				jd, err := in.j.Document(sendCtx, row.ID, t.key)

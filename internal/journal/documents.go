@@ -90,6 +90,17 @@ func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]D
 // untouched, so a resumed file keeps its results and attempts. A document
 // without a result is pending; FileID of the elements is ignored.
 func (d *DB) AddDocuments(ctx context.Context, fileID int64, docs []Document) error {
+	return d.addDocuments(ctx, nil, fileID, docs)
+}
+
+// StartDocuments stores f as UpdateFile does and adds its first documents
+// as AddDocuments does, in one transaction: a file is recorded submitting
+// together with its first documents (one journal write instead of two).
+func (d *DB) StartDocuments(ctx context.Context, f File, docs []Document) error {
+	return d.addDocuments(ctx, &f, f.ID, docs)
+}
+
+func (d *DB) addDocuments(ctx context.Context, f *File, fileID int64, docs []Document) error {
 	for _, doc := range docs {
 		if doc.Key == "" {
 			return fmt.Errorf("adding documents of file %d: a document on rows %q has no key", fileID, doc.Rows)
@@ -98,15 +109,28 @@ func (d *DB) AddDocuments(ctx context.Context, fileID int64, docs []Document) er
 			return fmt.Errorf("adding document %s of file %d: unknown result %q", doc.Key, fileID, doc.Result)
 		}
 	}
+	if f != nil && !f.State.Valid() {
+		return fmt.Errorf("updating file %d: unknown file state %q", f.ID, f.State)
+	}
 	now := formatTime(d.now())
 	err := d.write(ctx, func(tx *txn) error {
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
+		if f != nil {
+			res, err := tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f)...)
+			if err == nil {
+				err = affectedOne(res)
+			}
+			if err != nil {
+				return err
+			}
+		} else {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
 		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO documents
 			(file_id, key, src_rows, result, portal_id, message, attempts, updated_at)

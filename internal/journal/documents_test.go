@@ -102,6 +102,55 @@ func TestAddDocumentsIdempotent(t *testing.T) {
 	})
 }
 
+// TestStartDocuments: the file's row and its first documents are stored
+// in one transaction; a failed document or an unknown file keeps neither.
+func TestStartDocuments(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		ctx := t.Context()
+		id := claimTest(t, d, "erp", "O.csv", "orders")
+		f, err := d.File(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.State, f.Rows, f.DocsTotal = FileSubmitting, 3, 2
+		bad := f
+		bad.ID = 777
+		for _, tt := range []struct {
+			name string
+			f    File
+			docs []Document
+		}{
+			{"unknown file", bad, []Document{{Key: "A-1"}}},
+			{"empty key", f, []Document{{Key: "A-1"}, {Key: ""}}},
+			{"bad state", File{ID: id, State: "maybe"}, []Document{{Key: "A-1"}}},
+		} {
+			if err := d.StartDocuments(ctx, tt.f, tt.docs); err == nil {
+				t.Errorf("%s: StartDocuments succeeded", tt.name)
+			}
+		}
+		if got, _ := d.File(ctx, id); got.State != FileClaimed {
+			t.Errorf("after failed calls: state %q, want %q", got.State, FileClaimed)
+		}
+		if docs, _ := d.Documents(ctx, id); len(docs) != 0 {
+			t.Errorf("after failed calls: %d documents", len(docs))
+		}
+		if err := d.StartDocuments(ctx, f, []Document{{Key: "A-1", Rows: "2"}, {Key: "B-2", Rows: "3"}}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.File(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State != FileSubmitting || got.Rows != 3 || got.DocsTotal != 2 {
+			t.Errorf("file after StartDocuments: state %q, rows %d, docs %d", got.State, got.Rows, got.DocsTotal)
+		}
+		if docs, _ := d.Documents(ctx, id); len(docs) != 2 || docs[0].Result != ResultPending {
+			t.Errorf("documents after StartDocuments: %+v", docs)
+		}
+	})
+}
+
 func TestAttemptsAndResults(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		d := openTest(t)

@@ -182,11 +182,7 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	if !f.State.Valid() {
 		return fmt.Errorf("updating file %d: unknown file state %q", f.ID, f.State)
 	}
-	res, err := d.exec(ctx, `UPDATE files SET path = ?, size = ?, sha256 = ?, doc_type = ?,
-		state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
-		final_path = ?, message = ?, held_since = ?, waiting_for = ?, updated_at = ? WHERE id = ?`,
-		f.Path, f.Size, f.SHA256, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,
-		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, formatTime(d.now()), f.ID)
+	res, err := d.exec(ctx, updateFileQuery, d.updateFileArgs(f)...)
 	if err == nil {
 		err = affectedOne(res)
 	}
@@ -194,6 +190,16 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 		return fmt.Errorf("updating file %d (%s): %w", f.ID, f.Name, err)
 	}
 	return nil
+}
+
+// updateFileQuery stores what UpdateFile stores, with updateFileArgs.
+const updateFileQuery = `UPDATE files SET path = ?, size = ?, sha256 = ?, doc_type = ?,
+	state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
+	final_path = ?, message = ?, held_since = ?, waiting_for = ?, updated_at = ? WHERE id = ?`
+
+func (d *DB) updateFileArgs(f File) []any {
+	return []any{f.Path, f.Size, f.SHA256, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,
+		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, formatTime(d.now()), f.ID}
 }
 
 // RecentFiles lists the inbox's most recently claimed files, newest first,
