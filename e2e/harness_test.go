@@ -287,6 +287,19 @@ func healthz(listen string) (int, string) {
 	return code, body
 }
 
+// waitHealthz waits up to limit for /healthz at listen to answer code with
+// a body holding want ("": any body), and returns that body.
+func waitHealthz(t testing.TB, listen string, limit time.Duration, code int, want string) string {
+	t.Helper()
+	var body string
+	waitFor(t, limit, fmt.Sprintf("/healthz to answer %d with %q", code, want), func() bool {
+		var got int
+		got, body = healthz(listen)
+		return got == code && strings.Contains(body, want)
+	})
+	return body
+}
+
 // keyCounts lists a resource (every page of 10000) and counts its
 // documents by the given field (e.g. orderNumber, sku, code). Faults must
 // be off.
