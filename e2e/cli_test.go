@@ -114,12 +114,7 @@ func TestRunExitCodes(t *testing.T) {
 	cfgPaused := runConfig(t, filepath.Join(dir, "paused"), &sim{Base: s.Base, Token: "wrong-token", Edition: "A"}, listen, inboxSpec{name: "erp", url: inbox})
 	p := start(t, "run (wrong token)", "run", "--config", cfgPaused)
 	copySample(t, "A", "good", "SUPPLIERS_20260302.csv", inbox, "")
-	var body string
-	waitFor(t, 30*time.Second, "/healthz to answer 503", func() bool {
-		var code int
-		code, body = healthz(listen)
-		return code == http.StatusServiceUnavailable
-	})
+	body := waitHealthz(t, listen, 30*time.Second, http.StatusServiceUnavailable, "")
 	if !strings.Contains(body, `"paused"`) || !strings.Contains(body, "reason") {
 		t.Errorf("/healthz while paused lacks the paused state and its reason:\n%s", body)
 	}

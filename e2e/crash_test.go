@@ -43,24 +43,7 @@ func TestCrashResume(t *testing.T) {
 
 	// A document in flight at a kill is looked up before anything is
 	// sent: not one create reaches the portal twice.
-	var st struct {
-		RepeatedCreates int `json:"repeatedCreates"`
-	}
-	s.getJSON(t, s.URL+"/_sim/stats", &st, false)
-	if st.RepeatedCreates != 0 {
-		t.Errorf("%d create(s) were sent again after a kill and refused as already used, want 0", st.RepeatedCreates)
-	}
-
-	counts := s.keyCounts(t, "sales_orders", "orderNumber")
-	want := len(dropped) * perFile
-	if len(counts) != want {
-		t.Errorf("the portal holds %d distinct orders, want %d (%d files of %d)", len(counts), want, len(dropped), perFile)
-	}
-	for k, n := range counts {
-		if n != 1 {
-			t.Errorf("order %s exists %d times", k, n)
-		}
-	}
+	s.ordersOnce(t, len(dropped)*perFile)
 	for _, n := range dropped {
 		rep := readReport(t, findFile(t, processed, stem(n)+".report.csv"))
 		res := rep.results()

@@ -43,11 +43,7 @@ func TestFaults(t *testing.T) {
 			s.setFaults(t, 0, 0, 0)
 			keys := map[string]string{"sales_orders": "orderNumber", "purchase_orders": "orderNumber", "variants": "sku", "connections": "code"}
 			for res, field := range keys {
-				for k, n := range s.keyCounts(t, res, field) {
-					if n != 1 {
-						t.Errorf("%s %s exists %d times", res, k, n)
-					}
-				}
+				s.onceEach(t, res, field)
 			}
 			orders := s.keyCounts(t, "sales_orders", "orderNumber")
 			for _, n := range all {

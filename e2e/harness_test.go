@@ -217,9 +217,10 @@ func (s *sim) tick(t testing.TB) {
 
 // simStats is the part of GET /_sim/stats the tests read.
 type simStats struct {
-	Counts   map[string]int `json:"counts"`
-	Requests int            `json:"requests"`
-	Faults   struct {
+	Counts          map[string]int `json:"counts"`
+	Requests        int            `json:"requests"`
+	RepeatedCreates int            `json:"repeatedCreates"`
+	Faults          struct {
 		Failed          int `json:"failed"`
 		Throttled       int `json:"throttled"`
 		Dropped         int `json:"dropped"`
@@ -287,6 +288,19 @@ func healthz(listen string) (int, string) {
 	return code, body
 }
 
+// waitHealthz waits up to limit for /healthz at listen to answer code with
+// a body holding want ("": any body), and returns that body.
+func waitHealthz(t testing.TB, listen string, limit time.Duration, code int, want string) string {
+	t.Helper()
+	var body string
+	waitFor(t, limit, fmt.Sprintf("/healthz to answer %d with %q", code, want), func() bool {
+		var got int
+		got, body = healthz(listen)
+		return got == code && strings.Contains(body, want)
+	})
+	return body
+}
+
 // keyCounts lists a resource (every page of 10000) and counts its
 // documents by the given field (e.g. orderNumber, sku, code). Faults must
 // be off.
@@ -310,6 +324,31 @@ func (s *sim) keyCounts(t testing.TB, resource, field string) map[string]int {
 		if len(members) < 10000 {
 			return counts
 		}
+	}
+}
+
+// onceEach is keyCounts, failing the test for each key the portal holds
+// more than once.
+func (s *sim) onceEach(t testing.TB, resource, field string) map[string]int {
+	t.Helper()
+	counts := s.keyCounts(t, resource, field)
+	for k, n := range counts {
+		if n != 1 {
+			t.Errorf("%s %s exists %d times", resource, k, n)
+		}
+	}
+	return counts
+}
+
+// ordersOnce checks that the simulator holds n orders, each once, and
+// refused no create as a repeat.
+func (s *sim) ordersOnce(t testing.TB, n int) {
+	t.Helper()
+	if r := s.stats(t).RepeatedCreates; r != 0 {
+		t.Errorf("%d create(s) were sent twice and refused as already used, want 0", r)
+	}
+	if counts := s.onceEach(t, "sales_orders", "orderNumber"); len(counts) != n {
+		t.Errorf("the portal holds %d distinct orders, want %d", len(counts), n)
 	}
 }
 

@@ -125,29 +125,6 @@ func spread(ds []time.Duration) string {
 	return fmt.Sprintf("min %s, median %s, max %s", r(ds[0]), r(ds[len(ds)/2]), r(ds[len(ds)-1]))
 }
 
-// ordersOnce checks that the simulator holds n orders, each once, and
-// refused no create as a repeat.
-func (d *multiDrill) ordersOnce(n int) {
-	t := d.t
-	t.Helper()
-	var st struct {
-		RepeatedCreates int `json:"repeatedCreates"`
-	}
-	d.sim.getJSON(t, d.sim.URL+"/_sim/stats", &st, false)
-	if st.RepeatedCreates != 0 {
-		t.Errorf("%d create(s) were sent twice and refused as already used, want 0", st.RepeatedCreates)
-	}
-	counts := d.sim.keyCounts(t, "sales_orders", "orderNumber")
-	if len(counts) != n {
-		t.Errorf("the portal holds %d distinct orders, want %d", len(counts), n)
-	}
-	for k, c := range counts {
-		if c != 1 {
-			t.Errorf("order %s exists %d times", k, c)
-		}
-	}
-}
-
 // TestMultiInstanceDrill runs 3 instances of `filebridge run` on one
 // PostgreSQL journal and one OpenSSH sshd inbox of order files (one order
 // each), kills one with SIGKILL at random (seeded) moments and restarts
@@ -278,7 +255,7 @@ func TestMultiInstanceDrill(t *testing.T) {
 	if len(left) > 0 {
 		t.Errorf("files not in processed/ or error/: %q", left)
 	}
-	d.ordersOnce(nFiles)
+	d.sim.ordersOnce(d.t, nFiles)
 
 	for i, p := range procs {
 		p.stopOK(t, fmt.Sprintf("instance %d", i))
@@ -335,5 +312,5 @@ func TestMultiInstanceCleanStop(t *testing.T) {
 	if code := second.stop(t, 25*time.Second); code != 0 {
 		t.Errorf("the second instance exited with %d after SIGTERM", code)
 	}
-	d.ordersOnce(orders)
+	d.sim.ordersOnce(d.t, orders)
 }

@@ -173,15 +173,10 @@ func TestReadOnlyJournal(t *testing.T) {
 	}
 
 	p := ro.start("run", "run", "--config", cfg)
-	waitFor(t, 30*time.Second, "/healthz to answer 200", func() bool { code, _ := healthz(listen); return code == http.StatusOK })
+	waitHealthz(t, listen, 30*time.Second, http.StatusOK, "")
 	ro.set(dbPath, true)
 	copySample(t, "A", "good", "SUPPLIERS_20260302.csv", inbox, "")
-	var body string
-	waitFor(t, 30*time.Second, "/healthz to answer 503 for the journal", func() bool {
-		var code int
-		code, body = healthz(listen)
-		return code == http.StatusServiceUnavailable && strings.Contains(body, "not writable")
-	})
+	body := waitHealthz(t, listen, 30*time.Second, http.StatusServiceUnavailable, "not writable")
 	if !strings.Contains(body, `"journal": {`) || !strings.Contains(body, `"degraded"`) {
 		t.Errorf("/healthz lacks the journal's degraded state:\n%s", body)
 	}
@@ -190,7 +185,7 @@ func TestReadOnlyJournal(t *testing.T) {
 	}
 	ro.set(dbPath, false)
 	allIn(t, 30*time.Second, filepath.Join(inbox, "processed"), []string{"SUPPLIERS_20260302.csv"})
-	waitFor(t, 10*time.Second, "/healthz to answer 200 again", func() bool { code, _ := healthz(listen); return code == http.StatusOK })
+	waitHealthz(t, listen, 10*time.Second, http.StatusOK, "")
 	p.stopOK(t, "run")
 	if n := strings.Count(p.out.String(), "journal not writable"); n != 1 {
 		t.Errorf("the journal problem was logged %d times, want once", n)
@@ -211,12 +206,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 	listen := freeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "edi", url: srv.URL("/in"), extra: extra})
 	p := start(t, "run", "run", "--config", cfg)
-	var body string
-	waitFor(t, 30*time.Second, "/healthz to answer 503 for the host key", func() bool {
-		var code int
-		code, body = healthz(listen)
-		return code == http.StatusServiceUnavailable && strings.Contains(body, "host key mismatch")
-	})
+	body := waitHealthz(t, listen, 30*time.Second, http.StatusServiceUnavailable, "host key mismatch")
 	if !strings.Contains(body, "possibly an attack") {
 		t.Errorf("/healthz does not call the mismatch a possible attack:\n%s", body)
 	}

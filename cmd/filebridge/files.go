@@ -127,18 +127,12 @@ func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilt
 const stateHeld = "held"
 
 // holdUntil is when a held file fails if the codes it waits for are still
-// missing: when it was first held plus the hold_missing of its route or
-// inbox (zero when not held or the inbox is no longer configured).
+// missing (config.HoldUntil); zero when the file is not held.
 func holdUntil(cfg *config.Config, f journal.File) time.Time {
-	ic := cfg.Inbox(f.Inbox)
-	if !f.Held() || ic == nil {
+	if !f.Held() {
 		return time.Time{}
 	}
-	hold := ic.Hold(ic.Route(f.Name))
-	if hold <= 0 {
-		return time.Time{}
-	}
-	return f.HeldSince.Add(hold)
+	return cfg.HoldUntil(f.Inbox, f.Name, f.HeldSince)
 }
 
 // fileRecord is one file in `files --format json`.

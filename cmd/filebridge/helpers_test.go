@@ -158,7 +158,11 @@ func masterDataEnv(t *testing.T, extra string) (sim *portalsim.Sim, cfg string, 
 	t.Helper()
 	sim, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
 	cfg, _ = processEnv(t, "demo-token", srv.URL+"/api")
-	appendFile(t, cfg, extra)
+	base, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, cfg, string(base)+extra, 0o644)
 	src := t.TempDir()
 	put = func(name, content string) string { return writeFile(t, filepath.Join(src, name), content, 0o644) }
 	for _, f := range []struct{ name, content string }{
@@ -170,21 +174,6 @@ func masterDataEnv(t *testing.T, extra string) (sim *portalsim.Sim, cfg string, 
 		}
 	}
 	return sim, cfg, put
-}
-
-// appendFile appends text to the file at path.
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // runProcessCmd returns the standard output of `filebridge process

@@ -522,3 +522,19 @@ func (in *Inbox) Hold(r *Route) time.Duration {
 	}
 	return in.HoldMissing.Duration
 }
+
+// HoldUntil is when a file of the named inbox, held since since for
+// missing master data, fails if the codes are still missing: since plus
+// the hold_missing of its route or inbox (zero when the inbox is not
+// configured or does not hold files).
+func (c *Config) HoldUntil(inbox, filename string, since time.Time) time.Time {
+	in := c.Inbox(inbox)
+	if in == nil {
+		return time.Time{}
+	}
+	hold := in.Hold(in.Route(filename))
+	if hold <= 0 {
+		return time.Time{}
+	}
+	return since.Add(hold)
+}

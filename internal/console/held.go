@@ -40,15 +40,7 @@ func (c *Console) holdUntil(f journal.File, live map[string]time.Time) time.Time
 	if t, ok := live[heldKey(f.Inbox, f.Name)]; ok && !t.IsZero() {
 		return t
 	}
-	ic := c.d.Config.Inbox(f.Inbox)
-	if ic == nil {
-		return time.Time{}
-	}
-	hold := ic.Hold(ic.Route(f.Name))
-	if hold <= 0 {
-		return time.Time{}
-	}
-	return f.HeldSince.Add(hold)
+	return c.d.Config.HoldUntil(f.Inbox, f.Name, f.HeldSince)
 }
 
 // maxHeldShown bounds the held files the dashboard lists per inbox (the
