@@ -2,7 +2,7 @@ package journal
 
 import (
 	"context"
-
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -11,8 +11,8 @@ import (
 // (synchronous=FULL), so files processed at once each waited for their own
 // commits one after the other. write instead commits the writes that
 // arrive while a commit is under way together: the first caller commits
-// its own write and then, while more came meanwhile, the next batch, each
-// write in a savepoint of one transaction (a write that fails is rolled
+// its own write, and hands the writes that came meanwhile to one of their
+// callers, who commits them as the next batch, each write in a savepoint of one transaction (a write that fails is rolled
 // back alone) and one fsync for all. Every caller still returns only once
 // its write is durable or has failed, so a crash loses nothing a caller
 // was told is written. PostgreSQL commits each write on its own: its
@@ -43,21 +43,34 @@ func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 	g.pending = append(g.pending, w)
 	if g.committing {
 		g.mu.Unlock()
-		return <-w.done // the caller committing now takes it in its next batch
-	}
-	g.committing = true
-	for len(g.pending) > 0 {
-		batch := g.pending
-		g.pending = nil
-		g.mu.Unlock()
-		d.commit(batch)
+		// The caller committing now commits this write in its batch, or
+		// hands the commit of the next batch, this one among them, over.
+		if err := <-w.done; err != errLead {
+			return err
+		}
 		g.mu.Lock()
 	}
-	g.committing = false
+	g.committing = true
+	batch := g.pending
+	g.pending = nil
 	g.mu.Unlock()
-	d.w.stmts.prepare(ctx, d.w.db) // what these transactions ran, for the next ones
+	d.w.stmts.prepare(ctx, d.w.db) // what earlier transactions ran, for this one
+	d.commit(batch)
+	// This caller's write is durable: the next batch is committed by one
+	// of its writers, so no caller waits for others' writes once its own
+	// is done.
+	g.mu.Lock()
+	if len(g.pending) > 0 {
+		g.pending[0].done <- errLead
+	} else {
+		g.committing = false
+	}
+	g.mu.Unlock()
 	return <-w.done
 }
+
+// errLead tells a waiting write that its caller commits the next batch.
+var errLead = errors.New("commit the next batch")
 
 // writeAlone runs fn in a transaction of its own and commits it.
 func (d *DB) writeAlone(ctx context.Context, fn func(tx *txn) error) error {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestGroupCommit: writes that arrive while a commit is under way are
@@ -90,5 +91,58 @@ func TestGroupCommit(t *testing.T) {
 	}
 	if want := []string{"a", "d", "first"}; len(names) != len(want) || names[0] != "a" || names[1] != "d" || names[2] != "first" {
 		t.Errorf("written: %q, want %q", names, want)
+	}
+}
+
+// TestGroupCommitHandsOver: a caller whose write is committed returns at
+// once; the writes that queued meanwhile are committed by one of their own
+// callers, not by it.
+func TestGroupCommitHandsOver(t *testing.T) {
+	ctx := t.Context()
+	d, err := Open(ctx, filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	release, inFirst, firstDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		defer close(firstDone)
+		if err := d.write(ctx, func(tx *txn) error { close(inFirst); <-release; return nil }); err != nil {
+			t.Errorf("first write: %v", err)
+		}
+	})
+	<-inFirst
+	// Each queued write commits only once the first caller returned: were
+	// that caller committing them, it could not return.
+	const queued = 3
+	errs := make([]error, queued)
+	for i := range queued {
+		wg.Go(func() {
+			errs[i] = d.write(ctx, func(tx *txn) error {
+				select {
+				case <-firstDone:
+					return nil
+				case <-time.After(10 * time.Second):
+					return errors.New("the first caller is still committing others' writes")
+				}
+			})
+		})
+	}
+	for n := 0; n < queued; {
+		d.group.mu.Lock()
+		n = len(d.group.pending)
+		d.group.mu.Unlock()
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("queued write %d: %v", i, err)
+		}
+	}
+	if d.group.committing || len(d.group.pending) != 0 {
+		t.Errorf("after all writes: committing %v, %d pending", d.group.committing, len(d.group.pending))
 	}
 }

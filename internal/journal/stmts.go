@@ -7,14 +7,15 @@ import (
 	"sync"
 )
 
-// Prepared statements of the SQLite writer. modernc.org/sqlite parses a
+// Prepared statements of the SQLite pools. modernc.org/sqlite parses a
 // statement again at every call, and for the journal writes of many small
 // files that parsing took about a fifth of the journal's CPU time, on the
 // one connection every write waits for. A statement a write transaction
-// ran is prepared on the writer's pool once the transaction is over (the
-// pool's single connection is busy while it runs), and later transactions
-// run it prepared through Tx.StmtContext. PostgreSQL (pgx) caches its
-// statements itself.
+// ran is prepared on the writer's pool before the next transaction (the
+// pool's single connection is busy while one runs), and later
+// transactions run it prepared through Tx.StmtContext; a statement run on
+// a pool outside a transaction is prepared at its first run. PostgreSQL
+// (pgx) caches its statements itself.
 type stmtCache struct {
 	mu     sync.Mutex
 	ready  map[string]*sql.Stmt

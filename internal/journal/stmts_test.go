@@ -7,7 +7,7 @@ import (
 )
 
 // TestPreparedStatements: a statement the SQLite writer ran is prepared
-// after its transaction and later transactions run it prepared, with the
+// before the next transaction, and later transactions run it prepared, with the
 // same results; reads on the pool run prepared; a statement prepared twice (two commits at once) keeps one.
 func TestPreparedStatements(t *testing.T) {
 	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db"))
@@ -27,12 +27,13 @@ func TestPreparedStatements(t *testing.T) {
 		}
 		return n
 	}
-	for i, key := range []string{"SO-1", "SO-2"} {
+	// The next write prepares what the last ones ran, before it runs.
+	for i, key := range []string{"SO-1", "SO-2", "SO-1"} {
 		if err := d.SetResult(ctx, id, key, ResultCreated, "/api/sales_orders/"+key, ""); err != nil {
 			t.Fatal(err)
 		}
-		if got := prepared(); got != 1 {
-			t.Fatalf("after result %d: %d prepared SetResult statements, want 1", i+1, got)
+		if got, want := prepared(), min(i, 1); got != want {
+			t.Fatalf("after result %d: %d prepared SetResult statements, want %d", i+1, got, want)
 		}
 	}
 	for _, key := range []string{"SO-1", "SO-2"} {
