@@ -11,7 +11,6 @@ package config
 import (
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	_ "time/tzdata" // time zones without the system database (Windows, scratch images)
 
 	"filebridge/internal/model"
+	"filebridge/internal/redact"
 )
 
 // Config is a whole configuration file.
@@ -66,7 +66,7 @@ func (j Journal) Postgres() bool { return j.URL != "" }
 // PostgreSQL URL (which holds no password); never the password.
 func (j Journal) String() string {
 	if j.Postgres() {
-		return redactURL(j.URL)
+		return redact.URL(j.URL)
 	}
 	return j.Path
 }
@@ -75,26 +75,9 @@ func (j Journal) String() string {
 // the password.
 func (j Journal) LogValue() slog.Value {
 	if j.Postgres() {
-		return slog.GroupValue(slog.String("backend", "postgres"), slog.String("url", redactURL(j.URL)))
+		return slog.GroupValue(slog.String("backend", "postgres"), slog.String("url", redact.URL(j.URL)))
 	}
 	return slog.GroupValue(slog.String("backend", "sqlite"), slog.String("path", j.Path))
-}
-
-// redactURL drops any password from a database URL (user info and the
-// password parameter).
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(unreadable journal url)"
-	}
-	if u.User != nil {
-		u.User = url.User(u.User.Username())
-	}
-	if q := u.Query(); q.Has("password") {
-		q.Del("password")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
 }
 
 // Server is the HTTP listener for /metrics, /healthz and the web console.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"filebridge/internal/model"
+	"filebridge/internal/redact"
 )
 
 // problems collects validation messages so that a user sees all of them at
@@ -263,7 +264,7 @@ func (j *Journal) validate(p *problems) {
 		p.add("journal.password_env", "set only one of password_env and password_file")
 	}
 	if !strings.HasPrefix(j.URL, "postgres://") && !strings.HasPrefix(j.URL, "postgresql://") {
-		p.add("journal.url", "%q: must start with postgres:// or postgresql://", redactURL(j.URL))
+		p.add("journal.url", "%q: must start with postgres:// or postgresql://", redact.URL(j.URL))
 		return
 	}
 	u, err := url.Parse(j.URL)
@@ -272,6 +273,6 @@ func (j *Journal) validate(p *problems) {
 		return
 	}
 	if _, has := u.User.Password(); has || u.Query().Has("password") {
-		p.add("journal.url", "%s holds a password: move it to the variable named by password_env or the file named by password_file", redactURL(j.URL))
+		p.add("journal.url", "%s holds a password: move it to the variable named by password_env or the file named by password_file", redact.URL(j.URL))
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"filebridge/internal/redact"
 )
 
 // Options say which journal to open.
@@ -70,26 +71,8 @@ func isPostgresURL(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }
 
-// RedactURL is the URL without its password (user info and any password
-// parameter), fit for logs and error messages.
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "postgres://(unparsable URL)"
-	}
-	if u.User != nil {
-		u.User = url.User(u.User.Username())
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Del("password")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
-}
-
 func openPostgres(ctx context.Context, o Options) (*DB, error) {
-	shown := RedactURL(o.URL)
+	shown := redact.URL(o.URL)
 	if !isPostgresURL(o.URL) {
 		return nil, fmt.Errorf("opening journal %s: the url must start with postgres:// or postgresql://", shown)
 	}
@@ -178,7 +161,7 @@ func (d *DB) Instance() string { return d.instance }
 // query, without migrating anything (for `check`, which must not change a
 // journal others run on).
 func Ping(ctx context.Context, o Options) error {
-	shown := RedactURL(o.URL)
+	shown := redact.URL(o.URL)
 	cfg, err := pgx.ParseConfig(o.URL)
 	if err != nil {
 		return fmt.Errorf("journal %s: the url cannot be read: check its form (postgres://user@host:5432/db?sslmode=...)", shown)

@@ -36,23 +36,6 @@ func TestDDL(t *testing.T) {
 	}
 }
 
-func TestRedactURL(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"postgres://fb:s3cret@db:5432/fb?sslmode=require", "postgres://fb@db:5432/fb?sslmode=require"},
-		{"postgresql://db/fb?password=s3cret&sslmode=disable", "postgresql://db/fb?sslmode=disable"},
-		{"postgres://fb@db/fb", "postgres://fb@db/fb"},
-	}
-	for _, tt := range tests {
-		got := RedactURL(tt.in)
-		if got != tt.want {
-			t.Errorf("RedactURL(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-		if strings.Contains(got, "s3cret") {
-			t.Errorf("RedactURL(%q) leaks the password", tt.in)
-		}
-	}
-}
-
 // TestPostgresConcurrentOpen opens one fresh database from several
 // handles at once: the advisory lock lets exactly one migrate, the others
 // find the schema current.

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"filebridge/internal/model"
+	"filebridge/internal/redact"
 )
 
 // retryBaseWait is the first backoff step when Config.RetryBaseWait is
@@ -99,11 +100,11 @@ func New(cfg Config) (*Client, error) {
 	case cfg.BaseURL == "":
 		bad("base URL is missing: give the API's absolute URL, e.g. \"https://portal.example.com/api\"")
 	case err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "":
-		bad("base URL %q is not an absolute http(s) URL: write it like \"https://portal.example.com/api\"", redactURL(cfg.BaseURL))
+		bad("base URL %q is not an absolute http(s) URL: write it like \"https://portal.example.com/api\"", redact.URL(cfg.BaseURL))
 	case base.User != nil:
 		bad("base URL must not carry a user or password: give the token through token_env or token_file")
 	case base.RawQuery != "" || base.Fragment != "":
-		bad("base URL %q must not carry a query or a fragment", redactURL(cfg.BaseURL))
+		bad("base URL %q must not carry a query or a fragment", redact.URL(cfg.BaseURL))
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
 		bad("token is missing: set the portal's token_env or token_file")
@@ -226,19 +227,6 @@ func (c *Client) serves(r Resource, what string) error {
 		return nil
 	}
 	return &Error{Class: Invalid, Message: fmt.Sprintf("%s exist only in Edition B; this portal is Edition %s", what, c.cfg.Edition)}
-}
-
-// redactURL drops a user and password from a URL for messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		if err != nil {
-			return "(unparsable)"
-		}
-		return s
-	}
-	u.User = nil
-	return u.String()
 }
 
 // errCanceled wraps the caller's context error.
