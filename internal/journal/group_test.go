@@ -16,11 +16,7 @@ import (
 // and every caller gets its own outcome.
 func TestGroupCommit(t *testing.T) {
 	ctx := t.Context()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db")) // SQLite: the group commit
 	insert := func(name string) func(tx *txn) error {
 		return func(tx *txn) error {
 			_, err := tx.ExecContext(ctx, `INSERT INTO instances (name, started_at, seen_at) VALUES (?, '', '')`, name)
@@ -59,12 +55,7 @@ func TestGroupCommit(t *testing.T) {
 	for i, w := range writes {
 		wg.Go(func() { got[i] = d.write(w.ctx, w.fn) })
 	}
-	for queued := 0; queued < len(writes); { // wait until all four wait for the commit
-		d.group.mu.Lock()
-		queued = len(d.group.pending)
-		d.group.mu.Unlock()
-		runtime.Gosched()
-	}
+	waitQueued(d, len(writes)) // all four wait for the commit
 	close(release)
 	wg.Wait()
 
@@ -99,11 +90,7 @@ func TestGroupCommit(t *testing.T) {
 // callers, not by it.
 func TestGroupCommitHandsOver(t *testing.T) {
 	ctx := t.Context()
-	d, err := Open(ctx, filepath.Join(t.TempDir(), "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db")) // SQLite: the group commit
 	release, inFirst, firstDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -129,12 +116,7 @@ func TestGroupCommitHandsOver(t *testing.T) {
 			})
 		})
 	}
-	for n := 0; n < queued; {
-		d.group.mu.Lock()
-		n = len(d.group.pending)
-		d.group.mu.Unlock()
-		runtime.Gosched()
-	}
+	waitQueued(d, queued)
 	close(release)
 	wg.Wait()
 	for i, err := range errs {
@@ -144,5 +126,18 @@ func TestGroupCommitHandsOver(t *testing.T) {
 	}
 	if d.group.committing || len(d.group.pending) != 0 {
 		t.Errorf("after all writes: committing %v, %d pending", d.group.committing, len(d.group.pending))
+	}
+}
+
+// waitQueued returns once n writes wait for the commit under way.
+func waitQueued(d *DB, n int) {
+	for {
+		d.group.mu.Lock()
+		queued := len(d.group.pending)
+		d.group.mu.Unlock()
+		if queued >= n {
+			return
+		}
+		runtime.Gosched()
 	}
 }
