@@ -90,7 +90,9 @@ func TestUpdateFile(t *testing.T) {
 				f.Path, f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
 				f.Message = "1 document failed"
 			}, nil},
-			{"immutable fields ignored", func(f *File) { f.Inbox, f.Name, f.ClaimedAt = "other", "other.csv", later }, nil},
+			{"immutable fields ignored", func(f *File) {
+				f.Inbox, f.Name, f.ClaimedAt, f.Size, f.SHA256 = "other", "other.csv", later, 99, "0ther"
+			}, nil},
 			{"bad state", func(f *File) { f.State = "??" }, errors.New("any")},
 			{"unknown id", func(f *File) { f.ID = 4242 }, ErrNotFound},
 		}
@@ -114,6 +116,7 @@ func TestUpdateFile(t *testing.T) {
 					t.Fatal(err)
 				}
 				f.Inbox, f.Name, f.ClaimedAt, f.UpdatedAt = orig.Inbox, orig.Name, orig.ClaimedAt, later
+				f.Size, f.SHA256 = orig.Size, orig.SHA256
 				if !reflect.DeepEqual(got, f) {
 					t.Errorf("after update\n got %+v\nwant %+v", got, f)
 				}
