@@ -266,7 +266,7 @@ func checkEndpoints(t testing.TB, listen string) {
 	code, body = fetch("/metrics")
 	for _, m := range []string{"filebridge_inbox_files_total", "filebridge_inbox_documents_total", "filebridge_inbox_queue_depth",
 		"filebridge_api_request_duration_seconds", "filebridge_api_requests_total", "process_cpu_seconds_total",
-		`filebridge_api_concurrency_limit{portal="main"}`} {
+		`filebridge_api_concurrency_limit{portal="main"}`, "filebridge_journal_writes_total", "filebridge_journal_commits_total"} {
 		if code != http.StatusOK || !strings.Contains(body, m) {
 			t.Errorf("/metrics (%d) lacks %s", code, m)
 		}

@@ -125,6 +125,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		d.Close()
 		return nil, fmt.Errorf("registering the portal limits: %w", err)
 	}
+	if err := registerJournal(reg, j); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("registering the journal's metrics: %w", err)
+	}
 	metrics := inbox.NewMetrics(reg)
 	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
 	for i := range cfg.Inboxes {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 )
@@ -75,4 +77,26 @@ func OpenJournalForNotes(ctx context.Context, cfg *config.Config) (*journal.DB, 
 		return OpenJournal(ctx, cfg)
 	}
 	return journal.OpenForNotes(ctx, cfg.Journal.Path)
+}
+
+// registerJournal exposes the journal's write counts as
+// filebridge_journal_writes_total and filebridge_journal_commits_total:
+// their ratio is how many writes share a commit.
+func registerJournal(reg prometheus.Registerer, j *journal.DB) error {
+	for _, c := range []struct {
+		name, help string
+		count      func(journal.WriteStats) int64
+	}{
+		{"filebridge_journal_writes_total", "Writes to the journal (each step of a file and a document).",
+			func(s journal.WriteStats) int64 { return s.Writes }},
+		{"filebridge_journal_commits_total", "Transactions that committed the journal's writes (SQLite: writes that arrive together share one).",
+			func(s journal.WriteStats) int64 { return s.Commits }},
+	} {
+		f := prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
+			func() float64 { return float64(c.count(j.WriteStats())) })
+		if err := reg.Register(f); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -267,3 +267,35 @@ func collect[T any](seq func(func(T, error) bool)) ([]T, error) {
 	}
 	return out, nil
 }
+
+// TestJournalWritesPerFile: a one-supplier file costs six journal writes
+// (its claim; its state with its document; the document's send and its
+// result; the file's plan; its end), and the round one probe that the
+// journal is writable: a write more per file would slow every round of
+// small files.
+func TestJournalWritesPerFile(t *testing.T) {
+	e := newEnv(t, envOpts{inbox: "file_concurrency = 4"})
+	const n = 20
+	for i := range n {
+		e.drop(fmt.Sprintf("SUPPLIERS_%02d.csv", i), fmt.Sprintf("code,name,relationship\nSUP-%02d,Supplier %02d,Manufacturer\n", i, i))
+	}
+	before := e.j.WriteStats()
+	rr := e.runOnce()
+	if len(rr.Files) != n {
+		t.Fatalf("%d files in the round, want %d", len(rr.Files), n)
+	}
+	for _, f := range rr.Files {
+		if f.State != journal.FileDone || f.DocsOK != 1 {
+			t.Errorf("%s: %s, %d ok: %s", f.Name, f.State, f.DocsOK, f.Message)
+		}
+	}
+	after := e.j.WriteStats()
+	writes, commits := after.Writes-before.Writes, after.Commits-before.Commits
+	t.Logf("%d journal writes for %d files (%.1f a file) in %d commits", writes, n, float64(writes)/n, commits)
+	if writes < 6*n || writes > 6*n+1 { // +1: the round's probe that the journal is writable
+		t.Errorf("%d journal writes for %d one-document files, want 6 a file (%d) and the round's probe", writes, n, 6*n)
+	}
+	if commits > writes || commits == 0 {
+		t.Errorf("%d commits for %d writes", commits, writes)
+	}
+}

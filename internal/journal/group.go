@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Group commit. SQLite has one writer and every commit waits for an fsync
@@ -25,15 +26,31 @@ type groupWrite struct {
 	done chan error
 }
 
-// group queues the writes of a SQLite journal.
+// group queues the writes of a SQLite journal, and counts the writes of
+// either journal and the transactions that committed them.
 type group struct {
 	mu         sync.Mutex
 	pending    []*groupWrite
 	committing bool
+
+	writes, commits atomic.Int64
+}
+
+// WriteStats counts the journal's writes (the records of each step of a
+// file and a document) since it was opened, and the transactions that
+// committed them: on SQLite, writes that arrive together share one.
+type WriteStats struct {
+	Writes, Commits int64
+}
+
+// WriteStats returns the journal's write counts.
+func (d *DB) WriteStats() WriteStats {
+	return WriteStats{Writes: d.group.writes.Load(), Commits: d.group.commits.Load()}
 }
 
 // write runs fn in a write transaction and returns once it is committed.
 func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
+	d.group.writes.Add(1)
 	if d.dl != sqliteDialect {
 		return d.writeAlone(ctx, fn)
 	}
@@ -74,6 +91,7 @@ var errLead = errors.New("commit the next batch")
 
 // writeAlone runs fn in a transaction of its own and commits it.
 func (d *DB) writeAlone(ctx context.Context, fn func(tx *txn) error) error {
+	d.group.commits.Add(1)
 	tx, err := d.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -95,6 +113,7 @@ func (d *DB) commit(batch []*groupWrite) {
 	}
 	// The transaction outlives any one caller's context: a caller that
 	// gives up only loses its own write (its savepoint).
+	d.group.commits.Add(1)
 	tx, err := d.w.BeginTx(context.Background(), nil)
 	if err != nil {
 		for _, w := range batch {

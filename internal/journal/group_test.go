@@ -58,6 +58,9 @@ func TestGroupCommit(t *testing.T) {
 	waitQueued(d, len(writes)) // all four wait for the commit
 	close(release)
 	wg.Wait()
+	if got, want := d.WriteStats(), (WriteStats{Writes: 5, Commits: 2}); got != want {
+		t.Errorf("WriteStats = %+v, want %+v (the four queued writes share one commit)", got, want)
+	}
 
 	if first != nil {
 		t.Errorf("first write: %v", first)

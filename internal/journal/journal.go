@@ -59,6 +59,9 @@ type DB struct {
 	probedAt time.Time // last write probe that went through (CheckWritable)
 }
 
+// utcNow is a journal's clock unless a test sets another.
+func utcNow() time.Time { return time.Now().UTC() }
+
 // Open opens the journal at path, creating the file and its parent directory
 // when missing, and migrates its schema to the current version. A database
 // whose schema is newer than this code knows is refused with ErrSchemaTooNew;
@@ -66,9 +69,6 @@ type DB struct {
 //
 // A path that is a postgres:// or postgresql:// URL opens PostgreSQL
 // instead (see OpenWith).
-// utcNow is a journal's clock unless a test sets another.
-func utcNow() time.Time { return time.Now().UTC() }
-
 func Open(ctx context.Context, path string) (*DB, error) {
 	if isPostgresURL(path) {
 		return OpenWith(ctx, Options{URL: path})
@@ -178,6 +178,8 @@ func (d *DB) Close() error {
 // that come at the same time (group.go).
 func (d *DB) exec(ctx context.Context, q string, args ...any) (res sql.Result, err error) {
 	if d.dl != sqliteDialect {
+		d.group.writes.Add(1) // one statement, one transaction
+		d.group.commits.Add(1)
 		return d.w.ExecContext(ctx, q, args...)
 	}
 	err = d.write(ctx, func(tx *txn) error {
