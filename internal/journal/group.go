@@ -12,12 +12,14 @@ import (
 // (synchronous=FULL), so files processed at once each waited for their own
 // commits one after the other. write instead commits the writes that
 // arrive while a commit is under way together: the first caller commits
-// its own write, and hands the writes that came meanwhile to one of their
-// callers, who commits them as the next batch, each write in a savepoint of one transaction (a write that fails is rolled
-// back alone) and one fsync for all. Every caller still returns only once
-// its write is durable or has failed, so a crash loses nothing a caller
-// was told is written. PostgreSQL commits each write on its own: its
-// writers run in parallel on the pool.
+// its own write and hands the writes that came meanwhile to one of their
+// callers, who commits them as the next batch. Each write of a batch runs
+// in a savepoint of one transaction (a write that fails is rolled back
+// alone), with one fsync for all. Every caller returns only once its
+// write is durable or has failed, so a crash loses nothing a caller was
+// told is written, and no caller commits others' writes after its own.
+// PostgreSQL commits each write on its own: its writers run in parallel
+// on the pool.
 
 // groupWrite is one write waiting to be committed.
 type groupWrite struct {

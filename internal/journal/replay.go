@@ -126,14 +126,11 @@ func wrapLink(f File, err error) error {
 // ReplayOf returns the replay file id is the new run of; false when it is
 // not a replay.
 func (d *DB) ReplayOf(ctx context.Context, id int64) (Replay, bool, error) {
-	r, err := scanReplay(d.r.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Replay{}, false, nil
-	}
+	r, found, err := linkedReplay(ctx, d.r, File{ID: id})
 	if err != nil {
 		return Replay{}, false, fmt.Errorf("reading what file %d replays: %w", id, err)
 	}
-	return r, true, nil
+	return r, found, nil
 }
 
 // ReplaysOf lists the replays of file id, oldest first, claimed or still
