@@ -16,10 +16,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 # The quick in-process comparisons run three times (their medians count);
-# the end-to-end and export benchmarks, which take minutes, once.
+# so do the inbox runs beside rclone and the bare loops, whose single runs
+# moved by a third between sittings on a 2-core machine; the other
+# end-to-end and export benchmarks, which take minutes, once.
 quick="./internal/portal/ ./internal/formats/"
+inboxes='BenchmarkSFTPInbox|BenchmarkLocalInboxFiles'
 go test -run '^$' -bench . -benchmem -count=3 -timeout 30m $quick | tee bench.out
-go test -run '^$' -bench . -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$') | tee -a bench.out
+go test -run '^$' -bench . -skip "$inboxes" -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$') | tee -a bench.out
+go test -run '^$' -bench "$inboxes" -count=3 -timeout 30m ./e2e/ | tee -a bench.out
 
 # --- end to end (e2e): the built binary against the simulator, OpenSSH sshd
 # and rclone. Their figures are in bench.out above; this repeats them with
