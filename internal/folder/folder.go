@@ -45,7 +45,8 @@ type Folder interface {
 	List(ctx context.Context, dir string) ([]Entry, error)
 	// Stat describes name.
 	Stat(ctx context.Context, name string) (Entry, error)
-	// Open opens name for reading. The caller closes the reader.
+	// Open opens name for reading. The caller closes the reader. The
+	// reader has a Stat method (fs.File's) describing the file opened.
 	Open(ctx context.Context, name string) (io.ReadCloser, error)
 	// CreateAtomic calls write with a writer on a temporary file in the same
 	// directory ("."+base+".<random>.part"), makes it durable and renames it

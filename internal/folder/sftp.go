@@ -160,7 +160,7 @@ func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, erro
 		if err != nil {
 			return err
 		}
-		r = &sftpFile{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh}
+		r = &sftpFile{ctx: ctx, timeout: f.opts.Timeout, c: c, fh: fh, info: fi}
 		return nil
 	})
 	if err != nil {
@@ -176,6 +176,16 @@ type sftpFile struct {
 	timeout time.Duration
 	c       *sftpConn
 	fh      *sftp.File
+	info    os.FileInfo // of a file opened for reading: what Open found
+}
+
+// Stat describes a file opened for reading as Open found it, without a
+// request.
+func (f *sftpFile) Stat() (fs.FileInfo, error) {
+	if f.info == nil {
+		return nil, fmt.Errorf("stat of a file opened for writing: %w", fs.ErrInvalid)
+	}
+	return f.info, nil
 }
 
 func (f *sftpFile) Read(p []byte) (int, error) { return f.step(f.fh.Read, p) }

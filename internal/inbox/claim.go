@@ -225,17 +225,15 @@ func (in *Inbox) claim(ctx context.Context, f folder.Folder, name string) (journ
 // has an open one (journal.ErrClaimed: another instance holds the file).
 // A file over the size limit is not read.
 func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (journal.File, error) {
-	ent, err := f.Stat(ctx, p)
-	if err != nil {
+	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, State: journal.FileClaimed, Portal: in.p.Identity()}
+	src, err := in.openSource(ctx, f, p, true, int64(in.cfg.MaxFileSize))
+	var big *tooBigError
+	switch {
+	case errors.As(err, &big): // not read: processing reports it
+		row.Size, src = big.size, &source{close: func() error { return nil }}
+	case err != nil:
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
-	}
-	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, Size: ent.Size, State: journal.FileClaimed, Portal: in.p.Identity()}
-	src := &source{close: func() error { return nil }}
-	if ent.Size <= int64(in.cfg.MaxFileSize) {
-		src, err = in.openSource(ctx, f, p, true)
-		if err != nil {
-			return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
-		}
+	default:
 		row.SHA256, row.Size = src.sha, src.size
 		row.DocType = in.detectType(ctx, src, name)
 	}
@@ -261,6 +259,11 @@ func (in *Inbox) detectType(ctx context.Context, src *source, name string) strin
 	}
 	return dt.Name
 }
+
+// tooBigError is a file over the limit of openSource, not read.
+type tooBigError struct{ size int64 }
+
+func (e *tooBigError) Error() string { return fmt.Sprintf("%d bytes: too big to read", e.size) }
 
 // source is a claimed file opened for random access: the local file
 // itself, or a copy of a remote one in memory or in a local spool file.
@@ -325,18 +328,23 @@ const memSpool = 256 << 10
 
 // openSource opens a file of the folder for decoding. A local file is
 // read in place; anything else is copied into memory (up to memSpool) or
-// to a temporary local file first, hashed on the way.
-func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, wantHash bool) (*source, error) {
+// to a temporary local file first, hashed on the way. A file of more than
+// limit bytes (limit > 0) is not read: a *tooBigError gives its size.
+func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, wantHash bool, limit int64) (*source, error) {
 	rc, err := f.Open(ctx, p)
 	if err != nil {
 		return nil, err
 	}
+	st, err := rc.(interface{ Stat() (fs.FileInfo, error) }).Stat() // Folder.Open's readers have one
+	if err != nil {
+		_ = rc.Close()
+		return nil, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if limit > 0 && st.Size() > limit {
+		_ = rc.Close()
+		return nil, &tooBigError{size: st.Size()}
+	}
 	if file, ok := rc.(*os.File); ok {
-		st, err := file.Stat()
-		if err != nil {
-			_ = rc.Close()
-			return nil, fmt.Errorf("reading %s: %w", p, err)
-		}
 		src := &source{ReaderAt: file, size: st.Size(), close: file.Close}
 		if wantHash {
 			h := sha256.New()

@@ -3,12 +3,14 @@ package inbox_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
@@ -159,18 +161,52 @@ func TestStaleDoneMarker(t *testing.T) {
 	}
 }
 
-// TestMaxFileSize: a file over max_file_size goes to error/ unread.
+// TestMaxFileSize: a file over max_file_size goes to error/ unread, its
+// size read from the folder (over SFTP, nothing of it is downloaded).
 func TestMaxFileSize(t *testing.T) {
-	e := newEnv(t, envOpts{inbox: `max_file_size = "64B"`})
-	e.drop("SUPPLIERS.csv", suppliersA+suppliersA[23:])
-	r := result(t, e.runOnce(), "SUPPLIERS.csv")
-	if r.State != journal.FileFailed || r.FinalPath != "error/SUPPLIERS.csv" || !strings.Contains(r.Message, "max_file_size") {
-		t.Fatalf("state %s, final %s: %s", r.State, r.FinalPath, r.Message)
+	content := suppliersA + suppliersA[23:]
+	for _, remote := range []bool{false, true} {
+		t.Run(map[bool]string{false: "local", true: "sftp"}[remote], func(t *testing.T) {
+			srv, reqs := countRequests(t)
+			o := envOpts{inbox: `max_file_size = "64B"`}
+			if remote {
+				o.sftp = srv
+			}
+			e := newEnv(t, o)
+			read := e.read
+			if remote {
+				c := srv.Client(t)
+				sftptest.WriteFile(t, c, "/in/SUPPLIERS.csv", []byte(content))
+				read = func(p string) string {
+					f, err := c.Open("/in/" + p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer f.Close()
+					b, err := io.ReadAll(f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return string(b)
+				}
+			} else {
+				e.drop("SUPPLIERS.csv", content)
+			}
+			r := result(t, e.runOnce(), "SUPPLIERS.csv")
+			if r.State != journal.FileFailed || r.FinalPath != "error/SUPPLIERS.csv" || !strings.Contains(r.Message, "max_file_size") {
+				t.Fatalf("state %s, final %s: %s", r.State, r.FinalPath, r.Message)
+			}
+			if e.sim.Len(portal.Connections) != 0 {
+				t.Error("documents of a file over the limit were submitted")
+			}
+			golden(t, "maxsize.report.csv", read(r.ReportPath))
+			reqs.mu.Lock()
+			defer reqs.mu.Unlock()
+			if n := reqs.read["/in/processing/SUPPLIERS.csv"]; n != 0 {
+				t.Errorf("%d bytes of the file over the limit were downloaded", n)
+			}
+		})
 	}
-	if e.sim.Len(portal.Connections) != 0 {
-		t.Error("documents of a file over the limit were submitted")
-	}
-	golden(t, "maxsize.report.csv", e.read(r.ReportPath))
 }
 
 // TestNoMatchingRoute: with routes configured, none matching and

@@ -191,7 +191,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	}
 	if src == nil {
 		var err error
-		if src, err = in.openSource(ctx, fr.f, row.Path, false); err != nil {
+		if src, err = in.openSource(ctx, fr.f, row.Path, false, 0); err != nil {
 			return FileResult{}, err
 		}
 	}

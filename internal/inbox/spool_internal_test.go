@@ -32,7 +32,7 @@ func TestOpenSourceRemote(t *testing.T) {
 		data := bytes.Repeat([]byte("0123456789abcdef\n"), size/17+1)[:size]
 		sftptest.WriteFile(t, c, "/in/F.csv", data)
 		in := &Inbox{}
-		src, err := in.openSource(ctx, f, "F.csv", true)
+		src, err := in.openSource(ctx, f, "F.csv", true, 0)
 		if err != nil {
 			t.Fatalf("%d bytes: %v", size, err)
 		}

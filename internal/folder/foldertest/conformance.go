@@ -75,6 +75,14 @@ func Read(t testing.TB, ctx context.Context, f folder.Folder, name string) strin
 	if err != nil {
 		t.Fatalf("reading %q: %v", name, err)
 	}
+	// The reader describes the file it read (Folder.Open).
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		t.Fatalf("the reader of %q has no Stat method", name)
+	}
+	if info, err := st.Stat(); err != nil || info.Size() != int64(len(b)) || !info.Mode().IsRegular() {
+		t.Fatalf("Stat of the reader of %q = %v, %v; want a regular file of %d bytes", name, info, err, len(b))
+	}
 	return string(b)
 }
 
