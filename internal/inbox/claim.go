@@ -335,7 +335,12 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 	if err != nil {
 		return nil, err
 	}
-	st, err := rc.(interface{ Stat() (fs.FileInfo, error) }).Stat() // Folder.Open's readers have one
+	var st fs.FileInfo
+	if s, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok { // Folder.Open's readers have one
+		st, err = s.Stat()
+	} else {
+		err = errors.New("the folder's reader gives no size")
+	}
 	if err != nil {
 		_ = rc.Close()
 		return nil, fmt.Errorf("reading %s: %w", p, err)
