@@ -3,7 +3,6 @@ package inbox_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,18 +176,7 @@ func TestMaxFileSize(t *testing.T) {
 			if remote {
 				c := srv.Client(t)
 				sftptest.WriteFile(t, c, "/in/SUPPLIERS.csv", []byte(content))
-				read = func(p string) string {
-					f, err := c.Open("/in/" + p)
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer f.Close()
-					b, err := io.ReadAll(f)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return string(b)
-				}
+				read = func(p string) string { return string(sftptest.ReadFile(t, c, "/in/"+p)) }
 			} else {
 				e.drop("SUPPLIERS.csv", content)
 			}

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -135,4 +136,19 @@ func WriteFile(t testing.TB, c *sftp.Client, p string, data []byte) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ReadFile returns the content of the file p on the server, read through c.
+func ReadFile(t testing.TB, c *sftp.Client, p string) []byte {
+	t.Helper()
+	f, err := c.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
