@@ -158,18 +158,18 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	// A copy its claim in this round kept: the file is in processing/,
 	// as claimed moments ago.
 	src := in.takeSpooled(row.ID)
-	if src == nil {
-		if _, err := fr.f.Stat(ctx, row.Path); err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				return FileResult{}, err
-			}
-			if row.FinalPath != "" {
-				if _, ferr := fr.f.Stat(ctx, row.FinalPath); ferr == nil {
-					return fr.moved(ctx) // crash between the move and the journal update
-				}
-			}
-			return fr.lost(ctx)
+	if src != nil {
+		defer src.Close() // on every return, a duplicate's too
+	} else if _, err := fr.f.Stat(ctx, row.Path); err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return FileResult{}, err
 		}
+		if row.FinalPath != "" {
+			if _, ferr := fr.f.Stat(ctx, row.FinalPath); ferr == nil {
+				return fr.moved(ctx) // crash between the move and the journal update
+			}
+		}
+		return fr.lost(ctx)
 	}
 	if row.Size > int64(in.cfg.MaxFileSize) {
 		fr.problems = append(fr.problems, fmt.Sprintf("the file is %d bytes, more than the %s max_file_size of inbox %q: it was not read; split it into smaller files or raise max_file_size",
@@ -194,8 +194,8 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		if src, err = in.openSource(ctx, fr.f, row.Path, false, 0); err != nil {
 			return FileResult{}, err
 		}
+		defer src.Close()
 	}
-	defer src.Close()
 	fr.src = src
 
 	// Pass 1: decode and validate the whole file, nothing submitted; note

@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -18,7 +17,7 @@ import (
 // and SHA-256 either way; closing the source removes the temporary file.
 func TestOpenSourceRemote(t *testing.T) {
 	srv := sftptest.NewServer(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	f, err := folder.Open(ctx, srv.Options("/in"))
 	if err != nil {
 		t.Fatal(err)
