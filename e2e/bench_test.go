@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -132,7 +133,9 @@ func BenchmarkSFTPInbox(b *testing.B) {
 			mustWrite(b, filepath.Join(root, "bare", name), data)
 			names = append(names, name)
 		}
+		bareBefore := machineCPU(b)
 		bareTook := bareSFTPLifecycle(b, sshd, filepath.Join(root, "bare"), names)
+		bareBusy := machineCPU(b) - bareBefore
 
 		// rclone move of the same files from the same server to a local folder.
 		host, port, _ := strings.Cut(sshd.Addr, ":")
@@ -142,11 +145,13 @@ func BenchmarkSFTPInbox(b *testing.B) {
 			"RCLONE_CONFIG_X_TYPE=sftp", "RCLONE_CONFIG_X_HOST="+host, "RCLONE_CONFIG_X_PORT="+port,
 			"RCLONE_CONFIG_X_USER="+sshd.User, "RCLONE_CONFIG_X_KEY_FILE="+key,
 			"RCLONE_CONFIG_X_KNOWN_HOSTS_FILE="+sshd.KnownHostsFile)
-		begin := time.Now()
+		begin, busy := time.Now(), machineCPU(b)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("rclone move: %v\n%s", err, out)
 		}
 		rcloneTook := time.Since(begin)
+		rcloneCPU := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		rcloneBusy := machineCPU(b) - busy
 		if got, left := len(files(b, local)), len(files(b, filepath.Join(root, "rclone"))); got != n || left != 0 {
 			b.Fatalf("rclone moved %d files of %d, left %d on the server", got, n, left)
 		}
@@ -155,7 +160,8 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		cfg := runConfig(b, dir, s, "", inboxSpec{name: "erp", url: sshd.URL(root + "/in"),
 			extra: "private_key_file = \"" + key + "\"\nknown_hosts = \"" + sshd.KnownHostsFile + "\"\nsettle = \"100ms\"\npoll = \"100ms\""})
 		mustWrite(b, cfg, strings.Replace(readFile(b, cfg), `level = "debug"`, `level = "warn"`, 1))
-		begin = time.Now()
+		simBefore, _ := procCPU(b, s.cmd.Process.Pid)
+		begin, busy = time.Now(), machineCPU(b)
 		p := start(b, "run", "run", "--config", cfg)
 		processed := filepath.Join(root, "in", "processed")
 		waitFor(b, 10*time.Minute, "1,000 files in processed/", func() bool {
@@ -168,7 +174,11 @@ func BenchmarkSFTPInbox(b *testing.B) {
 			return got == n
 		})
 		fbTook := time.Since(begin)
+		fbBusy := machineCPU(b) - busy
+		simCPU, _ := procCPU(b, s.cmd.Process.Pid)
+		simCPU -= simBefore
 		p.stop(b, 25*time.Second)
+		runCPU := p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
 		if c := s.stats(b).Counts["connections"]; c < n {
 			b.Errorf("%d suppliers on the portal, want at least %d", c, n)
 		}
@@ -179,8 +189,15 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		b.ReportMetric(fb/rc, "ratio")
 		b.Logf("1,000 files: filebridge %.1f files/s (%s, through the API), rclone move %.1f files/s (%s, download and delete only), ratio %.2f",
 			fb, fbTook.Round(time.Millisecond), rc, rcloneTook.Round(time.Millisecond), fb/rc)
+		fbCPU, rcCPU := cpuPerFile(fbBusy, n), cpuPerFile(rcloneBusy, n)
+		b.ReportMetric(fbCPU, "cpu-ms/file-filebridge")
+		b.ReportMetric(rcCPU, "cpu-ms/file-rclone")
+		b.Logf("CPU a file, whole machine: filebridge %.2f ms (run %.2f, simulator %.2f, sshd and the rest %.2f), %.1f of %d cores busy; rclone %.2f ms (rclone %.2f, sshd and the rest %.2f), %.1f cores busy",
+			fbCPU, cpuPerFile(runCPU, n), cpuPerFile(simCPU, n), fbCPU-cpuPerFile(runCPU+simCPU, n), fbBusy.Seconds()/fbTook.Seconds(), runtime.NumCPU(),
+			rcCPU, cpuPerFile(rcloneCPU, n), rcCPU-cpuPerFile(rcloneCPU, n), rcloneBusy.Seconds()/rcloneTook.Seconds())
 		b.Logf("the lifecycle's SFTP requests alone (bare pkg/sftp loop, %d at once, no journal, no portal): %.1f files/s (%s), %.2f of rclone move",
 			floorWorkers, bare, bareTook.Round(time.Millisecond), bare/rc)
+		b.Logf("CPU a file of the bare loop, whole machine (its client and sshd): %.2f ms", cpuPerFile(bareBusy, n))
 	}
 }
 

@@ -35,6 +35,7 @@ var pairs = []pair{
 	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8, ""},
 	{"SFTP inbox 1000 files vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 1.0, "files/s-rclone"},
 	{"SFTP bare lifecycle loop vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-bare", true, 0, "files/s-rclone"},
+	{"SFTP CPU a file, whole machine, vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "cpu-ms/file-filebridge", false, 0, "cpu-ms/file-rclone"},
 	{"SFTP inbox vs bare lifecycle loop", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 0, "files/s-bare"},
 	{"local inbox fc16 vs bare lifecycle loop", "BenchmarkLocalInboxFiles/file_concurrency=16", "BenchmarkLocalInboxFiles/bare_file_ops", "files/s", true, 0, ""},
 	{"2000 suppliers, 50ms portal, c16 vs 16/50ms", "BenchmarkSlowPortal/latency", "BenchmarkSlowPortal/latency", "docs/s", true, 0.85, "docs/s-ideal"},
