@@ -12,28 +12,29 @@ import (
 const userHZ = 100
 
 // procCPU reads the CPU time (user plus system) of a running process
-// from /proc: its own, and that of its children it has waited for.
-func procCPU(tb testing.TB, pid int) (self, children time.Duration) {
+// from /proc.
+func procCPU(tb testing.TB, pid int) time.Duration {
 	tb.Helper()
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		tb.Fatalf("reading the CPU time of process %d: %v", pid, err)
 	}
 	// The fields after the command name, which is in parentheses and may
-	// hold spaces: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
+	// hold spaces: state is field 3, utime 14, stime 15.
 	_, rest, _ := strings.Cut(string(b), ") ")
 	f := strings.Fields(rest)
-	if len(f) < 15 {
-		tb.Fatalf("/proc/%d/stat: %d fields after the name, want at least 15", pid, len(f))
+	if len(f) < 13 {
+		tb.Fatalf("/proc/%d/stat: %d fields after the name, want at least 13", pid, len(f))
 	}
-	ticks := func(i int) time.Duration {
+	var ticks int64
+	for _, i := range []int{11, 12} {
 		n, err := strconv.ParseInt(f[i], 10, 64)
 		if err != nil {
 			tb.Fatalf("/proc/%d/stat field %d: %v", pid, i+3, err)
 		}
-		return time.Duration(n) * time.Second / userHZ
+		ticks += n
 	}
-	return ticks(11) + ticks(12), ticks(13) + ticks(14)
+	return time.Duration(ticks) * time.Second / userHZ
 }
 
 // machineCPU reads from /proc/stat the CPU time all processors of the
