@@ -364,12 +364,22 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 	}
 	defer rc.Close()
 	h := sha256.New()
-	head, err := io.ReadAll(io.LimitReader(io.TeeReader(rc, h), memSpool+1))
+	if size := st.Size(); size <= memSpool {
+		// The size Open found, read at once, as a local file is: one
+		// request on SFTP, where reading on to the end of the file asks
+		// once more, and a buffer growing from 512 bytes asks once per
+		// step. The file settled before its claim; one that is shorter
+		// now is read as it is.
+		head := make([]byte, size)
+		n, err := io.ReadFull(io.TeeReader(rc, h), head)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("downloading %s: %w", p, err)
+		}
+		return &source{ReaderAt: bytes.NewReader(head[:n]), size: int64(n), sha: hex.EncodeToString(h.Sum(nil)), mem: true, close: func() error { return nil }}, nil
+	}
+	head, err := io.ReadAll(io.LimitReader(io.TeeReader(rc, h), memSpool))
 	if err != nil {
 		return nil, fmt.Errorf("downloading %s: %w", p, err)
-	}
-	if len(head) <= memSpool {
-		return &source{ReaderAt: bytes.NewReader(head), size: int64(len(head)), sha: hex.EncodeToString(h.Sum(nil)), mem: true, close: func() error { return nil }}, nil
 	}
 	tmp, err := os.CreateTemp("", "filebridge-spool-*")
 	if err != nil {

@@ -112,7 +112,7 @@ func (fr *fileRun) plan(ctx context.Context, success bool) error {
 	if success {
 		dir = path.Join(in.cfg.ProcessedDir, in.now().Format("2006/01/02"))
 	}
-	final, report, err := freeNames(ctx, fr.f, dir, row.Name)
+	final, report, err := freeNames(ctx, fr.f, dir, row.Name, !success)
 	if err != nil {
 		return err
 	}
@@ -121,11 +121,12 @@ func (fr *fileRun) plan(ctx context.Context, success bool) error {
 }
 
 // freeNames finds in dir the first of base, base.1, base.2... (suffix
-// before the extension) whose report and rejected-rows names are free too.
-// It asks for each candidate name rather than listing dir, which holds
-// every file of the day: a listing per file made a day of small files
-// quadratic.
-func freeNames(ctx context.Context, f folder.Folder, dir, base string) (final, report string, err error) {
+// before the extension) whose report name is free too, and its
+// rejected-rows name when withRejected (a file that succeeded has no
+// rejected rows: that name is not written). It asks for each candidate
+// name rather than listing dir, which holds every file of the day: a
+// listing per file made a day of small files quadratic.
+func freeNames(ctx context.Context, f folder.Folder, dir, base string, withRejected bool) (final, report string, err error) {
 	stem, ext := splitExt(base)
 	for i := 0; i < 10000; i++ {
 		cand := base
@@ -133,8 +134,12 @@ func freeNames(ctx context.Context, f folder.Folder, dir, base string) (final, r
 			cand = fmt.Sprintf("%s.%d%s", stem, i, ext)
 		}
 		rep, rej := reportNames(cand)
+		names := []string{cand, rep, rej}
+		if !withRejected {
+			names = names[:2]
+		}
 		free := true
-		for _, name := range []string{cand, rep, rej} {
+		for _, name := range names {
 			_, err := f.Stat(ctx, path.Join(dir, name))
 			if errors.Is(err, fs.ErrNotExist) {
 				continue
