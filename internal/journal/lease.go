@@ -143,10 +143,10 @@ func (e *ClaimedError) Is(target error) bool { return target == ErrClaimed }
 // ClaimExclusive records f like ClaimFile, unless an open file of the
 // same inbox already has f.Path: then it fails with a *ClaimedError
 // (errors.Is ErrClaimed) naming it. Of several instances recording the
-// same processing/ file at once exactly one succeeds: the transaction
-// first takes the row of (inbox, path) in claim_locks (an upsert, which
-// PostgreSQL locks until commit; SQLite has one writer at a time), then
-// looks for the open file and inserts.
+// same processing/ file at once exactly one succeeds. On PostgreSQL the
+// transaction first takes the row of (inbox, path) in claim_locks (an
+// upsert, locked until commit); SQLite has one writer at a time and one
+// process per journal, so there the look-up and the insert are enough.
 func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 	if f.Inbox == "" || f.Name == "" || f.Path == "" {
 		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox, name and path are required", f.Name, f.Inbox)
@@ -159,9 +159,11 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 	}
 	var id int64
 	err := d.write(ctx, func(tx *txn) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO claim_locks (inbox, path) VALUES (?, ?)
-			ON CONFLICT (inbox, path) DO UPDATE SET n = claim_locks.n + 1`, f.Inbox, f.Path); err != nil {
-			return err
+		if d.Shared() {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO claim_locks (inbox, path) VALUES (?, ?)
+				ON CONFLICT (inbox, path) DO UPDATE SET n = claim_locks.n + 1`, f.Inbox, f.Path); err != nil {
+				return err
+			}
 		}
 		var l Lease
 		var until string
