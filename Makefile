@@ -23,7 +23,7 @@ lint:
 # test: lint, every package's tests (end-to-end tests build the binary
 # themselves), then each fuzz target briefly.
 test: lint build
-	$(GO) test $(TESTFLAGS) $(PKGS)
+	GO=$(GO) scripts/gotest.sh $(TESTFLAGS) $(PKGS)
 	$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZCOUNT)
 
 # fuzz: run every Fuzz* target for FUZZTIME each (a duration, or a count such as 20000x).
