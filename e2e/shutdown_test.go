@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -64,5 +68,70 @@ func TestGracefulShutdown(t *testing.T) {
 	p.stopOK(t, "the second run")
 	if got := s.onceEach(t, "sales_orders", "orderNumber"); len(got) != orders {
 		t.Errorf("the portal holds %d orders, want %d", len(got), orders)
+	}
+}
+
+// TestStopWhileStarting sends SIGTERM to `filebridge run` while it waits
+// for its PostgreSQL journal to answer (a loopback listener that accepts
+// and never speaks): the stop is what was asked for, so it exits 0 and
+// says it stopped while starting, rather than exiting 3 with an error
+// that sends the user to check the database. A service manager stopping a slow start sees a clean
+// stop; a test stopping an instance it just started sees the same.
+func TestStopWhileStarting(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	accepted := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	t.Cleanup(func() {
+		for {
+			select {
+			case c := <-accepted:
+				_ = c.Close()
+			default:
+				return
+			}
+		}
+	})
+
+	s, dir, inbox := simAndInbox(t, "A")
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
+	data := readFile(t, cfg)
+	url := fmt.Sprintf("postgres://filebridge@%s/filebridge?sslmode=disable", ln.Addr())
+	data = strings.Replace(data, "[journal]\npath = ", fmt.Sprintf("[journal]\nurl = %q\n# path = ", url), 1)
+	mustWrite(t, cfg, data)
+
+	p := start(t, "run", "run", "--config", cfg)
+	select {
+	case c := <-accepted:
+		accepted <- c // closed at the end
+	case <-p.done:
+		t.Fatalf("run exited before connecting to the journal:\n%s", p.out.String())
+	case <-time.After(30 * time.Second):
+		t.Fatalf("run did not connect to the journal within 30s:\n%s", p.out.String())
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("run did not stop within 20s of SIGTERM while starting:\n%s", p.out.String())
+	}
+	out := p.out.String()
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("run exited with %d after SIGTERM while starting, want 0:\n%s", code, out)
+	}
+	if !strings.Contains(out, `"msg":"filebridge stopped while starting"`) || strings.Contains(out, `"level":"ERROR"`) || strings.Contains(out, "filebridge: ") {
+		t.Errorf("the output should say it stopped while starting, with no error:\n%s", out)
 	}
 }

@@ -64,10 +64,17 @@ func loadRunConfig(path string) (*config.Config, error) {
 
 // runDaemon opens the daemon of cfg, calls before (if not nil) with it, and
 // runs it until ctx ends, then closes it. An unreachable dependency at
-// start exits 3.
+// start exits 3. A stop asked for while it starts (SIGTERM, or a SIGHUP
+// reload, before the journal or a folder answered) is a stop, not a
+// failure: what it cut short is logged at debug level only.
 func runDaemon(ctx context.Context, cfg *config.Config, log *slog.Logger, opts app.Options, before func(*app.Daemon) error) (err error) {
 	d, err := app.Open(ctx, cfg, log, opts)
 	if err != nil {
+		if ctx.Err() != nil {
+			log.Info("filebridge stopped while starting")
+			log.Debug("what the stop cut short", "error", err)
+			return nil
+		}
 		return daemonError(err)
 	}
 	defer func() {

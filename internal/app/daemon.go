@@ -292,6 +292,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 			if srv != nil {
 				_ = srv.Shutdown(context.WithoutCancel(ctx))
 			}
+			if ctx.Err() != nil {
+				return ctx.Err() // stopped while starting
+			}
 			return err
 		}
 		defer release()
