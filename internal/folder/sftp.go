@@ -289,7 +289,10 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 
 // renameNoReplace uses the plain SFTP rename, which fails when the target
 // exists; servers report that as a generic failure, so the target is
-// checked to return fs.ErrExist.
+// checked to return fs.ErrExist. When the target is not there either, the
+// source is checked: another client may have renamed it to the same
+// target (the failure) and moved it on since (two instances claiming one
+// file), and then the source is gone, fs.ErrNotExist.
 func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
 	err := c.sftp.Rename(from, to)
 	if err == nil || errors.Is(err, fs.ErrNotExist) || isConnError(err) {
@@ -297,6 +300,9 @@ func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
 	}
 	if _, serr := c.sftp.Lstat(to); serr == nil {
 		return fmt.Errorf("%s already exists: %w", to, fs.ErrExist)
+	}
+	if _, serr := c.sftp.Lstat(from); errors.Is(serr, fs.ErrNotExist) {
+		return fmt.Errorf("%w; %s is gone since: %w", err, from, fs.ErrNotExist)
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -433,5 +434,57 @@ func TestSFTPKeepAlive(t *testing.T) {
 	}
 	if srv.Accepted() != before {
 		t.Errorf("keepalives dropped the connection")
+	}
+}
+
+// racingRenamer plays another client that claims a file named name first:
+// before each rename of it, it renames it to the same target itself, and after
+// the (then failing) rename it moves the target on to target+".next", as
+// an instance does with a file it finished.
+type racingRenamer struct {
+	sftp.FileCmder
+	name string
+}
+
+func (r racingRenamer) Filecmd(req *sftp.Request) error {
+	if req.Method != "Rename" || path.Base(req.Filepath) != r.name {
+		return r.FileCmder.Filecmd(req)
+	}
+	other := sftp.NewRequest("Rename", req.Filepath)
+	other.Target = req.Target
+	if err := r.FileCmder.Filecmd(other); err != nil {
+		return err
+	}
+	err := r.FileCmder.Filecmd(req)
+	next := sftp.NewRequest("Rename", req.Target)
+	next.Target = req.Target + ".next"
+	_ = r.FileCmder.Filecmd(next)
+	return err
+}
+
+// TestSFTPRenameLostRace: a rename that fails because another client
+// renamed the same file to the same target first is fs.ErrNotExist (the
+// file is gone: someone else took it), even when that client has moved
+// the target on by the time the failure is looked into; the inbox skips
+// such a file instead of failing its round.
+func TestSFTPRenameLostRace(t *testing.T) {
+	srv := sftptest.NewServerConfig(t, sftptest.Config{
+		Handlers: func(h sftp.Handlers) sftp.Handlers {
+			h.FileCmd = racingRenamer{FileCmder: h.FileCmd, name: "a.csv"}
+			return h
+		},
+	})
+	ctx := t.Context()
+	f := memFolder(t, srv)
+	foldertest.Write(t, ctx, f, "a.csv", "abc")
+	err := f.Rename(ctx, "a.csv", "b.csv")
+	if !errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+		t.Fatalf("Rename of a file another client took: got %v, want fs.ErrNotExist", err)
+	}
+	if !strings.Contains(err.Error(), "a.csv is gone since") {
+		t.Errorf("message %q does not say the source is gone", err)
+	}
+	if got := foldertest.Names(t, ctx, f, "."); !slices.Equal(got, []string{"b.csv.next"}) {
+		t.Errorf("folder holds %q, want only the other client's b.csv.next", got)
 	}
 }
