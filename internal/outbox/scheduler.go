@@ -232,7 +232,8 @@ func (sj *scheduled) tickOf(now time.Time) time.Time {
 // wins the tick runs the export.
 func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 	if !sj.runMu.TryLock() {
-		sj.log.Info("export still running (taken over from another instance); this run is skipped")
+		sj.log.Info("export still running (taken over from another instance, or run now); this run is skipped")
+		s.recordSkip(ctx, sj)
 		return
 	}
 	defer sj.runMu.Unlock()
@@ -256,6 +257,33 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 		tick = got
 	}
 	s.run(ctx, sj, tick)
+}
+
+// errRunningHere is why a tick won while this instance still ran the
+// export (its own run's lease had run out) was not run.
+var errRunningHere = errors.New("not run: a run of this export was still going on at this instance; the next tick exports its rows")
+
+// recordSkip claims the tick of a scheduled time this instance skips
+// because it still runs the export (a redo or a run now, holding runMu),
+// so that the journal has a record of every scheduled time even when no
+// other instance claims it: ClaimTick records it as skipped, since this
+// instance's run holds a live lease on an earlier tick. A tick won all the
+// same (that lease ran out) is recorded as failed, not left running.
+func (s *Scheduler) recordSkip(ctx context.Context, sj *scheduled) {
+	if s.opts.Ticks == nil {
+		return
+	}
+	at := sj.tickOf(s.clock.Now())
+	got, won, err := s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
+	if s.opts.claimed != nil {
+		s.opts.claimed(sj.job, won)
+	}
+	if err == nil && won {
+		err = s.opts.Ticks.FinishTick(ctx, got, 0, "", errRunningHere)
+	}
+	if err != nil && ctx.Err() == nil {
+		sj.log.Warn("recording the skipped tick in the journal", "tick", at, "error", err)
+	}
 }
 
 // run runs the export and, when it runs a claimed tick, records its end.

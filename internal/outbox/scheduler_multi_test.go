@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -167,5 +168,81 @@ func TestSchedulerTakesOverAbandonedTick(t *testing.T) {
 	}
 	if len(runs) != 1 {
 		t.Errorf("a finished tick was redone")
+	}
+}
+
+// blockingRunner runs until release is closed, saying on started that it
+// began.
+type blockingRunner struct{ started, release chan struct{} }
+
+func (r blockingRunner) Run(ctx context.Context, _ Job) (Result, error) {
+	r.started <- struct{}{}
+	<-r.release
+	return Result{Rows: 1, File: "STOCK.csv"}, nil
+}
+
+// TestSchedulerRecordsTickSkippedWhileRedoing: a scheduled time that comes
+// while this instance still redoes an abandoned tick is not run, and is
+// recorded as skipped, naming the tick whose run goes on: the journal has
+// a record of every scheduled time even when no other instance is there to
+// claim it.
+func TestSchedulerRecordsTickSkippedWhileRedoing(t *testing.T) {
+	ctx := t.Context()
+	dbs := instances(t, 1, time.Minute)
+	d := dbs[0]
+	dead, err := journal.OpenWith(ctx, journal.Options{Path: d.Path(), Instance: "dead", Lease: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close()
+	// The journal measures leases on the real clock: the scheduler's
+	// starts a little later, so that the dead instance's lease is over.
+	start := time.Now().Add(time.Minute).Truncate(3 * time.Second).Add(time.Second)
+	abandoned := start.Truncate(3 * time.Second)
+	if _, ok, err := dead.ClaimTick(ctx, "erp", "stock", abandoned); !ok || err != nil {
+		t.Fatalf("ClaimTick = %v, %v", ok, err)
+	}
+	clock := clockwork.NewFakeClockAt(start)
+	claims := make(chan bool, 1)
+	r := blockingRunner{started: make(chan struct{}, 1), release: make(chan struct{})}
+	s := NewScheduler(ctx, SchedulerOptions{Ticks: d, clock: clock, Logger: slog.New(slog.DiscardHandler),
+		claimed: func(_ Job, won bool) { claims <- won }})
+	if err := s.Add(Job{Outbox: "erp", Type: model.ExportStock, Schedule: "@every 3s"}, r); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	t.Cleanup(func() { _ = s.Shutdown() })
+	redone := make(chan struct{})
+	go func() { s.TakeOverAbandoned(ctx); close(redone) }()
+	select {
+	case <-r.started: // the redo holds the export's run lock
+	case <-time.After(30 * time.Second):
+		t.Fatal("the abandoned tick was not redone")
+	}
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Second) // the next scheduled time
+	select {
+	case won := <-claims:
+		if won {
+			t.Fatalf("the tick that came during the redo was won, want it skipped")
+		}
+	case <-time.After(30 * time.Second):
+		close(r.release)
+		t.Fatal("the scheduled time that came during the redo was not claimed: the journal has no record of it")
+	}
+	close(r.release)
+	<-redone
+	ticks, err := d.Ticks(ctx, "erp", "stock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := abandoned.Add(3 * time.Second)
+	if len(ticks) != 2 || !ticks[0].At.Equal(next) || ticks[0].State != journal.TickSkipped || ticks[0].Owner != d.Instance() ||
+		!strings.Contains(ticks[0].Message, "still going on at instance "+d.Instance()) ||
+		!ticks[1].At.Equal(abandoned) || ticks[1].State != journal.TickDone || ticks[1].Attempts != 2 {
+		t.Fatalf("ticks = %+v; want %s skipped by %s (its redo of %s going on), and %s done at the second attempt",
+			ticks, next, d.Instance(), abandoned, abandoned)
 	}
 }
