@@ -36,7 +36,7 @@ const (
 	// (the cursor did not move).
 	TickFailed TickState = "failed"
 	// TickSkipped: the previous tick's run was still going on at this
-	// tick, so this one did not run (the scheduler's singleton mode,
+	// tick, so this one did not run (one run of an export at a time,
 	// across instances).
 	TickSkipped TickState = "skipped"
 	// TickInterrupted: the instance running it stopped during the run
@@ -102,7 +102,7 @@ func lockExport(ctx context.Context, tx *txn, outbox, export string) error {
 // whether it won: of any number of instances claiming one tick exactly one
 // does. A tick already recorded is not claimed again (got is that record).
 // When an earlier tick of the export is still running under a live lease,
-// the tick is recorded as skipped and not won, as gocron's singleton mode
+// the tick is recorded as skipped and not won, as the scheduler's run lock
 // does within one process: two runs of one export never overlap, whichever
 // instances run them.
 func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time) (got Tick, won bool, err error) {

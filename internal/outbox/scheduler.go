@@ -72,10 +72,13 @@ var _ Ticks = (*journal.DB)(nil)
 // <duration>" schedule runs at the multiples of the duration since the
 // Unix epoch (every 5 minutes: at :00, :05...), not counted from the start.
 //
-// Overlap: every job runs in singleton mode (gocron.LimitModeReschedule): a
-// run that is still going when the next one is due makes that next one
-// skip; the export runs again at the following schedule. Nothing is lost,
-// since the cursor only moves when a run completes.
+// Overlap: an export runs one run at a time in a process (its run lock,
+// also held by a redo and by a run now): a scheduled time that comes while
+// a run is still going is skipped, not queued; the export runs again at
+// the following schedule. Nothing is lost, since the cursor only moves
+// when a run completes. (The lock, not gocron's singleton mode, decides,
+// so that a skipped time still reaches fire and, with a shared journal,
+// is recorded as a skipped tick.)
 //
 // Several instances (SchedulerOptions.Ticks, a shared journal): every
 // instance runs the same schedules, and at each scheduled time (a tick)
@@ -187,7 +190,6 @@ func (s *Scheduler) Add(job Job, r JobRunner) error {
 	def := gocron.CronJob(spec, s.opts.withSeconds)
 	opts := []gocron.JobOption{
 		gocron.WithName(job.Name()),
-		gocron.WithSingletonMode(gocron.LimitModeReschedule),
 		gocron.WithContext(s.ctx),
 	}
 	if every, ok := parsed.(cron.ConstantDelaySchedule); ok {
@@ -232,7 +234,7 @@ func (sj *scheduled) tickOf(now time.Time) time.Time {
 // wins the tick runs the export.
 func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 	if !sj.runMu.TryLock() {
-		sj.log.Info("export still running (taken over from another instance, or run now); this run is skipped")
+		sj.log.Info("the export's previous run is still going on; this scheduled time is skipped")
 		s.recordSkip(ctx, sj)
 		return
 	}

@@ -71,8 +71,8 @@ func (o *countingObserver) ExportRun(_ Job, _ Result, err error, _ time.Duration
 }
 
 // TestSchedulerSingleton: a run still going on when its next times come
-// is not overlapped, and those times are not queued behind it (gocron's
-// reschedule mode); on a fake clock, without waiting on real time.
+// is not overlapped, and those times are not queued behind it (the run
+// lock skips them); on a fake clock, without waiting on real time.
 func TestSchedulerSingleton(t *testing.T) {
 	ctx := t.Context()
 	clock := clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 12, 0, 0, 500_000_000, time.UTC))
