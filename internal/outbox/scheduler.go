@@ -230,62 +230,51 @@ func (sj *scheduled) tickOf(now time.Time) time.Time {
 	return now.Truncate(time.Second).UTC()
 }
 
-// fire is a scheduled run: on a shared journal, only the instance that
-// wins the tick runs the export.
+// fire is a scheduled run. Without a shared journal it runs the export
+// unless a run of it is still going on in this process (the run lock),
+// and then this scheduled time is skipped. On a shared journal the journal
+// decides, for every instance alike: fire claims the tick even while this
+// process still runs the export, so that every scheduled time has a
+// record. ClaimTick records it as skipped while a run holds a live lease
+// on an earlier tick (a redo or a run now here, or a run anywhere); a tick
+// won while the lock is held (this process's last run is just finishing,
+// its tick already recorded) runs once the lock is free.
 func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
-	if !sj.runMu.TryLock() {
+	locked := sj.runMu.TryLock()
+	if !locked && s.opts.Ticks == nil {
 		sj.log.Info("the export's previous run is still going on; this scheduled time is skipped")
-		s.recordSkip(ctx, sj)
 		return
 	}
-	defer sj.runMu.Unlock()
 	var tick journal.Tick
 	if s.opts.Ticks != nil {
-		s.expireGone(ctx, sj)
+		if locked {
+			s.expireGone(ctx, sj) // it takes runMu held: no run of this process
+		}
 		at := sj.tickOf(s.clock.Now())
 		got, won, err := s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
 		if s.opts.claimed != nil {
 			s.opts.claimed(sj.job, won)
 		}
-		if err != nil {
-			sj.log.Error("export not run: the journal could not say which instance runs it; it runs again at its next schedule",
-				"tick", at, "error", err)
+		if err != nil || !won {
+			if locked {
+				sj.runMu.Unlock()
+			}
+			if err != nil {
+				sj.log.Error("export not run: the journal could not say which instance runs it; it runs again at its next schedule",
+					"tick", at, "error", err)
+			} else {
+				sj.log.Debug("export of this tick is not this instance's to run", "tick", at, "instance", got.Owner,
+					"state", got.State, "why", got.Message)
+			}
 			return
 		}
-		if !won {
-			sj.log.Debug("export of this tick is another instance's", "tick", at, "instance", got.Owner, "state", got.State)
-			return
+		if !locked {
+			sj.runMu.Lock()
 		}
 		tick = got
 	}
+	defer sj.runMu.Unlock()
 	s.run(ctx, sj, tick)
-}
-
-// errRunningHere is why a tick won while this instance still ran the
-// export (its own run's lease had run out) was not run.
-var errRunningHere = errors.New("not run: a run of this export was still going on at this instance; the next tick exports its rows")
-
-// recordSkip claims the tick of a scheduled time this instance skips
-// because it still runs the export (a redo or a run now, holding runMu),
-// so that the journal has a record of every scheduled time even when no
-// other instance claims it: ClaimTick records it as skipped, since this
-// instance's run holds a live lease on an earlier tick. A tick won all the
-// same (that lease ran out) is recorded as failed, not left running.
-func (s *Scheduler) recordSkip(ctx context.Context, sj *scheduled) {
-	if s.opts.Ticks == nil {
-		return
-	}
-	at := sj.tickOf(s.clock.Now())
-	got, won, err := s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
-	if s.opts.claimed != nil {
-		s.opts.claimed(sj.job, won)
-	}
-	if err == nil && won {
-		err = s.opts.Ticks.FinishTick(ctx, got, 0, "", errRunningHere)
-	}
-	if err != nil && ctx.Err() == nil {
-		sj.log.Warn("recording the skipped tick in the journal", "tick", at, "error", err)
-	}
 }
 
 // run runs the export and, when it runs a claimed tick, records its end.

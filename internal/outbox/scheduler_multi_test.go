@@ -246,3 +246,57 @@ func TestSchedulerRecordsTickSkippedWhileRedoing(t *testing.T) {
 			ticks, next, d.Instance(), abandoned, abandoned)
 	}
 }
+
+// TestSchedulerRunsTickWonWhileFinishing: a scheduled time that comes
+// while this process's previous run is finishing (its tick already
+// recorded, its run lock not yet released) is won, and so runs once the
+// lock is free: neither skipped without a record nor recorded as failed.
+func TestSchedulerRunsTickWonWhileFinishing(t *testing.T) {
+	ctx := t.Context()
+	d := instances(t, 1, time.Minute)[0]
+	clock := clockwork.NewFakeClockAt(time.Now().Truncate(3 * time.Second).Add(time.Second))
+	claims := make(chan bool, 1)
+	runs := make(observed, 1)
+	runner := &tally{runs: map[string]int{}}
+	s := NewScheduler(ctx, SchedulerOptions{Ticks: d, clock: clock, Logger: slog.New(slog.DiscardHandler), Observer: runs,
+		claimed: func(_ Job, won bool) { claims <- won }})
+	job := Job{Outbox: "erp", Type: model.ExportStock, Schedule: "@every 3s"}
+	if err := s.Add(job, instanceRunner{t: runner, name: d.Instance()}); err != nil {
+		t.Fatal(err)
+	}
+	sj := s.jobs[job.Name()]
+	sj.runMu.Lock() // the previous run, finishing
+	s.Start()
+	t.Cleanup(func() { _ = s.Shutdown() })
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Second)
+	select {
+	case won := <-claims:
+		if !won {
+			t.Fatal("the tick was not won, with no run of the export in the journal")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the scheduled time that came while the run lock was held was not claimed")
+	}
+	runner.mu.Lock()
+	early := runner.runs[d.Instance()]
+	runner.mu.Unlock()
+	if early != 0 {
+		t.Fatalf("the export ran while the previous run held the lock")
+	}
+	sj.runMu.Unlock()
+	select {
+	case <-runs:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the tick won while the lock was held did not run once it was free")
+	}
+	ticks, err := d.Ticks(ctx, "erp", "stock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ticks) != 1 || ticks[0].State != journal.TickDone || ticks[0].Owner != d.Instance() || ticks[0].Attempts != 1 {
+		t.Fatalf("ticks = %+v; want one tick done by %s", ticks, d.Instance())
+	}
+}
