@@ -259,12 +259,14 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 			if locked {
 				sj.runMu.Unlock()
 			}
-			if err != nil {
+			switch {
+			case err != nil:
 				sj.log.Error("export not run: the journal could not say which instance runs it; it runs again at its next schedule",
 					"tick", at, "error", err)
-			} else {
-				sj.log.Debug("export of this tick is not this instance's to run", "tick", at, "instance", got.Owner,
-					"state", got.State, "why", got.Message)
+			case got.State == journal.TickSkipped && got.Owner == s.opts.Ticks.Instance():
+				sj.log.Info("the export's previous run is still going on; this scheduled time is skipped", "tick", at, "why", got.Message)
+			default:
+				sj.log.Debug("export of this tick is another instance's", "tick", at, "instance", got.Owner, "state", got.State)
 			}
 			return
 		}
