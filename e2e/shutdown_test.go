@@ -75,8 +75,9 @@ func TestGracefulShutdown(t *testing.T) {
 // for its PostgreSQL journal to answer (a loopback listener that accepts
 // and never speaks): the stop is what was asked for, so it exits 0 and
 // says it stopped while starting, rather than exiting 3 with an error
-// that sends the user to check the database. A service manager stopping a slow start sees a clean
-// stop; a test stopping an instance it just started sees the same.
+// that sends the user to check the database. A service manager stopping
+// a slow start sees a clean stop; a test stopping an instance it just
+// started sees the same.
 func TestStopWhileStarting(t *testing.T) {
 	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -84,26 +85,26 @@ func TestStopWhileStarting(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ln.Close() })
-	accepted := make(chan net.Conn, 4)
+	connected := make(chan struct{}, 1)
 	go func() {
+		var conns []net.Conn
+		defer func() {
+			for _, c := range conns {
+				_ = c.Close()
+			}
+		}()
 		for {
-			c, err := ln.Accept()
+			c, err := ln.Accept() // fails once the listener is closed
 			if err != nil {
 				return
 			}
-			accepted <- c
-		}
-	}()
-	t.Cleanup(func() {
-		for {
+			conns = append(conns, c)
 			select {
-			case c := <-accepted:
-				_ = c.Close()
+			case connected <- struct{}{}:
 			default:
-				return
 			}
 		}
-	})
+	}()
 
 	s, dir, inbox := simAndInbox(t, "A")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox})
@@ -114,8 +115,7 @@ func TestStopWhileStarting(t *testing.T) {
 
 	p := start(t, "run", "run", "--config", cfg)
 	select {
-	case c := <-accepted:
-		accepted <- c // closed at the end
+	case <-connected:
 	case <-p.done:
 		t.Fatalf("run exited before connecting to the journal:\n%s", p.out.String())
 	case <-time.After(30 * time.Second):

@@ -171,11 +171,25 @@ func TestSchedulerTakesOverAbandonedTick(t *testing.T) {
 	}
 }
 
+// receive waits for a value of ch, failing the test after 30s with why
+// (a guard against a hang, not a wait on real time).
+func receive[T any](t *testing.T, ch <-chan T, why string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(30 * time.Second):
+		t.Fatal(why)
+		var zero T
+		return zero
+	}
+}
+
 // blockingRunner runs until release is closed, saying on started that it
 // began.
 type blockingRunner struct{ started, release chan struct{} }
 
-func (r blockingRunner) Run(ctx context.Context, _ Job) (Result, error) {
+func (r blockingRunner) Run(context.Context, Job) (Result, error) {
 	r.started <- struct{}{}
 	<-r.release
 	return Result{Rows: 1, File: "STOCK.csv"}, nil
@@ -212,27 +226,19 @@ func TestSchedulerRecordsTickSkippedWhileRedoing(t *testing.T) {
 	}
 	s.Start()
 	t.Cleanup(func() { _ = s.Shutdown() })
+	release := sync.OnceFunc(func() { close(r.release) })
+	t.Cleanup(release) // before the Shutdown, should the test fail first
 	redone := make(chan struct{})
 	go func() { s.TakeOverAbandoned(ctx); close(redone) }()
-	select {
-	case <-r.started: // the redo holds the export's run lock
-	case <-time.After(30 * time.Second):
-		t.Fatal("the abandoned tick was not redone")
-	}
+	receive(t, r.started, "the abandoned tick was not redone") // the redo holds the export's run lock
 	if err := clock.BlockUntilContext(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(2 * time.Second) // the next scheduled time
-	select {
-	case won := <-claims:
-		if won {
-			t.Fatalf("the tick that came during the redo was won, want it skipped")
-		}
-	case <-time.After(30 * time.Second):
-		close(r.release)
-		t.Fatal("the scheduled time that came during the redo was not claimed: the journal has no record of it")
+	if receive(t, claims, "the scheduled time that came during the redo was not claimed: the journal has no record of it") {
+		t.Fatalf("the tick that came during the redo was won, want it skipped")
 	}
-	close(r.release)
+	release()
 	<-redone
 	ticks, err := d.Ticks(ctx, "erp", "stock", 0)
 	if err != nil {
@@ -272,13 +278,8 @@ func TestSchedulerRunsTickWonWhileFinishing(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(2 * time.Second)
-	select {
-	case won := <-claims:
-		if !won {
-			t.Fatal("the tick was not won, with no run of the export in the journal")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the scheduled time that came while the run lock was held was not claimed")
+	if !receive(t, claims, "the scheduled time that came while the run lock was held was not claimed") {
+		t.Fatal("the tick was not won, with no run of the export in the journal")
 	}
 	runner.mu.Lock()
 	early := runner.runs[d.Instance()]
@@ -287,11 +288,7 @@ func TestSchedulerRunsTickWonWhileFinishing(t *testing.T) {
 		t.Fatalf("the export ran while the previous run held the lock")
 	}
 	sj.runMu.Unlock()
-	select {
-	case <-runs:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the tick won while the lock was held did not run once it was free")
-	}
+	receive(t, runs, "the tick won while the lock was held did not run once it was free")
 	ticks, err := d.Ticks(ctx, "erp", "stock", 0)
 	if err != nil {
 		t.Fatal(err)
