@@ -16,17 +16,21 @@ import (
 // error/, and the folders where the open files' reports are planned. It
 // runs when the folder is first opened, before any round; failures are
 // only logged. On a shared journal another instance may be writing a
-// temporary file right now: only those untouched for staleTemp go.
+// temporary file right now: only those untouched for staleTemp go. A stop
+// that comes meanwhile ends it without a word: the next start cleans up.
 func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 	dirs := []string{".", in.cfg.ProcessingDir, in.cfg.ErrorDir}
-	if open, err := in.j.OpenFiles(ctx, in.cfg.Name); err == nil {
-		for _, o := range open {
-			if o.FinalPath != "" {
-				dirs = append(dirs, path.Dir(o.FinalPath))
-			}
-		}
-	} else {
+	open, err := in.j.OpenFiles(ctx, in.cfg.Name)
+	switch {
+	case ctx.Err() != nil:
+		return
+	case err != nil:
 		in.log.Warn("could not list the open files to clean up after a stop", "error", err)
+	}
+	for _, o := range open {
+		if o.FinalPath != "" {
+			dirs = append(dirs, path.Dir(o.FinalPath))
+		}
 	}
 	seen := map[string]bool{}
 	for _, dir := range dirs {
@@ -35,6 +39,9 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 		}
 		seen[dir] = true
 		entries, err := f.List(ctx, dir)
+		if ctx.Err() != nil {
+			return
+		}
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				in.log.Warn("could not list a folder to clean up after a stop", "dir", dir, "error", err)
