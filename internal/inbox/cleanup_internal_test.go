@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"filebridge/internal/config"
-	"filebridge/internal/folder"
-	"filebridge/internal/folderurl"
 	"filebridge/internal/journal"
 )
 
@@ -24,15 +22,7 @@ func TestRemoveTempsStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer j.Close()
-	loc, err := folderurl.Parse(dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := folder.Open(t.Context(), folder.Options{Location: loc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := localFolder(t, dir)
 	var logs strings.Builder
 	in := &Inbox{cfg: config.Inbox{Name: "erp", ProcessingDir: "processing", ErrorDir: "error"}, j: j,
 		log: slog.New(slog.NewTextHandler(&logs, nil))}

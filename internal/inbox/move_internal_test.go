@@ -1,7 +1,6 @@
 package inbox
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,15 +37,7 @@ func TestFreeNames(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			loc, err := folderurl.Parse(dir, "")
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := folder.Open(context.Background(), folder.Options{Location: loc})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
+			f := localFolder(t, dir)
 			final, report, err := freeNames(t.Context(), f, "out", "A.csv", tt.withRejected)
 			if err != nil {
 				t.Fatal(err)
@@ -57,4 +48,19 @@ func TestFreeNames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// localFolder opens dir as a local folder, closed when the test ends.
+func localFolder(t *testing.T, dir string) folder.Folder {
+	t.Helper()
+	loc, err := folderurl.Parse(dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := folder.Open(t.Context(), folder.Options{Location: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
 }
