@@ -32,7 +32,8 @@ func writeManAndCompletion(root *cobra.Command, dir string) error {
 		}
 	}
 	root.DisableAutoGenTag = true
-	hdr := &doc.GenManHeader{Title: "FILEBRIDGE", Section: "1", Source: "filebridge " + readBuildInfo().Version, Manual: "filebridge manual"}
+	// No Title: each page is titled after its command (FILEBRIDGE-RUN(1), ...).
+	hdr := &doc.GenManHeader{Section: "1", Source: "filebridge " + readBuildInfo().Version, Manual: "filebridge manual"}
 	if err := doc.GenManTree(root, hdr, manDir); err != nil {
 		return withCode(exitUnreachable, fmt.Errorf("writing the man pages into %s: %w", manDir, err))
 	}

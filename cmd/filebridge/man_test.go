@@ -17,6 +17,7 @@ func TestManAndCompletion(t *testing.T) {
 	for file, want := range map[string]string{
 		"man1/filebridge.1":          ".TH \"FILEBRIDGE\" \"1\"",
 		"man1/filebridge-replay.1":   "only with --force",
+		"man1/filebridge-run.1":      ".TH \"FILEBRIDGE-RUN\" \"1\"",
 		"man1/filebridge-files.1":    "newest first",
 		"completion/filebridge.bash": "__start_filebridge",
 		"completion/filebridge.zsh":  "#compdef filebridge",

@@ -50,7 +50,7 @@ func readBuildInfo() buildInfo {
 	return b
 }
 
-// String is one line: "filebridge dev (revision abc123, built 2026-11-23T20:00:00Z, go1.26.0)".
+// String is one line: "filebridge dev (revision abc123, committed 2026-11-23T20:00:00Z, go1.26.0)".
 func (b buildInfo) String() string {
 	parts := []string{}
 	if b.Revision != "" {
@@ -63,7 +63,8 @@ func (b buildInfo) String() string {
 		parts = append(parts, "revision unknown")
 	}
 	if b.Time != "" {
-		parts = append(parts, "built "+b.Time)
+		// vcs.time is the commit's time, not the build's: say so.
+		parts = append(parts, "committed "+b.Time)
 	}
 	parts = append(parts, b.Go)
 	return fmt.Sprintf("filebridge %s (%s)", b.Version, strings.Join(parts, ", "))
@@ -74,7 +75,7 @@ func init() {
 	rootCmd.SetVersionTemplate("{{.Version}}\n")
 	rootCmd.AddCommand(&cobra.Command{
 		Use:   "version",
-		Short: "Print the filebridge version, VCS revision and build date",
+		Short: "Print the filebridge version, VCS revision and commit date",
 		Long: `version prints the release version ("dev" for a build from a checkout), the VCS
 revision and commit date stamped by go build, and the Go version. filebridge
 --version prints the same line.`,

@@ -34,7 +34,7 @@ func TestBuildInfoString(t *testing.T) {
 	}{
 		{buildInfo{Version: "dev", Go: "go1.26.0"}, "filebridge dev (revision unknown, go1.26.0)"},
 		{buildInfo{Version: "v1.2.0", Revision: "abc123", Time: "2026-11-23T20:00:00Z", Go: "go1.26.0"},
-			"filebridge v1.2.0 (revision abc123, built 2026-11-23T20:00:00Z, go1.26.0)"},
+			"filebridge v1.2.0 (revision abc123, committed 2026-11-23T20:00:00Z, go1.26.0)"},
 		{buildInfo{Version: "dev", Revision: "abc123", Modified: true, Go: "go1.26.0"},
 			"filebridge dev (revision abc123 with local changes, go1.26.0)"},
 	}

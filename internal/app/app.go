@@ -20,11 +20,21 @@ import (
 // NewLogger returns the slog logger the config's [log] table asks for,
 // writing to w.
 func NewLogger(l config.Log, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: l.SlogLevel()}
+	opts := &slog.HandlerOptions{Level: l.SlogLevel(), ReplaceAttr: durationText}
 	if l.Format == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// durationText writes a duration as "15s" in both formats: the JSON
+// handler would write it as nanoseconds (15000000000), which no operator
+// reads at a glance.
+func durationText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.String(a.Key, a.Value.Duration().String())
+	}
+	return a
 }
 
 // PortalOptions adjust the portal clients built by NewPortal.

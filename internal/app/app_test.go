@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"filebridge/internal/app"
 	"filebridge/internal/config"
@@ -219,5 +221,25 @@ func TestHealthReport(t *testing.T) {
 	}
 	if ih.Queue != 0 || ih.Retrying != 0 || ih.NextRetry != nil || ih.LastError != "" || ih.Processed != 1 || ih.Failed != 1 {
 		t.Errorf("inbox health %+v", ih)
+	}
+}
+
+// TestLoggerDurations: a duration reads "15s" in either log format, also
+// inside a group (the JSON handler alone would write 15000000000).
+func TestLoggerDurations(t *testing.T) {
+	for _, tc := range []struct{ format, want, group string }{
+		{"json", `"poll":"15s"`, `"inbox":{"settle":"300ms"}`},
+		{"text", `poll=15s`, `inbox.settle=300ms`},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			var buf bytes.Buffer
+			log := app.NewLogger(config.Log{Level: "info", Format: tc.format}, &buf)
+			log.Info("started", "poll", 15*time.Second, slog.Group("inbox", "settle", 300*time.Millisecond))
+			for _, want := range []string{tc.want, tc.group} {
+				if !strings.Contains(buf.String(), want) {
+					t.Errorf("log line %s lacks %s", buf.String(), want)
+				}
+			}
+		})
 	}
 }
