@@ -121,7 +121,14 @@ func TestRunExitCodes(t *testing.T) {
 	if got := files(t, filepath.Join(inbox, "error")); len(got) > 0 {
 		t.Errorf("a refused token sent files to error/: %q", got)
 	}
+	// `health` (a container's HEALTHCHECK) says the same: exit 1 and why.
+	if out, code := runCmd(t, 30*time.Second, "health", "--config", cfgPaused); code != 1 || !strings.Contains(out, "portal main: paused") {
+		t.Errorf("health while the portal is paused: exit %d, want 1 naming the paused portal:\n%s", code, out)
+	}
 	p.stopOK(t, "run")
+	if out, code := runCmd(t, 30*time.Second, "health", "--config", cfgPaused); code != 3 || !strings.Contains(out, "no filebridge answers on "+listen) {
+		t.Errorf("health with no daemon: exit %d, want 3:\n%s", code, out)
+	}
 }
 
 // TestJournalOwner checks issue 8 points 6 and 7 on one daemon whose local
@@ -208,7 +215,7 @@ func TestDemo(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("demo exited %d:\n%s", code, out)
 			}
-			for _, want := range []string{"→ inbox/processed/", "→ inbox/error/", "documents created", "rejected: see inbox/error/", "→ outbox/"} {
+			for _, want := range []string{"console           http://127.0.0.1:", "→ inbox/processed/", "→ inbox/error/", "documents created", "rejected: see inbox/error/", "→ outbox/"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("demo output lacks %q:\n%s", want, out)
 				}

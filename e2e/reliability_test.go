@@ -180,12 +180,18 @@ func TestReadOnlyJournal(t *testing.T) {
 	if !strings.Contains(body, `"journal": {`) || !strings.Contains(body, `"degraded"`) {
 		t.Errorf("/healthz lacks the journal's degraded state:\n%s", body)
 	}
+	if out, code := runCmd(t, 30*time.Second, "health", "--config", cfg); code != 1 || !strings.Contains(out, "journal: degraded") {
+		t.Errorf("health while the journal is read-only: exit %d, want 1 naming the journal:\n%s", code, out)
+	}
 	if got := files(t, inbox); len(got) != 1 || got[0] != "SUPPLIERS_20260302.csv" {
 		t.Errorf("files moved while the journal was read-only: %q", got)
 	}
 	ro.set(dbPath, false)
 	allIn(t, 30*time.Second, filepath.Join(inbox, "processed"), []string{"SUPPLIERS_20260302.csv"})
 	waitHealthz(t, listen, 10*time.Second, http.StatusOK, "")
+	if out, code := runCmd(t, 30*time.Second, "health", "--config", cfg); code != 0 || strings.TrimSpace(out) != "ok" {
+		t.Errorf("health with the journal writable again: exit %d, want 0 and ok:\n%s", code, out)
+	}
 	p.stopOK(t, "run")
 	if n := strings.Count(p.out.String(), "journal not writable"); n != 1 {
 		t.Errorf("the journal problem was logged %d times, want once", n)

@@ -126,6 +126,9 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 	fmt.Fprintf(w, "  folder            %s\n", dir)
 	fmt.Fprintf(w, "  config            %s\n", cfgPath)
 	fmt.Fprintf(w, "  log               %s\n", logFile.Name())
+	if cfg.Server.Listen != "" {
+		fmt.Fprintf(w, "  console           http://%s/\n", cfg.Server.Listen)
+	}
 	fmt.Fprintf(w, "\ncopied %d sample files into inbox/; processing them in dependency order...\n\n", copied)
 
 	err = runDaemon(ctx, cfg, log, app.Options{}, func(d *app.Daemon) error {
@@ -146,7 +149,7 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 		fmt.Fprintf(w, "\nstill running as \"filebridge run\" does: drop files into %s; exports run every 5 minutes.\n",
 			filepath.Join(dir, "inbox"))
 		if cfg.Server.Listen != "" {
-			fmt.Fprintf(w, "metrics http://%s/metrics, health http://%s/healthz; Ctrl-C stops.\n", cfg.Server.Listen, cfg.Server.Listen)
+			fmt.Fprintf(w, "console http://%s/ (metrics /metrics, health /healthz); Ctrl-C stops.\n", cfg.Server.Listen)
 		}
 		return nil
 	})

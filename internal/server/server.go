@@ -230,7 +230,7 @@ func Start(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (
 		}
 		s.done <- err
 	}()
-	log.Info("serving /metrics and /healthz", "addr", ln.Addr().String())
+	log.Info("serving the console, /metrics and /healthz", "console", "http://"+ln.Addr().String()+"/", "addr", ln.Addr().String())
 	return s, nil
 }
 
