@@ -118,7 +118,7 @@ func TestShowCommand(t *testing.T) {
 			"ROWS", "KEY", "RESULT", "SUP-B", "skipped", "SUP-C", "invalid", "is not an allowed relationship"}},
 		{"by id", []string{"1"}, exitOK, []string{"#1 SUPPLIERS_1.csv", "state       done", "SUP-A", "created"}},
 		{"by #id", []string{"#3"}, exitOK, []string{"#3 SUPPLIERS_2.csv", "duplicate", "no documents"}},
-		{"unknown", []string{"NOPE.csv"}, exitInvalid, []string{`file "NOPE.csv": not found in the journal`}},
+		{"unknown", []string{"NOPE.csv"}, exitUsage, []string{`file "NOPE.csv": not found in the journal`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -202,9 +202,25 @@ func replayQueued(ctx context.Context, cfg *config.Config, fl replayFlags, ref s
 	if err != nil {
 		return withCode(requeueExit(err), err)
 	}
-	fmt.Fprintf(w, "#%d %s (%s) is back in inbox %s as %s: the running filebridge picks it up at its next poll; follow it with: filebridge show --config %s %s\n",
-		file.ID, file.Name, file.State, ic.Name, name, fl.cfgPath, name)
+	who := "the running filebridge picks it up at its next poll"
+	if !daemonOwns(cfg) {
+		who = "no filebridge run owns this journal now, so it waits there until one starts (or replay it without --queue to process it here)"
+	}
+	fmt.Fprintf(w, "#%d %s (%s) is back in inbox %s as %s: %s; follow it with: filebridge show --config %s %s\n",
+		file.ID, file.Name, file.State, ic.Name, name, who, fl.cfgPath, name)
 	return nil
+}
+
+// daemonOwns reports whether a filebridge run may take a queued file: on
+// SQLite, whether another process holds the journal's lock; on a shared
+// PostgreSQL journal this process cannot tell, and says so as if one did.
+func daemonOwns(cfg *config.Config) bool {
+	lock, err := app.AcquireJournalLock(cfg)
+	if err != nil || lock == nil {
+		return true
+	}
+	_ = lock.Release()
+	return false
 }
 
 // replayTarget finds the file and its inbox in the config.

@@ -168,9 +168,14 @@ func TestReplayQueued(t *testing.T) {
 		name string
 		args []string
 		lock bool // another process (a daemon) owns the journal
+		want string
 	}{
-		{name: "queue flag", args: []string{"--queue"}},
-		{name: "journal owned by a daemon", lock: true},
+		{name: "queue flag, no daemon", args: []string{"--queue"},
+			want: "is back in inbox erp as SUPPLIERS_BAD.csv: no filebridge run owns this journal now, so it waits there until one starts"},
+		{name: "queue flag", args: []string{"--queue"}, lock: true,
+			want: "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up"},
+		{name: "journal owned by a daemon", lock: true,
+			want: "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := journalEnv(t)
@@ -186,7 +191,7 @@ func TestReplayQueued(t *testing.T) {
 				t.Cleanup(func() { _ = lock.Release() })
 			}
 			out := mustRunOn(t, cfg, newReplayCmd(), append(tc.args, "SUPPLIERS_BAD.csv")...)
-			if !strings.Contains(out, "is back in inbox erp as SUPPLIERS_BAD.csv: the running filebridge picks it up") {
+			if !strings.Contains(out, tc.want) {
 				t.Errorf("output %s", out)
 			}
 			if _, err := os.Stat(filepath.Join(c.Inbox("erp").Folder.Path, "SUPPLIERS_BAD.csv")); err != nil {

@@ -32,7 +32,7 @@ the portal gave it, the portal's message and the number of attempts. A name
 received several times shows the newest; the others are listed by id.
 It reads the journal only (works while "filebridge run" writes it).
 
-Exit codes: 0 shown; 1 no such file; 2 usage or configuration error; 3 the
+Exit codes: 0 shown; 2 no such file (as in replay), or a usage or configuration error; 3 the
 journal could not be read.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -98,7 +98,8 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 	files, err := db.FindFiles(ctx, ref)
 	if err != nil {
 		if isNotFound(err) {
-			return withCode(exitInvalid, err)
+			// A wrong argument, as in replay: a usage error.
+			return withCode(exitUsage, err)
 		}
 		return withCode(exitUnreachable, err)
 	}
