@@ -55,6 +55,7 @@ func requireConfig(cmd *cobra.Command, path *string) {
 }
 
 func main() {
+	addCompletions(rootCmd)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := rootCmd.ExecuteContext(ctx)
 	stop()
