@@ -63,15 +63,15 @@ func journalDocCounts(db *journal.DB, inbox, name string) docCounts {
 	}
 }
 
-// showDocProgress shows on w, when w is a terminal, a progress line of the
+// showDocProgress shows on w, when it is a terminal, a progress line of the
 // documents of a file (done/total, documents per second, time left) once
 // the run lasted docProgressDelay; the returned stop clears it. When w is
 // not a terminal it writes nothing.
-func showDocProgress(ctx context.Context, w io.Writer, count docCounts) (stop func()) {
-	if !isTerminal(w) {
+func showDocProgress(ctx context.Context, w *termLine, count docCounts) (stop func()) {
+	if !w.Terminal() {
 		return func() {}
 	}
-	return startDocProgress(ctx, w, count)
+	return startDocProgress(ctx, w.Bar(), count)
 }
 
 // startDocProgress is showDocProgress on any writer. The counts are read

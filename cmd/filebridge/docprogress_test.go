@@ -64,7 +64,7 @@ func TestDocProgressOnTerminal(t *testing.T) {
 func TestDocProgressOffTerminal(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var out testkit.Buffer
-		stop := showDocProgress(t.Context(), &out, fixedCounts())
+		stop := showDocProgress(t.Context(), newTermLine(&out), fixedCounts())
 		time.Sleep(5 * time.Second)
 		stop()
 		if out.String() != "" {

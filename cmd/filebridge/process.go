@@ -75,7 +75,9 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	if ic == nil {
 		return withCode(exitUsage, fmt.Errorf("no inbox %q in %s: use one of %s", inboxName, cfg.File, orNone(inboxNames(cfg))))
 	}
-	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
+	// The log and the documents' progress line share stderr.
+	term := newTermLine(cmd.ErrOrStderr())
+	log := app.NewLogger(cfg.Log, term.Logs())
 	lock, err := app.AcquireJournalLock(cfg)
 	if err != nil {
 		return lockRefusal(cfg, ic, file, err)
@@ -95,7 +97,7 @@ func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.
 	if err != nil {
 		return err
 	}
-	stop := showDocProgress(ctx, cmd.ErrOrStderr(), journalDocCounts(db, ic.Name, name))
+	stop := showDocProgress(ctx, term, journalDocCounts(db, ic.Name, name))
 	res, err := in.ProcessFileWith(ctx, name, opts)
 	stop()
 	return fileOutcome(cmd.OutOrStdout(), ic, res, err)

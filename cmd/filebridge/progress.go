@@ -30,8 +30,12 @@ func newProgress(w io.Writer) *progress {
 	return &progress{w: w, enabled: isTerminal(w)}
 }
 
-// isTerminal reports whether w is a character device (a terminal).
+// isTerminal reports whether w is a character device (a terminal), or a
+// termLine sharing one.
 func isTerminal(w io.Writer) bool {
+	if t, ok := w.(interface{ Terminal() bool }); ok {
+		return t.Terminal()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
