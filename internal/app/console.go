@@ -103,7 +103,7 @@ func (d *Daemon) exportNow(ctx context.Context, outboxName, export string) (stri
 			defer cancel()
 			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job)
-			d.exports.ExportRun(job, res, err, d.opts.Now().Sub(begin))
+			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			if err != nil {
 				return "", err
 			}

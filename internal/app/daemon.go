@@ -15,6 +15,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/notify"
 	"filebridge/internal/outbox"
 	"filebridge/internal/portal"
 	"filebridge/internal/server"
@@ -63,9 +64,10 @@ type Daemon struct {
 	Inboxes  []*inbox.Inbox
 	Outboxes []*Outbox
 
-	opts    Options
-	exports *ExportMetrics
-	lock    *journal.Lock // this process owns the journal
+	opts     Options
+	exports  *ExportMetrics
+	notifier *notify.Notifier // nil: no [notify] table
+	lock     *journal.Lock    // this process owns the journal
 
 	schedMu sync.Mutex
 	sched   *outbox.Scheduler // while Run runs the schedules
@@ -116,6 +118,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		Config: cfg, Log: log, Journal: j, Registry: reg,
 		Health: inbox.NewHealth(opts.Now), opts: opts, exports: NewExportMetrics(reg, opts.Now), lock: lock,
 	}
+	d.notifier = newNotifier(cfg, d)
 	popts := PortalOptions{Transport: api.Transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
 		d.Close()
@@ -140,7 +143,8 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
 			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox,
-			Folder: FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil), // the inbox logs through its own logger
+			Folder:   FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil), // the inbox logs through its own logger
+			OnFailed: d.fileFailed(&cfg.Inboxes[i]),
 		})
 		if err != nil {
 			d.Close()
@@ -257,7 +261,7 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 		for _, job := range ob.Jobs {
 			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job)
-			d.exports.ExportRun(job, res, err, d.opts.Now().Sub(begin))
+			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}
 	}
@@ -284,7 +288,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return &UnreachableError{Err: err}
 		}
 	}
-	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.exports}
+	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.observer()}
 	if d.Journal.Shared() {
 		// Others see at once when this instance stops (InstanceAlive).
 		release, err := d.Journal.HoldInstance(ctx)
@@ -330,6 +334,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 		})
 	}
 	wg.Go(func() { d.pruneLoop(ctx) })
+	if d.notifier != nil {
+		held := time.NewTicker(heldLookEvery)
+		defer held.Stop()
+		wg.Go(func() { d.watchHeld(ctx, held.C) })
+	}
 	stopRenewing := func() {}
 	if d.Journal.Shared() {
 		// Keep this instance's claims in a shared journal alive while its
@@ -413,6 +422,12 @@ func (d *Daemon) Close() error {
 	}
 	for _, c := range d.Portals {
 		c.Close()
+	}
+	if d.notifier != nil {
+		// Notifications under way get a moment to go out.
+		ctx, cancel := context.WithTimeout(context.Background(), notifyGrace)
+		d.notifier.Close(ctx)
+		cancel()
 	}
 	if d.Journal != nil {
 		errs = append(errs, d.Journal.Close())

@@ -36,6 +36,8 @@ type Config struct {
 	Portals  map[string]*Portal `toml:"portals"`
 	Inboxes  []Inbox            `toml:"inboxes"`
 	Outboxes []Outbox           `toml:"outboxes"`
+	// SMTP is the mail server of the notifications (see Notify).
+	SMTP SMTP `toml:"smtp"`
 }
 
 // Journal is the durable state database.
@@ -255,6 +257,8 @@ type Inbox struct {
 	// Routes give file types and reading options by file name; the first
 	// whose Match fits wins.
 	Routes []Route `toml:"routes"`
+	// Notify says who hears of a failed or long-held file.
+	Notify Notify `toml:"notify"`
 }
 
 // Route says how to read the files whose base name matches a glob.
@@ -335,6 +339,8 @@ type Outbox struct {
 	OperationTimeout Duration `toml:"operation_timeout"`
 
 	Exports []Export `toml:"exports"`
+	// Notify says who hears of a failed export.
+	Notify Notify `toml:"notify"`
 }
 
 // Export is one scheduled export into an outbox.

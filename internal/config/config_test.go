@@ -80,6 +80,8 @@ func TestBadConfigs(t *testing.T) {
 func TestExample(t *testing.T) {
 	t.Setenv("FILEBRIDGE_TOKEN", "example-token")
 	t.Setenv("ERP_SFTP_PASSWORD", "example-password")
+	t.Setenv("FILEBRIDGE_HOOK_KEY", "example-hook-key")
+	t.Setenv("FILEBRIDGE_SMTP_PASSWORD", "example-smtp-password")
 	c, err := Load("../../config.toml.example")
 	if err != nil {
 		t.Fatalf("config.toml.example: %v", err)
@@ -214,6 +216,8 @@ func TestFullValues(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "keys/password"), "pw\n")
 	t.Setenv("B1_TOKEN", "b1-token")
 	t.Setenv("KEY_PASS", "open sesame")
+	t.Setenv("HOOK_KEY", "hook-key")
+	t.Setenv("SMTP_PASS", "smtp-pass")
 	c, err := Load(filepath.Join(dir, "config.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -269,6 +273,9 @@ func TestFullValues(t *testing.T) {
 		{"cp1252", e.Charset, CharsetWindows1252},
 		{"write empty", e.WriteEmpty, true},
 		{"daily", e.RunsSeveralTimesADay, false},
+		{"webhook secret", in.Notify.WebhookSecret.Value(), "hook-key"},
+		{"held after", in.Notify.HeldAfter, Dur(2 * time.Hour)},
+		{"smtp defaults", []any{c.SMTP.Port, c.SMTP.TLS, c.SMTP.Password.Value()}, []any{587, "starttls", "smtp-pass"}},
 	}
 	for _, ck := range checks {
 		if !reflect.DeepEqual(ck.got, ck.want) {
@@ -302,6 +309,8 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "keys/password"), "pw-c0ffee\n")
 	t.Setenv("B1_TOKEN", "tok-9e4f21")
 	t.Setenv("KEY_PASS", "pass-6b1d")
+	t.Setenv("HOOK_KEY", "hook-5a7e")
+	t.Setenv("SMTP_PASS", "smtp-3c9d")
 	c, err := Load(filepath.Join(dir, "config.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +329,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 		"json":       string(js),
 	}
 	for name, out := range outputs {
-		for _, secret := range []string{"tok-9e4f21", "pw-c0ffee", "pass-6b1d", key[40:80]} {
+		for _, secret := range []string{"tok-9e4f21", "pw-c0ffee", "pass-6b1d", "hook-5a7e", "smtp-3c9d", key[40:80]} {
 			if strings.Contains(out, secret) {
 				t.Errorf("%s reveals %q:\n%s", name, secret, out)
 			}

@@ -96,6 +96,7 @@ func (c *Config) ResolveSecrets(lookup LookupEnv) error {
 		out := &c.Outboxes[i]
 		add(fmt.Sprintf("outboxes[%d] %q", i, out.Name), out.SFTP.resolve(lookup))
 	}
+	c.resolveNotify(lookup, add)
 	if len(errs) > 0 {
 		return &Error{Problems: problemsOf(errs)}
 	}

@@ -81,6 +81,7 @@ func (c *Config) validate() error {
 		where := fmt.Sprintf("inboxes[%d] %q", i, in.Name)
 		checkName(&p, where, in.Name, "inbox", "inboxes", i, seen)
 		c.validateInbox(&p, where, in)
+		c.validateNotify(&p, where, &in.Notify, true)
 		if in.Folder.Scheme != "" {
 			if j, dup := urls[in.Folder.String()]; dup {
 				p.add(where, "url %s is also the url of inboxes[%d]: two inboxes must not watch one folder", in.Folder, j)
@@ -95,7 +96,9 @@ func (c *Config) validate() error {
 		where := fmt.Sprintf("outboxes[%d] %q", i, out.Name)
 		checkName(&p, where, out.Name, "outbox", "outboxes", i, seen)
 		c.validateOutbox(&p, where, out)
+		c.validateNotify(&p, where, &out.Notify, false)
 	}
+	c.validateSMTP(&p)
 	return p.err()
 }
 

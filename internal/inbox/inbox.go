@@ -56,6 +56,9 @@ type Deps struct {
 	Concurrency int
 	// Options change timing, for demo --once and tests.
 	Options Options
+	// OnFailed, when set, hears of every file that ended failed (to notify
+	// people); it must not block.
+	OnFailed func(journal.File)
 }
 
 // Options change how rounds run.
@@ -93,12 +96,14 @@ type Inbox struct {
 	edition model.Edition
 	log     *slog.Logger
 	metrics *Metrics
-	health  *Health
-	order   *Order
-	wake    <-chan struct{} // signalled when a file of the portal finished
-	open    func(ctx context.Context) (folder.Folder, error)
-	workers int
-	opts    Options
+	// onFailed hears of failed files (Deps.OnFailed); never nil.
+	onFailed func(journal.File)
+	health   *Health
+	order    *Order
+	wake     <-chan struct{} // signalled when a file of the portal finished
+	open     func(ctx context.Context) (folder.Folder, error)
+	workers  int
+	opts     Options
 
 	work sync.Mutex // held while a file is claimed or processed
 	// strays are the files of processing/ without an open journal row,
@@ -206,12 +211,15 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	in := &Inbox{
 		cfg: cfg, j: deps.Journal, p: deps.Portal, edition: e,
 		log:     log.With("inbox", cfg.Name),
-		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder,
+		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder, onFailed: deps.OnFailed,
 		workers: deps.Concurrency, opts: deps.Options,
 		looks: map[string]look{},
 	}
 	if in.health == nil {
 		in.health = NewHealth(deps.Options.Now)
+	}
+	if in.onFailed == nil {
+		in.onFailed = func(journal.File) {}
 	}
 	in.order = deps.Order
 	if in.order == nil {

@@ -72,6 +72,9 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	}
 	in.metrics.file(in.cfg.Name, string(row.State))
 	in.metrics.docs(in.cfg.Name, counts)
+	if row.State == journal.FileFailed {
+		in.onFailed(*row)
+	}
 	level := slog.LevelInfo
 	if row.State == journal.FileFailed {
 		level = slog.LevelWarn // an operator has to look at it

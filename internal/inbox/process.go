@@ -272,6 +272,7 @@ func (fr *fileRun) lost(ctx context.Context) (FileResult, error) {
 	}
 	fr.log.Warn("file vanished from processing/", "path", row.Path)
 	fr.in.metrics.file(fr.in.cfg.Name, "failed")
+	fr.in.onFailed(*row)
 	return fr.result(), nil
 }
 
@@ -305,6 +306,9 @@ func (fr *fileRun) moved(ctx context.Context) (FileResult, error) {
 	}
 	fr.log.Info("recorded the move of a file finished before a restart", "final_path", row.FinalPath)
 	in.metrics.file(in.cfg.Name, string(row.State))
+	if row.State == journal.FileFailed {
+		in.onFailed(*row) // the stop may have come before its notification
+	}
 	return fr.result(), nil
 }
 
