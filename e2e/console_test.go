@@ -187,14 +187,40 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	waitText("the held file under the held filter", base+"/files?state=held", "#files", held)
 
-	// Readable on a phone: at 390 px the pages do not scroll sideways
-	// (wide tables scroll inside their own box).
-	do("emulating a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3)))
+	// Numbers stand under their headers: the header of every column of
+	// numbers is right-aligned as its cells are.
 	for _, u := range []string{base + "/", base + "/files", failedURL} {
-		do("opening "+u+" on a phone", chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("main")))
-		widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int]("[window.innerWidth, document.documentElement.scrollWidth]"))
-		if err != nil || len(widths) != 2 || widths[0] != 390 || widths[1] > widths[0] {
-			t.Errorf("%s on a 390 px screen: [viewport, page] widths %v (%v); the page must not scroll sideways", u, widths, err)
+		do("opening "+u, chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("main")))
+		misaligned, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](numberHeaders))
+		if err != nil || len(misaligned) > 0 {
+			t.Errorf("%s: headers not aligned with their numbers: %q (%v)", u, misaligned, err)
+		}
+	}
+
+	// Readable on a phone: at 390 and 420 px the pages do not scroll
+	// sideways, and each table row is a card whose key cells (State,
+	// Result, Message; on the dashboard Health and Last error) lie on the
+	// screen.
+	for _, width := range []int64{390, 420} {
+		do("emulating a phone", chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3)))
+		for _, u := range []string{base + "/", base + "/files", failedURL} {
+			do("opening "+u+" on a phone", chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("main")))
+			widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int]("[window.innerWidth, document.documentElement.scrollWidth]"))
+			if err != nil || len(widths) != 2 || int64(widths[0]) != width || widths[1] > widths[0] {
+				t.Errorf("%s on a %d px screen: [viewport, page] widths %v (%v); the page must not scroll sideways", u, width, widths, err)
+			}
+			off, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](keyCellsOnScreen))
+			if err != nil || len(off) == 0 || off[0] == "0" || len(off) > 1 {
+				t.Errorf("%s on a %d px screen: key cells [count, off-screen...] %q (%v)", u, width, off, err)
+			}
+			if dir := os.Getenv("SCREENSHOT_DIR"); dir != "" {
+				// SCREENSHOT_DIR=/tmp/shots: each page at each width, to look at.
+				png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100: PNG
+				if err == nil {
+					name := strings.NewReplacer(base, "", "/", "-").Replace(u)
+					_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("console-%d%s.png", width, name)), png, 0o644)
+				}
+			}
 		}
 	}
 	do("back to a desktop window", chromedp.ResetViewport())
@@ -258,3 +284,49 @@ func createVariant(t *testing.T, s *sim, sku string) {
 		t.Fatalf("creating %s on the simulator: %s: %s", sku, resp.Status, b.String())
 	}
 }
+
+// numberHeaders lists the headers of the page's columns of numbers
+// (td.num) that are not right-aligned as their cells are.
+const numberHeaders = `(() => {
+  const out = [];
+  for (const table of document.querySelectorAll("table")) {
+    const heads = table.querySelectorAll("thead th");
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      let col = 0;
+      for (const td of tr.cells) {
+        const th = heads[col];
+        if (td.classList.contains("num") && th && getComputedStyle(th).textAlign !== "right") {
+          out.push(table.id + ": " + th.textContent.trim());
+        }
+        col += td.colSpan;
+      }
+    }
+  }
+  return [...new Set(out)];
+})()`
+
+// keyCellsOnScreen returns how many State, Result, Message, Health and
+// Last error cells the page has, then each one that does not lie within
+// the screen's width.
+const keyCellsOnScreen = `(() => {
+  const keys = ["State", "Result", "Message", "Health", "Last error"];
+  let n = 0;
+  const off = [];
+  for (const table of document.querySelectorAll("table")) {
+    const heads = Array.from(table.querySelectorAll("thead th"), th => th.textContent.trim());
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      let col = 0;
+      for (const td of tr.cells) {
+        if (td.colSpan === 1 && keys.includes(heads[col])) {
+          n++;
+          const r = td.getBoundingClientRect();
+          if (r.width === 0 || r.left < 0 || r.right > window.innerWidth + 0.5) {
+            off.push(table.id + " " + heads[col] + " at " + Math.round(r.left) + ".." + Math.round(r.right));
+          }
+        }
+        col += td.colSpan;
+      }
+    }
+  }
+  return [String(n), ...off];
+})()`
