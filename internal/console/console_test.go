@@ -399,3 +399,53 @@ func TestConsoleHeldCap(t *testing.T) {
 		t.Errorf("the oldest hold is not listed first")
 	}
 }
+
+// TestConsoleDocumentPages: a file's page shows its documents a hundred
+// at a time; a failed file shows the documents not in the portal unless
+// asked for all.
+func TestConsoleDocumentPages(t *testing.T) {
+	e := newConsoleEnv(t, "")
+	ctx := t.Context()
+	id, err := e.db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "ORDERS_BIG.csv", DocType: "sales_orders", State: journal.FileFailed,
+		Rows: 250, DocsTotal: 250, DocsFailed: 30, FinalPath: "error/ORDERS_BIG.csv", ClaimedAt: time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []journal.Document
+	for i := range 250 {
+		d := journal.Document{Key: fmt.Sprintf("O-%03d", i), Rows: fmt.Sprint(i + 2), Result: journal.ResultCreated}
+		if i%25 == 3 || i >= 230 {
+			d.Result, d.Message = journal.ResultInvalid, "shipTo.zipcode: is empty"
+		}
+		docs = append(docs, d)
+	}
+	if err := e.db.AddDocuments(ctx, id, docs); err != nil {
+		t.Fatal(err)
+	}
+	rows := regexp.MustCompile(`<td>O-\d{3}</td>`)
+	for _, tc := range []struct {
+		name, query string
+		want        []string
+		rows        int
+	}{
+		{"problems by default", "", []string{"Documents not in the portal: 1–30 of 30", "show all documents", "O-003", "O-249"}, 30},
+		{"all, first page", "?docs=all", []string{"All documents: 1–100 of 250", `rel="next"`, "show only those not in the portal"}, 100},
+		{"all, last page", "?docs=all&page=3", []string{"All documents: 201–250 of 250", `rel="prev"`, "O-249"}, 50},
+		{"past the end", "?docs=all&page=9", []string{"All documents: none on this page, 250 in all", "No documents."}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, body := e.do(t, nil, "GET", fmt.Sprintf("/files/%d%s", id, tc.query), nil, nil)
+			if code != 200 {
+				t.Fatalf("%d:\n%s", code, body)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			if n := len(rows.FindAllString(body, -1)); n != tc.rows {
+				t.Errorf("the page shows %d documents, want %d", n, tc.rows)
+			}
+		})
+	}
+}

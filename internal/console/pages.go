@@ -280,7 +280,8 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	docs, err := c.d.Journal.Documents(ctx, f.ID)
+	dp := docPageOf(r, f)
+	docs, docsTotal, err := c.d.Journal.DocumentsPage(ctx, f.ID, dp.query())
 	if err != nil {
 		c.fail(w, r, http.StatusInternalServerError, err)
 		return
@@ -318,7 +319,8 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		heldInfo = &heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince, Until: until, WaitingFor: f.WaitingList()}
 	}
 	data := map[string]any{
-		"Title": f.Name, "File": f, "Held": heldInfo, "Docs": docs, "Counts": counts[f.ID], "Downloads": downloads,
+		"Title": f.Name, "File": f, "Held": heldInfo, "Docs": docs, "DocPage": dp.view(f.ID, len(docs), docsTotal),
+		"Counts": counts[f.ID], "Downloads": downloads,
 		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open(),
 		"NeedsForce": f.State != journal.FileFailed, "Replayed": r.URL.Query().Get("replayed"),
 	}
