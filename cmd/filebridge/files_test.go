@@ -119,6 +119,12 @@ func TestShowCommand(t *testing.T) {
 		{"by id", []string{"1"}, exitOK, []string{"#1 SUPPLIERS_1.csv", "state       done", "SUP-A", "created"}},
 		{"by #id", []string{"#3"}, exitOK, []string{"#3 SUPPLIERS_2.csv", "duplicate", "no documents"}},
 		{"unknown", []string{"NOPE.csv"}, exitUsage, []string{`file "NOPE.csv": not found in the journal`}},
+		{"a failed file's problems", []string{"SUPPLIERS_BAD.csv"}, exitOK, []string{"documents not in the portal 1-2 of 2; every document: --docs all"}},
+		{"a page of all documents", []string{"--docs", "all", "--limit", "1", "--page", "2", "SUPPLIERS_BAD.csv"}, exitOK,
+			[]string{"SUP-C", "documents 2-2 of 2\n"}},
+		{"a first page", []string{"--docs", "all", "--limit", "1", "SUPPLIERS_BAD.csv"}, exitOK, []string{"SUP-B", "documents 1-1 of 2; next page: --page 2"}},
+		{"past the last page", []string{"--page", "5", "1"}, exitOK, []string{"no documents on page 5 (1 in all)"}},
+		{"bad --docs", []string{"--docs", "some", "1"}, exitUsage, []string{`--docs "some": use "problems" or "all"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,7 +21,10 @@ func init() { rootCmd.AddCommand(newShowCmd()) }
 
 // newShowCmd builds `filebridge show FILE`: one file and its documents.
 func newShowCmd() *cobra.Command {
-	var cfgPath, format string
+	var (
+		cfgPath, format string
+		dl              docList
+	)
 	cmd := &cobra.Command{
 		Use:   "show --config FILE ID|NAME",
 		Short: "Show one file of the journal: its documents, their results, and where its report lies",
@@ -32,16 +35,59 @@ the portal gave it, the portal's message and the number of attempts. A name
 received several times shows the newest; the others are listed by id.
 It reads the journal only (works while "filebridge run" writes it).
 
+The table shows the documents 100 at a time (--limit, --page), and for a
+failed file only those not in the portal (--docs all shows every one). JSON
+and CSV print every document unless --docs, --limit or --page say otherwise.
+
 Exit codes: 0 shown; 2 no such file (as in replay), or a usage or configuration error; 3 the
 journal could not be read.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runShow(cmd.Context(), cfgPath, args[0], format, cmd.OutOrStdout())
+			dl.set = cmd.Flags().Changed
+			return runShow(cmd.Context(), cfgPath, args[0], format, dl, cmd.OutOrStdout())
 		},
 	}
 	requireConfig(cmd, &cfgPath)
 	cmd.Flags().StringVar(&format, "format", "table", "output: table, json or csv (csv: the documents)")
+	cmd.Flags().StringVar(&dl.docs, "docs", "", `documents shown: "problems" (not in the portal; the default for a failed file) or "all"`)
+	cmd.Flags().IntVar(&dl.limit, "limit", 100, "documents a page (0: all)")
+	cmd.Flags().IntVar(&dl.page, "page", 1, "page of documents, from 1")
 	return cmd
+}
+
+// docList is which of a file's documents show prints.
+type docList struct {
+	docs        string
+	limit, page int
+	set         func(flag string) bool // whether a flag was given
+}
+
+// pageOf is the journal's page of documents of file f in format, and
+// whether it shows only the problems.
+func (dl docList) pageOf(f journal.File, format outputFormat) (journal.DocPage, bool, error) {
+	given := func(name string) bool { return dl.set != nil && dl.set(name) }
+	machine := format != formatTable && !given("docs") && !given("limit") && !given("page")
+	if machine {
+		return journal.DocPage{}, false, nil // every document
+	}
+	problems := f.State == journal.FileFailed
+	switch dl.docs {
+	case "":
+	case "problems":
+		problems = true
+	case "all":
+		problems = false
+	default:
+		return journal.DocPage{}, false, fmt.Errorf(`--docs %q: use "problems" or "all"`, dl.docs)
+	}
+	if dl.limit < 0 || dl.page < 1 {
+		return journal.DocPage{}, false, fmt.Errorf("--limit must be 0 or more and --page 1 or more")
+	}
+	p := journal.DocPage{Limit: dl.limit, Offset: (dl.page - 1) * dl.limit}
+	if problems {
+		p.Results = journal.Problems
+	}
+	return p, problems, nil
 }
 
 // fileLocations are where a file's original, report and rejected rows lie,
@@ -89,7 +135,7 @@ type documentRecord struct {
 	Updated  time.Time `json:"updated"`
 }
 
-func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) error {
+func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w io.Writer) error {
 	format, cfg, db, err := openJournalRO(ctx, cfgPath, formatText)
 	if err != nil {
 		return err
@@ -104,7 +150,11 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 		return withCode(exitUnreachable, err)
 	}
 	f := files[0]
-	docs, err := db.Documents(ctx, f.ID)
+	page, problems, err := dl.pageOf(f, format)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	docs, total, err := db.DocumentsPage(ctx, f.ID, page)
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
@@ -181,12 +231,32 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, w io.Writer) 
 		}
 		fmt.Fprintf(w, "  also received as %s: show them by id\n", strings.Join(others, ", "))
 	}
+	which := "documents"
+	if problems {
+		which = "documents not in the portal"
+	}
 	if len(recs) == 0 {
-		fmt.Fprintln(w, "\nno documents")
+		if total > 0 {
+			fmt.Fprintf(w, "\nno %s on page %d (%d in all)\n", which, dl.page, total)
+		} else {
+			fmt.Fprintf(w, "\nno %s\n", which)
+		}
 		return nil
 	}
 	fmt.Fprintln(w)
-	return documentTable(recs).write(w, formatTable)
+	if err := documentTable(recs).write(w, formatTable); err != nil {
+		return err
+	}
+	from := page.Offset + 1
+	line := fmt.Sprintf("%s %d-%d of %d", which, from, from+len(recs)-1, total)
+	if page.Limit > 0 && page.Offset+len(recs) < total {
+		line += fmt.Sprintf("; next page: --page %d", dl.page+1)
+	}
+	if problems {
+		line += "; every document: --docs all"
+	}
+	fmt.Fprintln(w, line)
+	return nil
 }
 
 func documentTable(recs []documentRecord) *table {
