@@ -110,7 +110,7 @@ func (f *sftpFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 }
 
 // errSymlink is returned for a symbolic link, which SFTP folders never follow.
-var errSymlink = fmt.Errorf("symbolic links are not followed on SFTP folders: %w", fs.ErrPermission)
+var errSymlink = fmt.Errorf("%w on SFTP folders: %w", ErrLink, fs.ErrPermission)
 
 // lstat describes full; a symbolic link is an error, except for the root.
 func (f *sftpFolder) lstat(c *sftpConn, clean, full string) (os.FileInfo, error) {
