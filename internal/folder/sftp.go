@@ -30,6 +30,7 @@ type sftpFolder struct {
 	display string // URL without secrets
 	opts    Options
 	sshCfg  *ssh.ClientConfig
+	hk      *hostKeyChecker
 	log     *slog.Logger
 
 	// noPosixRename makes Replace use its fallback (tests).
@@ -54,12 +55,12 @@ func openSFTP(loc folderurl.URL, opts Options) (*sftpFolder, error) {
 	if user == "" || loc.Host == "" || root == "" {
 		return nil, fmt.Errorf("opening folder %s: an sftp folder needs a user, a host and a path: sftp://user@host:port/path", display)
 	}
-	cfg, err := sshClientConfig(user, addr, opts)
+	cfg, hk, err := sshClientConfig(user, addr, opts)
 	if err != nil {
 		return nil, fmt.Errorf("opening folder %s: %w", display, err)
 	}
 	f := &sftpFolder{
-		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg,
+		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg, hk: hk,
 		log: opts.Logger.With("folder", display), now: time.Now,
 	}
 	return f, nil

@@ -148,36 +148,88 @@ func (f *sftpFolder) connect(ctx context.Context) (*sftpConn, error) {
 }
 
 // dial opens a new SSH connection and SFTP session within the timeout.
+// A server has a key of each of several types and presents the one of the
+// first type offered that it has. A fingerprint does not tell its key's
+// type: when the key presented is refused and fingerprints are pinned,
+// dial shakes hands again without that type, until the server presents a
+// pinned key or has no other; the type that matched is offered first from
+// then on.
 func (f *sftpFolder) dial(ctx context.Context) (*sftpConn, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
 	defer cancel()
+	offer := f.hk.offer()
+	var (
+		firstErr error           // the first refusal
+		others   []ssh.PublicKey // the keys refused after it
+	)
+	for {
+		c, key, err := f.dialOnce(ctx, offer)
+		if err == nil {
+			f.hk.accepted(key)
+			f.log.Debug("connected", "host_key", key.Type(), "posix_rename", c.posixRename, "fsync", c.fsync)
+			go f.watch(c)
+			return c, nil
+		}
+		if key != nil {
+			if firstErr == nil {
+				firstErr = err
+			} else {
+				others = append(others, key)
+			}
+			if next := f.hk.retryWithout(offer, key); len(next) > 0 && ctx.Err() == nil {
+				offer = next
+				continue
+			}
+		}
+		if firstErr == nil {
+			return nil, err
+		}
+		// Whatever ended the later handshakes, the refusal is the news.
+		return nil, alsoRefused(firstErr, others)
+	}
+}
+
+// dialOnce connects and shakes hands offering the host key algorithms
+// offer. It returns the key the server presented: refused when err is a
+// host key error, accepted when err is nil.
+func (f *sftpFolder) dialOnce(ctx context.Context, offer []string) (c *sftpConn, key ssh.PublicKey, err error) {
 	var d net.Dialer
 	raw, err := d.DialContext(ctx, "tcp", f.addr)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", f, err)
+		return nil, nil, fmt.Errorf("connecting to %s: %w", f, err)
+	}
+	cfg := *f.sshCfg
+	cfg.HostKeyAlgorithms = offer
+	var refused bool
+	cfg.HostKeyCallback = func(hostname string, remote net.Addr, k ssh.PublicKey) error {
+		key = k
+		err := f.hk.check(hostname, remote, k)
+		refused = err != nil
+		return err
 	}
 	// The handshake and the SFTP init take no context: close the socket if
 	// ctx ends first.
 	stop := context.AfterFunc(ctx, func() { _ = raw.Close() })
-	c, err := f.handshake(raw)
+	c, err = f.handshake(raw, &cfg)
 	if !stop() {
 		if c != nil {
 			c.kill()
 		}
 		_ = raw.Close()
-		return nil, fmt.Errorf("connecting to %s: %w", f, ctxError(ctx))
+		return nil, nil, fmt.Errorf("connecting to %s: %w", f, ctxError(ctx))
 	}
 	if err != nil {
 		_ = raw.Close()
-		return nil, err
+		if !refused {
+			key = nil
+		}
+		return nil, key, err
 	}
-	f.log.Debug("connected", "posix_rename", c.posixRename, "fsync", c.fsync)
-	go f.watch(c)
-	return c, nil
+	return c, key, nil
 }
 
-func (f *sftpFolder) handshake(raw net.Conn) (*sftpConn, error) {
-	conn, chans, reqs, err := ssh.NewClientConn(raw, f.addr, f.sshCfg)
+func (f *sftpFolder) handshake(raw net.Conn, cfg *ssh.ClientConfig) (*sftpConn, error) {
+	conn, chans, reqs, err := ssh.NewClientConn(raw, f.addr, cfg)
 	if err != nil {
 		if strings.Contains(err.Error(), "unable to authenticate") {
 			return nil, fmt.Errorf("logging in to %s: %w; check the user name and the password or key", f, err)

@@ -68,7 +68,7 @@ func TestOpenSSHLinksAndOddNames(t *testing.T) {
 
 func TestOpenSSHHostKeyAndLogin(t *testing.T) {
 	root := t.TempDir()
-	sshd := sftptest.StartSSHD(t, root)
+	sshd := sftptest.StartSSHDConfig(t, root, sftptest.SSHDConfig{RSAHostKey: true})
 	other := sftptest.NewServer(t) // a different host key
 	tests := []struct {
 		name    string
@@ -79,6 +79,10 @@ func TestOpenSSHHostKeyAndLogin(t *testing.T) {
 		{name: "known_hosts", mutate: func(*folder.Options) {}},
 		{name: "pinned fingerprint", mutate: func(o *folder.Options) {
 			o.KnownHostsFile, o.HostKeyFingerprint = "", sshd.Fingerprint
+		}},
+		// sshd presents its ed25519 key first.
+		{name: "pinned rsa fingerprint", mutate: func(o *folder.Options) {
+			o.KnownHostsFile, o.HostKeyFingerprint = "", sshd.RSAFingerprint
 		}},
 		{name: "wrong fingerprint", mutate: func(o *folder.Options) {
 			o.KnownHostsFile, o.HostKeyFingerprint = "", other.Fingerprint
