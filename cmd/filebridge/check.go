@@ -233,7 +233,11 @@ func checkFolder(ctx context.Context, o folder.Options, state string) (checkOutc
 		}
 	}
 	if o.Location.IsSFTP() {
-		return checkOK, fmt.Sprintf("host key verified, logged in, %d file(s) %s", files, state)
+		renames, err := folder.RenameSafety(ctx, f)
+		if err != nil {
+			return folderFailure(err)
+		}
+		return checkOK, fmt.Sprintf("host key verified, logged in, %d file(s) %s; %s", files, state, renames)
 	}
 	return checkOK, fmt.Sprintf("readable, %d file(s) %s", files, state)
 }

@@ -288,26 +288,6 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 	return nil
 }
 
-// renameNoReplace uses the plain SFTP rename, which fails when the target
-// exists; servers report that as a generic failure, so the target is
-// checked to return fs.ErrExist. When the target is not there either, the
-// source is checked: another client may have renamed it to the same
-// target (the failure) and moved it on since (two instances claiming one
-// file), and then the source is gone, fs.ErrNotExist.
-func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
-	err := c.sftp.Rename(from, to)
-	if err == nil || errors.Is(err, fs.ErrNotExist) || isConnError(err) {
-		return err
-	}
-	if _, serr := c.sftp.Lstat(to); serr == nil {
-		return fmt.Errorf("%s already exists: %w", to, fs.ErrExist)
-	}
-	if _, serr := c.sftp.Lstat(from); errors.Is(serr, fs.ErrNotExist) {
-		return fmt.Errorf("%w; %s is gone since: %w", err, from, fs.ErrNotExist)
-	}
-	return err
-}
-
 func (f *sftpFolder) preparePair(from, to string) (cfrom, ffrom, cto, fto string, err error) {
 	if cfrom, ffrom, err = f.remote(from); err != nil {
 		return
@@ -331,52 +311,6 @@ func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("renaming %s to %s on %s: %w", cfrom, cto, f, sftpError(err))
-	}
-	return nil
-}
-
-// Replace uses posix-rename@openssh.com when the server has it. Otherwise
-// it moves the old target aside, renames, then removes the old target (and
-// puts it back if the rename fails); readers may then briefly see no file.
-func (f *sftpFolder) Replace(ctx context.Context, from, to string) error {
-	cfrom, ffrom, cto, fto, err := f.preparePair(from, to)
-	if err != nil {
-		return fmt.Errorf("replacing %s with %s on %s: %w", to, from, f, err)
-	}
-	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
-		if c.posixRename && !f.noPosixRename {
-			return c.sftp.PosixRename(ffrom, fto)
-		}
-		return f.replaceFallback(c, ffrom, fto)
-	})
-	if err != nil {
-		return fmt.Errorf("replacing %s with %s on %s: %w", cto, cfrom, f, sftpError(err))
-	}
-	return nil
-}
-
-func (f *sftpFolder) replaceFallback(c *sftpConn, from, to string) error {
-	if _, err := c.sftp.Lstat(from); err != nil {
-		return err
-	}
-	if _, err := c.sftp.Lstat(to); errors.Is(err, fs.ErrNotExist) {
-		return f.renameNoReplace(c, from, to)
-	} else if err != nil {
-		return err
-	}
-	dir, base := path.Split(to)
-	aside := path.Join(dir, "."+base+"."+randomSuffix()+".old")
-	if err := c.sftp.Rename(to, aside); err != nil {
-		return fmt.Errorf("moving the old %s aside: %w", to, err)
-	}
-	if err := c.sftp.Rename(from, to); err != nil {
-		if rerr := c.sftp.Rename(aside, to); rerr != nil {
-			f.log.Error("could not put the old file back; restore it by hand", "from", aside, "to", to, "error", rerr)
-		}
-		return err
-	}
-	if err := c.sftp.Remove(aside); err != nil {
-		f.log.Warn("could not remove the replaced file; remove it by hand", "name", aside, "error", err)
 	}
 	return nil
 }

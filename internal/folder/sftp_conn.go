@@ -27,6 +27,11 @@ type sftpConn struct {
 	sftp        *sftp.Client
 	posixRename bool
 	fsync       bool
+	hardlink    bool
+
+	renameMu  sync.Mutex
+	rename    renameMode // what a plain rename onto an existing name does
+	renameErr error      // why the probe could not tell (renameUnknown)
 
 	dead     chan struct{} // closed once the connection is gone
 	killed   atomic.Bool
@@ -166,7 +171,7 @@ func (f *sftpFolder) dial(ctx context.Context) (*sftpConn, error) {
 		c, key, err := f.dialOnce(ctx, offer)
 		if err == nil {
 			f.hk.accepted(key)
-			f.log.Debug("connected", "host_key", key.Type(), "posix_rename", c.posixRename, "fsync", c.fsync)
+			f.log.Debug("connected", "host_key", key.Type(), "posix_rename", c.posixRename, "hardlink", c.hardlink, "fsync", c.fsync)
 			go f.watch(c)
 			return c, nil
 		}
@@ -244,6 +249,7 @@ func (f *sftpFolder) handshake(raw net.Conn, cfg *ssh.ClientConfig) (*sftpConn, 
 	}
 	c := &sftpConn{ssh: client, sftp: sc, dead: make(chan struct{})}
 	_, c.posixRename = sc.HasExtension("posix-rename@openssh.com")
+	_, c.hardlink = sc.HasExtension("hardlink@openssh.com")
 	v, ok := sc.HasExtension("fsync@openssh.com")
 	c.fsync = ok && v == "1"
 	return c, nil

@@ -543,3 +543,84 @@ func TestSFTPRenameLostRace(t *testing.T) {
 		t.Errorf("folder holds %q, want only the other client's b.csv.next", got)
 	}
 }
+
+// overwritingServers are in-memory servers whose plain rename replaces an
+// existing target, as MySecureShell's: without extensions, and with
+// hardlink@openssh.com.
+var overwritingServers = []struct {
+	name string
+	cfg  sftptest.Config
+}{
+	{"no extensions", sftptest.Config{OverwritingRename: true, HideExtensions: []string{sftptest.ExtHardlink, sftptest.ExtPosixRename}}},
+	{"hardlink", sftptest.Config{OverwritingRename: true, HideExtensions: []string{sftptest.ExtPosixRename}}},
+}
+
+// TestSFTPOverwritingConformance: on a server whose plain rename
+// overwrites, Rename and CreateAtomic still never overwrite, and Replace
+// still replaces.
+func TestSFTPOverwritingConformance(t *testing.T) {
+	for _, tc := range overwritingServers {
+		t.Run(tc.name, func(t *testing.T) {
+			foldertest.RunConformance(t, func(t *testing.T) folder.Folder {
+				return memFolder(t, sftptest.NewServerConfig(t, tc.cfg))
+			})
+			t.Run("ReplaceFallback", func(t *testing.T) {
+				checkReplaceFallback(t, memFolder(t, sftptest.NewServerConfig(t, tc.cfg)))
+			})
+		})
+	}
+}
+
+// TestSFTPOverwritingServer: the test server does what it stands for (a
+// plain rename replaces the target; the hidden extensions are neither
+// advertised nor served), so that the conformance run on it means
+// something.
+func TestSFTPOverwritingServer(t *testing.T) {
+	srv := sftptest.NewOverwritingServer(t)
+	c := srv.Client(t)
+	sftptest.WriteFile(t, c, "/a", []byte("a"))
+	sftptest.WriteFile(t, c, "/b", []byte("b"))
+	if err := c.Rename("/a", "/b"); err != nil {
+		t.Fatalf("plain rename onto an existing file: %v, want it to overwrite", err)
+	}
+	if got := string(sftptest.ReadFile(t, c, "/b")); got != "a" {
+		t.Errorf("target holds %q after the rename, want a", got)
+	}
+	for _, ext := range []string{sftptest.ExtHardlink, sftptest.ExtPosixRename} {
+		if _, ok := c.HasExtension(ext); ok {
+			t.Errorf("%s advertised", ext)
+		}
+	}
+	if err := c.Link("/b", "/c"); err == nil {
+		t.Errorf("hardlink served")
+	}
+}
+
+// TestSFTPRenameSafety: the probe tells each kind of server apart, says
+// how the folder keeps from overwriting there, and leaves nothing behind.
+func TestSFTPRenameSafety(t *testing.T) {
+	tests := []struct {
+		name string
+		srv  *sftptest.Server
+		want string
+	}{
+		{"refuses", sftptest.NewServer(t), "refuses a rename onto an existing name"},
+		{"overwrites, no extensions", sftptest.NewServerConfig(t, overwritingServers[0].cfg), "overwrites an existing name on a plain rename and has no hardlink@openssh.com: filebridge checks that the name is free"},
+		{"overwrites, hardlink", sftptest.NewServerConfig(t, overwritingServers[1].cfg), "overwrites an existing name on a plain rename: filebridge links the new name"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := memFolder(t, tc.srv)
+			got, err := folder.RenameSafety(t.Context(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("got %q, want it to say %q", got, tc.want)
+			}
+			if names := foldertest.Names(t, t.Context(), f, "."); len(names) != 0 {
+				t.Errorf("the probe left %q", names)
+			}
+		})
+	}
+}

@@ -182,3 +182,18 @@ func BenchmarkSFTPRead1000(b *testing.B) {
 		})
 	}
 }
+
+// TestOpenSSHRenameSafety: OpenSSH refuses a rename onto an existing name,
+// and the probe that finds it leaves nothing behind.
+func TestOpenSSHRenameSafety(t *testing.T) {
+	root := t.TempDir()
+	sshd := sftptest.StartSSHD(t, root)
+	f := openSFTP(t, sshd.Options(root))
+	got, err := folder.RenameSafety(t.Context(), f)
+	if err != nil || !strings.Contains(got, "refuses a rename onto an existing name") {
+		t.Errorf("got %q, %v; want the server to refuse", got, err)
+	}
+	if names := foldertest.Names(t, t.Context(), f, "."); len(names) != 0 {
+		t.Errorf("the probe left %q", names)
+	}
+}

@@ -2,8 +2,12 @@ package sftptest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"net"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +31,25 @@ type Config struct {
 	// KeyboardInteractiveOnly accepts the password only through the
 	// keyboard-interactive method, as some appliances do.
 	KeyboardInteractiveOnly bool
+	// OverwritingRename makes a plain rename replace an existing target
+	// (POSIX rename(2), as MySecureShell does) instead of failing.
+	OverwritingRename bool
+	// HideExtensions are SFTP extensions the server neither advertises
+	// nor serves: "hardlink@openssh.com", "posix-rename@openssh.com".
+	HideExtensions []string
+}
+
+// Extensions the in-memory server has, which Config.HideExtensions hides.
+const (
+	ExtHardlink    = "hardlink@openssh.com"
+	ExtPosixRename = "posix-rename@openssh.com"
+)
+
+// NewOverwritingServer starts a server like MySecureShell 2.0's: a plain
+// rename overwrites an existing target, and neither posix-rename nor
+// hardlink is there.
+func NewOverwritingServer(t testing.TB) *Server {
+	return NewServerConfig(t, Config{OverwritingRename: true, HideExtensions: []string{ExtHardlink, ExtPosixRename}})
 }
 
 // Server is an in-process SSH server whose sftp subsystem is
@@ -39,6 +62,7 @@ type Server struct {
 	Password string
 
 	handlers sftp.Handlers
+	hide     []string // extensions not advertised
 	ln       net.Listener
 
 	keepalive chan struct{} // a value per keepalive request received (dropped when full)
@@ -64,6 +88,10 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 		Password: "s3cret-test-password", handlers: sftp.InMemHandler(),
 		conns: map[net.Conn]struct{}{}, keepalive: make(chan struct{}, 64),
 	}
+	if cfg.OverwritingRename || slices.Contains(cfg.HideExtensions, ExtHardlink) {
+		s.handlers.FileCmd = renames{FileCmder: s.handlers.FileCmd, overwrite: cfg.OverwritingRename, noLink: slices.Contains(cfg.HideExtensions, ExtHardlink)}
+	}
+	s.hide = cfg.HideExtensions
 	if cfg.Handlers != nil {
 		s.handlers = cfg.Handlers(s.handlers)
 	}
@@ -220,7 +248,11 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						rs := sftp.NewRequestServer(ch, s.handlers)
+						var rw io.ReadWriteCloser = ch
+						if len(s.hide) > 0 {
+							rw = &versionFilter{ReadWriteCloser: ch, hide: s.hide}
+						}
+						rs := sftp.NewRequestServer(rw, s.handlers)
 						_ = rs.Serve()
 						_ = rs.Close()
 						_ = ch.Close()
@@ -239,4 +271,78 @@ func location(url string) folderurl.URL {
 		panic(err)
 	}
 	return loc
+}
+
+// renames changes the in-memory backend's renames: a plain rename
+// replaces its target (overwrite), hard links are refused (noLink).
+type renames struct {
+	sftp.FileCmder
+	overwrite, noLink bool
+}
+
+func (r renames) Filecmd(req *sftp.Request) error {
+	switch req.Method {
+	case "Rename":
+		if pr, ok := r.FileCmder.(sftp.PosixRenameFileCmder); ok && r.overwrite {
+			return pr.PosixRename(req)
+		}
+	case "Link":
+		if r.noLink {
+			return sftp.ErrSSHFxOpUnsupported
+		}
+	}
+	return r.FileCmder.Filecmd(req)
+}
+
+// versionFilter leaves the hidden extensions out of the server's
+// SSH_FXP_VERSION packet, the first it writes (in one write).
+type versionFilter struct {
+	io.ReadWriteCloser
+	hide []string
+	done bool
+}
+
+// versionMsg is an SSH_FXP_VERSION packet after its length; Rest holds
+// its extension pairs.
+type versionMsg struct {
+	Version uint32 `sshtype:"2"`
+	Rest    []byte `ssh:"rest"`
+}
+
+type extensionPair struct {
+	Name, Data string
+	Rest       []byte `ssh:"rest"`
+}
+
+func (v *versionFilter) Write(p []byte) (int, error) {
+	if v.done {
+		return v.ReadWriteCloser.Write(p)
+	}
+	v.done = true
+	var msg versionMsg
+	if len(p) < 4 {
+		return 0, fmt.Errorf("a %d-byte first packet is not SSH_FXP_VERSION", len(p))
+	}
+	if err := ssh.Unmarshal(p[4:], &msg); err != nil {
+		return 0, fmt.Errorf("reading SSH_FXP_VERSION: %w", err)
+	}
+	var kept []byte
+	for rest := msg.Rest; len(rest) > 0; {
+		var e extensionPair
+		if err := ssh.Unmarshal(rest, &e); err != nil {
+			return 0, fmt.Errorf("reading SSH_FXP_VERSION's extensions: %w", err)
+		}
+		rest = e.Rest
+		if !slices.Contains(v.hide, e.Name) {
+			kept = append(kept, ssh.Marshal(extensionPair{Name: e.Name, Data: e.Data})...)
+		}
+	}
+	body := ssh.Marshal(versionMsg{Version: msg.Version, Rest: kept})
+	if _, err := v.ReadWriteCloser.Write(binary.BigEndian.AppendUint32(nil, uint32(len(body)))); err != nil {
+		return 0, err
+	}
+	if _, err := v.ReadWriteCloser.Write(body); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
