@@ -127,3 +127,51 @@ token_env = "FB_CHECK_RENAMES_UNSET"
 		}
 	}
 }
+
+// TestCheckSharesConnections: an inbox and an outbox on one SFTP account
+// are checked on one connection, so a server that allows one connection
+// per user passes check.
+func TestCheckSharesConnections(t *testing.T) {
+	srv := sftptest.NewServerConfig(t, sftptest.Config{OneConnectionPerUser: true})
+	c := srv.Client(t)
+	for _, d := range []string{"/in", "/out"} {
+		if err := c.MkdirAll(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	pw := writeFile(t, filepath.Join(dir, "password"), srv.Password, 0o600)
+	sftpKeys := fmt.Sprintf("password_file = %q\nknown_hosts = %q\n", pw, srv.KnownHostsFile)
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
+[journal]
+path = "state/journal.db"
+[portals.main]
+edition = "A"
+base_url = "http://127.0.0.1:1/api"
+company = 42
+token_env = "FB_CHECK_SHARED_UNSET"
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = %q
+%s
+[[outboxes]]
+name = "erp-out"
+portal = "main"
+url = %q
+%s
+  [[outboxes.exports]]
+  type = "stock"
+  schedule = "0 2 * * *"
+`, srv.URL("/in"), sftpKeys, srv.URL("/out"), sftpKeys), 0o600)
+	var out strings.Builder
+	_ = runCheck(t.Context(), cfg, &out)
+	for _, want := range []string{"ok   inbox erp: " + srv.URL("/in"), "ok   outbox erp-out: " + srv.URL("/out")} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if got := srv.Accepted(); got != 2 { // the test's own client and check's
+		t.Errorf("%d connections, want check's one and the test's", got)
+	}
+}

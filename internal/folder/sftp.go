@@ -13,39 +13,27 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pkg/sftp"
-	"golang.org/x/crypto/ssh"
 
 	"filebridge/internal/folderurl"
 )
 
-// sftpFolder is a Folder in a directory of an SFTP server. It holds one
-// SSH connection, redialled lazily when it drops.
+// sftpFolder is a Folder in a directory of an SFTP server. It uses the
+// SSH connection of its account, shared with the other folders open on it
+// (sftpLink).
 type sftpFolder struct {
-	addr    string // host:port
+	link    *sftpLink
 	root    string // absolute, or relative to the login directory
 	display string // URL without secrets
 	opts    Options
-	sshCfg  *ssh.ClientConfig
-	hk      *hostKeyChecker
 	log     *slog.Logger
 
 	// noPosixRename makes Replace use its fallback (tests).
 	noPosixRename bool
-	// now is the clock of the redial backoff: time.Now, or a test's.
-	now func() time.Time
-
-	mu       sync.Mutex
-	conn     *sftpConn
-	dialing  chan struct{} // non-nil while a dial runs; closed when it ends
-	dialErr  error         // last dial failure
-	nextDial time.Time     // no new dial before this after a failure
-	// dialFailures counts the failed dials since the last success.
-	dialFailures int
-	closed       bool
+	closed        atomic.Bool
 }
 
 var _ Folder = (*sftpFolder)(nil)
@@ -55,15 +43,11 @@ func openSFTP(loc folderurl.URL, opts Options) (*sftpFolder, error) {
 	if user == "" || loc.Host == "" || root == "" {
 		return nil, fmt.Errorf("opening folder %s: an sftp folder needs a user, a host and a path: sftp://user@host:port/path", display)
 	}
-	cfg, hk, err := sshClientConfig(user, addr, opts)
+	link, err := acquireLink(user, addr, opts)
 	if err != nil {
 		return nil, fmt.Errorf("opening folder %s: %w", display, err)
 	}
-	f := &sftpFolder{
-		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg, hk: hk,
-		log: opts.Logger.With("folder", display), now: time.Now,
-	}
-	return f, nil
+	return &sftpFolder{link: link, root: root, display: display, opts: opts, log: opts.Logger.With("folder", display)}, nil
 }
 
 func (f *sftpFolder) String() string { return f.display }
@@ -339,15 +323,11 @@ func (f *sftpFolder) runOn(ctx context.Context, doing, name string, idempotent b
 	return nil
 }
 
-// Close closes the connection; the folder cannot be used afterwards.
+// Close releases the folder's share of its connection, which closes with
+// the last folder using it; the folder cannot be used afterwards.
 func (f *sftpFolder) Close() error {
-	f.mu.Lock()
-	f.closed = true
-	c := f.conn
-	f.conn = nil
-	f.mu.Unlock()
-	if c != nil {
-		c.kill()
+	if !f.closed.Swap(true) {
+		f.link.release()
 	}
 	return nil
 }

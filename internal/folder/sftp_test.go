@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"path"
 	"path/filepath"
@@ -623,4 +624,80 @@ func TestSFTPRenameSafety(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSFTPSharedConnection: folders on one account share one SSH
+// connection, so that a server allowing one connection per user serves
+// them all; the connection closes with the last of them.
+func TestSFTPSharedConnection(t *testing.T) {
+	t.Run("one connection per user", func(t *testing.T) {
+		srv := sftptest.NewServerConfig(t, sftptest.Config{OneConnectionPerUser: true})
+		ctx := t.Context()
+		a, b := memFolderAt(t, srv, "/a"), memFolderAt(t, srv, "/b")
+		foldertest.Write(t, ctx, a, "in.csv", "inbox")
+		foldertest.Write(t, ctx, b, "out.csv", "outbox")
+		if got := foldertest.Read(t, ctx, a, "in.csv") + foldertest.Read(t, ctx, b, "out.csv"); got != "inboxoutbox" {
+			t.Errorf("read %q", got)
+		}
+		if got := srv.Accepted(); got != 1 {
+			t.Errorf("%d connections, want 1 shared by both folders", got)
+		}
+		// Closing one folder leaves the connection to the other.
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Stat(ctx, "."); !errors.Is(err, net.ErrClosed) {
+			t.Errorf("Stat on a closed folder: got %v, want net.ErrClosed", err)
+		}
+		if got := foldertest.Read(t, ctx, b, "out.csv"); got != "outbox" {
+			t.Errorf("read %q", got)
+		}
+		if got := srv.Accepted(); got != 1 {
+			t.Errorf("%d connections after closing one folder, want 1", got)
+		}
+	})
+	t.Run("closed with the last folder", func(t *testing.T) {
+		srv := sftptest.NewServer(t)
+		a := memFolderAt(t, srv, "/a")
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		b := memFolderAt(t, srv, "/b")
+		if got := srv.Accepted(); got != 2 {
+			t.Errorf("%d connections, want a new one after the last folder closed", got)
+		}
+		// A reconnection serves every folder of the account.
+		c := memFolderAt(t, srv, "/c")
+		srv.KillConnections()
+		for _, f := range []folder.Folder{b, c} {
+			if _, err := f.Stat(t.Context(), "."); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := srv.Accepted(); got != 3 {
+			t.Errorf("%d connections, want 3 (one reconnection shared)", got)
+		}
+	})
+	t.Run("other credentials, other connection", func(t *testing.T) {
+		srv := sftptest.NewServer(t)
+		memFolderAt(t, srv, "/a")
+		opts := srv.Options("/a")
+		opts.Password, opts.PrivateKey = "", srv.ClientKey
+		if _, err := openSFTP(t, opts).Stat(t.Context(), "."); err != nil {
+			t.Fatal(err)
+		}
+		if got := srv.Accepted(); got != 2 {
+			t.Errorf("%d connections, want one for each login", got)
+		}
+	})
+}
+
+// memFolderAt returns the folder dir of srv, created.
+func memFolderAt(t *testing.T, srv *sftptest.Server, dir string) folder.Folder {
+	t.Helper()
+	f := openSFTP(t, srv.Options(dir))
+	if err := f.MkdirAll(t.Context(), "."); err != nil {
+		t.Fatalf("creating %s: %v", dir, err)
+	}
+	return f
 }

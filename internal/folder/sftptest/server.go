@@ -37,6 +37,10 @@ type Config struct {
 	// HideExtensions are SFTP extensions the server neither advertises
 	// nor serves: "hardlink@openssh.com", "posix-rename@openssh.com".
 	HideExtensions []string
+	// OneConnectionPerUser refuses the sftp subsystem on a connection
+	// while another connection of the same user is open, as servers that
+	// limit each user to one connection do.
+	OneConnectionPerUser bool
 }
 
 // Extensions the in-memory server has, which Config.HideExtensions hides.
@@ -67,8 +71,11 @@ type Server struct {
 
 	keepalive chan struct{} // a value per keepalive request received (dropped when full)
 
+	onePerUser bool
+
 	mu        sync.Mutex
 	conns     map[net.Conn]struct{}
+	users     map[string]int // logged-in connections by user
 	accepted  int
 	closeOnce sync.Once
 	wg        sync.WaitGroup
@@ -86,7 +93,8 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	s := &Server{
 		endpoint: endpoint{User: "filebridge", ClientKey: client.pem, HostKey: host.signer.PublicKey(), clientAuth: client.signer},
 		Password: "s3cret-test-password", handlers: sftp.InMemHandler(),
-		conns: map[net.Conn]struct{}{}, keepalive: make(chan struct{}, 64),
+		conns: map[net.Conn]struct{}{}, users: map[string]int{}, keepalive: make(chan struct{}, 64),
+		onePerUser: cfg.OneConnectionPerUser,
 	}
 	if cfg.OverwritingRename || slices.Contains(cfg.HideExtensions, ExtHardlink) {
 		s.handlers.FileCmd = renames{FileCmder: s.handlers.FileCmd, overwrite: cfg.OverwritingRename, noLink: slices.Contains(cfg.HideExtensions, ExtHardlink)}
@@ -97,7 +105,7 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	}
 	scfg := &ssh.ServerConfig{
 		PublicKeyCallback: func(c ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
-			if c.User() == s.User && bytes.Equal(key.Marshal(), client.signer.PublicKey().Marshal()) {
+			if (c.User() == s.User || c.User() == adminUser) && bytes.Equal(key.Marshal(), client.signer.PublicKey().Marshal()) {
 				return nil, nil
 			}
 			return nil, errors.New("key refused")
@@ -136,6 +144,16 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	go s.accept(scfg)
 	t.Cleanup(s.Close)
 	return s
+}
+
+// adminUser is the user Client logs in as: the test's own view of the
+// files, which OneConnectionPerUser does not count against User.
+const adminUser = "sftptest-admin"
+
+// Client returns a raw pkg/sftp client on the server's files, logged in
+// with the client key as another user than User.
+func (s *Server) Client(t testing.TB) *sftp.Client {
+	return rawClient(t, s.Addr, adminUser, ssh.PublicKeys(s.clientAuth), s.HostKey)
 }
 
 // Options returns folder options for dir with password login, the
@@ -225,6 +243,15 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 		return
 	}
 	defer sc.Close()
+	s.mu.Lock()
+	s.users[sc.User()]++
+	refuse := s.onePerUser && s.users[sc.User()] > 1
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.users[sc.User()]--
+		s.mu.Unlock()
+	}()
 	go s.globalRequests(reqs)
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -242,7 +269,7 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 			defer wg.Done()
 			defer ch.Close()
 			for req := range creqs {
-				ok := req.Type == "subsystem" && len(req.Payload) > 4 && string(req.Payload[4:]) == "sftp"
+				ok := req.Type == "subsystem" && len(req.Payload) > 4 && string(req.Payload[4:]) == "sftp" && !refuse
 				_ = req.Reply(ok, nil)
 				if ok {
 					wg.Add(1)
