@@ -92,11 +92,12 @@ func (r diskRemote) read(t testing.TB, name string) []byte {
 }
 
 // TestSFTPInbox runs `filebridge run` on an SFTP inbox, for each edition,
-// on the in-process SFTP server (password login) and on OpenSSH sshd (key
+// on the in-process SFTP server (password login), on its variant whose
+// plain rename overwrites (as MySecureShell's) and on OpenSSH sshd (key
 // login; skipped with a message only when sshd is absent and CI is unset),
-// both with host keys checked against known_hosts.
+// all with host keys checked against known_hosts.
 func TestSFTPInbox(t *testing.T) {
-	for _, server := range []string{"inprocess", "openssh"} {
+	for _, server := range []string{"inprocess", "overwriting", "openssh"} {
 		for _, ed := range []string{"A", "B"} {
 			t.Run(server+"/"+ed, func(t *testing.T) {
 				t.Parallel()
@@ -107,8 +108,13 @@ func TestSFTPInbox(t *testing.T) {
 					env        []string
 				)
 				switch server {
-				case "inprocess":
-					srv := sftptest.NewServer(t)
+				case "inprocess", "overwriting":
+					var srv *sftptest.Server
+					if server == "overwriting" {
+						srv = sftptest.NewOverwritingServer(t) // as MySecureShell
+					} else {
+						srv = sftptest.NewServer(t)
+					}
 					c := srv.Client(t)
 					if err := c.MkdirAll("/edi/in"); err != nil {
 						t.Fatal(err)
