@@ -28,6 +28,7 @@ type sftpConn struct {
 	posixRename bool
 	fsync       bool
 	hardlink    bool
+	noLink      atomic.Bool // hardlink advertised, but a link of a file failed
 
 	renameMu  sync.Mutex
 	rename    renameMode // what a plain rename onto an existing name does

@@ -116,7 +116,7 @@ func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
 	switch {
 	case mode == renameRefuses:
 		return f.renameFailed(c, c.sftp.Rename(from, to), from, to)
-	case c.hardlink:
+	case c.hardlink && !c.noLink.Load():
 		return f.linkRename(c, from, to)
 	}
 	return f.checkedRename(c, from, to)
@@ -142,15 +142,24 @@ func (f *sftpFolder) renameFailed(c *sftpConn, err error, from, to string) error
 }
 
 // linkRename links to to from, which fails when to exists, then removes
-// from. A directory cannot be linked: it is renamed as checkedRename
-// does.
+// from. A directory cannot be linked, and some file systems have no hard
+// links: when the link fails with to free and from there, from is renamed
+// as checkedRename does (and, for a file, no link is tried again on c).
 func (f *sftpFolder) linkRename(c *sftpConn, from, to string) error {
 	err := c.sftp.Link(from, to)
 	if err != nil {
-		if fi, serr := c.sftp.Lstat(from); serr == nil && fi.IsDir() {
-			return f.checkedRename(c, from, to)
+		if err := f.renameFailed(c, err, from, to); errors.Is(err, fs.ErrExist) || errors.Is(err, fs.ErrNotExist) || isConnError(err) {
+			return err
 		}
-		return f.renameFailed(c, err, from, to)
+		fi, serr := c.sftp.Lstat(from)
+		if serr != nil {
+			return err
+		}
+		if !fi.IsDir() && !c.noLink.Swap(true) {
+			f.log.Warn("the SFTP server advertises hardlink@openssh.com but could not link a file: "+
+				"each rename now checks that the name is free first", "name", from, "error", err)
+		}
+		return f.checkedRename(c, from, to)
 	}
 	if err := c.sftp.Remove(from); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		// Undo the link, so that the file has one name, as before.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pkg/sftp"
+
 	"filebridge/internal/folder"
 	"filebridge/internal/folder/foldertest"
 	"filebridge/internal/folder/sftptest"
@@ -23,6 +25,22 @@ var overwritingServers = []struct {
 }{
 	{"no extensions", sftptest.Config{OverwritingRename: true, HideExtensions: []string{sftptest.ExtHardlink, sftptest.ExtPosixRename}}},
 	{"hardlink", sftptest.Config{OverwritingRename: true, HideExtensions: []string{sftptest.ExtPosixRename}}},
+	// A file system without hard links under a server that advertises them.
+	{"hardlink failing", sftptest.Config{OverwritingRename: true, HideExtensions: []string{sftptest.ExtPosixRename},
+		Handlers: func(h sftp.Handlers) sftp.Handlers {
+			h.FileCmd = failingLinks{h.FileCmd}
+			return h
+		}}},
+}
+
+// failingLinks fails every hard link with a generic failure.
+type failingLinks struct{ sftp.FileCmder }
+
+func (f failingLinks) Filecmd(r *sftp.Request) error {
+	if r.Method == "Link" {
+		return errors.New("this file system has no hard links")
+	}
+	return f.FileCmder.Filecmd(r)
 }
 
 // TestSFTPOverwritingConformance: on a server whose plain rename
