@@ -2,7 +2,9 @@ package folder_test
 
 import (
 	"errors"
+	"io"
 	"net"
+	"os"
 	"strings"
 	"testing"
 
@@ -95,6 +97,11 @@ func TestSFTPRenameSafety(t *testing.T) {
 		{"refuses", sftptest.NewServer(t), "refuses a rename onto an existing name"},
 		{"overwrites, no extensions", sftptest.NewServerConfig(t, overwritingServers[0].cfg), "overwrites an existing name on a plain rename and has no hardlink@openssh.com: filebridge checks that the name is free"},
 		{"overwrites, hardlink", sftptest.NewServerConfig(t, overwritingServers[1].cfg), "overwrites an existing name on a plain rename: filebridge links the new name"},
+		// No right to create the probe's files: the folder takes no chance.
+		{"cannot tell", sftptest.NewServerConfig(t, sftptest.Config{Handlers: func(h sftp.Handlers) sftp.Handlers {
+			h.FilePut = noProbe{h.FilePut}
+			return h
+		}}), "could not be tested for what a rename onto an existing name does (creating /data/.rename-probe."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,6 +118,16 @@ func TestSFTPRenameSafety(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noProbe refuses to create the files of the rename probe.
+type noProbe struct{ sftp.FileWriter }
+
+func (n noProbe) Filewrite(r *sftp.Request) (io.WriterAt, error) {
+	if strings.Contains(r.Filepath, ".rename-probe.") {
+		return nil, os.ErrPermission
+	}
+	return n.FileWriter.Filewrite(r)
 }
 
 // TestSFTPSharedConnection: folders on one account share one SSH
