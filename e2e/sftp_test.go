@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"path"
 	"path/filepath"
@@ -91,11 +92,12 @@ func (r diskRemote) read(t testing.TB, name string) []byte {
 }
 
 // TestSFTPInbox runs `filebridge run` on an SFTP inbox, for each edition,
-// on the in-process SFTP server (password login) and on OpenSSH sshd (key
+// on the in-process SFTP server (password login), on its variant whose
+// plain rename overwrites (as MySecureShell's) and on OpenSSH sshd (key
 // login; skipped with a message only when sshd is absent and CI is unset),
-// both with host keys checked against known_hosts.
+// all with host keys checked against known_hosts.
 func TestSFTPInbox(t *testing.T) {
-	for _, server := range []string{"inprocess", "openssh"} {
+	for _, server := range []string{"inprocess", "overwriting", "openssh"} {
 		for _, ed := range []string{"A", "B"} {
 			t.Run(server+"/"+ed, func(t *testing.T) {
 				t.Parallel()
@@ -106,8 +108,13 @@ func TestSFTPInbox(t *testing.T) {
 					env        []string
 				)
 				switch server {
-				case "inprocess":
-					srv := sftptest.NewServer(t)
+				case "inprocess", "overwriting":
+					var srv *sftptest.Server
+					if server == "overwriting" {
+						srv = sftptest.NewOverwritingServer(t) // as MySecureShell
+					} else {
+						srv = sftptest.NewServer(t)
+					}
 					c := srv.Client(t)
 					if err := c.MkdirAll("/edi/in"); err != nil {
 						t.Fatal(err)
@@ -180,4 +187,42 @@ func dependencyOrder(names []string) []string {
 	out := append([]string(nil), names...)
 	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
 	return out
+}
+
+// TestSFTPOneConnectionPerUser: on a server that allows each user one
+// connection, an inbox and an outbox on the same account work together
+// under `filebridge run`, and `check` passes: they share one connection.
+func TestSFTPOneConnectionPerUser(t *testing.T) {
+	t.Parallel()
+	srv := sftptest.NewServerConfig(t, sftptest.Config{OneConnectionPerUser: true})
+	c := srv.Client(t)
+	for _, d := range []string{"/edi/in", "/edi/out"} {
+		if err := c.MkdirAll(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	s := startSim(t, "A")
+	pw := filepath.Join(dir, "sftp-password")
+	mustWrite(t, pw, srv.Password)
+	extra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + srv.KnownHostsFile + "\""
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: srv.URL("/edi/in"), extra: extra})
+	mustWrite(t, cfg, readFile(t, cfg)+fmt.Sprintf(
+		"\n[[outboxes]]\nname = \"out\"\nportal = \"main\"\nurl = %q\n%s\n\n  [[outboxes.exports]]\n  type = \"stock\"\n  schedule = \"@every 1s\"\n  filename = \"{type}_{seq}.csv\"\n  write_empty = true\n",
+		srv.URL("/edi/out"), extra))
+
+	out, code := runCmd(t, 60*time.Second, "check", "--config", cfg)
+	if code != 0 || !strings.Contains(out, "ok   inbox erp: sftp://") || !strings.Contains(out, "ok   outbox out: sftp://") {
+		t.Fatalf("check: exit %d, want 0 and both folders ok:\n%s", code, out)
+	}
+
+	p := startEnv(t, "run", nil, "run", "--config", cfg)
+	rem := sftpRemote{c: c, root: "/edi/in"}
+	name := "SUPPLIERS_20260302.csv"
+	rem.put(t, name, []byte(readFile(t, filepath.Join(repoRoot, "samples", "A", "good", name))))
+	waitFor(t, 60*time.Second, "the file in processed/ and an export in the outbox", func() bool {
+		exports, err := c.ReadDir("/edi/out")
+		return has(rem.list(t, "processed"), name) && err == nil && len(exports) > 0
+	})
+	p.stopOK(t, "run")
 }

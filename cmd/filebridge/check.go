@@ -129,14 +129,22 @@ func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
 		out, msg := checkPortal(ctx, cfg.Portals[name])
 		rep.line("portal "+name, out, msg)
 	}
+	// The folders stay open until every one is checked: those on one
+	// SFTP account share one connection, as in run.
+	var open []folder.Folder
+	defer func() {
+		for _, f := range open {
+			_ = f.Close()
+		}
+	}()
 	for i := range cfg.Inboxes {
 		in := &cfg.Inboxes[i]
-		out, msg := checkFolder(ctx, app.FolderOptions(in.Folder, in.SFTP, min(in.OperationTimeout.Duration, checkTimeout), log), "waiting")
+		out, msg := checkFolder(ctx, app.FolderOptions(in.Folder, in.SFTP, min(in.OperationTimeout.Duration, checkTimeout), log), "waiting", &open)
 		rep.line("inbox "+in.Name, out, in.Folder.String()+": "+msg)
 	}
 	for i := range cfg.Outboxes {
 		ob := &cfg.Outboxes[i]
-		out, msg := checkFolder(ctx, app.FolderOptions(ob.Folder, ob.SFTP, min(ob.OperationTimeout.Duration, checkTimeout), log), "in it")
+		out, msg := checkFolder(ctx, app.FolderOptions(ob.Folder, ob.SFTP, min(ob.OperationTimeout.Duration, checkTimeout), log), "in it", &open)
 		rep.line("outbox "+ob.Name, out, ob.Folder.String()+": "+msg)
 	}
 	if secretErr != nil {
@@ -213,15 +221,17 @@ func checkPortal(ctx context.Context, p *config.Portal) (checkOutcome, string) {
 }
 
 // checkFolder opens a folder (for SFTP: connects, verifies the host key and
-// logs in) and lists its root; state says what its files are doing.
-func checkFolder(ctx context.Context, o folder.Options, state string) (checkOutcome, string) {
+// logs in), lists its root and, on SFTP, tests its renames; state says
+// what its files are doing. The folder opened is added to open, for the
+// caller to close.
+func checkFolder(ctx context.Context, o folder.Options, state string, open *[]folder.Folder) (checkOutcome, string) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	f, err := folder.Open(ctx, o)
 	if err != nil {
 		return folderFailure(err)
 	}
-	defer f.Close()
+	*open = append(*open, f)
 	entries, err := f.List(ctx, ".")
 	if err != nil {
 		return folderFailure(err)
@@ -233,7 +243,11 @@ func checkFolder(ctx context.Context, o folder.Options, state string) (checkOutc
 		}
 	}
 	if o.Location.IsSFTP() {
-		return checkOK, fmt.Sprintf("host key verified, logged in, %d file(s) %s", files, state)
+		renames, err := folder.RenameSafety(ctx, f)
+		if err != nil {
+			return folderFailure(err)
+		}
+		return checkOK, fmt.Sprintf("host key verified, logged in, %d file(s) %s; %s", files, state, renames)
 	}
 	return checkOK, fmt.Sprintf("readable, %d file(s) %s", files, state)
 }

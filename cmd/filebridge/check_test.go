@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
@@ -79,5 +80,98 @@ url = "in"
 				t.Errorf("output shows the token:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestCheckRenames: check tests whether each SFTP server refuses a rename
+// onto an existing name and says how filebridge keeps from overwriting
+// where it does not.
+func TestCheckRenames(t *testing.T) {
+	strict := sftptest.NewServer(t)
+	overwriting := sftptest.NewOverwritingServer(t)
+	dir := t.TempDir()
+	var inboxes strings.Builder
+	for _, s := range []struct {
+		name string
+		srv  *sftptest.Server
+	}{{"strict", strict}, {"overwriting", overwriting}} {
+		if err := s.srv.Client(t).MkdirAll("/in"); err != nil {
+			t.Fatal(err)
+		}
+		pw := writeFile(t, filepath.Join(dir, s.name+"-password"), s.srv.Password, 0o600)
+		fmt.Fprintf(&inboxes, "[[inboxes]]\nname = %q\nportal = \"main\"\nurl = %q\npassword_file = %q\nknown_hosts = %q\n",
+			s.name, s.srv.URL("/in"), pw, s.srv.KnownHostsFile)
+	}
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), `
+[journal]
+path = "state/journal.db"
+[portals.main]
+edition = "A"
+base_url = "http://127.0.0.1:1/api"
+company = 42
+token_env = "FB_CHECK_RENAMES_UNSET"
+`+inboxes.String(), 0o600)
+	var out strings.Builder
+	_ = runCheck(t.Context(), cfg, &out)
+	for _, want := range []string{
+		"ok   inbox strict: " + strict.URL("/in") + ": host key verified, logged in, 0 file(s) waiting; the server refuses a rename onto an existing name",
+		"ok   inbox overwriting: " + overwriting.URL("/in") + ": host key verified, logged in, 0 file(s) waiting; the server overwrites an existing name on a plain rename and has no hardlink@openssh.com: filebridge checks that the name is free before each rename",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, s := range []*sftptest.Server{strict, overwriting} {
+		if names, err := s.Client(t).ReadDir("/in"); err != nil || len(names) != 0 {
+			t.Errorf("check left %d entries in the folder (%v)", len(names), err)
+		}
+	}
+}
+
+// TestCheckSharesConnections: an inbox and an outbox on one SFTP account
+// are checked on one connection, so a server that allows one connection
+// per user passes check.
+func TestCheckSharesConnections(t *testing.T) {
+	srv := sftptest.NewServerConfig(t, sftptest.Config{OneConnectionPerUser: true})
+	c := srv.Client(t)
+	for _, d := range []string{"/in", "/out"} {
+		if err := c.MkdirAll(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	pw := writeFile(t, filepath.Join(dir, "password"), srv.Password, 0o600)
+	sftpKeys := fmt.Sprintf("password_file = %q\nknown_hosts = %q\n", pw, srv.KnownHostsFile)
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
+[journal]
+path = "state/journal.db"
+[portals.main]
+edition = "A"
+base_url = "http://127.0.0.1:1/api"
+company = 42
+token_env = "FB_CHECK_SHARED_UNSET"
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = %q
+%s
+[[outboxes]]
+name = "erp-out"
+portal = "main"
+url = %q
+%s
+  [[outboxes.exports]]
+  type = "stock"
+  schedule = "0 2 * * *"
+`, srv.URL("/in"), sftpKeys, srv.URL("/out"), sftpKeys), 0o600)
+	var out strings.Builder
+	_ = runCheck(t.Context(), cfg, &out)
+	for _, want := range []string{"ok   inbox erp: " + srv.URL("/in"), "ok   outbox erp-out: " + srv.URL("/out")} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if got := srv.Accepted(); got != 2 { // the test's own client and check's
+		t.Errorf("%d connections, want check's one and the test's", got)
 	}
 }

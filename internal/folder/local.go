@@ -144,9 +144,21 @@ func (f *localFolder) Stat(ctx context.Context, name string) (Entry, error) {
 	}
 	info, err := r.Stat(clean)
 	if err != nil {
-		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, err)
+		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, linkError(r, clean, err))
 	}
 	return entryFromInfo(path.Base(clean), info), nil
+}
+
+// linkError adds ErrLink and fs.ErrPermission to err, an error of
+// following name, when name is a link that leads out of the root.
+func linkError(r *os.Root, name string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if fi, lerr := r.Lstat(name); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%w (%w: it leads out of the folder: %w)", err, ErrLink, fs.ErrPermission)
+	}
+	return err
 }
 
 func (f *localFolder) Open(ctx context.Context, name string) (io.ReadCloser, error) {

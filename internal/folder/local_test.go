@@ -127,6 +127,15 @@ func TestLocalSymlinksStayInside(t *testing.T) {
 			t.Errorf("Stat(%s) followed a link out of the root", name)
 		}
 	}
+	// A link out of the root is a name in use, not an error.
+	for _, name := range []string{"escape.csv", "rel-escape"} {
+		if _, err := f.Stat(ctx, name); !errors.Is(err, folder.ErrLink) || !errors.Is(err, fs.ErrPermission) {
+			t.Errorf("Stat(%s): got %v, want folder.ErrLink and a permission error", name, err)
+		}
+	}
+	if got, err := folder.UniqueName(ctx, f, ".", "escape.csv"); err != nil || got != "escape.1.csv" {
+		t.Errorf("UniqueName beside a link out of the root: got %q, %v; want escape.1.csv", got, err)
+	}
 	if err := f.CreateAtomic(ctx, "escape/new", func(w io.Writer) error { return nil }); err == nil {
 		t.Errorf("CreateAtomic wrote through a link out of the root")
 	}

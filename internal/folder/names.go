@@ -16,6 +16,26 @@ import (
 // name that is absolute, climbs out of the root or holds unsafe characters.
 var ErrInvalidName = errors.New("invalid file name")
 
+// ErrLink is returned (wrapped, together with fs.ErrPermission) by Stat
+// and Open for a symbolic link a folder does not follow: any link on SFTP,
+// a link leading out of the root locally. The name exists.
+var ErrLink = errors.New("symbolic link not followed")
+
+// Taken reads the error of a Stat that asks whether a name is free: false
+// for "does not exist", true for an entry (a link the folder does not
+// follow included), and any other error (a refused permission, a server
+// that does not answer) as it is, for the caller to report at once rather
+// than take the name for used.
+func Taken(err error) (bool, error) {
+	switch {
+	case err == nil || errors.Is(err, ErrLink):
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	}
+	return false, err
+}
+
 // cleanName checks a relative slash-separated name and returns it in the
 // form "." (root) or "a/b/c". Empty components and "." components are
 // accepted and dropped; "..", leading "/", backslash, NUL and other control
@@ -113,11 +133,12 @@ func UniqueName(ctx context.Context, f Folder, dir, base string) (string, error)
 		}
 		full := path.Join(cdir, cand)
 		_, err := f.Stat(ctx, full)
+		taken, err := Taken(err)
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return full, nil
-		case err != nil && !errors.Is(err, fs.ErrPermission):
+		case err != nil:
 			return "", fmt.Errorf("choosing a unique name for %s in %s: %w", base, cdir, err)
+		case !taken:
+			return full, nil
 		}
 	}
 	return "", fmt.Errorf("choosing a unique name for %s in %s: %d names taken, clean the folder up: %w",

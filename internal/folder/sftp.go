@@ -13,38 +13,27 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pkg/sftp"
-	"golang.org/x/crypto/ssh"
 
 	"filebridge/internal/folderurl"
 )
 
-// sftpFolder is a Folder in a directory of an SFTP server. It holds one
-// SSH connection, redialled lazily when it drops.
+// sftpFolder is a Folder in a directory of an SFTP server. It uses the
+// SSH connection of its account, shared with the other folders open on it
+// (sftpLink).
 type sftpFolder struct {
-	addr    string // host:port
+	link    *sftpLink
 	root    string // absolute, or relative to the login directory
 	display string // URL without secrets
 	opts    Options
-	sshCfg  *ssh.ClientConfig
 	log     *slog.Logger
 
 	// noPosixRename makes Replace use its fallback (tests).
 	noPosixRename bool
-	// now is the clock of the redial backoff: time.Now, or a test's.
-	now func() time.Time
-
-	mu       sync.Mutex
-	conn     *sftpConn
-	dialing  chan struct{} // non-nil while a dial runs; closed when it ends
-	dialErr  error         // last dial failure
-	nextDial time.Time     // no new dial before this after a failure
-	// dialFailures counts the failed dials since the last success.
-	dialFailures int
-	closed       bool
+	closed        atomic.Bool
 }
 
 var _ Folder = (*sftpFolder)(nil)
@@ -54,15 +43,11 @@ func openSFTP(loc folderurl.URL, opts Options) (*sftpFolder, error) {
 	if user == "" || loc.Host == "" || root == "" {
 		return nil, fmt.Errorf("opening folder %s: an sftp folder needs a user, a host and a path: sftp://user@host:port/path", display)
 	}
-	cfg, err := sshClientConfig(user, addr, opts)
+	link, err := acquireLink(user, addr, opts)
 	if err != nil {
 		return nil, fmt.Errorf("opening folder %s: %w", display, err)
 	}
-	f := &sftpFolder{
-		addr: addr, root: root, display: display, opts: opts, sshCfg: cfg,
-		log: opts.Logger.With("folder", display), now: time.Now,
-	}
-	return f, nil
+	return &sftpFolder{link: link, root: root, display: display, opts: opts, log: opts.Logger.With("folder", display)}, nil
 }
 
 func (f *sftpFolder) String() string { return f.display }
@@ -110,7 +95,7 @@ func (f *sftpFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 }
 
 // errSymlink is returned for a symbolic link, which SFTP folders never follow.
-var errSymlink = fmt.Errorf("symbolic links are not followed on SFTP folders: %w", fs.ErrPermission)
+var errSymlink = fmt.Errorf("%w on SFTP folders: %w", ErrLink, fs.ErrPermission)
 
 // lstat describes full; a symbolic link is an error, except for the root.
 func (f *sftpFolder) lstat(c *sftpConn, clean, full string) (os.FileInfo, error) {
@@ -287,26 +272,6 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 	return nil
 }
 
-// renameNoReplace uses the plain SFTP rename, which fails when the target
-// exists; servers report that as a generic failure, so the target is
-// checked to return fs.ErrExist. When the target is not there either, the
-// source is checked: another client may have renamed it to the same
-// target (the failure) and moved it on since (two instances claiming one
-// file), and then the source is gone, fs.ErrNotExist.
-func (f *sftpFolder) renameNoReplace(c *sftpConn, from, to string) error {
-	err := c.sftp.Rename(from, to)
-	if err == nil || errors.Is(err, fs.ErrNotExist) || isConnError(err) {
-		return err
-	}
-	if _, serr := c.sftp.Lstat(to); serr == nil {
-		return fmt.Errorf("%s already exists: %w", to, fs.ErrExist)
-	}
-	if _, serr := c.sftp.Lstat(from); errors.Is(serr, fs.ErrNotExist) {
-		return fmt.Errorf("%w; %s is gone since: %w", err, from, fs.ErrNotExist)
-	}
-	return err
-}
-
 func (f *sftpFolder) preparePair(from, to string) (cfrom, ffrom, cto, fto string, err error) {
 	if cfrom, ffrom, err = f.remote(from); err != nil {
 		return
@@ -330,52 +295,6 @@ func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
 	})
 	if err != nil {
 		return fmt.Errorf("renaming %s to %s on %s: %w", cfrom, cto, f, sftpError(err))
-	}
-	return nil
-}
-
-// Replace uses posix-rename@openssh.com when the server has it. Otherwise
-// it moves the old target aside, renames, then removes the old target (and
-// puts it back if the rename fails); readers may then briefly see no file.
-func (f *sftpFolder) Replace(ctx context.Context, from, to string) error {
-	cfrom, ffrom, cto, fto, err := f.preparePair(from, to)
-	if err != nil {
-		return fmt.Errorf("replacing %s with %s on %s: %w", to, from, f, err)
-	}
-	err = f.run(ctx, false, func(_ context.Context, c *sftpConn) error {
-		if c.posixRename && !f.noPosixRename {
-			return c.sftp.PosixRename(ffrom, fto)
-		}
-		return f.replaceFallback(c, ffrom, fto)
-	})
-	if err != nil {
-		return fmt.Errorf("replacing %s with %s on %s: %w", cto, cfrom, f, sftpError(err))
-	}
-	return nil
-}
-
-func (f *sftpFolder) replaceFallback(c *sftpConn, from, to string) error {
-	if _, err := c.sftp.Lstat(from); err != nil {
-		return err
-	}
-	if _, err := c.sftp.Lstat(to); errors.Is(err, fs.ErrNotExist) {
-		return f.renameNoReplace(c, from, to)
-	} else if err != nil {
-		return err
-	}
-	dir, base := path.Split(to)
-	aside := path.Join(dir, "."+base+"."+randomSuffix()+".old")
-	if err := c.sftp.Rename(to, aside); err != nil {
-		return fmt.Errorf("moving the old %s aside: %w", to, err)
-	}
-	if err := c.sftp.Rename(from, to); err != nil {
-		if rerr := c.sftp.Rename(aside, to); rerr != nil {
-			f.log.Error("could not put the old file back; restore it by hand", "from", aside, "to", to, "error", rerr)
-		}
-		return err
-	}
-	if err := c.sftp.Remove(aside); err != nil {
-		f.log.Warn("could not remove the replaced file; remove it by hand", "name", aside, "error", err)
 	}
 	return nil
 }
@@ -404,15 +323,11 @@ func (f *sftpFolder) runOn(ctx context.Context, doing, name string, idempotent b
 	return nil
 }
 
-// Close closes the connection; the folder cannot be used afterwards.
+// Close releases the folder's share of its connection, which closes with
+// the last folder using it; the folder cannot be used afterwards.
 func (f *sftpFolder) Close() error {
-	f.mu.Lock()
-	f.closed = true
-	c := f.conn
-	f.conn = nil
-	f.mu.Unlock()
-	if c != nil {
-		c.kill()
+	if !f.closed.Swap(true) {
+		f.link.release()
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
@@ -22,23 +23,18 @@ var (
 )
 
 // sshClientConfig builds the SSH client configuration: the login methods
-// from opts and the host key check for hostport ("host:port").
-func sshClientConfig(user, hostport string, opts Options) (*ssh.ClientConfig, error) {
+// from opts and the host key check for hostport ("host:port"), which
+// sets HostKeyCallback and HostKeyAlgorithms at each handshake.
+func sshClientConfig(user, hostport string, opts Options) (*ssh.ClientConfig, *hostKeyChecker, error) {
 	auth, err := authMethods(opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	hk, err := newHostKeyChecker(hostport, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &ssh.ClientConfig{
-		User:              user,
-		Auth:              auth,
-		HostKeyCallback:   hk.check,
-		HostKeyAlgorithms: hk.algorithms,
-		Timeout:           opts.Timeout,
-	}, nil
+	return &ssh.ClientConfig{User: user, Auth: auth, Timeout: opts.Timeout}, hk, nil
 }
 
 // authMethods returns public-key login first, then password and
@@ -89,6 +85,12 @@ type hostKeyChecker struct {
 	known      ssh.HostKeyCallback
 	pins       []string
 	algorithms []string // host key algorithms of the known keys, for the handshake
+
+	mu sync.Mutex
+	// matched is the type of the pinned key the server last presented:
+	// its algorithms are offered first, so a reconnection needs one
+	// handshake.
+	matched string
 }
 
 func newHostKeyChecker(hostport string, opts Options) (*hostKeyChecker, error) {
@@ -175,6 +177,75 @@ func knownAlgorithms(cb ssh.HostKeyCallback, hostport string) []string {
 		}
 	}
 	return algos
+}
+
+// offer returns the host key algorithms to offer: all that may verify a
+// known or pinned key, those of the pinned key the server presented last
+// first.
+func (c *hostKeyChecker) offer() []string {
+	c.mu.Lock()
+	matched := c.matched
+	c.mu.Unlock()
+	first := make([]string, 0, len(c.algorithms))
+	var rest []string
+	for _, a := range c.algorithms {
+		if keyType(a) == matched {
+			first = append(first, a)
+		} else {
+			rest = append(rest, a)
+		}
+	}
+	return append(first, rest...)
+}
+
+// accepted remembers the type of the key a server was accepted with,
+// when fingerprints are pinned (a fingerprint does not tell the type).
+func (c *hostKeyChecker) accepted(key ssh.PublicKey) {
+	if len(c.pins) == 0 || key == nil {
+		return
+	}
+	c.mu.Lock()
+	c.matched = key.Type()
+	c.mu.Unlock()
+}
+
+// retryWithout returns the algorithms of offered left once the refused
+// key's type is taken out, or nil when another handshake cannot help: no
+// fingerprint is pinned (known_hosts gave the algorithms of the keys it
+// knows already) or no other type is left.
+func (c *hostKeyChecker) retryWithout(offered []string, refused ssh.PublicKey) []string {
+	if len(c.pins) == 0 || refused == nil {
+		return nil
+	}
+	var left []string
+	for _, a := range offered {
+		if keyType(a) != refused.Type() {
+			left = append(left, a)
+		}
+	}
+	return left
+}
+
+// alsoRefused adds to the error of the first refused key the other keys
+// the server presented, one handshake each, none accepted either.
+func alsoRefused(first error, others []ssh.PublicKey) error {
+	if len(others) == 0 {
+		return first
+	}
+	var keys []string
+	for _, k := range others {
+		keys = append(keys, fmt.Sprintf("the %s key %s", k.Type(), ssh.FingerprintSHA256(k)))
+	}
+	return fmt.Errorf("%w; it also has %s, not accepted either", first, strings.Join(keys, " and "))
+}
+
+// keyType is the type of the keys a host key algorithm verifies.
+func keyType(algo string) string {
+	switch algo {
+	case ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSASHA512:
+		return ssh.KeyAlgoRSA
+	}
+	return algo
 }
 
 func (c *hostKeyChecker) check(hostname string, remote net.Addr, key ssh.PublicKey) error {

@@ -27,6 +27,12 @@ type sftpConn struct {
 	sftp        *sftp.Client
 	posixRename bool
 	fsync       bool
+	hardlink    bool
+	noLink      atomic.Bool // hardlink advertised, but a link of a file failed
+
+	renameMu  sync.Mutex
+	rename    renameMode // what a plain rename onto an existing name does
+	renameErr error      // why the probe could not tell (renameUnknown)
 
 	dead     chan struct{} // closed once the connection is gone
 	killed   atomic.Bool
@@ -93,105 +99,158 @@ func isConnError(err error) bool {
 // arriving during a dial wait for it and share its result. After a failed
 // dial, further attempts wait for a growing backoff and fail fast until
 // then with the last error.
-func (f *sftpFolder) connect(ctx context.Context) (*sftpConn, error) {
+func (l *sftpLink) connect(ctx context.Context, timeout time.Duration) (*sftpConn, error) {
 	for {
-		f.mu.Lock()
-		if f.closed {
-			f.mu.Unlock()
-			return nil, fmt.Errorf("using %s: %w", f, net.ErrClosed)
+		l.mu.Lock()
+		if l.closed {
+			l.mu.Unlock()
+			return nil, fmt.Errorf("using %s: %w", l, net.ErrClosed)
 		}
-		if f.conn != nil && f.conn.alive() {
-			c := f.conn
-			f.mu.Unlock()
+		if l.conn != nil && l.conn.alive() {
+			c := l.conn
+			l.mu.Unlock()
 			return c, nil
 		}
-		f.conn = nil
-		if ch := f.dialing; ch != nil {
-			f.mu.Unlock()
+		l.conn = nil
+		if ch := l.dialing; ch != nil {
+			l.mu.Unlock()
 			select {
 			case <-ch:
 				continue
 			case <-ctx.Done():
-				return nil, fmt.Errorf("connecting to %s: %w", f, ctxError(ctx))
+				return nil, fmt.Errorf("connecting to %s: %w", l, ctxError(ctx))
 			}
 		}
-		if wait := f.nextDial.Sub(f.now()); wait > 0 && f.dialErr != nil {
-			err := f.dialErr
-			f.mu.Unlock()
+		if wait := l.nextDial.Sub(l.now()); wait > 0 && l.dialErr != nil {
+			err := l.dialErr
+			l.mu.Unlock()
 			return nil, fmt.Errorf("%w (next attempt in %s)", err, wait.Round(time.Millisecond))
 		}
 		ch := make(chan struct{})
-		f.dialing = ch
-		f.mu.Unlock()
+		l.dialing = ch
+		l.mu.Unlock()
 
-		c, err := f.dial(ctx)
+		c, err := l.dial(ctx, timeout)
 
-		f.mu.Lock()
-		f.dialing = nil
+		l.mu.Lock()
+		l.dialing = nil
 		close(ch)
 		switch {
 		case err == nil:
-			f.conn, f.dialErr, f.dialFailures = c, nil, 0
+			l.conn, l.dialErr, l.dialFailures = c, nil, 0
 		case ctx.Err() == nil:
 			// A failure of the server, not of this caller: back off.
-			f.dialErr, f.nextDial = err, f.now().Add(redial.Next(f.dialFailures))
-			f.dialFailures++
+			l.dialErr, l.nextDial = err, l.now().Add(redial.Next(l.dialFailures))
+			l.dialFailures++
 		}
-		closed := f.closed
-		f.mu.Unlock()
+		closed := l.closed
+		l.mu.Unlock()
 		if closed && c != nil {
 			c.kill()
-			return nil, fmt.Errorf("using %s: %w", f, net.ErrClosed)
+			return nil, fmt.Errorf("using %s: %w", l, net.ErrClosed)
 		}
 		return c, err
 	}
 }
 
 // dial opens a new SSH connection and SFTP session within the timeout.
-func (f *sftpFolder) dial(ctx context.Context) (*sftpConn, error) {
-	ctx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+// A server has a key of each of several types and presents the one of the
+// first type offered that it has. A fingerprint does not tell its key's
+// type: when the key presented is refused and fingerprints are pinned,
+// dial shakes hands again without that type, until the server presents a
+// pinned key or has no other; the type that matched is offered first from
+// then on.
+func (l *sftpLink) dial(ctx context.Context, timeout time.Duration) (*sftpConn, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	offer := l.hk.offer()
+	var (
+		firstErr error           // the first refusal
+		others   []ssh.PublicKey // the keys refused after it
+	)
+	for {
+		c, key, err := l.dialOnce(ctx, offer)
+		if err == nil {
+			l.hk.accepted(key)
+			l.log.Debug("connected", "host_key", key.Type(), "posix_rename", c.posixRename, "hardlink", c.hardlink, "fsync", c.fsync)
+			go l.watch(c)
+			return c, nil
+		}
+		if key != nil {
+			if firstErr == nil {
+				firstErr = err
+			} else {
+				others = append(others, key)
+			}
+			if next := l.hk.retryWithout(offer, key); len(next) > 0 && ctx.Err() == nil {
+				offer = next
+				continue
+			}
+		}
+		if firstErr == nil {
+			return nil, err
+		}
+		// Whatever ended the later handshakes, the refusal is the news.
+		return nil, alsoRefused(firstErr, others)
+	}
+}
+
+// dialOnce connects and shakes hands offering the host key algorithms
+// offer. It returns the key the server presented: refused when err is a
+// host key error, accepted when err is nil.
+func (l *sftpLink) dialOnce(ctx context.Context, offer []string) (c *sftpConn, key ssh.PublicKey, err error) {
 	var d net.Dialer
-	raw, err := d.DialContext(ctx, "tcp", f.addr)
+	raw, err := d.DialContext(ctx, "tcp", l.addr)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", f, err)
+		return nil, nil, fmt.Errorf("connecting to %s: %w", l, err)
+	}
+	cfg := *l.sshCfg
+	cfg.HostKeyAlgorithms = offer
+	var refused bool
+	cfg.HostKeyCallback = func(hostname string, remote net.Addr, k ssh.PublicKey) error {
+		key = k
+		err := l.hk.check(hostname, remote, k)
+		refused = err != nil
+		return err
 	}
 	// The handshake and the SFTP init take no context: close the socket if
 	// ctx ends first.
 	stop := context.AfterFunc(ctx, func() { _ = raw.Close() })
-	c, err := f.handshake(raw)
+	c, err = l.handshake(raw, &cfg)
 	if !stop() {
 		if c != nil {
 			c.kill()
 		}
 		_ = raw.Close()
-		return nil, fmt.Errorf("connecting to %s: %w", f, ctxError(ctx))
+		return nil, nil, fmt.Errorf("connecting to %s: %w", l, ctxError(ctx))
 	}
 	if err != nil {
 		_ = raw.Close()
-		return nil, err
+		if !refused {
+			key = nil
+		}
+		return nil, key, err
 	}
-	f.log.Debug("connected", "posix_rename", c.posixRename, "fsync", c.fsync)
-	go f.watch(c)
-	return c, nil
+	return c, key, nil
 }
 
-func (f *sftpFolder) handshake(raw net.Conn) (*sftpConn, error) {
-	conn, chans, reqs, err := ssh.NewClientConn(raw, f.addr, f.sshCfg)
+func (l *sftpLink) handshake(raw net.Conn, cfg *ssh.ClientConfig) (*sftpConn, error) {
+	conn, chans, reqs, err := ssh.NewClientConn(raw, l.addr, cfg)
 	if err != nil {
 		if strings.Contains(err.Error(), "unable to authenticate") {
-			return nil, fmt.Errorf("logging in to %s: %w; check the user name and the password or key", f, err)
+			return nil, fmt.Errorf("logging in to %s: %w; check the user name and the password or key", l, err)
 		}
-		return nil, fmt.Errorf("connecting to %s: %w", f, err)
+		return nil, fmt.Errorf("connecting to %s: %w", l, err)
 	}
 	client := ssh.NewClient(conn, chans, reqs)
 	sc, err := sftp.NewClient(client)
 	if err != nil {
 		_ = client.Close()
-		return nil, fmt.Errorf("starting the SFTP session on %s (is the sftp subsystem enabled?): %w", f, err)
+		return nil, fmt.Errorf("starting the SFTP session on %s (is the sftp subsystem enabled?): %w", l, err)
 	}
 	c := &sftpConn{ssh: client, sftp: sc, dead: make(chan struct{})}
 	_, c.posixRename = sc.HasExtension("posix-rename@openssh.com")
+	_, c.hardlink = sc.HasExtension("hardlink@openssh.com")
 	v, ok := sc.HasExtension("fsync@openssh.com")
 	c.fsync = ok && v == "1"
 	return c, nil
@@ -199,31 +258,31 @@ func (f *sftpFolder) handshake(raw net.Conn) (*sftpConn, error) {
 
 // watch marks c dead when either layer ends and sends keepalives; a
 // keepalive without answer within the timeout closes the connection.
-func (f *sftpFolder) watch(c *sftpConn) {
+func (l *sftpLink) watch(c *sftpConn) {
 	ended := make(chan struct{}, 2)
 	go func() { _ = c.ssh.Wait(); ended <- struct{}{} }()
 	go func() { _ = c.sftp.Wait(); ended <- struct{}{} }()
-	tick := time.NewTicker(f.opts.KeepAlive)
+	tick := time.NewTicker(l.keepAlive)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ended:
 			c.kill()
 			close(c.dead)
-			f.mu.Lock()
-			closed := f.closed
-			f.mu.Unlock()
+			l.mu.Lock()
+			closed := l.closed
+			l.mu.Unlock()
 			if !closed {
-				f.log.Info("SFTP connection closed; the next operation reconnects")
+				l.log.Info("SFTP connection closed; the next operation reconnects")
 			}
 			return
 		case <-tick.C:
-			go f.keepalive(c)
+			go l.keepalive(c)
 		}
 	}
 }
 
-func (f *sftpFolder) keepalive(c *sftpConn) {
+func (l *sftpLink) keepalive(c *sftpConn) {
 	done := make(chan error, 1)
 	go func() {
 		// OpenSSH answers this unknown request with a failure: any answer
@@ -231,16 +290,16 @@ func (f *sftpFolder) keepalive(c *sftpConn) {
 		_, _, err := c.ssh.SendRequest("keepalive@openssh.com", true, nil)
 		done <- err
 	}()
-	t := time.NewTimer(f.opts.Timeout)
+	t := time.NewTimer(l.timeout)
 	defer t.Stop()
 	select {
 	case err := <-done:
 		if err != nil {
-			f.log.Warn("SFTP keepalive failed, closing the connection", "error", err)
+			l.log.Warn("SFTP keepalive failed, closing the connection", "error", err)
 			c.kill()
 		}
 	case <-t.C:
-		f.log.Warn("SFTP keepalive unanswered, closing the connection", "timeout", f.opts.Timeout)
+		l.log.Warn("SFTP keepalive unanswered, closing the connection", "timeout", l.timeout)
 		c.kill()
 	case <-c.dead:
 	}
@@ -252,7 +311,11 @@ func (f *sftpFolder) keepalive(c *sftpConn) {
 func (f *sftpFolder) run(ctx context.Context, idempotent bool, fn func(ctx context.Context, c *sftpConn) error) error {
 	for attempt := 0; ; attempt++ {
 		octx, cancel := context.WithTimeout(ctx, f.opts.Timeout)
-		c, err := f.connect(octx)
+		if f.closed.Load() {
+			cancel()
+			return fmt.Errorf("using %s: %w", f, net.ErrClosed)
+		}
+		c, err := f.link.connect(octx, f.opts.Timeout)
 		if err == nil {
 			err = c.guard(octx, func() error { return fn(octx, c) })
 		}

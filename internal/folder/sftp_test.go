@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"encoding/pem"
 	"errors"
 	"io"
@@ -138,7 +139,9 @@ func TestSFTPHostKeyVerification(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := sftptest.NewServerConfig(t, sftptest.Config{ExtraHostKeys: []ssh.Signer{ecSigner}})
+	rsaSigner := mustRSASigner(t)
+	srv := sftptest.NewServerConfig(t, sftptest.Config{ExtraHostKeys: []ssh.Signer{ecSigner, rsaSigner}})
+	ecFP, rsaFP := ssh.FingerprintSHA256(ecSigner.PublicKey()), ssh.FingerprintSHA256(rsaSigner.PublicKey())
 	other, err := ssh.NewSignerFromKey(mustECKey(t))
 	if err != nil {
 		t.Fatal(err)
@@ -169,10 +172,15 @@ func TestSFTPHostKeyVerification(t *testing.T) {
 		{name: "known_hosts with both", knownHosts: khFile(hostLine(ecSigner.PublicKey()), srv.KnownHostsLine)},
 		{name: "pinned fingerprint", fingerprint: srv.Fingerprint},
 		{name: "one of several pins", fingerprint: ssh.FingerprintSHA256(other.PublicKey()) + ", " + srv.Fingerprint},
+		// The server presents its ed25519 key first: a pin of another of
+		// its keys must still be reached.
+		{name: "pinned rsa fingerprint", fingerprint: rsaFP},
+		{name: "pinned ecdsa fingerprint", fingerprint: ecFP},
+		{name: "pinned rsa fingerprint and known_hosts of another", knownHosts: khFile(otherHostLine), fingerprint: rsaFP},
 		{
 			name: "wrong fingerprint", fingerprint: ssh.FingerprintSHA256(other.PublicKey()),
 			wantErr:   folder.ErrHostKeyMismatch,
-			wantInMsg: []string{srv.Addr, srv.Fingerprint, ssh.FingerprintSHA256(other.PublicKey())},
+			wantInMsg: []string{srv.Addr, srv.Fingerprint, ssh.FingerprintSHA256(other.PublicKey()), ecFP, rsaFP},
 		},
 		{
 			name: "host not in known_hosts", knownHosts: khFile(otherHostLine),
@@ -217,6 +225,53 @@ func TestSFTPHostKeyVerification(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSFTPPinnedKeyReconnects: once the server presented the pinned key
+// (its third type), a reconnection offers that type first: one
+// connection, not one per key type.
+func TestSFTPPinnedKeyReconnects(t *testing.T) {
+	rsaSigner := mustRSASigner(t)
+	srv := sftptest.NewServerConfig(t, sftptest.Config{ExtraHostKeys: []ssh.Signer{mustECSigner(t), rsaSigner}})
+	opts := srv.Options("/")
+	opts.KnownHostsFile, opts.HostKeyFingerprint = "", ssh.FingerprintSHA256(rsaSigner.PublicKey())
+	f := openSFTP(t, opts)
+	if _, err := f.Stat(t.Context(), "."); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Accepted(); got != 3 {
+		t.Errorf("first connection: %d handshakes, want 3 (ed25519 and ecdsa refused, then rsa)", got)
+	}
+	srv.KillConnections()
+	before := srv.Accepted()
+	if _, err := f.Stat(t.Context(), "."); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Accepted() - before; got != 1 {
+		t.Errorf("reconnection: %d handshakes, want 1", got)
+	}
+}
+
+func mustRSASigner(t *testing.T) ssh.Signer {
+	t.Helper()
+	k, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ssh.NewSignerFromKey(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func mustECSigner(t *testing.T) ssh.Signer {
+	t.Helper()
+	s, err := ssh.NewSignerFromKey(mustECKey(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func mustECKey(t *testing.T) *ecdsa.PrivateKey {

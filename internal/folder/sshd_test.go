@@ -68,7 +68,7 @@ func TestOpenSSHLinksAndOddNames(t *testing.T) {
 
 func TestOpenSSHHostKeyAndLogin(t *testing.T) {
 	root := t.TempDir()
-	sshd := sftptest.StartSSHD(t, root)
+	sshd := sftptest.StartSSHDConfig(t, root, sftptest.SSHDConfig{RSAHostKey: true})
 	other := sftptest.NewServer(t) // a different host key
 	tests := []struct {
 		name    string
@@ -79,6 +79,10 @@ func TestOpenSSHHostKeyAndLogin(t *testing.T) {
 		{name: "known_hosts", mutate: func(*folder.Options) {}},
 		{name: "pinned fingerprint", mutate: func(o *folder.Options) {
 			o.KnownHostsFile, o.HostKeyFingerprint = "", sshd.Fingerprint
+		}},
+		// sshd presents its ed25519 key first.
+		{name: "pinned rsa fingerprint", mutate: func(o *folder.Options) {
+			o.KnownHostsFile, o.HostKeyFingerprint = "", sshd.RSAFingerprint
 		}},
 		{name: "wrong fingerprint", mutate: func(o *folder.Options) {
 			o.KnownHostsFile, o.HostKeyFingerprint = "", other.Fingerprint
@@ -176,5 +180,20 @@ func BenchmarkSFTPRead1000(b *testing.B) {
 			}
 			b.ReportMetric(float64(1000*b.N)/b.Elapsed().Seconds(), "files/s")
 		})
+	}
+}
+
+// TestOpenSSHRenameSafety: OpenSSH refuses a rename onto an existing name,
+// and the probe that finds it leaves nothing behind.
+func TestOpenSSHRenameSafety(t *testing.T) {
+	root := t.TempDir()
+	sshd := sftptest.StartSSHD(t, root)
+	f := openSFTP(t, sshd.Options(root))
+	got, err := folder.RenameSafety(t.Context(), f)
+	if err != nil || !strings.Contains(got, "refuses a rename onto an existing name") {
+		t.Errorf("got %q, %v; want the server to refuse", got, err)
+	}
+	if names := foldertest.Names(t, t.Context(), f, "."); len(names) != 0 {
+		t.Errorf("the probe left %q", names)
 	}
 }

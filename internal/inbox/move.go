@@ -144,14 +144,16 @@ func freeNames(ctx context.Context, f folder.Folder, dir, base string, withRejec
 		free := true
 		for _, name := range names {
 			_, err := f.Stat(ctx, path.Join(dir, name))
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
+			taken, err := folder.Taken(err)
+			if err != nil {
+				// A refused permission or a server that does not
+				// answer is not a name in use: say so now.
+				return "", "", fmt.Errorf("choosing a name for %s in %s: %w", base, dir, err)
 			}
-			if ctx.Err() != nil {
-				return "", "", ctx.Err()
+			if taken {
+				free = false
+				break
 			}
-			free = false // taken, a link, or unreadable
-			break
 		}
 		if free {
 			return path.Join(dir, cand), path.Join(dir, rep), nil

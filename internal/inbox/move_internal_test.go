@@ -1,11 +1,17 @@
 package inbox
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/pkg/sftp"
+
 	"filebridge/internal/folder"
+	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/folderurl"
 )
 
@@ -63,4 +69,80 @@ func localFolder(t *testing.T, dir string) folder.Folder {
 	}
 	t.Cleanup(func() { _ = f.Close() })
 	return f
+}
+
+// statRefuser refuses, with a permission error, every Lstat (the look-up
+// of a name) of a path under dir, and counts them.
+type statRefuser struct {
+	sftp.FileLister
+	dir     string
+	refused atomic.Int32
+}
+
+func (s *statRefuser) Lstat(r *sftp.Request) (sftp.ListerAt, error) {
+	if strings.HasPrefix(r.Filepath, s.dir+"/") {
+		s.refused.Add(1)
+		return nil, os.ErrPermission
+	}
+	return s.FileLister.(sftp.LstatFileLister).Lstat(r)
+}
+
+// TestFreeNamesReportsErrors: only "does not exist" makes a name free. A
+// refused permission or a server gone away is reported at the first
+// look-up with its cause, not taken for a used name until "too many files
+// of that name" after 10,000 look-ups; a symbolic link is a used name.
+func TestFreeNamesReportsErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T, srv *sftptest.Server, refuser *statRefuser)
+		want    string // in the error; "" for no error
+		final   string
+		refused int32
+	}{
+		{name: "permission refused", setup: func(t *testing.T, _ *sftptest.Server, r *statRefuser) {
+			r.dir = "/data/out"
+		}, want: "permission denied", refused: 1},
+		{name: "server gone", setup: func(t *testing.T, srv *sftptest.Server, _ *statRefuser) {
+			srv.Close()
+		}, want: "connection refused"},
+		{name: "a link takes the name", setup: func(t *testing.T, srv *sftptest.Server, _ *statRefuser) {
+			if err := srv.Client(t).Symlink("/data/elsewhere", "/data/out/A.csv"); err != nil {
+				t.Fatal(err)
+			}
+		}, final: "out/A.1.csv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			refuser := &statRefuser{dir: "/none"}
+			srv := sftptest.NewServerConfig(t, sftptest.Config{Handlers: func(h sftp.Handlers) sftp.Handlers {
+				refuser.FileLister, h.FileList = h.FileList, refuser
+				return h
+			}})
+			opts := srv.Options("/data")
+			opts.Logger = slog.New(slog.DiscardHandler)
+			f, err := folder.Open(t.Context(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = f.Close() })
+			if err := f.MkdirAll(t.Context(), "out"); err != nil {
+				t.Fatal(err)
+			}
+			tt.setup(t, srv, refuser)
+			final, _, err := freeNames(t.Context(), f, "out", "A.csv", true)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("freeNames: %v", err)
+			case tt.want == "" && final != tt.final:
+				t.Errorf("got %s, want %s", final, tt.final)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("got %q, %v; want an error saying %q", final, err, tt.want)
+			case tt.want != "" && strings.Contains(err.Error(), "too many"):
+				t.Errorf("error %q takes the failure for names in use", err)
+			}
+			if got := refuser.refused.Load(); got != tt.refused {
+				t.Errorf("%d look-ups refused, want %d: the first error ends the search", got, tt.refused)
+			}
+		})
+	}
 }

@@ -1,8 +1,11 @@
 package inbox_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -180,5 +183,61 @@ func TestSFTPRequestsPerFile(t *testing.T) {
 	t.Logf("%d requests for %d files (%.1f a file): %v and %d reads", all, n, float64(all)/n, reqs.methods, reads)
 	if all > 9*n {
 		t.Errorf("%d requests for %d files (%.1f a file), want at most 9 a file: %v and %d reads", all, n, float64(all)/n, reqs.methods, reads)
+	}
+}
+
+// TestSFTPOverwritingServerSameName: on a server whose plain rename
+// overwrites (MySecureShell), a second file of the same name claimed while
+// the first is held in processing/ takes another name there, and the
+// first, untouched, goes on once its master data arrives.
+func TestSFTPOverwritingServerSameName(t *testing.T) {
+	srv := sftptest.NewOverwritingServer(t)
+	e := newEnv(t, envOpts{sftp: srv})
+	c := srv.Client(t)
+	first, err := os.ReadFile(filepath.Join("..", "..", "samples", ordersSample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sftptest.WriteFile(t, c, "/in/ORDERS_20260316.csv", first)
+	if r := result(t, e.runOnce(), "ORDERS_20260316.csv"); !r.Held {
+		t.Fatalf("first file: %s, held %v: %s; want held for master data", r.State, r.Held, r.Message)
+	}
+	// The same orders under other numbers.
+	second := bytes.ReplaceAll(first, []byte("SO-2026-"), []byte("SO-2027-"))
+	sftptest.WriteFile(t, c, "/in/ORDERS_20260316.csv", second)
+	rr := e.runOnce()
+	if len(rr.Files) != 2 {
+		t.Fatalf("%d files in the second round, want 2 (both held): %+v", len(rr.Files), rr)
+	}
+	if got := sftptest.ReadFile(t, c, "/in/processing/ORDERS_20260316.csv"); !bytes.Equal(got, first) {
+		t.Fatalf("the held file in processing/ was replaced by the second of its name")
+	}
+	if got := sftptest.ReadFile(t, c, "/in/processing/ORDERS_20260316.1.csv"); !bytes.Equal(got, second) {
+		t.Errorf("the second file is not in processing/ under the next name")
+	}
+	for _, s := range []string{"A/good/SUPPLIERS_20260302.csv", "A/good/SKU_20260302.csv", "A/good/SKU_20260310.xlsx", "A/good/RECEPTIONS_20260304.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "samples", s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sftptest.WriteFile(t, c, "/in/"+filepath.Base(s), b)
+	}
+	rr = e.runOnce()
+	var done int
+	for _, f := range rr.Files {
+		if f.Name == "ORDERS_20260316.csv" && f.State == journal.FileDone {
+			done++
+		}
+	}
+	if done != 2 {
+		t.Errorf("%d files of the name done once their master data arrived, want 2: %+v", done, rr.Files)
+	}
+	for _, order := range []string{"SO-2026-10001", "SO-2027-10001"} {
+		if n := e.sim.Count(portal.SalesOrders, order); n != 1 {
+			t.Errorf("order %s created %d times, want once", order, n)
+		}
+	}
+	if n := e.sim.RepeatedCreates(); n != 0 {
+		t.Errorf("%d repeated creates, want 0", n)
 	}
 }

@@ -7,6 +7,7 @@ package sftptest
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/rsa"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -29,6 +30,24 @@ type keyPair struct {
 func newKeyPair(t testing.TB) keyPair {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatalf("generating key: %v", err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatalf("wrapping key: %v", err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatalf("encoding key: %v", err)
+	}
+	return keyPair{signer: signer, pem: pem.EncodeToMemory(block)}
+}
+
+// newRSAKeyPair returns a throwaway 2048-bit RSA key.
+func newRSAKeyPair(t testing.TB) keyPair {
+	t.Helper()
+	priv, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatalf("generating key: %v", err)
 	}

@@ -2,8 +2,12 @@ package sftptest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"net"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +31,29 @@ type Config struct {
 	// KeyboardInteractiveOnly accepts the password only through the
 	// keyboard-interactive method, as some appliances do.
 	KeyboardInteractiveOnly bool
+	// OverwritingRename makes a plain rename replace an existing target
+	// (POSIX rename(2), as MySecureShell does) instead of failing.
+	OverwritingRename bool
+	// HideExtensions are SFTP extensions the server neither advertises
+	// nor serves: "hardlink@openssh.com", "posix-rename@openssh.com".
+	HideExtensions []string
+	// OneConnectionPerUser refuses the sftp subsystem on a connection
+	// while another connection of the same user is open, as servers that
+	// limit each user to one connection do.
+	OneConnectionPerUser bool
+}
+
+// Extensions the in-memory server has, which Config.HideExtensions hides.
+const (
+	ExtHardlink    = "hardlink@openssh.com"
+	ExtPosixRename = "posix-rename@openssh.com"
+)
+
+// NewOverwritingServer starts a server like MySecureShell 2.0's: a plain
+// rename overwrites an existing target, and neither posix-rename nor
+// hardlink is there.
+func NewOverwritingServer(t testing.TB) *Server {
+	return NewServerConfig(t, Config{OverwritingRename: true, HideExtensions: []string{ExtHardlink, ExtPosixRename}})
 }
 
 // Server is an in-process SSH server whose sftp subsystem is
@@ -39,12 +66,16 @@ type Server struct {
 	Password string
 
 	handlers sftp.Handlers
+	hide     []string // extensions not advertised
 	ln       net.Listener
 
 	keepalive chan struct{} // a value per keepalive request received (dropped when full)
 
+	onePerUser bool
+
 	mu        sync.Mutex
 	conns     map[net.Conn]struct{}
+	users     map[string]int // logged-in connections by user
 	accepted  int
 	closeOnce sync.Once
 	wg        sync.WaitGroup
@@ -62,14 +93,19 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	s := &Server{
 		endpoint: endpoint{User: "filebridge", ClientKey: client.pem, HostKey: host.signer.PublicKey(), clientAuth: client.signer},
 		Password: "s3cret-test-password", handlers: sftp.InMemHandler(),
-		conns: map[net.Conn]struct{}{}, keepalive: make(chan struct{}, 64),
+		conns: map[net.Conn]struct{}{}, users: map[string]int{}, keepalive: make(chan struct{}, 64),
+		onePerUser: cfg.OneConnectionPerUser,
 	}
+	if cfg.OverwritingRename || slices.Contains(cfg.HideExtensions, ExtHardlink) {
+		s.handlers.FileCmd = renames{FileCmder: s.handlers.FileCmd, overwrite: cfg.OverwritingRename, noLink: slices.Contains(cfg.HideExtensions, ExtHardlink)}
+	}
+	s.hide = cfg.HideExtensions
 	if cfg.Handlers != nil {
 		s.handlers = cfg.Handlers(s.handlers)
 	}
 	scfg := &ssh.ServerConfig{
 		PublicKeyCallback: func(c ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
-			if c.User() == s.User && bytes.Equal(key.Marshal(), client.signer.PublicKey().Marshal()) {
+			if (c.User() == s.User || c.User() == adminUser) && bytes.Equal(key.Marshal(), client.signer.PublicKey().Marshal()) {
 				return nil, nil
 			}
 			return nil, errors.New("key refused")
@@ -108,6 +144,16 @@ func NewServerConfig(t testing.TB, cfg Config) *Server {
 	go s.accept(scfg)
 	t.Cleanup(s.Close)
 	return s
+}
+
+// adminUser is the user Client logs in as: the test's own view of the
+// files, which OneConnectionPerUser does not count against User.
+const adminUser = "sftptest-admin"
+
+// Client returns a raw pkg/sftp client on the server's files, logged in
+// with the client key as another user than User.
+func (s *Server) Client(t testing.TB) *sftp.Client {
+	return rawClient(t, s.Addr, adminUser, ssh.PublicKeys(s.clientAuth), s.HostKey)
 }
 
 // Options returns folder options for dir with password login, the
@@ -197,6 +243,15 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 		return
 	}
 	defer sc.Close()
+	s.mu.Lock()
+	s.users[sc.User()]++
+	refuse := s.onePerUser && s.users[sc.User()] > 1
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.users[sc.User()]--
+		s.mu.Unlock()
+	}()
 	go s.globalRequests(reqs)
 	var wg sync.WaitGroup
 	defer wg.Wait()
@@ -214,13 +269,17 @@ func (s *Server) serveConn(nc net.Conn, cfg *ssh.ServerConfig) {
 			defer wg.Done()
 			defer ch.Close()
 			for req := range creqs {
-				ok := req.Type == "subsystem" && len(req.Payload) > 4 && string(req.Payload[4:]) == "sftp"
+				ok := req.Type == "subsystem" && len(req.Payload) > 4 && string(req.Payload[4:]) == "sftp" && !refuse
 				_ = req.Reply(ok, nil)
 				if ok {
 					wg.Add(1)
 					go func() {
 						defer wg.Done()
-						rs := sftp.NewRequestServer(ch, s.handlers)
+						var rw io.ReadWriteCloser = ch
+						if len(s.hide) > 0 {
+							rw = &versionFilter{ReadWriteCloser: ch, hide: s.hide}
+						}
+						rs := sftp.NewRequestServer(rw, s.handlers)
 						_ = rs.Serve()
 						_ = rs.Close()
 						_ = ch.Close()
@@ -239,4 +298,78 @@ func location(url string) folderurl.URL {
 		panic(err)
 	}
 	return loc
+}
+
+// renames changes the in-memory backend's renames: a plain rename
+// replaces its target (overwrite), hard links are refused (noLink).
+type renames struct {
+	sftp.FileCmder
+	overwrite, noLink bool
+}
+
+func (r renames) Filecmd(req *sftp.Request) error {
+	switch req.Method {
+	case "Rename":
+		if pr, ok := r.FileCmder.(sftp.PosixRenameFileCmder); ok && r.overwrite {
+			return pr.PosixRename(req)
+		}
+	case "Link":
+		if r.noLink {
+			return sftp.ErrSSHFxOpUnsupported
+		}
+	}
+	return r.FileCmder.Filecmd(req)
+}
+
+// versionFilter leaves the hidden extensions out of the server's
+// SSH_FXP_VERSION packet, the first it writes (in one write).
+type versionFilter struct {
+	io.ReadWriteCloser
+	hide []string
+	done bool
+}
+
+// versionMsg is an SSH_FXP_VERSION packet after its length; Rest holds
+// its extension pairs.
+type versionMsg struct {
+	Version uint32 `sshtype:"2"`
+	Rest    []byte `ssh:"rest"`
+}
+
+type extensionPair struct {
+	Name, Data string
+	Rest       []byte `ssh:"rest"`
+}
+
+func (v *versionFilter) Write(p []byte) (int, error) {
+	if v.done {
+		return v.ReadWriteCloser.Write(p)
+	}
+	v.done = true
+	var msg versionMsg
+	if len(p) < 4 {
+		return 0, fmt.Errorf("a %d-byte first packet is not SSH_FXP_VERSION", len(p))
+	}
+	if err := ssh.Unmarshal(p[4:], &msg); err != nil {
+		return 0, fmt.Errorf("reading SSH_FXP_VERSION: %w", err)
+	}
+	var kept []byte
+	for rest := msg.Rest; len(rest) > 0; {
+		var e extensionPair
+		if err := ssh.Unmarshal(rest, &e); err != nil {
+			return 0, fmt.Errorf("reading SSH_FXP_VERSION's extensions: %w", err)
+		}
+		rest = e.Rest
+		if !slices.Contains(v.hide, e.Name) {
+			kept = append(kept, ssh.Marshal(extensionPair{Name: e.Name, Data: e.Data})...)
+		}
+	}
+	body := ssh.Marshal(versionMsg{Version: msg.Version, Rest: kept})
+	if _, err := v.ReadWriteCloser.Write(binary.BigEndian.AppendUint32(nil, uint32(len(body)))); err != nil {
+		return 0, err
+	}
+	if _, err := v.ReadWriteCloser.Write(body); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

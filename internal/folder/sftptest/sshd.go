@@ -8,6 +8,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -28,9 +29,20 @@ type SSHD struct {
 	// Root is the absolute directory the tests use as folder root.
 	Root string
 
+	// RSAFingerprint is the SHA-256 fingerprint of the RSA host key sshd
+	// has besides its ed25519 key, with SSHDConfig.RSAHostKey.
+	RSAFingerprint string
+
 	cmd    *exec.Cmd
 	exited chan struct{}
 	stderr *testkit.Buffer
+}
+
+// SSHDConfig changes how StartSSHDConfig's sshd is set up.
+type SSHDConfig struct {
+	// RSAHostKey gives sshd an RSA host key besides its ed25519 key,
+	// which clients that offer both get first.
+	RSAHostKey bool
 }
 
 // StartSSHD starts sshd for a folder rooted at rootDir (an absolute local
@@ -38,6 +50,12 @@ type SSHD struct {
 // ends. Without sshd the test is skipped, or fails when $CI is set: CI must
 // run these tests.
 func StartSSHD(t testing.TB, rootDir string) *SSHD {
+	t.Helper()
+	return StartSSHDConfig(t, rootDir, SSHDConfig{})
+}
+
+// StartSSHDConfig starts sshd as StartSSHD does, set up by cfg.
+func StartSSHDConfig(t testing.TB, rootDir string, cfg SSHDConfig) *SSHD {
 	t.Helper()
 	if _, err := os.Stat(SSHDPath); err != nil {
 		if os.Getenv("CI") != "" {
@@ -64,9 +82,17 @@ func StartSSHD(t testing.TB, rootDir string) *SSHD {
 		endpoint: endpoint{User: u.Username, ClientKey: client.pem, HostKey: host.signer.PublicKey(), clientAuth: client.signer},
 		Root:     rootDir,
 	}
+	hostKeys := []string{hostKeyFile}
+	if cfg.RSAHostKey {
+		rsaKey := newRSAKeyPair(t)
+		rsaFile := filepath.Join(dir, "ssh_host_rsa_key")
+		mustWrite(t, rsaFile, rsaKey.pem, 0o600)
+		hostKeys = append(hostKeys, rsaFile)
+		s.RSAFingerprint = ssh.FingerprintSHA256(rsaKey.signer.PublicKey())
+	}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		if lastErr = s.start(t, dir, hostKeyFile, authKeys); lastErr == nil {
+		if lastErr = s.start(t, dir, hostKeys, authKeys); lastErr == nil {
 			s.hostKeyInfo = newHostKeyInfo(t, s.Addr, s.HostKey)
 			return s
 		}
@@ -75,16 +101,19 @@ func StartSSHD(t testing.TB, rootDir string) *SSHD {
 	return nil
 }
 
-func (s *SSHD) start(t testing.TB, dir, hostKeyFile, authKeys string) error {
+func (s *SSHD) start(t testing.TB, dir string, hostKeys []string, authKeys string) error {
 	port, err := testkit.FreePort()
 	if err != nil {
 		return err
 	}
 	cfgFile := filepath.Join(dir, "sshd_config")
+	var hk strings.Builder
+	for _, k := range hostKeys {
+		fmt.Fprintf(&hk, "HostKey %s\n", k)
+	}
 	cfg := fmt.Sprintf(`Port %d
 ListenAddress 127.0.0.1
-HostKey %s
-AuthorizedKeysFile %s
+%sAuthorizedKeysFile %s
 PermitRootLogin yes
 StrictModes no
 UsePAM no
@@ -97,7 +126,7 @@ UseDNS no
 MaxStartups 100:30:200
 MaxSessions 100
 LogLevel ERROR
-`, port, hostKeyFile, authKeys, filepath.Join(dir, "sshd.pid"))
+`, port, hk.String(), authKeys, filepath.Join(dir, "sshd.pid"))
 	mustWrite(t, cfgFile, []byte(cfg), 0o600)
 
 	s.stderr = &testkit.Buffer{}
