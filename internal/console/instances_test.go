@@ -71,7 +71,7 @@ url = "out"
 	}
 	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), nil, c.Mount))
 	defer srv.Close()
-	e := &consoleEnv{srv: srv}
+	e := &consoleEnv{srv: srv, browser: newBrowser(t, false)}
 	tests := []struct {
 		path string
 		want []string // in this order
