@@ -124,7 +124,7 @@ func serveConsole(t *testing.T, d *app.Daemon) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
+	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Access(false), c.Mount))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -276,11 +276,12 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 func (d *Daemon) Run(ctx context.Context) error {
 	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {
-		mounts, err := d.consoleMount()
+		c, err := d.Console()
 		if err != nil {
 			return err
 		}
-		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport, mounts...), d.Log); err != nil {
+		h := server.Handler(d.Registry, d.HealthReport, c.Access(d.Config.Server.PublicHealth), c.Mount)
+		if srv, err = server.Start(ctx, addr, h, d.Log); err != nil {
 			return &UnreachableError{Err: err}
 		}
 	}

@@ -27,9 +27,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"filebridge/internal/config"
@@ -232,7 +230,7 @@ func (c *Console) allowed(r *http.Request) bool {
 		// Open only on a loopback listener, and only to requests naming
 		// this machine: a page elsewhere whose name was re-pointed at
 		// 127.0.0.1 (DNS rebinding) gets nothing.
-		return loopbackHost(r.Host)
+		return server.LoopbackHost(r.Host)
 	}
 	s := c.d.Config.Server
 	if tok := s.Token.Value(); tok != "" {
@@ -253,16 +251,18 @@ func (c *Console) allowed(r *http.Request) bool {
 	return false
 }
 
-func loopbackHost(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		host = hostport
+// Access is the console's access rule for the server's other paths
+// (/metrics, /healthz): the same credentials as its pages; publicHealth
+// lets probes read /healthz's status without them.
+func (c *Console) Access(publicHealth bool) server.Access {
+	a := server.Access{Allowed: c.allowed, PublicHealth: publicHealth}
+	switch {
+	case len(c.d.Config.Server.Users) > 0:
+		a.Challenge = `Basic realm="filebridge", charset="UTF-8"`
+	case !c.d.Config.Server.Token.IsZero():
+		a.Challenge = `Bearer realm="filebridge"`
 	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
+	return a
 }
 
 func equal(a, b string) bool {

@@ -153,7 +153,7 @@ path = "state/fb.db"
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Mount))
+	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
 	t.Cleanup(e.srv.Close)
 	e.browser = newBrowser(t, false)
 	return e
@@ -366,6 +366,11 @@ func TestConsoleAccess(t *testing.T) {
 			{"no token, download", "/files/2/download/report", nil, 401},
 			{"bad token", "/", map[string]string{"Authorization": "Bearer wrong"}, 401},
 			{"bearer token", "/", map[string]string{"Authorization": "Bearer console-secret"}, 200},
+			{"no token, metrics", "/metrics", nil, 401},
+			{"no token, healthz", "/healthz", nil, 401},
+			{"bad token, metrics", "/metrics", map[string]string{"Authorization": "Bearer wrong"}, 401},
+			{"bearer token, metrics", "/metrics", map[string]string{"Authorization": "Bearer console-secret"}, 200},
+			{"bearer token, healthz", "/healthz", map[string]string{"Authorization": "Bearer console-secret"}, 200},
 			{"unknown path", "/admin", nil, 404},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
@@ -410,8 +415,8 @@ func TestConsoleAccess(t *testing.T) {
 	})
 	t.Run("basic auth", func(t *testing.T) {
 		e := newConsoleEnv(t, "[server]\nlisten = \"0.0.0.0:0\"\n[[server.users]]\nname = \"ops\"\npassword_env = \"FB_CONSOLE_TEST_PASSWORD\"\n")
-		req := func(user, pass string) int {
-			r, _ := http.NewRequestWithContext(t.Context(), "GET", e.srv.URL+"/files", nil)
+		req := func(path, user, pass string) int {
+			r, _ := http.NewRequestWithContext(t.Context(), "GET", e.srv.URL+path, nil)
 			if user != "" {
 				r.SetBasicAuth(user, pass)
 			}
@@ -429,8 +434,10 @@ func TestConsoleAccess(t *testing.T) {
 			user, pass string
 			code       int
 		}{{"", "", 401}, {"ops", "wrong", 401}, {"root", "ops-password", 401}, {"ops", "ops-password", 200}} {
-			if got := req(tt.user, tt.pass); got != tt.code {
-				t.Errorf("basic auth %q: %d, want %d", tt.user, got, tt.code)
+			for _, path := range []string{"/files", "/metrics", "/healthz"} {
+				if got := req(path, tt.user, tt.pass); got != tt.code {
+					t.Errorf("basic auth %q, %s: %d, want %d", tt.user, path, got, tt.code)
+				}
 			}
 		}
 	})
