@@ -129,7 +129,12 @@ type RoundHealth struct {
 
 // OutboxHealth is the state of one outbox's exports.
 type OutboxHealth struct {
-	Portal  string     `json:"portal"`
+	Portal string `json:"portal"`
+	// Status is "degraded" with the reason while the last export failed
+	// for a reason other than the portal (its folder full or
+	// unreachable); empty otherwise.
+	Status  string     `json:"status,omitempty"`
+	Reason  string     `json:"reason,omitempty"`
 	LastRun *time.Time `json:"last_run,omitempty"`
 	// LastError is the error of the most recent failed export run.
 	LastError string `json:"last_error,omitempty"`
@@ -144,7 +149,8 @@ const (
 )
 
 // Healthy reports whether nothing is degraded: every portal ok, the
-// journal writable, no inbox in trouble.
+// journal writable, no inbox in trouble, no outbox whose last export
+// failed on its folder.
 func (h Health) Healthy() bool {
 	for _, p := range h.Portals {
 		if p.Status != StatusOK && p.Status != "" {
@@ -156,6 +162,11 @@ func (h Health) Healthy() bool {
 	}
 	for _, in := range h.Inboxes {
 		if in.Status == StatusDegraded {
+			return false
+		}
+	}
+	for _, out := range h.Outboxes {
+		if out.Status == StatusDegraded {
 			return false
 		}
 	}
