@@ -3,6 +3,8 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -123,6 +125,20 @@ func TestHealthProbe(t *testing.T) {
 			t.Errorf("reason %q since %v, want the refused connection, its hint and since when", p.Reason, p.Since)
 		}
 		e.portalStatus(t, "unreachable")
+		// The same on /healthz and on the console's dashboard.
+		srv := serveConsole(t, e.d)
+		resp, err := http.Get(srv.URL + "/healthz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"status": "unreachable"`) {
+			t.Errorf("/healthz: %d\n%s", resp.StatusCode, body)
+		}
+		if page := getPage(t, srv, "/"); !strings.Contains(page, `<span class="state unreachable">unreachable</span>`) {
+			t.Errorf("the dashboard does not show the portal unreachable:\n%s", page)
+		}
 	})
 	t.Run("token refused", func(t *testing.T) {
 		e := newWatchEnv(t, "another-token", 20*time.Millisecond)
