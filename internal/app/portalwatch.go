@@ -62,6 +62,8 @@ func (t *watched) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch {
 	case err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300:
 		t.w.answered(t.portal)
+	case err == nil && resp.StatusCode < 500:
+		t.w.reachable(t.portal) // it answered, if not with a success
 	case err != nil && req.Context().Err() == nil && connectFailed(err):
 		t.w.unreachable(t.portal, err)
 	}
@@ -82,11 +84,16 @@ func (w *portalWatch) answered(portalName string) {
 	w.mu.Lock()
 	w.lastOK[portalName] = w.now()
 	w.mu.Unlock()
-	if w.health.Reachable(portalName) {
-		w.log.Info("portal reachable again", "portal", portalName)
-	}
+	w.reachable(portalName)
 	if w.health.Resume(portalName) {
 		w.log.Info("portal accepts the token again: submissions resumed", "portal", portalName)
+	}
+}
+
+// reachable records that the portal answered.
+func (w *portalWatch) reachable(portalName string) {
+	if w.health.Reachable(portalName) {
+		w.log.Info("portal reachable again", "portal", portalName)
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -59,5 +60,34 @@ func TestProbeOnlyWhenIdle(t *testing.T) {
 		if got := sim.Stats().Requests - before; got != step.sent {
 			t.Errorf("at %s: the probe sent %d requests, want %d", clock().Format(time.TimeOnly), got, step.sent)
 		}
+	}
+}
+
+// TestProbeAnswerClearsOutage: a portal marked unreachable that answers
+// the probe with a refused token is paused, and reachable: an answer of
+// any kind ends the outage.
+func TestProbeAnswerClearsOutage(t *testing.T) {
+	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 3, Token: "another-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
+	h := inbox.NewHealth(time.Now)
+	w := newPortalWatch(h, time.Now, slog.New(slog.DiscardHandler))
+	c, err := portal.New(portal.Config{Edition: model.EditionA, BaseURL: srv.URL + "/api", Company: sim.Company(),
+		Token: "demo-token", Concurrency: 2, Timeout: 10 * time.Second, RetryMaxWait: time.Second, ItemsPerPage: 10, ShipmentStatusFilter: "status.code",
+		Logger: slog.New(slog.DiscardHandler), HTTPClient: &http.Client{Transport: w.Transport("main", http.DefaultTransport.(*http.Transport).Clone())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	h.Unreachable("main", errors.New("dial tcp: connection refused"))
+	w.probe(t.Context(), map[string]*portal.Client{"main": c}, DefaultHealthProbe)
+	if paused, _ := h.Paused("main"); !paused {
+		t.Error("the portal refusing the token is not paused")
+	}
+	if h.Reachable("main") {
+		t.Error("the portal answered the probe but was still marked unreachable")
 	}
 }
