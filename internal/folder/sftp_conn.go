@@ -237,6 +237,14 @@ func (l *sftpLink) dialOnce(ctx context.Context, offer []string) (c *sftpConn, k
 func (l *sftpLink) handshake(raw net.Conn, cfg *ssh.ClientConfig) (*sftpConn, error) {
 	conn, chans, reqs, err := ssh.NewClientConn(raw, l.addr, cfg)
 	if err != nil {
+		var algo *ssh.AlgorithmNegotiationError
+		if errors.As(err, &algo) && algo.What == "host key" {
+			// known_hosts (or the pins) hold only key types the server
+			// does not offer: its key cannot be verified.
+			return nil, fmt.Errorf("%w: %s offers host keys of type %s only, but known_hosts has none of these types for it (only %s); "+
+				"if the server's keys were changed on purpose, add its key (ssh-keyscan -p PORT HOST), otherwise this may be an attack",
+				ErrHostKeyMismatch, l, strings.Join(algo.RequestedAlgorithms, ", "), strings.Join(algo.SupportedAlgorithms, ", "))
+		}
 		if strings.Contains(err.Error(), "unable to authenticate") {
 			return nil, fmt.Errorf("logging in to %s: %w; check the user name and the password or key", l, err)
 		}
