@@ -18,6 +18,10 @@ import (
 // gracefully (files in flight finish first, as on SIGTERM) and starts
 // again with the new inboxes, routes, exports and portals.
 func runReloading(ctx context.Context, cfgPath string, cfg *config.Config, log *slog.Logger, opts app.Options, hup <-chan os.Signal) error {
+	if opts.Metrics == nil {
+		// One set for the process: the counters go on across reloads.
+		opts.Metrics = app.NewMetrics(opts.Now)
+	}
 	for {
 		runCtx, stop := context.WithCancel(ctx)
 		done := make(chan error, 1)

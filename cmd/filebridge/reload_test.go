@@ -67,9 +67,27 @@ func TestReload(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	hup := make(chan os.Signal, 1)
 	done := make(chan error, 1)
+	metrics := app.NewMetrics(nil)
 	go func() {
-		done <- runReloading(ctx, cfgPath, cfg, log, app.Options{Inbox: inbox.Options{SkipSettle: true}}, hup)
+		done <- runReloading(ctx, cfgPath, cfg, log, app.Options{Inbox: inbox.Options{SkipSettle: true}, Metrics: metrics}, hup)
 	}()
+	// count sums a counter of the process's metrics over its labels.
+	count := func(name string) float64 {
+		t.Helper()
+		families, err := metrics.Registry.Gather()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for _, mf := range families {
+			if mf.GetName() == name {
+				for _, m := range mf.GetMetric() {
+					sum += m.GetCounter().GetValue()
+				}
+			}
+		}
+		return sum
+	}
 	n := 0
 	dropAndWait := func(in string) {
 		t.Helper()
@@ -83,12 +101,18 @@ func TestReload(t *testing.T) {
 		})
 	}
 	dropAndWait("a")
+	filesBefore, writesBefore := count("filebridge_inbox_files_total"), count("filebridge_journal_writes_total")
 
 	// A new inbox, without a restart.
 	write("info", "a", "b")
 	hup <- nil
 	eventually(t, "the reload", func() bool { return strings.Contains(logs.String(), "configuration reloaded") })
 	dropAndWait("b")
+	// The counters went on across the reload, they did not start again.
+	eventually(t, "the second file counted", func() bool { return count("filebridge_inbox_files_total") >= filesBefore+1 })
+	if w := count("filebridge_journal_writes_total"); w <= writesBefore {
+		t.Errorf("journal writes %v after the reload, %v before: the counter went back", w, writesBefore)
+	}
 
 	// An invalid file keeps the running config.
 	writeFile(t, cfgPath, "[portals.main]\nedition = \"Z\"\n", 0o644)

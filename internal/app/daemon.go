@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
@@ -54,6 +53,9 @@ type Options struct {
 	// in that time whether it is up and takes the token; default
 	// DefaultHealthProbe.
 	HealthProbe time.Duration
+	// Metrics are the process's collectors, kept across the daemons of a
+	// SIGHUP reload so that counters go on; nil: new ones.
+	Metrics *Metrics
 }
 
 // Daemon is everything `filebridge run` runs in one process: every inbox of
@@ -70,6 +72,8 @@ type Daemon struct {
 	Outboxes []*Outbox
 
 	opts     Options
+	metrics  *Metrics       // the process's, shared with the daemons before and after a reload
+	own      *ownCollectors // this daemon's collectors in metrics
 	exports  *ExportMetrics
 	notifier *notify.Notifier // nil: no [notify] table
 	lock     *journal.Lock    // this process owns the journal
@@ -112,9 +116,12 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		// for journaling their results and stopping the exports.
 		opts.Inbox.Grace = opts.Grace - min(opts.Grace/4, 5*time.Second)
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	api := server.NewAPIMetrics(reg)
+	m := opts.Metrics
+	if m == nil {
+		m = NewMetrics(opts.Now)
+	}
+	api := m.api
+	own := &ownCollectors{reg: m.Registry} // this daemon's: out again at Close
 
 	lock, err := LockJournal(cfg)
 	if err != nil {
@@ -126,8 +133,8 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		return nil, &UnreachableError{Err: fmt.Errorf("%w; check the [journal] table in %s", err, cfg.File)}
 	}
 	d := &Daemon{
-		Config: cfg, Log: log, Journal: j, Registry: reg,
-		Health: inbox.NewHealth(opts.Now), opts: opts, exports: NewExportMetrics(reg, opts.Now), lock: lock,
+		Config: cfg, Log: log, Journal: j, Registry: m.Registry,
+		Health: inbox.NewHealth(opts.Now), opts: opts, exports: m.exports, lock: lock, metrics: m, own: own,
 	}
 	d.notifier = newNotifier(cfg, d)
 	d.watch = newPortalWatch(d.Health, opts.Now, log)
@@ -144,16 +151,19 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		d.Close()
 		return nil, err
 	}
-	reg.MustRegister(newPortalStatus(cfg.PortalNames(), d.Health))
-	if err := registerLimits(reg, d.Portals); err != nil {
+	if err := own.Register(newPortalStatus(cfg.PortalNames(), d.Health)); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("registering the portal status: %w", err)
+	}
+	if err := registerLimits(own, d.Portals); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("registering the portal limits: %w", err)
 	}
-	if err := registerJournal(reg, j); err != nil {
+	if err := registerJournal(own, j, m.journalBefore); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("registering the journal's metrics: %w", err)
 	}
-	metrics := inbox.NewMetrics(reg)
+	metrics := m.inbox
 	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
 	for i := range cfg.Inboxes {
 		ic := cfg.Inboxes[i]
@@ -457,7 +467,9 @@ func (d *Daemon) Close() error {
 	for _, c := range d.probes {
 		c.Close()
 	}
+	d.own.unregisterAll()
 	if d.Journal != nil {
+		d.metrics.closed(d.Journal.WriteStats())
 		errs = append(errs, d.Journal.Close())
 	}
 	errs = append(errs, d.lock.Release())

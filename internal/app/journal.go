@@ -82,7 +82,10 @@ func OpenJournalForNotes(ctx context.Context, cfg *config.Config) (*journal.DB, 
 // registerJournal exposes the journal's write counts as
 // filebridge_journal_writes_total and filebridge_journal_commits_total:
 // their ratio is how many writes share a commit.
-func registerJournal(reg prometheus.Registerer, j *journal.DB) error {
+//
+// before is what earlier journals of the process wrote (a SIGHUP reload
+// opens the journal again), so that the counters never go back.
+func registerJournal(reg prometheus.Registerer, j *journal.DB, before func() journal.WriteStats) error {
 	for _, c := range []struct {
 		name, help string
 		count      func(journal.WriteStats) int64
@@ -93,7 +96,7 @@ func registerJournal(reg prometheus.Registerer, j *journal.DB) error {
 			func(s journal.WriteStats) int64 { return s.Commits }},
 	} {
 		f := prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
-			func() float64 { return float64(c.count(j.WriteStats())) })
+			func() float64 { return float64(c.count(before()) + c.count(j.WriteStats())) })
 		if err := reg.Register(f); err != nil {
 			return err
 		}

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/server"
+)
+
+// Metrics are the Prometheus collectors of a filebridge process. They
+// outlive a daemon: a SIGHUP reload opens the new daemon on the same
+// Metrics (Options.Metrics), so its counters go on from where they were
+// instead of starting again at 0. What belongs to one daemon (the portal
+// clients' limits, the journal's counts) is registered by Open and
+// unregistered by Close.
+type Metrics struct {
+	Registry *prometheus.Registry
+	api      *server.APIMetrics
+	inbox    *inbox.Metrics
+	exports  *ExportMetrics
+
+	mu      sync.Mutex
+	journal journal.WriteStats // counted by the daemons closed before
+}
+
+// NewMetrics registers the process's collectors in a new registry; now is
+// the clock of the export metrics.
+func NewMetrics(now func() time.Time) *Metrics {
+	if now == nil {
+		now = time.Now
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return &Metrics{
+		Registry: reg,
+		api:      server.NewAPIMetrics(reg),
+		inbox:    inbox.NewMetrics(reg),
+		exports:  NewExportMetrics(reg, now),
+	}
+}
+
+// journalBefore is what the journals of earlier daemons wrote.
+func (m *Metrics) journalBefore() journal.WriteStats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.journal
+}
+
+// closed adds what a daemon's journal wrote, as its daemon closes.
+func (m *Metrics) closed(s journal.WriteStats) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.journal.Writes += s.Writes
+	m.journal.Commits += s.Commits
+}
+
+// ownCollectors registers a daemon's own collectors and remembers them,
+// so that its Close takes them out again (a prometheus.Registerer).
+type ownCollectors struct {
+	reg  *prometheus.Registry
+	list []prometheus.Collector
+}
+
+func (o *ownCollectors) Register(c prometheus.Collector) error {
+	if err := o.reg.Register(c); err != nil {
+		return err
+	}
+	o.list = append(o.list, c)
+	return nil
+}
+
+func (o *ownCollectors) MustRegister(cs ...prometheus.Collector) {
+	for _, c := range cs {
+		if err := o.Register(c); err != nil {
+			panic(err)
+		}
+	}
+}
+
+func (o *ownCollectors) Unregister(c prometheus.Collector) bool { return o.reg.Unregister(c) }
+
+// unregisterAll takes the collectors out of the registry.
+func (o *ownCollectors) unregisterAll() {
+	for _, c := range o.list {
+		o.reg.Unregister(c)
+	}
+	o.list = nil
+}
