@@ -214,10 +214,12 @@ func newSetup(fl validateFlags, changed func(string) bool) (*setup, error) {
 		}
 		s.maxSize = int64(n)
 	}
-	switch strings.ToLower(fl.charset) {
-	case "", "utf-8", "utf8", "windows-1252", "cp1252", "iso-8859-1", "latin1":
-	default:
-		return nil, fmt.Errorf("--charset %q: use utf-8, windows-1252 or iso-8859-1", fl.charset)
+	if fl.charset != "" {
+		cs, err := config.NormCharset(fl.charset)
+		if err != nil {
+			return nil, fmt.Errorf("--%w", err)
+		}
+		s.flags.charset = cs
 	}
 	if fl.timezone != "" {
 		loc, err := time.LoadLocation(fl.timezone)
@@ -284,7 +286,7 @@ func (s *setup) forFile(path string) fileSetup {
 		o.Delimiter = s.delim
 	}
 	if fl.charset != "" {
-		o.Charset = strings.ToLower(fl.charset)
+		o.Charset = fl.charset
 	}
 	if s.changed("decimal-comma") {
 		o.DecimalComma = fl.decimalComma

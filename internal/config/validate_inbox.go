@@ -156,7 +156,7 @@ func (p *problems) normDelimiterCharset(where string, delimiter, charset *string
 	} else {
 		*delimiter = d
 	}
-	cs, err := normCharset(*charset)
+	cs, err := NormCharset(*charset)
 	if err != nil {
 		p.add(where, "%v", err)
 		return false
