@@ -12,6 +12,7 @@ import (
 // `filebridge validate` (reports written by the daemon keep the route keys).
 var cliHints = strings.NewReplacer(
 	`set charset = "windows-1252" on the route`, `add --charset windows-1252 (charset = "windows-1252" on the route)`,
+	`set charset = "utf-8" on the route`, `add --charset utf-8 (charset = "utf-8" on the route)`,
 	`(or set decimal = "," on the route)`, `(or add --decimal-comma; decimal = "," on the route)`,
 	`set date_layout on the route`, `add --date-layout (date_layout on the route)`,
 )

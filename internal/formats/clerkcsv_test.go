@@ -1,0 +1,242 @@
+package formats
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"golang.org/x/text/encoding/charmap"
+)
+
+func cp1252(s string) []byte {
+	b, err := charmap.Windows1252.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// partnerRows decodes a file of Edition A suppliers and returns each
+// supplier as "code|name", with every issue.
+func partnerRows(t *testing.T, data []byte, opts Options) ([]string, []Issue) {
+	t.Helper()
+	opts.Edition, opts.Type = A, "suppliers"
+	res := decodeBytes(t, "SUPPLIERS.csv", data, opts)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	var got []string
+	for _, d := range res.docs {
+		if d.Partner != nil {
+			got = append(got, d.Partner.Code+"|"+d.Partner.Name)
+		}
+	}
+	return got, res.all()
+}
+
+// TestExcelTextMarker: the apostrophe Excel and ERPs put before a code
+// with leading zeros ('01000) or a phone number ('+31...) is not part of
+// the value; in a name ('s-Hertogenbosch, O'Brien) it is.
+func TestExcelTextMarker(t *testing.T) {
+	data := []byte("code,name,relationship\n" +
+		"'01000,'s-Hertogenbosch,Manufacturer\n" +
+		"'00123,'+31 20 123 4567,Manufacturer\n" +
+		"' 0042,O'Brien,Manufacturer\n")
+	got, issues := partnerRows(t, data, Options{})
+	want := []string{"01000|'s-Hertogenbosch", "00123|+31 20 123 4567", "' 0042|O'Brien"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(issues) != 0 {
+		t.Errorf("got %q, want %q%s", got, want, dump(issues))
+	}
+}
+
+// TestCharsetMismatch: a file whose bytes do not fit the route's charset
+// is an error naming the line, the character and the charset that fits;
+// a file in its charset is read as the clerk sees it, whatever the reads
+// cut its multi-byte sequences.
+func TestCharsetMismatch(t *testing.T) {
+	const head = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"
+	tests := []struct {
+		name    string
+		charset string
+		data    []byte
+		want    string // the file issue; "" none
+		rows    []string
+	}{
+		{"utf-8 in windows-1252", "windows-1252", []byte(head + "SUP-B,Café Müller,Manufacturer\n"),
+			`line 3: the file looks like UTF-8, not windows-1252: line 3 holds "é" written as UTF-8 (bytes C3 A9), which windows-1252 reads as "Ã©"; set charset = "utf-8" on the route`, nil},
+		{"utf-8 in iso-8859-1", "iso-8859-1", []byte(head + "SUP-B,Łódź,Manufacturer\n"),
+			`line 3: the file looks like UTF-8, not iso-8859-1: line 3 holds "Ł" written as UTF-8 (bytes C5 81), which iso-8859-1 reads as "Å\u0081"`, nil},
+		{"windows-1252 in iso-8859-1", "iso-8859-1", cp1252(head + "SUP-B,Caf\u00e9 \u201cM\u00fcller\u201d \u2013 \u20ac,Manufacturer\n"),
+			`line 3: the file looks like Windows-1252, not iso-8859-1: line 3 holds the byte 0x93, a control character in iso-8859-1 but "“" in windows-1252; set charset = "windows-1252" on the route`, nil},
+		{"windows-1252", "windows-1252", cp1252(head + "SUP-B,Caf\u00e9 \u201cM\u00fcller\u201d \u2013 \u20ac,Manufacturer\n"),
+			"", []string{"SUP-A|Supplier A", "SUP-B|Café “Müller” – €"}},
+		{"latin-1", "iso-8859-1", cp1252(head + "SUP-B,Café Müller,Manufacturer\n"),
+			"", []string{"SUP-A|Supplier A", "SUP-B|Café Müller"}},
+		{"ascii", "windows-1252", []byte(head), "", []string{"SUP-A|Supplier A"}},
+		// A byte order mark says UTF-8 whatever the route says.
+		{"utf-8 with BOM", "windows-1252", []byte("\uFEFF" + head + "SUP-B,Café,Manufacturer\n"),
+			"", []string{"SUP-A|Supplier A", "SUP-B|Café"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, issues := partnerRows(t, tt.data, Options{Charset: tt.charset})
+			var msgs []string
+			for _, is := range issues {
+				if is.Row > 0 {
+					msgs = append(msgs, "line "+strconv.Itoa(is.Row)+": "+is.Message)
+				} else {
+					msgs = append(msgs, is.Message)
+				}
+			}
+			if tt.want == "" {
+				if len(msgs) != 0 || strings.Join(got, "\n") != strings.Join(tt.rows, "\n") {
+					t.Errorf("got %q, issues %q; want %q", got, msgs, tt.rows)
+				}
+				return
+			}
+			if len(msgs) != 1 || !strings.HasPrefix(msgs[0], tt.want) {
+				t.Errorf("issues %q\nwant one starting %q", msgs, tt.want)
+			}
+		})
+	}
+}
+
+// TestCharsetWatchReads: the watch finds the same sequence and line
+// whatever the sizes of the reads.
+func TestCharsetWatchReads(t *testing.T) {
+	for _, data := range [][]byte{
+		[]byte("a\nb\nxx€\n"),
+		append([]byte("a\nb\nxx€\n"), 0xE9),
+	} {
+		for _, one := range []bool{false, true} {
+			var r io.Reader = bytes.NewReader(data)
+			if one {
+				r = iotest.OneByteReader(r)
+			}
+			w := newCharsetWatch(r, charsetWindows1252)
+			if _, err := io.Copy(io.Discard, w); err != nil {
+				t.Fatal(err)
+			}
+			p := w.problem()
+			valid := data[len(data)-1] == '\n'
+			switch {
+			case valid && (p == nil || p.row != 3 || !strings.Contains(p.msg, `"€" written as UTF-8 (bytes E2 82 AC)`)):
+				t.Errorf("one byte reads %v: %+v", one, p)
+			case !valid && p != nil:
+				t.Errorf("one byte reads %v, not UTF-8: %+v", one, p)
+			}
+		}
+	}
+}
+
+// TestBrokenRecords: a record encoding/csv cannot parse is one invalid
+// document whose message names its lines, the column of the quote and
+// the fix; Rows gives its raw lines; every other line is read as usual.
+func TestBrokenRecords(t *testing.T) {
+	const head = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"
+	tests := []struct {
+		name string
+		data string
+		rows []string // valid suppliers
+		msg  string   // the broken record's issue, "line: value: message"
+		raw  string   // its raw lines
+	}{
+		{"quote never closed", head + "SUP-B,\"Monitor 24\"\",Manufacturer\nSUP-C,Supplier C,Manufacturer\r\nSUP-D,Supplier D,Manufacturer\n",
+			[]string{"SUP-A|Supplier A"},
+			`3: "SUP-B,\"Monitor 24\"\",Manufacturer": lines 3–5 are one broken record, none of them is submitted: a quote opened in line 3, column 2 is never closed, so the lines after it were read as part of that value: close the quote; a quote inside a quoted value is written twice (""), as in "Monitor 24""" for Monitor 24"`,
+			"SUP-B,\"Monitor 24\"\",Manufacturer\nSUP-C,Supplier C,Manufacturer\r\nSUP-D,Supplier D,Manufacturer"},
+		{"quote never closed on the last line", head + "SUP-B,\"Monitor 24\"\",Manufacturer",
+			[]string{"SUP-A|Supplier A"},
+			`3: "SUP-B,\"Monitor 24\"\",Manufacturer": a quote opened in column 2 is never closed: close the quote; a quote inside a quoted value is written twice (""), as in "Monitor 24""" for Monitor 24"`,
+			"SUP-B,\"Monitor 24\"\",Manufacturer"},
+		{"text after the closing quote", head + "SUP-B,\"Shelf \"A\" 12\",Manufacturer\nSUP-C,Supplier C,Manufacturer\n",
+			[]string{"SUP-A|Supplier A", "SUP-C|Supplier C"},
+			`3: "SUP-B,\"Shelf \"A\" 12\",Manufacturer": the quoted value of column 2 is not closed properly (text follows its closing quote): check the quotes; a quote inside a quoted value is written twice (""), as in "Monitor 24""" for Monitor 24"`,
+			"SUP-B,\"Shelf \"A\" 12\",Manufacturer"},
+		{"closed lines later, text after it", head + "SUP-B,\"Shelf\nA\" 12,Manufacturer\nSUP-C,Supplier C,Manufacturer\n",
+			[]string{"SUP-A|Supplier A", "SUP-C|Supplier C"},
+			`3: "SUP-B,\"Shelf": lines 3–4 are one broken record, none of them is submitted: a quote opened in line 3, column 2 is not closed properly (in line 4 text follows a closing quote): check the quotes; a quote inside a quoted value is written twice (""), as in "Monitor 24""" for Monitor 24"`,
+			"SUP-B,\"Shelf\nA\" 12,Manufacturer"},
+		{"bare quote", head + "SUP-B,Monitor 24\",Manufacturer\nSUP-C,Supplier C,Manufacturer\n",
+			[]string{"SUP-A|Supplier A", "SUP-C|Supplier C"},
+			`3: "SUP-B,Monitor 24\",Manufacturer": a quote " appears inside the unquoted value of column 2 (line 3, byte 17): put the whole value in quotes and write the quotes inside it twice ("")`,
+			"SUP-B,Monitor 24\",Manufacturer"},
+		{"windows-1252, after a BOM-less start", "code,name,relationship\n\"Caf\xe9,Supplier,Manufacturer\n",
+			nil,
+			`2: "\"Café,Supplier,Manufacturer": a quote opened in column 1 is never closed: close the quote; a quote inside a quoted value is written twice (""), as in "Monitor 24""" for Monitor 24"`,
+			"\"Café,Supplier,Manufacturer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := Options{Edition: A, Type: "suppliers"}
+			if strings.Contains(tt.name, "1252") {
+				opts.Charset = charsetWindows1252
+			}
+			got, issues := partnerRows(t, []byte(tt.data), opts)
+			var valid []string
+			for _, g := range got {
+				if !strings.HasPrefix(g, "SUP-B") && g != "|" {
+					valid = append(valid, g)
+				}
+			}
+			if strings.Join(valid, "\n") != strings.Join(tt.rows, "\n") {
+				t.Errorf("valid %q, want %q", valid, tt.rows)
+			}
+			var msgs []string
+			for _, is := range issues {
+				if !is.Warning && is.Column == "" {
+					msgs = append(msgs, strconv.Itoa(is.Row)+": "+strconv.Quote(is.Value)+": "+is.Message)
+				}
+			}
+			if len(msgs) != 1 || msgs[0] != tt.msg {
+				t.Errorf("issues %q\nwant [%q]", msgs, tt.msg)
+			}
+			var raws []string
+			_, err := Rows(t.Context(), strings.NewReader(tt.data), int64(len(tt.data)), "SUPPLIERS.csv", opts, func(row int, cells []string, raw string) error {
+				if raw != "" {
+					raws = append(raws, raw)
+				}
+				return nil
+			})
+			if err != nil || len(raws) != 1 || raws[0] != tt.raw {
+				t.Errorf("raw lines %q, %v; want [%q]", raws, err, tt.raw)
+			}
+		})
+	}
+}
+
+// TestLineEndsAndSepLine: Excel's "sep=;" first line names the delimiter
+// and is not a row; lines ending in CR alone are lines; line numbers stay
+// those of the file.
+func TestLineEndsAndSepLine(t *testing.T) {
+	const rows = "code;name;relationship\nSUP-A;Supplier A;Manufacturer\nSUP-B;\"Two\nlines\";Manufacturer\nSUP-C;;Manufacturer\n"
+	cr := strings.ReplaceAll(rows, "\n", "\r")
+	tests := []struct {
+		name  string
+		data  string
+		delim rune // the route's delimiter
+		line  int  // the line of SUP-C
+	}{
+		{"sep line", "sep=;\n" + rows, 0, 6},
+		{"sep line, CRLF", "sep=;\r\n" + strings.ReplaceAll(rows, "\n", "\r\n"), 0, 6},
+		{"sep line over the route's delimiter", "sep=;\n" + rows, ',', 6},
+		{"CR only", cr, 0, 5},
+		{"CR only, sep line", "sep=;\r" + cr, 0, 6},
+		{"CR only, no end", strings.TrimSuffix(cr, "\r"), 0, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, issues := partnerRows(t, []byte(tt.data), Options{Delimiter: tt.delim})
+			want := []string{"SUP-A|Supplier A", "SUP-B|Two\nlines", "SUP-C|"}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("got %q, want %q", got, want)
+			}
+			if len(issues) != 1 || issues[0].Row != tt.line || issues[0].Column != "name" {
+				t.Errorf("want one issue, name empty on line %d:%s", tt.line, dump(issues))
+			}
+		})
+	}
+}
