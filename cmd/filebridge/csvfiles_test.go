@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -71,6 +72,15 @@ func csvCases() []csvCase {
 			"SUP-D,\"Monitor 24\"\",Manufacturer\n" +
 			"SUP-E,Supplier E,Manufacturer\n" +
 			"SUP-F,Supplier F,Manufacturer\n")},
+		// A title above the header: skipped by the route's header_row, or
+		// refused with the line of the header and the setting.
+		{name: "title_row", route: `header_row = 3`, valid: true, data: []byte("Suppliers, March 2026,\n\n" + head +
+			"SUP-A,Supplier A,Manufacturer\n")},
+		{name: "title_row_unset", data: []byte("Suppliers, March 2026,\n\n" + head +
+			"SUP-A,Supplier A,Manufacturer\n")},
+		// Excel's sep= line names the delimiter; CR-only line ends.
+		{name: "sep_line", valid: true, data: []byte("sep=;\r\ncode;name;relationship\r\nSUP-A;Supplier A, Depot;Manufacturer\r\n")},
+		{name: "cr_only", valid: true, data: []byte("code;name;relationship\rSUP-A;Supplier A;Manufacturer\rSUP-B;\"Two\rlines\";Manufacturer\r")},
 		// Latin-1 text in the documented spelling of its charset.
 		{name: "latin1", route: `charset = "iso-8859-1"`, valid: true, data: win1252(head +
 			"SUP-A,Café Müller,Manufacturer\n")},
@@ -198,17 +208,13 @@ func portalConnections(t *testing.T, baseURL string) string {
 var lineRange = regexp.MustCompile(`lines (\d+)[–-](\d+)`)
 
 // unaccounted returns the non-empty physical lines of data after the
-// header that no line of the report names (in its row column, or as a
+// header (the first line starting with "code") that no line of the
+// report names (in its row column, or as a
 // range of lines in its message). A file-level error without a row
 // accounts for every line.
 func unaccounted(t *testing.T, data []byte, report string) []int {
 	t.Helper()
-	r := csv.NewReader(strings.NewReader(report))
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil || len(recs) == 0 {
-		t.Fatalf("report: %v\n%s", err, report)
-	}
+	recs := reportRecords(t, report)
 	covered := map[int]bool{}
 	for _, rec := range recs[1:] {
 		row, result, msg := rec[0], rec[2], rec[len(rec)-1]
@@ -236,9 +242,37 @@ func unaccounted(t *testing.T, data []byte, report string) []int {
 			}
 		}
 	}
+	if !bytes.Contains(data, []byte("\n")) {
+		data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
+	}
+	// A record's quoted line breaks are lines of its row.
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord, cr.Comma = -1, ';'
+	if !bytes.Contains(data, []byte(";")) {
+		cr.Comma = ','
+	}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			continue // a broken record: its message names its lines
+		}
+		start, _ := cr.FieldPos(0)
+		last, _ := cr.FieldPos(len(rec) - 1)
+		end := last + strings.Count(rec[len(rec)-1], "\n")
+		for l := start + 1; covered[start] && l <= end; l++ {
+			covered[l] = true
+		}
+	}
 	var missing []int
+	header := false
 	for i, l := range bytes.Split(data, []byte("\n")) {
-		if i > 0 && len(bytes.TrimSpace(l)) > 0 && !covered[i+1] {
+		switch {
+		case !header:
+			header = bytes.HasPrefix(l, []byte("code"))
+		case len(bytes.TrimSpace(l)) > 0 && !covered[i+1]:
 			missing = append(missing, i+1)
 		}
 	}
@@ -273,14 +307,10 @@ func withoutPortalIDs(t *testing.T, report string) string {
 	if report == "(none)\n" {
 		return report
 	}
-	r := csv.NewReader(strings.NewReader(report))
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatalf("report: %v\n%s", err, report)
-	}
+	recs := reportRecords(t, report)
 	var b strings.Builder
 	w := csv.NewWriter(&b)
+	w.Comma = reportComma(report)
 	for i, rec := range recs {
 		if i > 0 && len(rec) > 3 && rec[3] != "" {
 			rec[3] = "(id)"
@@ -289,4 +319,42 @@ func withoutPortalIDs(t *testing.T, report string) string {
 	}
 	w.Flush()
 	return b.String()
+}
+
+// TestCheckUnknownColumn: check refuses a route whose column map names a
+// column the route's document type does not have.
+func TestCheckUnknownColumn(t *testing.T) {
+	cfg, _ := processEnv(t, "demo-token", deadURL(t))
+	base, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, cfg, string(base)+"[[inboxes.routes]]\nmatch = \"*\"\ntype = \"suppliers\"\n[inboxes.routes.columns]\n\"Lieferant\" = \"cod\"\n", 0o644)
+	var out strings.Builder
+	err = runCheck(t.Context(), cfg, &out)
+	want := `routes[0]: columns: "Lieferant" = "cod": "cod" is not a column of suppliers (edition A); did you mean "code"?`
+	if exitCode(err) != exitUsage || !strings.Contains(out.String(), "FAIL config") || !strings.Contains(out.String(), want) {
+		t.Errorf("exit %d, output:\n%s\nwant FAIL config with %s", exitCode(err), out.String(), want)
+	}
+}
+
+// reportComma is the delimiter of a report: the one of its file.
+func reportComma(report string) rune {
+	if first, _, _ := strings.Cut(report, "\n"); strings.Contains(first, ";") {
+		return ';'
+	}
+	return ','
+}
+
+// reportRecords parses a report.
+func reportRecords(t *testing.T, report string) [][]string {
+	t.Helper()
+	r := csv.NewReader(strings.NewReader(report))
+	r.FieldsPerRecord = -1
+	r.Comma = reportComma(report)
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("report: %v\n%s", err, report)
+	}
+	return recs
 }

@@ -240,3 +240,52 @@ func TestLineEndsAndSepLine(t *testing.T) {
 		})
 	}
 }
+
+// TestTitleRows: rows above the header (a title, a blank line) are
+// skipped with the route's header_row; without it the file is refused
+// with a message naming the header's line and the setting.
+func TestTitleRows(t *testing.T) {
+	const data = "Suppliers of March;;\n;;\ncode;name;relationship\nSUP-A;Supplier A;Manufacturer\nSUP-B;;Manufacturer\n"
+	tests := []struct {
+		name string
+		opts Options
+		rows []string
+		msgs []string
+	}{
+		{"header_row", Options{HeaderRow: 3}, []string{"SUP-A|Supplier A", "SUP-B|"}, []string{`5 "name": is empty: a value is required`}},
+		{"header_row on the blank line", Options{HeaderRow: 2}, []string{"SUP-A|Supplier A", "SUP-B|"}, []string{`5 "name": is empty: a value is required`}},
+		{"no header_row", Options{}, nil, []string{`0 "": the first line is not the header row (it names none of the columns), line 3 looks like it: set header_row = 3 on the route to skip the rows above it, or delete them`}},
+		{"no header_row, type detected", Options{Type: "-"}, nil, []string{`0 "": the first line is not the header row (it names none of the columns), line 3 looks like it: set header_row = 3 on the route to skip the rows above it, or delete them`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			opts.Edition, opts.Type = A, "suppliers"
+			if tt.opts.Type == "-" {
+				opts.Type = ""
+			}
+			res := decodeBytes(t, "SUPPLIERS.csv", []byte(data), opts)
+			if res.err != nil {
+				t.Fatal(res.err)
+			}
+			var got, msgs []string
+			for _, d := range res.docs {
+				got = append(got, d.Partner.Code+"|"+d.Partner.Name)
+			}
+			for _, is := range res.all() {
+				msgs = append(msgs, strconv.Itoa(is.Row)+" "+strconv.Quote(is.Column)+": "+is.Message)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.rows, ",") || strings.Join(msgs, "\n") != strings.Join(tt.msgs, "\n") {
+				t.Errorf("got %q %q\nwant %q %q", got, msgs, tt.rows, tt.msgs)
+			}
+			var rows []int
+			head, err := Rows(t.Context(), strings.NewReader(data), int64(len(data)), "SUPPLIERS.csv", opts, func(row int, _ []string, _ string) error {
+				rows = append(rows, row)
+				return nil
+			})
+			if tt.opts.HeaderRow > 0 && (err != nil || len(head) != 3 || head[0] != "code" || len(rows) != 2 || rows[0] != 4) {
+				t.Errorf("Rows: header %q, rows %v, %v", head, rows, err)
+			}
+		})
+	}
+}

@@ -87,6 +87,10 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	if done || err != nil {
 		return sum, err
 	}
+	if msg := titleRows(ctx, r, size, name, opts, header, src); msg != "" {
+		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: msg})
+		return sum, nil
+	}
 	if opts.Type == "" {
 		names := opts.Positions
 		if !opts.NoHeader {
@@ -186,7 +190,7 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 		}
 		return nil, &firstRow{row, cells, err}, false, nil
 	}
-	row, cells, err := readRow(src)
+	row, cells, err := readHeaderRow(src, opts)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty: it needs a header row and at least one data row"})
@@ -529,7 +533,14 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 				return header, err
 			}
 		}
-		row, cells, err := readRow(src)
+		var row int
+		var cells []string
+		var err error
+		if first {
+			row, cells, err = readHeaderRow(src, opts)
+		} else {
+			row, cells, err = readRow(src)
+		}
 		var re *rowError
 		var fp *fileProblem
 		switch {

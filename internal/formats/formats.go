@@ -51,6 +51,10 @@ type Options struct {
 	// one of our column names ("" skips the column).
 	NoHeader  bool
 	Positions []string
+	// HeaderRow is the line (CSV) or row (XLSX) of the header row when
+	// rows above it hold a title or a date: they are skipped. 0: the first
+	// non-empty row.
+	HeaderRow int
 	// Columns maps foreign headers to our column names ("Art.-Nr." -> "sku").
 	// Both sides match like headers do (case, spaces, '_', '-', '.' ignored).
 	Columns map[string]string
