@@ -2,6 +2,7 @@ package formats
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -56,8 +57,8 @@ func (w *charsetWatch) scan(b []byte, last bool) {
 		return // nothing more to learn
 	}
 	if latin1 {
-		for j, c := range b {
-			if c >= 0x80 && c < 0xA0 {
+		for j := nonASCII(b); j < len(b); j += 1 + nonASCII(b[j+1:]) {
+			if c := b[j]; c < 0xA0 {
 				w.c1, w.c1Line = c, w.line+bytes.Count(b[:j], []byte{'\n'})
 				break
 			}
@@ -84,7 +85,7 @@ func (w *charsetWatch) scan(b []byte, last bool) {
 	}
 	for i := 0; i < len(b) && !w.notUTF8; {
 		if b[i] < utf8.RuneSelf {
-			i++
+			i += nonASCII(b[i:])
 			continue
 		}
 		if !utf8.FullRune(b[i:]) {
@@ -137,4 +138,21 @@ func (w *charsetWatch) decode(b []byte) string {
 		s.WriteRune(w.cm.DecodeByte(c))
 	}
 	return s.String()
+}
+
+// nonASCII returns the index of the first byte of b that is not ASCII
+// (len(b) when none is), eight bytes at a time.
+func nonASCII(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return i
 }

@@ -9,6 +9,8 @@ import (
 	"testing/iotest"
 
 	"golang.org/x/text/encoding/charmap"
+
+	"filebridge/internal/model"
 )
 
 func cp1252(s string) []byte {
@@ -287,5 +289,32 @@ func TestTitleRows(t *testing.T) {
 				t.Errorf("Rows: header %q, rows %v, %v", head, rows, err)
 			}
 		})
+	}
+}
+
+// TestBrokenRecordInOrder: an order one of whose lines is a broken
+// record is invalid as a whole (never created in part), and the orders
+// whose rows the broken record swallowed are not read as orders.
+func TestBrokenRecordInOrder(t *testing.T) {
+	head := header(A, model.KindOutbound)
+	row := func(order, pos string) map[string]string {
+		return exampleRow(A, model.KindOutbound, map[string]string{"orderNumber": order, "position": pos, "sku": "SKU-" + pos})
+	}
+	data := csvFile(',', head, row("SO-1", "1"), row("SO-2", "1"), row("SO-1", "2"), row("SO-3", "1"))
+	// The city of SO-1's second line opens a quote it never closes.
+	lines := strings.SplitAfter(string(data), "\n")
+	city := exampleRow(A, model.KindOutbound, nil)["shipTo.city"]
+	lines[3] = strings.Replace(lines[3], ","+city+",", ",\""+city+" 24\"\",", 1)
+	data = []byte(strings.Join(lines, ""))
+	res := decodeBytes(t, "SO.csv", data, Options{Edition: A, Type: "orders"})
+	got := map[string]bool{}
+	for _, d := range res.docs {
+		got[d.Key] = d.Valid()
+	}
+	if len(got) != 2 || got["SO-1"] || !got["SO-2"] {
+		t.Errorf("orders (key: valid) %v, want SO-1 invalid, SO-2 valid, no SO-3%s", got, dump(res.all()))
+	}
+	if _, ok := findIssue(res.errors(), "", "lines 4–5 are one broken record"); !ok {
+		t.Errorf("no broken record named:%s", dump(res.all()))
 	}
 }
