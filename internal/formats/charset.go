@@ -1,8 +1,11 @@
 package formats
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
+	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -155,4 +158,62 @@ func nonASCII(b []byte) int {
 		}
 	}
 	return i
+}
+
+// locate finds, on a line of the file, the cell a charset problem is in:
+// its column index and its text read in the charset that fits the bytes
+// (-1 and "" when the line cannot be split on its own).
+func (s *csvSource) locate(line int, charset string) (int, string) {
+	raw, err := s.rawLine(line)
+	if err != nil {
+		return -1, ""
+	}
+	text := string(raw)
+	if charset == charsetWindows1252 {
+		text, err = charmap.Windows1252.NewDecoder().String(text)
+		if err != nil {
+			return -1, ""
+		}
+	}
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.Comma, cr.FieldsPerRecord, cr.LazyQuotes = s.delim, -1, true
+	rec, err := cr.Read()
+	if err != nil {
+		return -1, ""
+	}
+	for i, f := range rec {
+		if nonASCII([]byte(f)) < len(f) {
+			return i, strings.TrimSpace(f)
+		}
+	}
+	return -1, ""
+}
+
+// rawLine reads line n of the file again, from its start: this happens
+// once, on a file in the wrong charset.
+func (s *csvSource) rawLine(n int) ([]byte, error) {
+	r := bufio.NewReader(io.NewSectionReader(s.raw, 0, s.size))
+	for l := 1; ; l++ {
+		b, err := r.ReadSlice(s.eol)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the buffer: skip it, or give up on it.
+			if l == n {
+				return nil, err
+			}
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice(s.eol)
+			}
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if l == n {
+			b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+			return bytes.TrimRight(b, "\r\n"), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

@@ -68,11 +68,13 @@ func TestCharsetMismatch(t *testing.T) {
 		rows    []string
 	}{
 		{"utf-8 in windows-1252", "windows-1252", []byte(head + "SUP-B,Café Müller,Manufacturer\n"),
-			`line 3: the file looks like UTF-8, not windows-1252: line 3 holds "é" written as UTF-8 (bytes C3 A9), which windows-1252 reads as "Ã©"; set charset = "utf-8" on the route`, nil},
+			`SUPPLIERS.csv line 3, column "name" (value "Café Müller"): the file looks like UTF-8, not windows-1252: line 3 holds "é" written as UTF-8 (bytes C3 A9), which windows-1252 reads as "Ã©"; set charset = "utf-8" on the route`, nil},
 		{"utf-8 in iso-8859-1", "iso-8859-1", []byte(head + "SUP-B,Łódź,Manufacturer\n"),
-			`line 3: the file looks like UTF-8, not iso-8859-1: line 3 holds "Ł" written as UTF-8 (bytes C5 81), which iso-8859-1 reads as "Å\u0081"`, nil},
+			`SUPPLIERS.csv line 3, column "name" (value "Łódź"): the file looks like UTF-8, not iso-8859-1: line 3 holds "Ł" written as UTF-8 (bytes C5 81), which iso-8859-1 reads as "Å\u0081"`, nil},
 		{"windows-1252 in iso-8859-1", "iso-8859-1", cp1252(head + "SUP-B,Caf\u00e9 \u201cM\u00fcller\u201d \u2013 \u20ac,Manufacturer\n"),
-			`line 3: the file looks like Windows-1252, not iso-8859-1: line 3 holds the byte 0x93, a control character in iso-8859-1 but "“" in windows-1252; set charset = "windows-1252" on the route`, nil},
+			`SUPPLIERS.csv line 3, column "name" (value "Café “Müller” – €"): the file looks like Windows-1252, not iso-8859-1: line 3 holds the byte 0x93, a control character in iso-8859-1 but "“" in windows-1252; set charset = "windows-1252" on the route`, nil},
+		{"utf-8 in windows-1252, CR-only lines", "windows-1252", []byte(strings.ReplaceAll(head+"SUP-B,Café,Manufacturer", "\n", "\r")),
+			`SUPPLIERS.csv line 3, column "name" (value "Café"): the file looks like UTF-8, not windows-1252`, nil},
 		{"windows-1252", "windows-1252", cp1252(head + "SUP-B,Caf\u00e9 \u201cM\u00fcller\u201d \u2013 \u20ac,Manufacturer\n"),
 			"", []string{"SUP-A|Supplier A", "SUP-B|Café “Müller” – €"}},
 		{"latin-1", "iso-8859-1", cp1252(head + "SUP-B,Café Müller,Manufacturer\n"),
@@ -87,11 +89,7 @@ func TestCharsetMismatch(t *testing.T) {
 			got, issues := partnerRows(t, tt.data, Options{Charset: tt.charset})
 			var msgs []string
 			for _, is := range issues {
-				if is.Row > 0 {
-					msgs = append(msgs, "line "+strconv.Itoa(is.Row)+": "+is.Message)
-				} else {
-					msgs = append(msgs, is.Message)
-				}
+				msgs = append(msgs, is.Error())
 			}
 			if tt.want == "" {
 				if len(msgs) != 0 || strings.Join(got, "\n") != strings.Join(tt.rows, "\n") {

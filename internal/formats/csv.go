@@ -179,6 +179,7 @@ func (s *csvSource) next() (int, []string, error) {
 	if errors.Is(err, io.EOF) {
 		if s.watch != nil {
 			if p := s.watch.problem(); p != nil {
+				p.col, p.value = s.locate(p.row, p.charset)
 				return 0, nil, p
 			}
 		}

@@ -173,7 +173,11 @@ func (d *decoder) reopen() (rowSource, *firstRow, error) {
 func (d *decoder) fileProblem(fp *fileProblem) {
 	if fp != nil {
 		d.sum.LikelyCharset = fp.charset
-		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Message: fp.msg})
+		is := Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Value: fp.value, Message: fp.msg}
+		if fp.charset != "" && fp.col >= 0 && fp.col < len(d.sum.Header) {
+			is.Column = d.sum.Header[fp.col]
+		}
+		d.sum.FileIssues = append(d.sum.FileIssues, is)
 	}
 }
 

@@ -45,6 +45,10 @@ type fileProblem struct {
 	msg string
 	// charset is the one a CSV file looks like when it is not the route's.
 	charset string
+	// col is the index of the column the problem is in (-1: unknown),
+	// value its cell as the file shows it.
+	col   int
+	value string
 }
 
 func (e *fileProblem) Error() string {
