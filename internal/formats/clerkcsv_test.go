@@ -316,3 +316,30 @@ func TestBrokenRecordInOrder(t *testing.T) {
 		t.Errorf("no broken record named:%s", dump(res.all()))
 	}
 }
+
+// TestTitleRowsXLSX: header_row counts the rows of the sheet; without it
+// the message names the row of the header.
+func TestTitleRowsXLSX(t *testing.T) {
+	data := workbook(t, "Sheet1", false, [][]string{
+		{"Suppliers of March"}, {}, {"code", "name", "relationship"}, {"SUP-A", "Supplier A", "Manufacturer"},
+	}, "")
+	for _, tt := range []struct {
+		row  int
+		want string
+	}{
+		{3, "SUP-A|Supplier A"},
+		{0, "the first row is not the header row (it names none of the columns), row 3 looks like it: set header_row = 3 on the route"},
+	} {
+		res := decodeBytes(t, "SUPPLIERS.xlsx", data, Options{Edition: A, Type: "suppliers", HeaderRow: tt.row})
+		var got []string
+		for _, d := range res.docs {
+			got = append(got, d.Partner.Code+"|"+d.Partner.Name)
+		}
+		for _, is := range res.all() {
+			got = append(got, is.Message)
+		}
+		if res.err != nil || len(got) != 1 || !strings.HasPrefix(got[0], tt.want) {
+			t.Errorf("header_row %d: %q, %v; want %q", tt.row, got, res.err, tt.want)
+		}
+	}
+}
