@@ -358,3 +358,18 @@ func reportRecords(t *testing.T, report string) [][]string {
 	}
 	return recs
 }
+
+// TestValidateHeaderRow: validate names its --header-row flag for a file
+// with a title above the header, and reads the file with it.
+func TestValidateHeaderRow(t *testing.T) {
+	file := writeFile(t, filepath.Join(t.TempDir(), "SUPPLIERS.csv"),
+		"Suppliers, March 2026,\n\ncode,name,relationship\nSUP-A,Supplier A,Manufacturer\n", 0o644)
+	out, code := runValidateCmd(t, "--edition", "A", "--type", "suppliers", file)
+	if want := "line 3 looks like it: add --header-row 3 (header_row = 3 on the route)"; code != exitInvalid || !strings.Contains(out, want) {
+		t.Errorf("exit %d, want %d with %q:\n%s", code, exitInvalid, want, out)
+	}
+	out, code = runValidateCmd(t, "--edition", "A", "--type", "suppliers", "--header-row", "3", file)
+	if code != exitOK || !strings.Contains(out, "1 row, 1 document valid") {
+		t.Errorf("--header-row 3: exit %d:\n%s", code, out)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"regexp"
 	"strings"
 
 	"filebridge/internal/formats"
@@ -17,9 +18,13 @@ var cliHints = strings.NewReplacer(
 	`set date_layout on the route`, `add --date-layout (date_layout on the route)`,
 )
 
+// headerRowHint is the route key the header-row message names.
+var headerRowHint = regexp.MustCompile(`set header_row = (\d+) on the route`)
+
 func withCLIHints(is []formats.Issue) {
 	for i := range is {
 		is[i].Message = cliHints.Replace(is[i].Message)
+		is[i].Message = headerRowHint.ReplaceAllString(is[i].Message, "add --header-row $1 (header_row = $1 on the route)")
 	}
 }
 
