@@ -28,11 +28,18 @@ func (s *csvSource) brokenRecord(pe *csv.ParseError, rec []string) error {
 	if err != nil {
 		return err
 	}
+	lastFrom, err := s.seekLine(end)
+	if err != nil {
+		return err
+	}
 	to, err := s.seekLine(end + 1)
 	if err != nil {
 		return err
 	}
-	atEOF := to >= s.size
+	atEOF, err := s.quoteOpenAtEnd(pe, lastFrom, to)
+	if err != nil {
+		return err
+	}
 	n := min(to-from, rawLineCap)
 	if s.keepRaw {
 		n = to - from
@@ -54,6 +61,27 @@ func (s *csvSource) brokenRecord(pe *csv.ParseError, rec []string) error {
 		re.raw = s.text(bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte{'\n'}), []byte{'\r'}))
 	}
 	return re
+}
+
+// quoteOpenAtEnd tells the two errors encoding/csv names ErrQuote apart:
+// a quote still open at the end of the file (its column is past the end
+// of the last line, from..to in the file) and text after a closing quote.
+func (s *csvSource) quoteOpenAtEnd(pe *csv.ParseError, from, to int64) (bool, error) {
+	if !errors.Is(pe.Err, csv.ErrQuote) || to < s.size {
+		return false, nil
+	}
+	if to-from > readSize {
+		return true, nil // a line that long: taken as open to the end
+	}
+	buf := make([]byte, to-from)
+	if _, err := s.raw.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return false, fmt.Errorf("reading line %d again: %w", pe.Line, err)
+	}
+	if from == 0 {
+		buf = bytes.TrimPrefix(buf, []byte("\xEF\xBB\xBF"))
+	}
+	last := s.text(bytes.TrimRight(buf, "\r\n"))
+	return pe.Column > len(last), nil
 }
 
 // text decodes raw bytes of the file in its charset.
