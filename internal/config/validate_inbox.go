@@ -153,6 +153,14 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 			p.add(where, "defaults: a constant needs a column name")
 		}
 	}
+	for i, name := range r.Positions {
+		if strings.TrimSpace(name) == "" || r.Header {
+			continue
+		}
+		if msg := unknownColumn(edition, r.DocType, name); msg != "" {
+			p.add(where, "positions[%d]: %s", i, msg)
+		}
+	}
 }
 
 // normDelimiterCharset normalises the delimiter and the charset of a route
