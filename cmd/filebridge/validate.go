@@ -28,6 +28,7 @@ type validateFlags struct {
 	decimalComma         bool
 	dateLayout, timezone string
 	sheet                string
+	headerRow            int
 	maxSize              string
 	online               bool
 }
@@ -78,6 +79,7 @@ configuration error, 3 when --online cannot reach the portal.`,
 	f.StringVar(&fl.dateLayout, "date-layout", "", `extra Go layout of dates, e.g. "02.01.2006"`)
 	f.StringVar(&fl.timezone, "timezone", "", "IANA zone of dates without an offset (default UTC)")
 	f.StringVar(&fl.sheet, "sheet", "", "XLSX sheet to read (default: the first)")
+	f.IntVar(&fl.headerRow, "header-row", 0, "line (CSV) or row (XLSX) of the header row, when a title is above it (default: the first non-empty row)")
 	f.StringVar(&fl.maxSize, "max-size", "", `largest file read, e.g. "1GB" (default: the inbox's max_file_size, else 100MB)`)
 	f.BoolVar(&fl.online, "online", false, "also look every code (SKUs, suppliers, warehouses, carriers, connections) up on the portal of --inbox, read-only")
 	return cmd
@@ -207,6 +209,9 @@ func newSetup(fl validateFlags, changed func(string) bool) (*setup, error) {
 		}
 		s.delim = d
 	}
+	if fl.headerRow < 0 {
+		return nil, fmt.Errorf("--header-row %d: give the line (CSV) or row (XLSX) of the header row", fl.headerRow)
+	}
 	if fl.maxSize != "" {
 		n, err := config.ParseByteSize(fl.maxSize)
 		if err != nil || n <= 0 {
@@ -214,10 +219,12 @@ func newSetup(fl validateFlags, changed func(string) bool) (*setup, error) {
 		}
 		s.maxSize = int64(n)
 	}
-	switch strings.ToLower(fl.charset) {
-	case "", "utf-8", "utf8", "windows-1252", "cp1252", "iso-8859-1", "latin1":
-	default:
-		return nil, fmt.Errorf("--charset %q: use utf-8, windows-1252 or iso-8859-1", fl.charset)
+	if fl.charset != "" {
+		cs, err := config.NormCharset(fl.charset)
+		if err != nil {
+			return nil, fmt.Errorf("--%w", err)
+		}
+		s.flags.charset = cs
 	}
 	if fl.timezone != "" {
 		loc, err := time.LoadLocation(fl.timezone)
@@ -284,7 +291,7 @@ func (s *setup) forFile(path string) fileSetup {
 		o.Delimiter = s.delim
 	}
 	if fl.charset != "" {
-		o.Charset = strings.ToLower(fl.charset)
+		o.Charset = fl.charset
 	}
 	if s.changed("decimal-comma") {
 		o.DecimalComma = fl.decimalComma
@@ -294,6 +301,9 @@ func (s *setup) forFile(path string) fileSetup {
 	}
 	if s.loc != nil {
 		o.Location = s.loc
+	}
+	if fl.headerRow > 0 {
+		o.HeaderRow = fl.headerRow
 	}
 	if fl.sheet != "" {
 		o.Sheet = fl.sheet

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"regexp"
 	"strings"
 
 	"filebridge/internal/formats"
@@ -12,13 +13,18 @@ import (
 // `filebridge validate` (reports written by the daemon keep the route keys).
 var cliHints = strings.NewReplacer(
 	`set charset = "windows-1252" on the route`, `add --charset windows-1252 (charset = "windows-1252" on the route)`,
+	`set charset = "utf-8" on the route`, `add --charset utf-8 (charset = "utf-8" on the route)`,
 	`(or set decimal = "," on the route)`, `(or add --decimal-comma; decimal = "," on the route)`,
 	`set date_layout on the route`, `add --date-layout (date_layout on the route)`,
 )
 
+// headerRowHint is the route key the header-row message names.
+var headerRowHint = regexp.MustCompile(`set header_row = (\d+) on the route`)
+
 func withCLIHints(is []formats.Issue) {
 	for i := range is {
 		is[i].Message = cliHints.Replace(is[i].Message)
+		is[i].Message = headerRowHint.ReplaceAllString(is[i].Message, "add --header-row $1 (header_row = $1 on the route)")
 	}
 }
 

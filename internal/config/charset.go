@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // Canonical charset names.
@@ -14,10 +17,11 @@ const (
 	CharsetLatin1      = "iso-8859-1"
 )
 
-// normCharset maps a charset name or alias (IANA registry: "latin1",
+// NormCharset maps a charset name or alias (IANA registry: "latin1",
 // "ISO_8859-1", "cp1252"...) to one of the canonical names filebridge reads
-// and writes.
-func normCharset(s string) (string, error) {
+// and writes. The encoding a name stands for decides, not the registry's
+// own name for it (which for Latin-1 is "ISO_8859-1:1987").
+func NormCharset(s string) (string, error) {
 	n := strings.ToLower(strings.TrimSpace(s))
 	switch n {
 	case "utf8":
@@ -28,10 +32,12 @@ func normCharset(s string) (string, error) {
 		return CharsetLatin1, nil
 	}
 	if enc, err := ianaindex.IANA.Encoding(n); err == nil && enc != nil {
-		if name, err := ianaindex.IANA.Name(enc); err == nil {
-			switch c := strings.ToLower(name); c {
-			case CharsetUTF8, CharsetWindows1252, CharsetLatin1:
-				return c, nil
+		for _, c := range []struct {
+			enc  encoding.Encoding
+			name string
+		}{{unicode.UTF8, CharsetUTF8}, {charmap.Windows1252, CharsetWindows1252}, {charmap.ISO8859_1, CharsetLatin1}} {
+			if enc == c.enc {
+				return c.name, nil
 			}
 		}
 	}

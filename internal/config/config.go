@@ -298,6 +298,9 @@ type Route struct {
 	// Positions names the columns in order when Header is false; "" skips
 	// a column.
 	Positions []string `toml:"positions"`
+	// HeaderRow is the line (CSV) or row (XLSX) of the header when rows
+	// above it hold a title; 0 (default): the first non-empty row.
+	HeaderRow int `toml:"header_row"`
 	// DoneMarker waits for NAME.done or NAME.ok before reading NAME.
 	DoneMarker bool `toml:"done_marker"`
 	// HoldMissing overrides the inbox's hold_missing for these files (nil:

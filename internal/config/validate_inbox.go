@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"filebridge/internal/model"
+	"filebridge/internal/suggest"
 )
 
 // validateInbox checks an inbox and its routes.
@@ -133,15 +134,31 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 	case !r.Header && r.Type == "":
 		p.add(where, "header = false needs a type: without a header row the document type cannot be detected")
 	}
+	switch {
+	case r.HeaderRow < 0:
+		p.add(where, "header_row %d: give the line (CSV) or row (XLSX) number of the header row, e.g. 3 when a title and a blank line come first", r.HeaderRow)
+	case r.HeaderRow > 0 && !r.Header:
+		p.add(where, "header_row is set but header = false: a file read by positions has no header row")
+	}
 	for _, k := range sortedKeys(r.Columns) {
 		v := r.Columns[k]
 		if strings.TrimSpace(k) == "" || strings.TrimSpace(v) == "" {
 			p.add(where, "columns: %q = %q: both the foreign header and our column name are needed", k, v)
+		} else if msg := unknownColumn(edition, r.DocType, v); msg != "" {
+			p.add(where, "columns: %q = %q: %s", k, v, msg)
 		}
 	}
 	for k := range r.Defaults {
 		if strings.TrimSpace(k) == "" {
 			p.add(where, "defaults: a constant needs a column name")
+		}
+	}
+	for i, name := range r.Positions {
+		if strings.TrimSpace(name) == "" || r.Header {
+			continue
+		}
+		if msg := unknownColumn(edition, r.DocType, name); msg != "" {
+			p.add(where, "positions[%d]: %s", i, msg)
 		}
 	}
 }
@@ -156,7 +173,7 @@ func (p *problems) normDelimiterCharset(where string, delimiter, charset *string
 	} else {
 		*delimiter = d
 	}
-	cs, err := normCharset(*charset)
+	cs, err := NormCharset(*charset)
 	if err != nil {
 		p.add(where, "%v", err)
 		return false
@@ -209,4 +226,39 @@ func loadZone(name string) (*time.Location, error) {
 		return nil, fmt.Errorf("timezone %q is not an IANA time zone: use a name such as \"Europe/Paris\" or \"UTC\"", name)
 	}
 	return loc, nil
+}
+
+// unknownColumn says why name is not a column of the document type dt
+// (zero: of any type of the edition), with the nearest column; "" when it
+// is one, or when the edition is unknown.
+func unknownColumn(e model.Edition, dt model.DocType, name string) string {
+	types := model.DocTypes(e)
+	if dt.Name != "" {
+		types = []model.DocType{dt}
+	}
+	norm := model.NormalizeHeader(name)
+	near, nearD := "", 3
+	for _, t := range types {
+		spec, _ := model.SpecFor(e, t.Kind)
+		for _, f := range spec.Fields {
+			n := model.NormalizeHeader(f.Name)
+			if n == norm {
+				return ""
+			}
+			if d := suggest.Distance(norm, n); d < nearD {
+				near, nearD = f.Name, d
+			}
+		}
+	}
+	if len(types) == 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("%q is not a column of any document type of edition %s", name, e)
+	if dt.Name != "" {
+		msg = fmt.Sprintf("%q is not a column of %s (edition %s)", name, dt.Name, e)
+	}
+	if near != "" {
+		return msg + fmt.Sprintf("; did you mean %q?", near)
+	}
+	return msg + ": map the header to a column the templates show"
 }

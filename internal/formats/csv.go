@@ -35,6 +35,17 @@ type csvSource struct {
 	size int64
 	// utf8 says fields must be valid UTF-8 (the file is not transcoded).
 	utf8 bool
+	// watch sees the bytes of a file read in a single-byte charset.
+	watch *charsetWatch
+	// eol ends a line: '\n', or '\r' in a file of CR-only line ends.
+	eol byte
+	// skipSep says the first line is Excel's "sep=;" line.
+	skipSep bool
+	// keepRaw says a broken record comes with its raw lines (Rows).
+	keepRaw bool
+	// curLine starts at raw offset curOff (see seekLine).
+	curLine int
+	curOff  int64
 }
 
 // normCharset maps the configured charset to one filebridge reads.
@@ -76,20 +87,34 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 		head = head[3:]
 		charset = charsetUTF8
 	}
+	s := &csvSource{raw: r, size: size, eol: '\n'}
+	var in io.Reader = br
+	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		// Lines end in CR alone (classic Mac OS, some ERPs), which
+		// encoding/csv does not take for line ends.
+		s.eol = '\r'
+		in = crLines{br}
+		head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
+	}
 	delim := opts.Delimiter
+	if d, ok := sepLine(head); ok {
+		// Excel's "sep=;" line names the delimiter; it is not a row.
+		delim, s.skipSep = d, true
+	}
 	if delim == 0 {
 		delim = detectDelimiter(head)
 	}
 	if !validDelim(delim) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields: use ',', ';', tab or '|'", delim)
 	}
-	s := &csvSource{raw: r, size: size, delim: delim}
-	var in io.Reader = br
+	s.delim = delim
 	switch charset {
 	case charsetWindows1252:
-		in = charmap.Windows1252.NewDecoder().Reader(br)
+		s.watch = newCharsetWatch(in, charset)
+		in = charmap.Windows1252.NewDecoder().Reader(s.watch)
 	case charsetLatin1:
-		in = charmap.ISO8859_1.NewDecoder().Reader(br)
+		s.watch = newCharsetWatch(in, charset)
+		in = charmap.ISO8859_1.NewDecoder().Reader(s.watch)
 	default:
 		s.utf8 = true
 	}
@@ -102,6 +127,35 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 	return s, nil
 }
 
+// sepLine reads the delimiter of Excel's "sep=;" first line.
+func sepLine(head []byte) (rune, bool) {
+	rest, ok := bytes.CutPrefix(head, []byte("sep="))
+	if !ok {
+		return 0, false
+	}
+	d, n := utf8.DecodeRune(rest)
+	switch end := rest[n:]; {
+	case n == 0, d == utf8.RuneError:
+		return 0, false
+	case len(end) == 0, end[0] == '\n', bytes.HasPrefix(end, []byte("\r\n")):
+		return d, true
+	}
+	return 0, false
+}
+
+// crLines reads a file whose lines end in CR alone as lines ending in LF.
+type crLines struct{ r io.Reader }
+
+func (c crLines) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\r' {
+			p[i] = '\n'
+		}
+	}
+	return n, err
+}
+
 func validDelim(r rune) bool {
 	return r != 0 && r != '"' && r != '\r' && r != '\n' && r != utf8.RuneError && utf8.ValidRune(r)
 }
@@ -109,6 +163,12 @@ func validDelim(r rune) bool {
 // next reads a record, numbered by the line it starts on.
 func (s *csvSource) next() (int, []string, error) {
 	rec, err := s.r.Read()
+	if s.skipSep {
+		s.skipSep = false
+		if line, _ := s.r.FieldPos(0); err == nil && line == 1 {
+			rec, err = s.r.Read()
+		}
+	}
 	if err == nil {
 		line, _ := s.r.FieldPos(0)
 		if !s.textOK(rec) {
@@ -117,6 +177,12 @@ func (s *csvSource) next() (int, []string, error) {
 		return line, rec, nil
 	}
 	if errors.Is(err, io.EOF) {
+		if s.watch != nil {
+			if p := s.watch.problem(); p != nil {
+				p.col, p.value = s.locate(p.row, p.charset)
+				return 0, nil, p
+			}
+		}
 		return 0, nil, io.EOF
 	}
 	var pe *csv.ParseError
@@ -124,24 +190,9 @@ func (s *csvSource) next() (int, []string, error) {
 		if !s.textOK(rec) {
 			return 0, nil, s.encodingProblem()
 		}
-		return pe.StartLine, rec, &rowError{row: pe.StartLine, cells: rec, msg: parseErrorMessage(pe, pe.StartLine, pe.Line)}
+		return pe.StartLine, rec, s.brokenRecord(pe, rec)
 	}
 	return 0, nil, fmt.Errorf("reading CSV: %w", err)
-}
-
-// parseErrorMessage explains a CSV syntax error of a record from line start
-// found on line at.
-func parseErrorMessage(pe *csv.ParseError, start, at int) string {
-	switch {
-	case errors.Is(pe.Err, csv.ErrBareQuote):
-		return fmt.Sprintf("a quote \" appears inside an unquoted value (line %d, byte %d): put the whole value in quotes and double the inner quotes (\"\")", at, pe.Column)
-	case errors.Is(pe.Err, csv.ErrQuote):
-		if at != start {
-			return fmt.Sprintf("a quoted value opened on line %d is not closed properly (near line %d): check the quotes", start, at)
-		}
-		return "a quoted value is not closed properly: check the quotes (double a quote inside a quoted value: \"\")"
-	}
-	return pe.Err.Error()
 }
 
 func (s *csvSource) cell(int, int) string { return "" }
@@ -297,10 +348,10 @@ func (s *csvSource) encodingProblem() error {
 			chunk = valid
 		}
 		if bad >= 0 {
-			e := &encodingError{offset: start + int64(bad), line: line + bytes.Count(chunk[:bad], []byte{'\n'}), nul: nul}
+			e := &encodingError{offset: start + int64(bad), line: line + bytes.Count(chunk[:bad], []byte{s.eol}), nul: nul}
 			return &fileProblem{row: e.line, msg: e.Error()}
 		}
-		line += bytes.Count(chunk, []byte{'\n'})
+		line += bytes.Count(chunk, []byte{s.eol})
 		off += int64(n)
 	}
 	return &fileProblem{msg: (&encodingError{offset: -1}).Error()}

@@ -292,7 +292,7 @@ func TestRows(t *testing.T) {
 	data := skuHead + "\n\n" + strings.Replace(skuRow, "Oak chair", "\"Oak\nchair\"", 1) + "\n" + skuRow + "\n"
 	var rows []int
 	var names []string
-	head, err := Rows(context.Background(), strings.NewReader(data), int64(len(data)), "F.csv", Options{Edition: A}, func(row int, cells []string) error {
+	head, err := Rows(context.Background(), strings.NewReader(data), int64(len(data)), "F.csv", Options{Edition: A}, func(row int, cells []string, _ string) error {
 		rows = append(rows, row)
 		names = append(names, cells[1])
 		return nil

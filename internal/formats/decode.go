@@ -48,6 +48,7 @@ type decoder struct {
 	set     []bool // non-empty (valid or not)
 	bad     []bool // not valid
 	fromDef []bool // value is the route's default
+	broken  bool   // the row is a CSV record that could not be parsed
 	issues  []Issue
 
 	// seen holds the key of every master-data document read so far (SKU NUL
@@ -85,6 +86,10 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	header, first, done, err := readHeader(src, name, opts, &sum)
 	if done || err != nil {
 		return sum, err
+	}
+	if msg := titleRows(ctx, r, size, name, opts, header, src); msg != "" {
+		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: msg})
+		return sum, nil
 	}
 	if opts.Type == "" {
 		names := opts.Positions
@@ -167,7 +172,12 @@ func (d *decoder) reopen() (rowSource, *firstRow, error) {
 // fileProblem records a problem that ended the rows of the file.
 func (d *decoder) fileProblem(fp *fileProblem) {
 	if fp != nil {
-		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Message: fp.msg})
+		d.sum.LikelyCharset = fp.charset
+		is := Issue{File: d.file, Row: fp.row, Sheet: d.src.sheet(), Value: fp.value, Message: fp.msg}
+		if fp.charset != "" && fp.col >= 0 && fp.col < len(d.sum.Header) {
+			is.Column = d.sum.Header[fp.col]
+		}
+		d.sum.FileIssues = append(d.sum.FileIssues, is)
 	}
 }
 
@@ -184,7 +194,7 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 		}
 		return nil, &firstRow{row, cells, err}, false, nil
 	}
-	row, cells, err := readRow(src)
+	row, cells, err := readHeaderRow(src, opts)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			sum.FileIssues = append(sum.FileIssues, Issue{File: name, Message: "the file is empty: it needs a header row and at least one data row"})
@@ -341,8 +351,9 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	d.sum.Rows++
 	d.row, d.cells = row, cells
 	d.issues = d.issues[:0]
+	d.broken = re != nil
 	if re != nil {
-		d.rowIssue(re.msg)
+		d.issues = append(d.issues, d.issueAt(row, -1, re.value, re.msg, false))
 	}
 	if w := d.lay.width; w > 0 {
 		if !d.isXLSX && re == nil && (len(cells) < w || len(cells) > w && !isEmptyRow(cells[w:])) {
@@ -386,7 +397,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 // cleanCell), or the route's default for it when the cell is empty (def).
 func (d *decoder) cellText(fi int) (s string, def bool) {
 	if ci := d.lay.cellOf[fi]; ci >= 0 && ci < len(d.cells) {
-		s = cleanCell(d.cells[ci])
+		s = cleanCell(d.cells[ci], !d.isXLSX)
 	}
 	if s == "" && d.lay.defs[fi] != "" {
 		return d.lay.defs[fi], true
@@ -398,12 +409,18 @@ func (d *decoder) cellText(fi int) (s string, def bool) {
 // formula: our reports write a text cell starting with '=', '+', '-', '@',
 // a tab or a carriage return with a leading "'" (export.Neutralize), so
 // that a NAME.rejected.csv, corrected, can be dropped into the inbox again.
-func cleanCell(s string) string {
+// In a CSV file (csv) an apostrophe before a digit is dropped too: it is
+// Excel's text marker, which ERPs write before codes with leading zeros
+// ('01000) so that Excel keeps them; the clerk sees 01000. Any other
+// apostrophe ('s-Hertogenbosch) is part of the value.
+func cleanCell(s string, csv bool) string {
 	s = trimCell(s)
 	if len(s) > 1 && s[0] == '\'' {
-		switch s[1] {
-		case '=', '+', '-', '@', '\t', '\r':
+		switch c := s[1]; {
+		case c == '=', c == '+', c == '-', c == '@', c == '\t', c == '\r':
 			return trimCell(s[1:])
+		case csv && c >= '0' && c <= '9':
+			return s[1:]
 		}
 	}
 	return s
@@ -446,6 +463,9 @@ func (d *decoder) issueAt(row, fi int, val, msg string, fromDef bool) Issue {
 }
 
 func (d *decoder) fieldIssue(fi int, val, msg string) {
+	if d.broken {
+		return // its cells are what remains of a broken record: said once
+	}
 	d.issues = append(d.issues, d.issueAt(d.row, fi, val, msg, d.fromDef[fi]))
 }
 
@@ -498,7 +518,7 @@ func (d *decoder) finish() (Summary, error) {
 }
 
 // rawRows implements Rows.
-func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string) error) ([]string, error) {
+func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) ([]string, error) {
 	if _, err := checkOptions(opts); err != nil {
 		return nil, err
 	}
@@ -507,6 +527,9 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 		return nil, err
 	}
 	defer src.close()
+	if c, ok := src.(*csvSource); ok {
+		c.keepRaw = true
+	}
 	var header []string
 	for n, first := 0, !opts.NoHeader; ; n++ {
 		if n&1023 == 0 {
@@ -514,11 +537,22 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 				return header, err
 			}
 		}
-		row, cells, err := readRow(src)
+		var row int
+		var cells []string
+		var err error
+		if first {
+			row, cells, err = readHeaderRow(src, opts)
+		} else {
+			row, cells, err = readRow(src)
+		}
 		var re *rowError
+		var fp *fileProblem
 		switch {
 		case err == nil, errors.As(err, &re):
 		case errors.Is(err, io.EOF):
+			return header, nil
+		case errors.As(err, &fp) && !first:
+			// The rows end there; Decode reports the problem.
 			return header, nil
 		default:
 			return header, fmt.Errorf("reading %s: %w", name, err)
@@ -527,7 +561,11 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 			header, first = copiedCells(cells), false
 			continue
 		}
-		if err := fn(row, cells); err != nil {
+		raw := ""
+		if re != nil {
+			raw = re.raw
+		}
+		if err := fn(row, cells, raw); err != nil {
 			return header, err
 		}
 	}

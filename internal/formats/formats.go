@@ -51,6 +51,10 @@ type Options struct {
 	// one of our column names ("" skips the column).
 	NoHeader  bool
 	Positions []string
+	// HeaderRow is the line (CSV) or row (XLSX) of the header row when
+	// rows above it hold a title or a date: they are skipped. 0: the first
+	// non-empty row.
+	HeaderRow int
 	// Columns maps foreign headers to our column names ("Art.-Nr." -> "sku").
 	// Both sides match like headers do (case, spaces, '_', '-', '.' ignored).
 	Columns map[string]string
@@ -184,6 +188,10 @@ type Summary struct {
 	// Delimiter is the CSV field separator, as configured or detected; 0
 	// for a workbook.
 	Delimiter rune
+	// LikelyCharset is, for a CSV file whose bytes do not fit the route's
+	// charset (a file error says so), the charset they fit: Rows reads the
+	// rows to reject in it.
+	LikelyCharset string
 	// Rows counts the data rows read (empty rows are skipped).
 	Rows        int
 	Docs        int
@@ -224,8 +232,11 @@ func Decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 // Rows streams the raw cells of every non-empty data row (after charset
 // decoding) with its row number (CSV line or XLSX row), and returns the
 // header row (nil with NoHeader). It serves to write NAME.rejected.csv with
-// exactly the rows that failed. cells is reused between calls.
-func Rows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string) error) (header []string, err error) {
+// exactly the rows that failed. cells is reused between calls. A CSV
+// record that cannot be parsed (a quote left open...) comes with raw: its
+// physical lines as the file has them, in UTF-8, joined by "\n"; cells
+// are then what encoding/csv made of it.
+func Rows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) (header []string, err error) {
 	return rawRows(ctx, r, size, name, opts, fn)
 }
 
@@ -237,7 +248,7 @@ func FileType(ctx context.Context, r io.ReaderAt, size int64, name string, opts 
 		return model.LookupDocType(opts.Edition, opts.Type)
 	}
 	errStop := errors.New("header read")
-	header, err := rawRows(ctx, r, size, name, opts, func(int, []string) error { return errStop })
+	header, err := rawRows(ctx, r, size, name, opts, func(int, []string, string) error { return errStop })
 	if err != nil && !errors.Is(err, errStop) {
 		return model.DocType{}, err
 	}

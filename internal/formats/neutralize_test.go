@@ -27,7 +27,7 @@ func TestNeutralizedCells(t *testing.T) {
 	}
 	for _, tt := range tests {
 		written := export.Neutralize(tt.cell)
-		if got := cleanCell(written); got != tt.want {
+		if got := cleanCell(written, true); got != tt.want {
 			t.Errorf("cell %q written %q, read back %q, want %q", tt.cell, written, got, tt.want)
 		}
 	}

@@ -29,6 +29,11 @@ type rowError struct {
 	row   int
 	cells []string
 	msg   string
+	// A broken CSV record spans lines row to last; value is its first
+	// line as the file has it, raw all of its lines (when the source
+	// keeps them).
+	last       int
+	value, raw string
 }
 
 func (e *rowError) Error() string { return fmt.Sprintf("line %d: %s", e.row, e.msg) }
@@ -38,6 +43,12 @@ func (e *rowError) Error() string { return fmt.Sprintf("line %d: %s", e.row, e.m
 type fileProblem struct {
 	row int
 	msg string
+	// charset is the one a CSV file looks like when it is not the route's.
+	charset string
+	// col is the index of the column the problem is in (-1: unknown),
+	// value its cell as the file shows it.
+	col   int
+	value string
 }
 
 func (e *fileProblem) Error() string {

@@ -33,6 +33,7 @@ func FormatOptions(e model.Edition, r *config.Route, maxSize int64) formats.Opti
 	o.Location = r.Location
 	o.Sheet = r.Sheet
 	o.NoHeader = !r.Header
+	o.HeaderRow = r.HeaderRow
 	if o.NoHeader {
 		o.Positions = append([]string(nil), r.Positions...)
 	}

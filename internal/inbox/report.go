@@ -138,11 +138,26 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 			}
 			_ = cw.Write(append(out, "error"))
 		}
+		// A file in another charset than its route's: its rows are written
+		// as the clerk meant them.
+		opts := fr.opts
+		if cs := fr.sum.LikelyCharset; cs != "" {
+			opts.Charset = cs
+		}
 		out := make([]string, 0, width+1)
-		_, err = formats.Rows(ctx, fr.src, fr.src.size, row.Name, fr.opts, func(r int, cells []string) error {
+		_, err = formats.Rows(ctx, fr.src, fr.src.size, row.Name, opts, func(r int, cells []string, raw string) error {
 			msg, ok, err := msgs.message(r)
 			if err != nil || !ok {
 				return err
+			}
+			if raw != "" {
+				// A broken record: its lines as the file has them, to
+				// mend and drop again, then the error column.
+				cw.Flush()
+				if _, err := io.WriteString(w, neutralizeRaw(raw, delim)+string(delim)); err != nil {
+					return err
+				}
+				return cw.Write([]string{neutralize(msg)})
 			}
 			out = out[:0]
 			for _, c := range cells {

@@ -116,6 +116,39 @@ func neutralize(s string) string {
 	return export.Neutralize(s)
 }
 
+// neutralizeRaw is neutralize for the raw lines of a broken CSV record,
+// which NAME.rejected.csv holds as they are because encoding/csv cannot
+// split them: a value that starts (after a delimiter, a line break or
+// its opening quote) with a formula character gets the apostrophe, which
+// the decoder drops again. Quotes are followed as a spreadsheet would:
+// a delimiter inside a quoted value starts no value.
+func neutralizeRaw(raw string, delim rune) string {
+	var b strings.Builder
+	b.Grow(len(raw) + 8)
+	inQ, atStart, opened := false, true, false
+	for _, r := range raw {
+		formula := strings.ContainsRune("=+-@", r) || r == '\t' && r != delim
+		switch {
+		case atStart && r == '"':
+			inQ, opened = true, true
+			atStart = false
+			b.WriteRune(r)
+			continue
+		case (atStart || opened) && formula:
+			b.WriteByte('\'')
+		}
+		atStart, opened = false, false
+		switch {
+		case r == '"':
+			inQ = !inQ
+		case !inQ && (r == delim || r == '\n'):
+			atStart = true
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // unneutralize undoes neutralize: a leading apostrophe is dropped only
 // where it precedes one of the formula characters.
 func unneutralize(s string) string {
