@@ -2,6 +2,7 @@ package formats
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -193,6 +194,9 @@ type mergeRange struct {
 // readMerges reads the merged ranges of a worksheet part, which follow its
 // rows, sorted by first row.
 func readMerges(zr *zip.Reader, name string) ([]mergeRange, error) {
+	if has, err := partContains(zr, name, mergeCellTag); err != nil || !has {
+		return nil, err
+	}
 	rc, err := zr.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", name, err)
@@ -227,6 +231,38 @@ func readMerges(zr *zip.Reader, name string) ([]mergeRange, error) {
 	return out, nil
 }
 
+var mergeCellTag = []byte("mergeCell")
+
+// partContains reports whether a part's bytes contain sub: a look through
+// the unpacked bytes, much cheaper than reading the XML, that spares the
+// pass over a sheet without merged cells (nearly all of them).
+func partContains(zr *zip.Reader, name string, sub []byte) (bool, error) {
+	rc, err := zr.Open(name)
+	if err != nil {
+		return false, fmt.Errorf("opening %s: %w", name, err)
+	}
+	defer rc.Close()
+	buf := make([]byte, 64<<10)
+	keep := 0 // bytes of the previous chunk kept, for a match across chunks
+	for {
+		n, err := rc.Read(buf[keep:])
+		if bytes.Contains(buf[:keep+n], sub) {
+			return true, nil
+		}
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading %s: %w", name, err)
+		}
+		if end := keep + n; end >= len(sub) {
+			keep = copy(buf, buf[end-len(sub)+1:end])
+		} else {
+			keep = end
+		}
+	}
+}
+
 func sortMerges(m []mergeRange) {
 	for i := 1; i < len(m); i++ { // insertion sort: ranges are nearly sorted
 		for j := i; j > 0 && m[j].r1 < m[j-1].r1; j-- {
@@ -257,7 +293,6 @@ type sheetStream struct {
 	info   []cellInfo
 	ended  bool
 	buf    strings.Builder
-	inline xmlRichText
 }
 
 func openSheetStream(zr *zip.Reader, name string, sst []string) (*sheetStream, error) {
@@ -270,10 +305,14 @@ func openSheetStream(zr *zip.Reader, name string, sst []string) (*sheetStream, e
 
 func (s *sheetStream) close() error { return s.rc.Close() }
 
+// The sheet is read with RawToken, which does not translate name spaces
+// (elements are matched by local name) and does not check that end tags
+// match: checkZip has checked the part whole; skip counts the depth itself.
+
 // next reads the next <row> element; false at the end of the sheet's data.
 func (s *sheetStream) next() (bool, error) {
 	for !s.ended {
-		tok, err := s.dec.Token()
+		tok, err := s.dec.RawToken()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return false, errors.New("the sheet ends inside its data")
@@ -292,6 +331,23 @@ func (s *sheetStream) next() (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// skip reads up to the end of the element just started.
+func (s *sheetStream) skip() error {
+	for depth := 1; depth > 0; {
+		tok, err := s.dec.RawToken()
+		if err != nil {
+			return err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return nil
 }
 
 // readRow reads one <row> element.
@@ -317,14 +373,14 @@ func (s *sheetStream) readRow(start xml.StartElement) error {
 	s.row = row
 	col := 0
 	for {
-		tok, err := s.dec.Token()
+		tok, err := s.dec.RawToken()
 		if err != nil {
 			return err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			if t.Name.Local != "c" {
-				if err := s.dec.Skip(); err != nil {
+				if err := s.skip(); err != nil {
 					return err
 				}
 				continue
@@ -358,7 +414,7 @@ func (s *sheetStream) readCell(start xml.StartElement, col int) (int, error) {
 	}
 	hasF, hasV, text := false, false, ""
 	for done := false; !done; {
-		tok, err := s.dec.Token()
+		tok, err := s.dec.RawToken()
 		if err != nil {
 			return 0, err
 		}
@@ -367,19 +423,15 @@ func (s *sheetStream) readCell(start xml.StartElement, col int) (int, error) {
 			switch t.Name.Local {
 			case "v":
 				hasV = true
-				if text, err = s.charData(); err != nil {
-					return 0, err
-				}
+				text, err = s.charData()
 			case "f":
 				hasF = true
-				err = s.dec.Skip()
+				err = s.skip()
 			case "is":
-				s.inline = xmlRichText{}
-				if err = s.dec.DecodeElement(&s.inline, &t); err == nil {
-					text, hasV = s.inline.String(), true
-				}
+				hasV = true
+				text, err = s.inlineText()
 			default:
-				err = s.dec.Skip()
+				err = s.skip()
 			}
 			if err != nil {
 				return 0, err
@@ -428,7 +480,7 @@ func (s *sheetStream) readCell(start xml.StartElement, col int) (int, error) {
 func (s *sheetStream) charData() (string, error) {
 	s.buf.Reset()
 	for {
-		tok, err := s.dec.Token()
+		tok, err := s.dec.RawToken()
 		if err != nil {
 			return "", err
 		}
@@ -436,11 +488,46 @@ func (s *sheetStream) charData() (string, error) {
 		case xml.CharData:
 			s.buf.Write(t)
 		case xml.StartElement:
-			if err := s.dec.Skip(); err != nil {
+			if err := s.skip(); err != nil {
 				return "", err
 			}
 		case xml.EndElement:
 			return s.buf.String(), nil
+		}
+	}
+}
+
+// inlineText reads an inline string (<is>): the text of its <t> elements,
+// plain or in rich-text runs; phonetic runs (<rPh>) are not part of it.
+func (s *sheetStream) inlineText() (string, error) {
+	s.buf.Reset()
+	inT := false
+	for {
+		tok, err := s.dec.RawToken()
+		if err != nil {
+			return "", err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			if inT {
+				s.buf.Write(t)
+			}
+		case xml.StartElement:
+			switch t.Name.Local {
+			case "t":
+				inT = true
+			case "rPh":
+				if err := s.skip(); err != nil {
+					return "", err
+				}
+			}
+		case xml.EndElement:
+			switch t.Name.Local {
+			case "t":
+				inT = false
+			case "is":
+				return unescapeBSTR(s.buf.String()), nil
+			}
 		}
 	}
 }
