@@ -34,6 +34,7 @@ func utf16le(s string) []byte {
 // cell holds (kind and style) and the merged ranges applied.
 type xlsxSource struct {
 	f        *excelize.File // the workbook's styles and properties
+	sst      *sharedStrings
 	stream   *sheetStream
 	name     string
 	row      int
@@ -109,11 +110,10 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 	if s.merges, err = readMerges(zr, part); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
-	sst, err := readSharedStrings(zr, parts.sharedStrings)
-	if err != nil {
+	if s.sst, err = readSharedStrings(zr, parts.sharedStrings); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
-	if s.stream, err = openSheetStream(zr, part, sst); err != nil {
+	if s.stream, err = openSheetStream(zr, part, s.sst); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
 	return s, nil
@@ -301,6 +301,9 @@ func (s *xlsxSource) close() error {
 			err = cerr
 		}
 		s.f = nil
+	}
+	if cerr := s.sst.close(); err == nil {
+		err = cerr
 	}
 	return err
 }

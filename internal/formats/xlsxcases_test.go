@@ -181,6 +181,7 @@ func TestXLSXCases(t *testing.T) {
 		{"merged_header", file("opx_merged_header.xlsx"), Options{}},
 		{"formula_openpyxl", file("opx_formula.xlsx"), Options{}},
 		{"formula_excelize", book(0, sheet(xSKUHead, xSKU(map[int]any{7: "=2*3"}))), Options{}},
+		{"error_values_openpyxl", file("opx_errors.xlsx"), Options{}},
 		// 5. Hidden rows, TRUE/FALSE, dates in 1899-1900.
 		{"hidden_row", book(0, xsheet{name: "Sheet1", hideRow: []int{3}, cells: rowCells(xSKUHead,
 			xSKU(nil), xSKU(map[int]any{0: "CHAIR-OAK-02", 2: "4006381333948"}))}), Options{}},
@@ -193,11 +194,19 @@ func TestXLSXCases(t *testing.T) {
 			if tt.opts.Edition == "" {
 				tt.opts.Edition = A
 			}
-			r := decodeBytes(t, tt.name+".xlsx", tt.data(t), tt.opts)
+			data := tt.data(t)
+			r := decodeBytes(t, tt.name+".xlsx", data, tt.opts)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
-			golden(t, filepath.Join("testdata", "xlsx", tt.name+".golden"), renderResult(r))
+			got := renderResult(r)
+			golden(t, filepath.Join("testdata", "xlsx", tt.name+".golden"), got)
+			// The same with the shared strings spilled to a temporary file.
+			defer func(n uint64) { sstSpillSize = n }(sstSpillSize)
+			sstSpillSize = 0
+			if r := decodeBytes(t, tt.name+".xlsx", data, tt.opts); r.err != nil || renderResult(r) != got {
+				t.Errorf("with the shared strings in a temporary file: %v\n%s", r.err, renderResult(r))
+			}
 		})
 	}
 }

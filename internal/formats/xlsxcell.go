@@ -183,6 +183,8 @@ func (s *xlsxSource) checkCell(ci int, f *model.Field) (msg, warn string) {
 	switch info.kind {
 	case cellBool:
 		return fmt.Sprintf("is a TRUE/FALSE cell, which %s cannot take: type the %s value itself (format the cell as Text if Excel turns it into TRUE or FALSE)", f.Name, f.Type), ""
+	case cellError:
+		return "is the spreadsheet error " + s.cells[ci] + ", not a value: correct the formula of this cell (or type the value) and save the file again", ""
 	case cellNoValue:
 		return "holds a formula without a saved value (the file was written by a program that does not calculate): open the file in Excel (or LibreOffice) and save it, so the formula's result is stored, or type the value", ""
 	case cellNumber:

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"regexp"
 	"strconv"
@@ -118,26 +117,6 @@ func unmarshalPart(zr *zip.Reader, name string, v any) error {
 	return nil
 }
 
-// xmlRichText is a shared or inline string: plain text or runs (phonetic
-// runs are not part of the text).
-type xmlRichText struct {
-	T *string `xml:"t"`
-	R []struct {
-		T string `xml:"t"`
-	} `xml:"r"`
-}
-
-func (x *xmlRichText) String() string {
-	s := ""
-	if x.T != nil {
-		s = *x.T
-	}
-	for _, r := range x.R {
-		s += r.T
-	}
-	return unescapeBSTR(s)
-}
-
 // bstrEscape is how OOXML writes a character XML 1.0 cannot hold: _xHHHH_.
 var bstrEscape = regexp.MustCompile(`_x[0-9A-Fa-f]{4}_`)
 
@@ -150,39 +129,6 @@ func unescapeBSTR(s string) string {
 		n, _ := strconv.ParseUint(m[2:6], 16, 16)
 		return string(rune(n))
 	})
-}
-
-// readSharedStrings reads the shared string table.
-func readSharedStrings(zr *zip.Reader, name string) ([]string, error) {
-	if name == "" {
-		return nil, nil
-	}
-	rc, err := zr.Open(name)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("opening the shared strings: %w", err)
-	}
-	defer rc.Close()
-	dec := xml.NewDecoder(rc)
-	var out []string
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the shared strings: %w", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "si" {
-			var si xmlRichText
-			if err := dec.DecodeElement(&si, &se); err != nil {
-				return nil, fmt.Errorf("reading the shared strings: %w", err)
-			}
-			out = append(out, si.String())
-		}
-	}
 }
 
 // mergeRange is a range of merged cells (1-based, inclusive).
@@ -284,7 +230,7 @@ func attr(se xml.StartElement, name string) string {
 type sheetStream struct {
 	rc  io.ReadCloser
 	dec *xml.Decoder
-	sst []string
+	sst *sharedStrings
 	// The current row: its number, whether it is hidden, its cells and
 	// what each holds.
 	row    int
@@ -295,7 +241,7 @@ type sheetStream struct {
 	buf    strings.Builder
 }
 
-func openSheetStream(zr *zip.Reader, name string, sst []string) (*sheetStream, error) {
+func openSheetStream(zr *zip.Reader, name string, sst *sharedStrings) (*sheetStream, error) {
 	rc, err := zr.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", name, err)
@@ -445,10 +391,12 @@ func (s *sheetStream) readCell(start xml.StartElement, col int) (int, error) {
 	case "s":
 		if hasV {
 			i, err := strconv.Atoi(strings.TrimSpace(text))
-			if err != nil || i < 0 || i >= len(s.sst) {
-				return 0, fmt.Errorf("cell %s refers to shared string %q, which does not exist", cellName(col, s.row), text)
+			if err == nil {
+				text, err = s.sst.get(i)
 			}
-			text = s.sst[i]
+			if err != nil {
+				return 0, fmt.Errorf("cell %s: shared string %q: %w", cellName(col, s.row), text, err)
+			}
 		}
 	case "b":
 		info.kind, text = cellBool, "FALSE"

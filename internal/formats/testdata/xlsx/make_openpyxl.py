@@ -79,6 +79,15 @@ def merged_header():
     wb.save("opx_merged_header.xlsx")
 
 
+def errors():
+    """Error values where a formula failed, saved as such."""
+    wb, ws = book()
+    rows(ws, SKU_HEAD, SKU_ROW)
+    ws["B2"] = "#N/A"
+    ws["H2"] = "#DIV/0!"
+    wb.save("opx_errors.xlsx")
+
+
 def sheets():
     """A hidden sheet of old data before the sheet the clerk filled."""
     wb, old = book()
@@ -93,5 +102,5 @@ def sheets():
     wb.save("opx_sheets.xlsx")
 
 
-for make in (zeros, formula, merged, merged_header, sheets):
+for make in (zeros, formula, merged, merged_header, errors, sheets):
     make()
