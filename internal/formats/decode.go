@@ -574,6 +574,9 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 			header, first = copiedCells(cells), false
 			continue
 		}
+		if x, ok := src.(*xlsxSource); ok {
+			x.showDigits(cells)
+		}
 		if err := fn(row, cells); err != nil {
 			return header, err
 		}

@@ -2,11 +2,13 @@ package formats
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -208,6 +210,24 @@ func TestXLSXCases(t *testing.T) {
 				t.Errorf("with the shared strings in a temporary file: %v\n%s", r.err, renderResult(r))
 			}
 		})
+	}
+}
+
+// TestXLSXRowsShown checks that Rows, which NAME.rejected.csv is written
+// from, gives zero-padded codes as the spreadsheet shows them.
+func TestXLSXRowsShown(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "xlsx", "opx_zeros.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	_, err = Rows(context.Background(), bytes.NewReader(data), int64(len(data)), "SKU.xlsx", Options{Edition: A}, func(row int, cells []string) error {
+		got = append(got, []string{cells[0], cells[2], cells[10]})
+		return nil
+	})
+	want := [][]string{{"00456", "0012345678905", "0042"}, {"789", "4006381333931", "SUP-001"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("rows %q (%v), want %q", got, err, want)
 	}
 }
 

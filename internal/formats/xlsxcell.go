@@ -159,6 +159,22 @@ func (s *xlsxSource) shownText(ci int, f *model.Field, text string) string {
 	return text
 }
 
+// showDigits writes, in the cells of the current row, each whole number
+// whose digits format pads it as the spreadsheet shows it (00456), as
+// Rows gives them: a NAME.rejected.csv keeps the clerk's codes.
+func (s *xlsxSource) showDigits(cells []string) {
+	for ci := range cells {
+		if ci >= len(s.info) || s.info[ci].kind != cellNumber {
+			continue
+		}
+		if nf := s.numFmtOf(s.info[ci].style); nf.class == fmtDigits {
+			if d, ok := wholeDigits(cells[ci]); ok {
+				cells[ci] = renderDigits(nf.items, d)
+			}
+		}
+	}
+}
+
 // codeLike reports whether a text field holds codes whose leading zeros
 // matter: SKUs, codes, postcodes, phone numbers, EANs.
 func codeLike(f *model.Field) bool {
