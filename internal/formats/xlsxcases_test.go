@@ -187,6 +187,9 @@ func TestXLSXCases(t *testing.T) {
 		// 5. Hidden rows, TRUE/FALSE, dates in 1899-1900.
 		{"hidden_row", book(0, xsheet{name: "Sheet1", hideRow: []int{3}, cells: rowCells(xSKUHead,
 			xSKU(nil), xSKU(map[int]any{0: "CHAIR-OAK-02", 2: "4006381333948"}))}), Options{}},
+		{"date_in_text", book(0, xsheet{name: "Sheet1", cells: withFormat(withFormat(rowCells(xSKUHead,
+			xSKU(map[int]any{1: 46023}), xSKU(map[int]any{0: "CHAIR-OAK-02", 2: "4006381333948", 1: 46054})),
+			"B2", "d-mmm"), "B3", "yyyy-mm-dd")}), Options{}},
 		{"bool_cells", book(0, sheet(xSKUHead, xSKU(map[int]any{1: true, 3: false}))), Options{}},
 		{"date_small", book(0, sheet(xRecHead,
 			xRec("R-1", "SKU-1", 1, 0.5), xRec("R-2", "SKU-1", 1, 5), xRec("R-3", "SKU-1", 1, 366), xRec("R-4", "SKU-1", 1, 367))), Options{}},

@@ -17,7 +17,8 @@ type fmtClass uint8
 const (
 	fmtPlain  fmtClass = iota // General, "0" or Text: the digits as stored
 	fmtDigits                 // digit placeholders and literals, e.g. 00000 or "DE-"000
-	fmtOther                  // decimals, thousands, dates...: the raw value is read
+	fmtDate                   // a date or time format
+	fmtOther                  // decimals, thousands...: the raw value is read
 )
 
 // numFmt is a style's number format, as it applies to a whole number.
@@ -37,6 +38,8 @@ func (s *xlsxSource) numFmtOf(style int) numFmt {
 	case err != nil || st == nil:
 	case st.CustomNumFmt != nil:
 		nf = parseDigitsFormat(*st.CustomNumFmt)
+	case isDateNumFmt(st.NumFmt):
+		nf.class = fmtDate
 	case st.NumFmt != 0 && st.NumFmt != 1 && st.NumFmt != 49: // General, 0, @
 		nf.class = fmtOther
 	}
@@ -73,6 +76,8 @@ func parseDigitsFormat(code string) numFmt {
 			continue
 		case nfp.TokenTypeGeneral:
 			return numFmt{class: fmtPlain}
+		case nfp.TokenTypeDateTimes, nfp.TokenTypeElapsedDateTimes:
+			return numFmt{class: fmtDate}
 		default:
 			return numFmt{class: fmtOther}
 		}
@@ -85,6 +90,13 @@ func parseDigitsFormat(code string) numFmt {
 		return numFmt{class: fmtPlain}
 	}
 	return numFmt{class: fmtDigits, items: items}
+}
+
+// isDateNumFmt reports whether a built-in number format shows a date or a
+// time: ids 14-22 and 45-47, and the East Asian date formats 27-36 and
+// 50-58.
+func isDateNumFmt(id int) bool {
+	return id >= 14 && id <= 22 || id >= 27 && id <= 36 || id >= 45 && id <= 47 || id >= 50 && id <= 58
 }
 
 // renderDigits writes a whole number as a digits format shows it: digits
@@ -204,7 +216,12 @@ func (s *xlsxSource) checkCell(ci int, f *model.Field) (msg, warn string) {
 	case cellNoValue:
 		return "holds a formula without a saved value (the file was written by a program that does not calculate): open the file in Excel (or LibreOffice) and save it, so the formula's result is stored, or type the value", ""
 	case cellNumber:
-		if codeLike(f) && s.numFmtOf(info.style).class == fmtPlain {
+		class := s.numFmtOf(info.style).class
+		if class == fmtDate && (f.Type == model.TString || f.Type == model.TEAN) {
+			return "is a date cell (the spreadsheet took what was typed for a date, and stores it as the number " + s.cells[ci] +
+				"): format the column as Text and type the value again", ""
+		}
+		if codeLike(f) && class == fmtPlain {
 			return "", "stored as a number: a leading zero may be lost; format the column as Text and type the codes again (or give the column a number format such as 00000 that shows the zeros)"
 		}
 	}
