@@ -43,7 +43,7 @@ const validationRows = 10000
 // formatted as dates and every other non-numeric column (codes, EANs,
 // postcodes) as text; an "example" sheet with the header and one
 // example row; and a "columns" sheet describing each column. filebridge
-// reads the first sheet, "data".
+// reads the sheet it opens on, "data".
 func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
