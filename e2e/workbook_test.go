@@ -126,12 +126,13 @@ poll = "200ms"
   type = "receptions"
   policy = "partial"`})
 	// process exits 1 when documents of the file were refused.
-	process := func(path string, want int) {
+	process := func(path string, want int) string {
 		t.Helper()
 		out, code := runCmd(t, 60*time.Second, "process", "--config", cfg, "--inbox", "erp", path)
 		if code != want {
 			t.Fatalf("process %s: exit %d, want %d:\n%s", filepath.Base(path), code, want, out)
 		}
+		return out
 	}
 	for _, name := range []string{"SUPPLIERS_20260302.csv", "SKU_20260302.csv"} {
 		process(filepath.Join(repoRoot, "samples", "A", "good", name), 0)
@@ -196,7 +197,10 @@ poll = "200ms"
 				name, vf.Sheet, vf.ValidDocuments, vf.Invalid, vWarn, tc.sheet, tc.created, tc.invalid, tc.warnings, out)
 		}
 
-		process(tc.path, min(tc.invalid, 1))
+		out = process(tc.path, min(tc.invalid, 1))
+		if !strings.Contains(out, fmt.Sprintf(`"sheet":%q`, tc.sheet)) {
+			t.Errorf("the log of process %s does not name the sheet %q:\n%s", name, tc.sheet, out)
+		}
 		rep := readReport(t, findFile(t, inbox, strings.TrimSuffix(name, ".xlsx")+".report.csv"))
 		res := rep.results()
 		if res["created"] != tc.created || res["invalid"] != tc.invalid {
