@@ -158,17 +158,10 @@ func wholeDigits(raw string) (string, bool) {
 // it: a whole number in a text or EAN field as its digits format shows it
 // (00456 for 456 formatted 00000).
 func (s *xlsxSource) shownText(ci int, f *model.Field, text string) string {
-	if ci >= len(s.info) || s.info[ci].kind != cellNumber || f.Type != model.TString && f.Type != model.TEAN {
+	if f.Type != model.TString && f.Type != model.TEAN {
 		return text
 	}
-	nf := s.numFmtOf(s.info[ci].style)
-	if nf.class != fmtDigits {
-		return text
-	}
-	if d, ok := wholeDigits(text); ok {
-		return renderDigits(nf.items, d)
-	}
-	return text
+	return s.digitsShown(ci, text)
 }
 
 // showDigits writes, in the cells of the current row, each whole number
@@ -176,15 +169,22 @@ func (s *xlsxSource) shownText(ci int, f *model.Field, text string) string {
 // Rows gives them: a NAME.rejected.csv keeps the clerk's codes.
 func (s *xlsxSource) showDigits(cells []string) {
 	for ci := range cells {
-		if ci >= len(s.info) || s.info[ci].kind != cellNumber {
-			continue
-		}
-		if nf := s.numFmtOf(s.info[ci].style); nf.class == fmtDigits {
-			if d, ok := wholeDigits(cells[ci]); ok {
-				cells[ci] = renderDigits(nf.items, d)
-			}
+		cells[ci] = s.digitsShown(ci, cells[ci])
+	}
+}
+
+// digitsShown returns text, the value of cell ci of the current row, as
+// the spreadsheet shows it when it is a whole number in a digits format.
+func (s *xlsxSource) digitsShown(ci int, text string) string {
+	if ci >= len(s.info) || s.info[ci].kind != cellNumber {
+		return text
+	}
+	if nf := s.numFmtOf(s.info[ci].style); nf.class == fmtDigits {
+		if d, ok := wholeDigits(text); ok {
+			return renderDigits(nf.items, d)
 		}
 	}
+	return text
 }
 
 // codeLike reports whether a text field holds codes whose leading zeros
@@ -201,8 +201,9 @@ func codeLike(f *model.Field) bool {
 }
 
 // checkCell reports what cell ci of the current row holds beyond its text,
-// for field f: a TRUE/FALSE cell or a formula without a saved value is an
-// error (msg); a code typed as a plain number is a warning (warn).
+// for field f: a TRUE/FALSE cell, an error value (#N/A), a formula without
+// a saved value, a date cell in a text field are errors (msg); a code typed
+// as a plain number is a warning (warn).
 func (s *xlsxSource) checkCell(ci int, f *model.Field) (msg, warn string) {
 	if ci >= len(s.info) {
 		return "", ""
