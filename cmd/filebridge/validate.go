@@ -78,7 +78,7 @@ configuration error, 3 when --online cannot reach the portal.`,
 	f.BoolVar(&fl.decimalComma, "decimal-comma", false, `numbers use a decimal comma ("12,5")`)
 	f.StringVar(&fl.dateLayout, "date-layout", "", `extra Go layout of dates, e.g. "02.01.2006"`)
 	f.StringVar(&fl.timezone, "timezone", "", "IANA zone of dates without an offset (default UTC)")
-	f.StringVar(&fl.sheet, "sheet", "", "XLSX sheet to read (default: the first)")
+	f.StringVar(&fl.sheet, "sheet", "", "XLSX sheet to read (default: the only visible sheet, else the active one)")
 	f.IntVar(&fl.headerRow, "header-row", 0, "line (CSV) or row (XLSX) of the header row, when a title is above it (default: the first non-empty row)")
 	f.StringVar(&fl.maxSize, "max-size", "", `largest file read, e.g. "1GB" (default: the inbox's max_file_size, else 100MB)`)
 	f.BoolVar(&fl.online, "online", false, "also look every code (SKUs, suppliers, warehouses, carriers, connections) up on the portal of --inbox, read-only")

@@ -50,8 +50,13 @@ func (r fileReport) verdict() string {
 	s := r.Summary
 	var b strings.Builder
 	b.WriteString(r.Name)
-	if s.Type.Name != "" {
+	switch {
+	case s.Type.Name != "" && s.Sheet != "":
+		fmt.Fprintf(&b, " (%s, sheet %q)", s.Type.Name, s.Sheet)
+	case s.Type.Name != "":
 		fmt.Fprintf(&b, " (%s)", s.Type.Name)
+	case s.Sheet != "":
+		fmt.Fprintf(&b, " (sheet %q)", s.Sheet)
 	}
 	fileErrs := 0
 	for _, i := range s.FileIssues {
@@ -152,6 +157,7 @@ type jsonFile struct {
 	Path         string      `json:"path"`
 	Route        string      `json:"route,omitempty"`
 	Type         string      `json:"type,omitempty"`
+	Sheet        string      `json:"sheet,omitempty"`
 	Valid        bool        `json:"valid"`
 	Error        string      `json:"error,omitempty"`
 	Rows         int         `json:"rows"`
@@ -174,7 +180,7 @@ func writeJSON(w io.Writer, reports []fileReport) error {
 	for _, r := range reports {
 		errs, warns := r.counts()
 		jf := jsonFile{
-			File: r.Name, Path: r.Path, Route: r.Route, Type: r.Summary.Type.Name, Valid: r.ok(),
+			File: r.Name, Path: r.Path, Route: r.Route, Type: r.Summary.Type.Name, Sheet: r.Summary.Sheet, Valid: r.ok(),
 			Rows: r.Summary.Rows, Documents: r.Summary.Docs, ValidDocs: r.Summary.Docs - r.Summary.InvalidDocs,
 			InvalidDocs: r.Summary.InvalidDocs, Errors: errs, Warnings: warns, Issues: make([]jsonIssue, 0, len(r.Issues)),
 			Verdict: r.verdict(),

@@ -290,7 +290,7 @@ type Route struct {
 	Timezone string `toml:"timezone"`
 	// Location is Timezone loaded.
 	Location *time.Location `toml:"-"`
-	// Sheet is the XLSX sheet to read; default the first.
+	// Sheet is the XLSX sheet to read; default the only visible one, else the active one.
 	Sheet string `toml:"sheet"`
 	// Header says whether the first row names the columns. Default true;
 	// false reads columns by position, named by Positions.

@@ -20,6 +20,7 @@ type decoder struct {
 	file string
 	opts Options
 	src  rowSource
+	xs   *xlsxSource // src when it is a workbook
 	lay  *layout
 	p    parser
 	kind model.Kind
@@ -83,6 +84,7 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	if c, ok := src.(*csvSource); ok {
 		sum.Delimiter = c.delim
 	}
+	sum.Sheet = src.sheet()
 	header, first, done, err := readHeader(src, name, opts, &sum)
 	if done || err != nil {
 		return sum, err
@@ -136,6 +138,7 @@ func (d *decoder) grouped(first *firstRow) (Summary, error) {
 			return d.sum, err
 		}
 		d.src = src
+		d.xs, _ = src.(*xlsxSource)
 		fp, err := d.readRows(first)
 		src.close()
 		if err != nil {
@@ -206,7 +209,7 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 			*sum = s
 			return nil, nil, true, err
 		}
-		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Message: "header row: " + re.msg})
+		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Sheet: src.sheet(), Message: "header row: " + re.msg})
 	}
 	header = trimmedCopy(cells)
 	sum.Header = header
@@ -238,6 +241,7 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 	}
 	if isXLSX {
 		d.p.date1904 = x.date1904
+		d.xs = x
 	}
 	for fi := range lay.fields {
 		f := &lay.fields[fi]
@@ -370,12 +374,23 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	if d.groups == nil {
 		doc, t = d.newDoc(), &d.t
 	}
+	if d.xs != nil && d.xs.rowHidden() {
+		d.warnAt(-1, "", "this row is hidden in the workbook: it is read like the others; delete it if it is not to be sent")
+	}
 	for fi := range d.lay.fields {
 		s, def := d.cellText(fi)
 		d.fromDef[fi] = def
 		d.set[fi] = s != ""
 		d.bad[fi] = false
 		v := &d.vals[fi]
+		warn := ""
+		if d.xs != nil {
+			var ok bool
+			if warn, ok = d.xlsxCell(fi, s); !ok {
+				*v = value{}
+				continue
+			}
+		}
 		if s == "" {
 			*v = value{}
 			continue
@@ -383,7 +398,12 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		if msg := d.p.parseInto(v, &d.lay.fields[fi], s); msg != "" {
 			d.bad[fi] = true
 			d.fieldIssue(fi, s, msg)
-		} else if t != nil && d.hdrSetters[fi] != nil {
+			continue
+		}
+		if warn != "" {
+			d.warnAt(fi, s, warn)
+		}
+		if t != nil && d.hdrSetters[fi] != nil {
 			d.hdrSetters[fi](t, v)
 		}
 	}
@@ -398,6 +418,9 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 func (d *decoder) cellText(fi int) (s string, def bool) {
 	if ci := d.lay.cellOf[fi]; ci >= 0 && ci < len(d.cells) {
 		s = cleanCell(d.cells[ci], !d.isXLSX)
+		if d.xs != nil && s != "" {
+			s = d.xs.shownText(ci, &d.lay.fields[fi], s)
+		}
 	}
 	if s == "" && d.lay.defs[fi] != "" {
 		return d.lay.defs[fi], true
@@ -460,6 +483,30 @@ func (d *decoder) issueAt(row, fi int, val, msg string, fromDef bool) Issue {
 		}
 	}
 	return is
+}
+
+// xlsxCell checks what the workbook cell of field fi holds beyond its text
+// s (see xlsxSource.checkCell): an error is reported and ok is false (the
+// value is not to be used); a warning is returned, for a valid value.
+func (d *decoder) xlsxCell(fi int, s string) (warn string, ok bool) {
+	ci := d.lay.cellOf[fi]
+	if ci < 0 || ci >= len(d.cells) {
+		return "", true
+	}
+	msg, warn := d.xs.checkCell(ci, &d.lay.fields[fi])
+	if msg != "" {
+		d.set[fi], d.bad[fi], d.fromDef[fi] = true, true, false
+		d.fieldIssue(fi, s, msg)
+		return "", false
+	}
+	return warn, true
+}
+
+// warnAt adds a warning on the current row for field fi (-1: the row).
+func (d *decoder) warnAt(fi int, val, msg string) {
+	is := d.issueAt(d.row, fi, val, msg, false)
+	is.Warning = true
+	d.issues = append(d.issues, is)
 }
 
 func (d *decoder) fieldIssue(fi int, val, msg string) {
@@ -564,6 +611,9 @@ func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts O
 		raw := ""
 		if re != nil {
 			raw = re.raw
+		}
+		if x, ok := src.(*xlsxSource); ok {
+			x.showDigits(cells)
 		}
 		if err := fn(row, cells, raw); err != nil {
 			return header, err

@@ -45,7 +45,8 @@ type Options struct {
 	// Location is the zone of dates and times written without an offset
 	// (default UTC). Decoded instants are always UTC.
 	Location *time.Location
-	// Sheet is the XLSX sheet to read (default: the first sheet).
+	// Sheet is the XLSX sheet to read (default: the only visible sheet,
+	// else the active one; a hidden sheet is read only when named).
 	Sheet string
 	// NoHeader says the file has no header row: column i is Positions[i],
 	// one of our column names ("" skips the column).
@@ -192,6 +193,8 @@ type Summary struct {
 	// charset (a file error says so), the charset they fit: Rows reads the
 	// rows to reject in it.
 	LikelyCharset string
+	// Sheet is the workbook's sheet that was read; "" for a CSV file.
+	Sheet string
 	// Rows counts the data rows read (empty rows are skipped).
 	Rows        int
 	Docs        int

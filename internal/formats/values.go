@@ -310,11 +310,7 @@ var dateLayouts = []string{
 // route's zone. The result is UTC.
 func (p *parser) parseDateTime(s string) (time.Time, string) {
 	if p.xlsx && isFloatText(s) {
-		t, ok := p.serial(s)
-		if !ok {
-			return time.Time{}, "is not a valid spreadsheet date"
-		}
-		return t, ""
+		return p.serialDate(s)
 	}
 	for _, l := range dateLayouts {
 		if t, err := time.ParseInLocation(l, s, p.loc); err == nil {
@@ -334,12 +330,11 @@ func (p *parser) parseDate(s string) (time.Time, string) {
 	var t time.Time
 	switch {
 	case p.xlsx && isFloatText(s):
-		st, ok := p.serial(s)
-		if !ok {
-			return time.Time{}, "is not a valid spreadsheet date"
+		st, msg := p.serialDate(s)
+		if msg != "" {
+			return time.Time{}, msg
 		}
-		st = st.In(p.loc)
-		t = st
+		t = st.In(p.loc)
 	default:
 		ok := false
 		for _, l := range dateLayouts {
@@ -380,6 +375,35 @@ func (p *parser) parseTime(s string) (string, string) {
 		}
 	}
 	return "", "is not a time: write hours and minutes, like 17:00"
+}
+
+// firstYearSerial is the serial of the first day after a spreadsheet's
+// first year of dates (1901-01-01 in the 1900 date system).
+const firstYearSerial = 367
+
+// serialDate converts a spreadsheet date serial (see serial). A serial in
+// the first year of the spreadsheet's dates (1899-12-30 to 1900-12-31) is
+// refused: it is a time of day without a date, or a small number typed
+// into a date column, not a delivery date.
+func (p *parser) serialDate(s string) (time.Time, string) {
+	t, ok := p.serial(s)
+	if !ok {
+		return time.Time{}, "is not a valid spreadsheet date"
+	}
+	f, _ := strconv.ParseFloat(s, 64)
+	switch {
+	case f < 1:
+		return time.Time{}, "is a time of day without a date: type the full date and time, like 2026-12-01 08:00, in a cell formatted as a date"
+	case f < firstYearSerial:
+		shown := t.In(p.loc)
+		if !p.date1904 && f < 61 {
+			// Excel counts the 29th of February 1900, which did not exist.
+			shown = shown.AddDate(0, 0, 1)
+		}
+		return time.Time{}, "is the number " + s + ", which the spreadsheet shows as the date " + shown.Format("2006-01-02") +
+			": type the full date, like 2026-12-01, in a cell formatted as a date"
+	}
+	return t, ""
 }
 
 // serial converts a spreadsheet date serial, read as a wall-clock time in

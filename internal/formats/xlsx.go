@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -29,17 +30,31 @@ func utf16le(s string) []byte {
 	return b
 }
 
-// xlsxSource streams the rows of one sheet of a workbook.
+// xlsxSource streams the rows of one sheet of a workbook, with what each
+// cell holds (kind and style) and the merged ranges applied.
 type xlsxSource struct {
-	f        *excelize.File
-	rows     *excelize.Rows
+	f        *excelize.File // the workbook's styles and properties
+	sst      *sharedStrings
+	stream   *sheetStream
 	name     string
 	row      int
 	date1904 bool
+	// header is the header row (the first non-empty row), 0 until it is
+	// read, -1 for a file without header.
+	header int
+	cells  []string
+	info   []cellInfo
+	hidden bool
+	fmts   map[int]numFmt
+	// merges are the sheet's merged ranges by first row; active those the
+	// rows have reached.
+	merges    []mergeRange
+	nextMerge int
+	active    []activeMerge
 }
 
 // openXLSX reads the workbook (whole, at most MaxSize bytes) and opens the
-// streaming iterator of its sheet.
+// streaming reader of its sheet (see pickSheet).
 func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSource, err error) {
 	defer recoverWorkbook(name, &err)
 	head := make([]byte, len(oleMagic))
@@ -69,35 +84,80 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 		return nil, xlsxOpenError(name, limit, err)
 	}
 	s := &xlsxSource{f: f}
+	defer func() {
+		if err != nil {
+			_ = s.close()
+		}
+	}()
 	if props, err := f.GetWorkbookProps(); err == nil && props.Date1904 != nil {
 		s.date1904 = *props.Date1904
 	}
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		_ = f.Close()
-		return nil, fmt.Errorf("%s has no worksheet: open it in Excel and save it again", name)
-	}
-	s.name = sheets[0]
-	if opts.Sheet != "" {
-		s.name = ""
-		for _, sh := range sheets {
-			if strings.EqualFold(strings.TrimSpace(sh), strings.TrimSpace(opts.Sheet)) {
-				s.name = sh
-				break
-			}
-		}
-		if s.name == "" {
-			_ = f.Close()
-			return nil, &fileProblem{msg: fmt.Sprintf("the workbook has no sheet %q; its sheets are %s: rename the sheet or change sheet on the route",
-				opts.Sheet, quoteList(sheets))}
-		}
-	}
-	s.rows, err = f.Rows(s.name)
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
-		_ = f.Close()
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	parts, err := locateParts(zr)
+	if err != nil {
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	if s.name, err = pickSheet(f, parts, opts.Sheet); err != nil {
+		return nil, err
+	}
+	if opts.NoHeader {
+		s.header = -1
+	}
+	part := parts.sheets[s.name]
+	if s.merges, err = readMerges(zr, part); err != nil {
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	if s.sst, err = readSharedStrings(zr, parts.sharedStrings); err != nil {
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	if s.stream, err = openSheetStream(zr, part, s.sst); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
 	return s, nil
+}
+
+// pickSheet chooses the sheet to read: the route's sheet; else the only
+// visible worksheet; else the active sheet (the one the workbook opens on)
+// when it is visible, else the first visible one. A hidden sheet is read
+// only when the route names it.
+func pickSheet(f *excelize.File, parts workbookParts, want string) (string, error) {
+	all := f.GetSheetList()
+	if want != "" {
+		for _, sh := range all {
+			if strings.EqualFold(strings.TrimSpace(sh), strings.TrimSpace(want)) {
+				if _, ok := parts.sheets[sh]; !ok {
+					return "", &fileProblem{msg: fmt.Sprintf("sheet %q is a chart, not a worksheet: name a sheet with rows in sheet on the route", sh)}
+				}
+				return sh, nil
+			}
+		}
+		return "", &fileProblem{msg: fmt.Sprintf("the workbook has no sheet %q; its sheets are %s: rename the sheet or change sheet on the route",
+			want, quoteList(all))}
+	}
+	var visible []string
+	for _, sh := range all {
+		if _, ok := parts.sheets[sh]; !ok {
+			continue
+		}
+		if v, err := f.GetSheetVisible(sh); err == nil && v {
+			visible = append(visible, sh)
+		}
+	}
+	switch {
+	case len(visible) == 0 && len(parts.sheets) == 0:
+		return "", &fileProblem{msg: "the workbook has no worksheet: open it in Excel and save it again"}
+	case len(visible) == 0:
+		return "", &fileProblem{msg: fmt.Sprintf("every sheet of the workbook is hidden (%s): unhide the sheet to read (right-click a sheet tab > Unhide), or name it in sheet on the route", quoteList(all))}
+	case len(visible) == 1:
+		return visible[0], nil
+	}
+	if i := f.GetActiveSheetIndex(); i >= 0 && i < len(all) && slices.Contains(visible, all[i]) {
+		return all[i], nil
+	}
+	return visible[0], nil
 }
 
 // checkZip reads every part of a workbook through archive/zip, which
@@ -197,18 +257,23 @@ func xlsxOpenError(name string, limit int64, err error) error {
 
 func (s *xlsxSource) next() (_ int, _ []string, err error) {
 	defer recoverWorkbook(s.name, &err)
-	if !s.rows.Next() {
-		if err := s.rows.Error(); err != nil {
-			return 0, nil, fmt.Errorf("reading sheet %q: %w", s.name, err)
-		}
+	ok, err := s.stream.next()
+	if err != nil {
+		return 0, nil, fmt.Errorf("reading sheet %q after row %d: %w", s.name, s.row, err)
+	}
+	if !ok {
 		return 0, nil, io.EOF
 	}
-	s.row++
-	cells, err := s.rows.Columns()
-	if err != nil {
-		return 0, nil, fmt.Errorf("reading sheet %q row %d: %w", s.name, s.row, err)
+	s.row, s.cells, s.info, s.hidden = s.stream.row, s.stream.cells, s.stream.info, s.stream.hidden
+	if s.header == 0 && !isEmptyRow(s.cells) {
+		s.header = s.row
 	}
-	return s.row, cells, nil
+	if len(s.merges) > 0 {
+		if msg := s.mergeRows(s.row); msg != "" {
+			return s.row, s.cells, &rowError{row: s.row, cells: s.cells, msg: msg}
+		}
+	}
+	return s.row, s.cells, nil
 }
 
 func (s *xlsxSource) cell(row, col int) string {
@@ -221,16 +286,25 @@ func (s *xlsxSource) cell(row, col int) string {
 
 func (s *xlsxSource) sheet() string { return s.name }
 
+// rowHidden reports whether the current row is hidden.
+func (s *xlsxSource) rowHidden() bool { return s.hidden }
+
 // close releases the workbook; it may be called again.
 func (s *xlsxSource) close() error {
-	if s.f == nil {
-		return nil
+	var err error
+	if s.stream != nil {
+		err = s.stream.close()
+		s.stream = nil
 	}
-	err := s.rows.Close()
-	if cerr := s.f.Close(); err == nil {
+	if s.f != nil {
+		if cerr := s.f.Close(); err == nil {
+			err = cerr
+		}
+		s.f = nil
+	}
+	if cerr := s.sst.close(); err == nil {
 		err = cerr
 	}
-	s.f, s.rows = nil, nil
 	return err
 }
 

@@ -224,6 +224,12 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
 	fr.sum = sum
+	if sum.Sheet != "" {
+		// The clerk sees which sheet of the workbook was read.
+		fr.notes = append(fr.notes, fmt.Sprintf("read the sheet %q of the workbook", sum.Sheet))
+		fr.log = fr.log.With("sheet", sum.Sheet)
+		fr.log.Info("reading a workbook sheet")
+	}
 	if hint := fr.typeHint(ctx); hint != "" {
 		fr.notes = append(fr.notes, hint)
 		fr.log.Info("file read as the wrong type?", "hint", hint)

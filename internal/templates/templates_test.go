@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 
@@ -139,6 +140,21 @@ func TestContent(t *testing.T) {
 	}
 }
 
+// exampleDate is how a date or date-time example shows in its column's format.
+func exampleDate(t *testing.T, example string, ft model.FieldType) string {
+	t.Helper()
+	d, err := time.Parse(time.RFC3339, example)
+	if err != nil {
+		if d, err = time.Parse(time.DateOnly, example); err != nil {
+			t.Fatalf("example %q: %v", example, err)
+		}
+	}
+	if ft == model.TDate {
+		return d.Format("2006-01-02")
+	}
+	return d.Format("2006-01-02 15:04")
+}
+
 func checkXLSX(t *testing.T, spec model.Spec, dt model.DocType, names []string) {
 	t.Helper()
 	data, err := XLSX(spec, dt)
@@ -169,7 +185,20 @@ func checkXLSX(t *testing.T, spec model.Spec, dt model.DocType, names []string) 
 		if i < len(rows[1]) {
 			got = rows[1][i]
 		}
-		if got != fl.Example && !isNumeric(fl.Type) {
+		wantFmt := ""
+		switch fl.Type {
+		case model.TDate:
+			wantFmt = numFmtDate
+		case model.TDateTime:
+			wantFmt = numFmtDateTime
+		}
+		if wantFmt != "" && fl.Example != "" {
+			// A date example is a date cell, shown in the column's format.
+			shown, _ := f.GetCellValue(ExampleSheet, cell)
+			if want := exampleDate(t, fl.Example, fl.Type); shown != want {
+				t.Errorf("%s example shows %q, want %q", fl.Name, shown, want)
+			}
+		} else if got != fl.Example && !isNumeric(fl.Type) {
 			t.Errorf("%s example = %q, want %q", fl.Name, got, fl.Example)
 		}
 		styleID, err := f.GetCellStyle(DataSheet, cell)
@@ -180,8 +209,21 @@ func checkXLSX(t *testing.T, spec model.Spec, dt model.DocType, names []string) 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := st.NumFmt == numFmtText; text == isNumeric(fl.Type) {
-			t.Errorf("%s (%s): text format = %v", fl.Name, fl.Type, text)
+		custom := ""
+		if st.CustomNumFmt != nil {
+			custom = *st.CustomNumFmt
+		}
+		switch {
+		case wantFmt != "":
+			if custom != wantFmt {
+				t.Errorf("%s (%s): number format %q (built-in %d), want %q", fl.Name, fl.Type, custom, st.NumFmt, wantFmt)
+			}
+		case isNumeric(fl.Type):
+			if st.NumFmt != 0 || custom != "" {
+				t.Errorf("%s (%s): number format %q (built-in %d), want General", fl.Name, fl.Type, custom, st.NumFmt)
+			}
+		case st.NumFmt != numFmtText:
+			t.Errorf("%s (%s): number format %q (built-in %d), want Text", fl.Name, fl.Type, custom, st.NumFmt)
 		}
 	}
 	desc, err := f.GetRows(ColumnsSheet)

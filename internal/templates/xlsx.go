@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
@@ -26,15 +27,23 @@ const fixedTime = "2026-01-01T00:00:00Z"
 // codes keep their leading zero).
 const numFmtText = 49
 
+// Number formats of the date and date-time columns: what a clerk types
+// there becomes a spreadsheet date, read in the route's time zone.
+const (
+	numFmtDate     = "yyyy-mm-dd"
+	numFmtDateTime = "yyyy-mm-dd hh:mm"
+)
+
 // validationRows is how far down the data sheet the drop-down lists of enum
 // columns reach.
 const validationRows = 10000
 
 // XLSX returns the XLSX template of a spec: a "data" sheet with the header
-// row only (a forgotten example is never submitted), every non-numeric
-// column formatted as text; an "example" sheet with the header and one
+// row only (a forgotten example is never submitted), date columns
+// formatted as dates and every other non-numeric column (codes, EANs,
+// postcodes) as text; an "example" sheet with the header and one
 // example row; and a "columns" sheet describing each column. filebridge
-// reads the first sheet, "data".
+// reads the sheet it opens on, "data".
 func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
 	f := excelize.NewFile()
 	defer f.Close()
@@ -77,7 +86,7 @@ func XLSX(spec model.Spec, dt model.DocType) ([]byte, error) {
 }
 
 type styles struct {
-	header, headerText, text int
+	header, headerText, text, date, dateTime int
 }
 
 func newStyles(f *excelize.File) (styles, error) {
@@ -94,11 +103,31 @@ func newStyles(f *excelize.File) (styles, error) {
 	if st.text, err = f.NewStyle(&excelize.Style{NumFmt: numFmtText}); err != nil {
 		return st, fmt.Errorf("creating text style: %w", err)
 	}
+	d, dt := numFmtDate, numFmtDateTime
+	if st.date, err = f.NewStyle(&excelize.Style{CustomNumFmt: &d}); err != nil {
+		return st, fmt.Errorf("creating date style: %w", err)
+	}
+	if st.dateTime, err = f.NewStyle(&excelize.Style{CustomNumFmt: &dt}); err != nil {
+		return st, fmt.Errorf("creating date-time style: %w", err)
+	}
 	return st, nil
 }
 
-// isNumeric reports whether a column holds numbers in the template; every
-// other column (codes, EANs, dates, postal codes) is formatted as text.
+// columnStyle is the style of a column's cells: a date format for dates,
+// text for other non-numeric columns, 0 (General) for numbers.
+func (st styles) columnStyle(t model.FieldType) int {
+	switch {
+	case t == model.TDate:
+		return st.date
+	case t == model.TDateTime:
+		return st.dateTime
+	case isNumeric(t):
+		return 0
+	}
+	return st.text
+}
+
+// isNumeric reports whether a column holds numbers in the template.
 func isNumeric(t model.FieldType) bool { return t == model.TInt || t == model.TDecimal }
 
 // writeData writes the header row of sheet, formats and sizes its columns
@@ -114,9 +143,11 @@ func writeData(f *excelize.File, st styles, spec model.Spec, sheet string, withE
 			return err
 		}
 		headerStyle := st.header
-		if !isNumeric(fl.Type) {
-			headerStyle = st.headerText
-			if err := f.SetColStyle(sheet, col, st.text); err != nil {
+		if cs := st.columnStyle(fl.Type); cs != 0 {
+			if cs == st.text {
+				headerStyle = st.headerText
+			}
+			if err := f.SetColStyle(sheet, col, cs); err != nil {
 				return err
 			}
 		}
@@ -144,7 +175,7 @@ func writeData(f *excelize.File, st styles, spec model.Spec, sheet string, withE
 }
 
 // writeExample writes a field's example into row 2: numbers as numbers,
-// everything else as text.
+// dates as dates, everything else as text.
 func writeExample(f *excelize.File, st styles, sheet string, fl model.Field, col string) error {
 	cell := col + "2"
 	if fl.Example == "" {
@@ -159,6 +190,18 @@ func writeExample(f *excelize.File, st styles, sheet string, fl model.Field, col
 			return fmt.Errorf("example %q is not a number: %w", fl.Example, err)
 		}
 		return f.SetCellFloat(sheet, cell, v, -1, 64)
+	}
+	if cs := st.columnStyle(fl.Type); cs != st.text {
+		t, err := time.Parse(time.RFC3339, fl.Example)
+		if err != nil {
+			if t, err = time.Parse(time.DateOnly, fl.Example); err != nil {
+				return fmt.Errorf("example %q is not a date: %w", fl.Example, err)
+			}
+		}
+		if err := f.SetCellValue(sheet, cell, t); err != nil {
+			return err
+		}
+		return f.SetCellStyle(sheet, cell, cell, cs)
 	}
 	return setStr(f, sheet, col, 2, fl.Example, st.text)
 }

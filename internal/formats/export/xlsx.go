@@ -1,8 +1,12 @@
 package export
 
 import (
+	"archive/zip"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 
 	"github.com/xuri/excelize/v2"
@@ -28,11 +32,13 @@ type xlsxEncoder struct {
 	date      int
 	headStyle int
 	cells     []any
+	// cols and rows are the range the sheet fills, for its dimension.
+	cols, rows int
 }
 
 func newXLSXEncoder(w io.Writer, s *Schema, opts Options) (*xlsxEncoder, error) {
 	f := excelize.NewFile()
-	e := &xlsxEncoder{out: w, f: f, opts: opts}
+	e := &xlsxEncoder{out: w, f: f, opts: opts, cols: len(s.Columns)}
 	sheet := opts.Sheet
 	if len(sheet) > 31 {
 		sheet = sheet[:31]
@@ -77,6 +83,7 @@ func (e *xlsxEncoder) header(names []string) error {
 	for i, n := range names {
 		cells[i] = excelize.Cell{StyleID: e.headStyle, Value: n}
 	}
+	e.rows = 1
 	return e.sw.SetRow("A1", cells)
 }
 
@@ -95,6 +102,7 @@ func (e *xlsxEncoder) record(vals []value, row int, key string) error {
 	if err != nil {
 		return fmt.Errorf("row %d (%s): %w", row, key, err)
 	}
+	e.rows = max(e.rows, row)
 	return nil
 }
 
@@ -132,10 +140,115 @@ func (e *xlsxEncoder) close() error {
 	if err := e.sw.Flush(); err != nil {
 		return fmt.Errorf("completing the sheet: %w", err)
 	}
+	ref, err := excelize.CoordinatesToCellName(max(e.cols, 1), max(e.rows, 1))
+	if err != nil {
+		return fmt.Errorf("naming the sheet's range: %w", err)
+	}
+	dz := &dimensionZip{part: sheetPart, ref: "A1:" + ref}
+	e.f.SetZipWriter(func(w io.Writer) excelize.ZipWriter {
+		dz.Writer = zip.NewWriter(w)
+		return dz
+	})
 	if _, err := e.f.WriteTo(e.out); err != nil {
 		return fmt.Errorf("writing the workbook: %w", err)
 	}
+	if !dz.done {
+		return fmt.Errorf("writing the workbook: the sheet's dimension %s was not written in %s", dz.ref, sheetPart)
+	}
 	return nil
+}
+
+// sheetPart is the part of the export's only sheet.
+const sheetPart = "xl/worksheets/sheet1.xml"
+
+// dimensionZip writes the workbook's parts, giving the sheet part the
+// dimension (used range) its rows fill: excelize's StreamWriter writes
+// the dimension before the rows and leaves it at A1, and readers that
+// trust it (openpyxl in read-only mode) would see the header cell only.
+type dimensionZip struct {
+	*zip.Writer
+	part, ref string
+	dim       *dimensionWriter // the sheet part, while it is written
+	done      bool             // the dimension was written
+}
+
+func (z *dimensionZip) Create(name string) (io.Writer, error) {
+	if err := z.flush(); err != nil {
+		return nil, err
+	}
+	w, err := z.Writer.Create(name)
+	if err != nil || name != z.part {
+		return w, err
+	}
+	z.dim = &dimensionWriter{w: w, z: z}
+	return z.dim, nil
+}
+
+func (z *dimensionZip) Close() error {
+	if err := z.flush(); err != nil {
+		return err
+	}
+	return z.Writer.Close()
+}
+
+// flush writes what the sheet part holds back, if it was cut short.
+func (z *dimensionZip) flush() error {
+	if z.dim == nil {
+		return nil
+	}
+	d := z.dim
+	z.dim = nil
+	if d.head == nil {
+		return nil
+	}
+	return d.writeHead()
+}
+
+// dimensionWriter holds the start of the sheet part up to its rows,
+// rewrites the dimension there, then passes the rest through.
+type dimensionWriter struct {
+	w    io.Writer
+	z    *dimensionZip
+	head []byte // nil once written
+}
+
+// maxSheetHead bounds what is held of the part before its rows.
+const maxSheetHead = 1 << 20
+
+var (
+	sheetDataStart = []byte("<sheetData")
+	dimensionRef   = regexp.MustCompile(`<dimension ref="[^"]*"`)
+)
+
+func (d *dimensionWriter) Write(p []byte) (int, error) {
+	if d.head == nil && d.z.done {
+		return d.w.Write(p)
+	}
+	d.head = append(d.head, p...)
+	if !bytes.Contains(d.head, sheetDataStart) && len(d.head) < maxSheetHead {
+		return len(p), nil
+	}
+	if err := d.writeHead(); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// writeHead writes the held start of the part with the dimension set.
+func (d *dimensionWriter) writeHead() error {
+	head := d.head
+	d.head = nil
+	loc := dimensionRef.FindIndex(head)
+	if loc == nil {
+		return errors.New("the sheet part has no dimension to set")
+	}
+	d.z.done = true
+	out := make([]byte, 0, len(head)+len(d.z.ref))
+	out = append(out, head[:loc[0]]...)
+	out = append(out, `<dimension ref="`+d.z.ref+`"`...)
+	out = append(out, head[loc[1]:]...)
+	_, err := d.w.Write(out)
+	return err
 }
 
 // abort drops the workbook and its temporary spool files.
