@@ -355,7 +355,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	d.sum.Rows++
 	d.row, d.cells = row, cells
 	d.issues = d.issues[:0]
-	d.broken = re != nil
+	d.broken = re != nil && re.last > 0 // a broken CSV record (a workbook row's own problem has no last)
 	if re != nil {
 		d.issues = append(d.issues, d.issueAt(row, -1, re.value, re.msg, false))
 	}
