@@ -128,6 +128,17 @@ func (c *Cluster) Database(t testing.TB, name string) string {
 	return fmt.Sprintf("postgres://filebridge@127.0.0.1:%d/%s?sslmode=disable", c.Port, name)
 }
 
+// Restart restarts the server the way a crash would (pg_ctl restart -m
+// immediate: every session ends at once, without a checkpoint), and
+// returns once it accepts connections again, on the same port.
+func (c *Cluster) Restart(t testing.TB) {
+	t.Helper()
+	if out, err := c.run("pg_ctl", "-D", filepath.Join(c.Dir, "data"), "-l", filepath.Join(c.Dir, "log"), "-m", "immediate", "-w", "-t", "60", "restart"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
+		t.Fatalf("pg_ctl restart: %v\n%s\n%s", err, out, log)
+	}
+}
+
 func (c *Cluster) run(name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
