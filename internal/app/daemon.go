@@ -121,6 +121,12 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		d.Close()
 		return nil, err
 	}
+	for _, ic := range cfg.Inboxes {
+		if err := BackfillPortal(ctx, j, ic.Name, d.Portals[ic.Portal], log); err != nil {
+			d.Close()
+			return nil, &UnreachableError{Err: err}
+		}
+	}
 	if err := registerLimits(reg, d.Portals); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("registering the portal limits: %w", err)

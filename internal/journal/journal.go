@@ -43,6 +43,10 @@ var ErrNotFound = errors.New("not found in the journal")
 // newer filebridge than this one.
 var ErrSchemaTooNew = errors.New("journal schema is newer than this filebridge")
 
+// ErrSchemaOld is returned by OpenReadOnly when the file was written by an
+// older filebridge and is not upgraded yet (only a writer migrates it).
+var ErrSchemaOld = errors.New("the journal was written by an older filebridge")
+
 // DB is an open journal. It is safe for concurrent use.
 type DB struct {
 	path     string // the SQLite file, or the PostgreSQL URL without password

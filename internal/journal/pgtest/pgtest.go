@@ -139,6 +139,19 @@ func (c *Cluster) Restart(t testing.TB) {
 	}
 }
 
+// Load runs the SQL file (a pg_dump, say) in the database of url with
+// psql, stopping at the first error.
+func (c *Cluster) Load(t testing.TB, url, file string) {
+	t.Helper()
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := c.run("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", abs, url); err != nil {
+		t.Fatalf("psql -f %s: %v\n%s", file, err, out)
+	}
+}
+
 func (c *Cluster) run(name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
