@@ -3,6 +3,7 @@ package e2e
 import (
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,8 +14,12 @@ import (
 
 // TestExportsThroughPostgresRestart runs two `filebridge run` instances on
 // one PostgreSQL journal with two exports every 2 s (stock, and movements
-// made while the test runs), and restarts PostgreSQL the way a crash does
-// (pg_ctl restart -m immediate) while a tick runs, three times. Right
+// made while the test runs), each run 2.5 s long (the portal's latency),
+// and restarts PostgreSQL the way a crash does (pg_ctl restart -m
+// immediate) while a tick runs, three times. The tick due during a run is
+// skipped only while the other instance still counts its runner as alive:
+// taking the restart for the runner's death would start a second run
+// beside it. Right
 // after each restart a second process under the running instance's name
 // is started: it must be refused. No instance dies, so no tick may be
 // taken over: every scheduled time has one record, each ran on one
@@ -24,8 +29,9 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "e2e_restart")
 	s := startSim(t, "B", "--preload", "4")
-	// Runs long enough to be caught running.
-	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"400ms"}`))
+	// Runs longer than the period: the next tick comes while one runs, and
+	// is skipped only while its runner counts as alive.
+	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"2500ms"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,13 +62,19 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 	}
 	doneSince := func(since time.Time) bool {
 		for _, export := range []string{"stock", "movements"} {
-			if tk := lastTick(export); tk.State != journal.TickDone || !tk.ClaimedAt.After(since) {
+			ticks, err := db.Ticks(t.Context(), "out", export, 8)
+			if err != nil {
+				return false
+			}
+			if !slices.ContainsFunc(ticks, func(tk journal.Tick) bool {
+				return tk.State == journal.TickDone && tk.ClaimedAt.After(since)
+			}) {
 				return false
 			}
 		}
 		return true
 	}
-	waitFor(t, 30*time.Second, "a first tick of both exports done", func() bool { return doneSince(time.Time{}) })
+	waitFor(t, 60*time.Second, "a first tick of both exports done", func() bool { return doneSince(time.Time{}) })
 
 	for i := range 3 {
 		var running journal.Tick
