@@ -66,6 +66,11 @@ func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
 		d.holdMu.Unlock()
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		// Stopped, not lost: the name is free at once, also before this
+		// process took its lock again after a restart of PostgreSQL.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = d.w.ExecContext(ctx, `UPDATE instances SET token = '' WHERE name = ? AND token = ?`, d.instance, h.token)
 		h.drop(true)
 	}, nil
 }
@@ -187,7 +192,8 @@ func (d *DB) lost(epoch, current, seen string) bool {
 
 // InstanceAlive reports whether the named instance is running: it holds
 // its HoldInstance lock, or the lock was dropped by a restart of
-// PostgreSQL and the instance has a lease's time to take it again. On
+// PostgreSQL and the instance, not stopped (release), has a lease's time
+// to take it again. On
 // SQLite, which has one instance, it is always true: there, only leases
 // tell.
 func (d *DB) InstanceAlive(ctx context.Context, name string) (bool, error) {
@@ -202,16 +208,16 @@ func (d *DB) InstanceAlive(ctx context.Context, name string) (bool, error) {
 		return true, nil
 	}
 	defer release()
-	var epoch, current, seen string
-	err = d.r.QueryRowContext(ctx, `SELECT epoch, seen_at, (`+serverEpoch+`) FROM instances WHERE name = ?`, name).
-		Scan(&epoch, &seen, &current)
+	var token, epoch, current, seen string
+	err = d.r.QueryRowContext(ctx, `SELECT token, epoch, seen_at, (`+serverEpoch+`) FROM instances WHERE name = ?`, name).
+		Scan(&token, &epoch, &seen, &current)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("checking whether instance %s runs: %w", name, err)
 	}
-	return !d.lost(epoch, current, seen), nil
+	return token != "" && !d.lost(epoch, current, seen), nil
 }
 
 func instanceLead(name string) string { return "instance\x00" + name }

@@ -98,6 +98,16 @@ func TestInstanceSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("HoldInstance once node-a did not come back within its lease: %v", err)
 	}
-	twin()
 	again()
+
+	// A node-a that stops after a restart, before it took its lock again,
+	// is gone at once, its name free.
+	restart() // the clock stands still: twin's heartbeat is fresh
+	twin()
+	alive(false, "node-a stopped after a restart")
+	last, err := open("node-a").HoldInstance(ctx)
+	if err != nil {
+		t.Fatalf("HoldInstance once node-a stopped after a restart: %v", err)
+	}
+	last()
 }
