@@ -265,7 +265,7 @@ func TestMultiInstanceDrill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer jdb.Close()
-	checkTicks(t, jdb, "stock", files(t, out))
+	checkTicks(t, jdb, "stock", files(t, out), false)
 
 	var taken, finished []time.Duration
 	held := 0

@@ -280,6 +280,10 @@ func inboxHere(ctx context.Context, cfg *config.Config, ic *config.Inbox, db *jo
 	if err != nil {
 		return nil, nil, nil, withCode(exitUsage, err)
 	}
+	if err := app.BackfillPortal(ctx, db, ic.Name, pc, log); err != nil {
+		pc.Close()
+		return nil, nil, nil, withCode(exitUnreachable, err)
+	}
 	in, err = inbox.New(*ic, inbox.Deps{Journal: db, Portal: pc, Logger: log, Concurrency: app.InboxWorkers(cfg.Portal(ic.Portal)),
 		Folder: app.FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil)})
 	if err != nil {

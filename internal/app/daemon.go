@@ -146,6 +146,12 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		d.Close()
 		return nil, err
 	}
+	for _, ic := range cfg.Inboxes {
+		if err := BackfillPortal(ctx, j, ic.Name, d.Portals[ic.Portal], log); err != nil {
+			d.Close()
+			return nil, &UnreachableError{Err: err}
+		}
+	}
 	noRetry := 0
 	if d.probes, err = NewPortals(cfg, PortalOptions{Transport: transport, Logger: log, MaxRetries: &noRetry, Timeout: probeTimeout}); err != nil {
 		d.Close()

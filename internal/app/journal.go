@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 )
 
 // InstanceEnv names the environment variable that names this instance in
@@ -57,6 +59,21 @@ func pidText(pid int) string {
 		return "PID unknown"
 	}
 	return fmt.Sprintf("PID %d", pid)
+}
+
+// BackfillPortal gives the files of the inbox recorded by a filebridge
+// older than the portal identity (an upgraded journal) the identity of the
+// inbox's portal pc, so that a file processed before the upgrade is
+// recognised as a duplicate when dropped again (journal.DB.BackfillPortal).
+func BackfillPortal(ctx context.Context, j *journal.DB, inbox string, pc *portal.Client, log *slog.Logger) error {
+	n, err := j.BackfillPortal(ctx, inbox, pc.Identity())
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		log.Info("files recorded before the upgrade now carry their portal, for duplicate detection", "inbox", inbox, "files", n)
+	}
+	return nil
 }
 
 // OpenJournalReadOnly opens cfg's journal for the commands that only read

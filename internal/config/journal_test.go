@@ -44,6 +44,7 @@ password_file = "secrets/pg"`, nil, "", "pg-5ecret"},
 		{"password in the url", `url = "postgres://fb:pg-5ecret@db/fb"`, nil, "holds a password: move it", ""},
 		{"password parameter in the url", `url = "postgres://fb@db/fb?password=pg-5ecret"`, nil, "holds a password", ""},
 		{"wrong scheme", `url = "mysql://fb@db/fb"`, nil, "must start with postgres://", ""},
+		{"libpq keyword/value form", `url = "host=db user=fb password=pg-5ecret dbname=fb"`, nil, `"host=db user=fb dbname=fb": must start with postgres://`, ""},
 		{"both password keys", `url = "postgres://fb@db/fb"
 password_env = "FB_PG"
 password_file = "secrets/pg"`, map[string]string{"FB_PG": "x"}, "set only one of password_env and password_file", ""},

@@ -70,6 +70,9 @@ func (d *DB) Cursors(ctx context.Context, outbox string) ([]Cursor, error) {
 
 // SaveCursor stores the export's cursor, replacing the previous one. Call
 // it only once the export file is durably in place.
+//
+// In the run of a tick (WithTick) it saves only while this instance holds
+// the tick under a live lease, and fails with ErrTickLost otherwise.
 func (d *DB) SaveCursor(ctx context.Context, c Cursor) error {
 	if c.Outbox == "" || c.Export == "" {
 		return fmt.Errorf("saving cursor %q/%q: outbox and export are required", c.Outbox, c.Export)
@@ -82,10 +85,26 @@ func (d *DB) SaveCursor(ctx context.Context, c Cursor) error {
 	if err != nil {
 		return fmt.Errorf("saving the cursor of export %s/%s: %w", c.Outbox, c.Export, err)
 	}
-	_, err = d.w.ExecContext(ctx, `INSERT INTO cursors (outbox, export, at, keys, updated_at)
+	const save = `INSERT INTO cursors (outbox, export, at, keys, updated_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (outbox, export) DO UPDATE
-		SET at = excluded.at, keys = excluded.keys, updated_at = excluded.updated_at`,
-		c.Outbox, c.Export, formatTime(c.At), string(b), formatTime(d.now()))
+		SET at = excluded.at, keys = excluded.keys, updated_at = excluded.updated_at`
+	args := []any{c.Outbox, c.Export, formatTime(c.At), string(b), formatTime(d.now())}
+	if t, ok := tickOf(ctx); ok {
+		// Fenced (fence.go): only while this instance holds the tick, the
+		// export's claims waiting meanwhile (lockExport).
+		err = d.write(ctx, func(tx *txn) error {
+			if err := lockExport(ctx, tx, t.Outbox, t.Export); err != nil {
+				return err
+			}
+			if err := holdsTick(ctx, tx, d, t); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, save, args...)
+			return err
+		})
+	} else {
+		_, err = d.w.ExecContext(ctx, save, args...)
+	}
 	if err != nil {
 		return fmt.Errorf("saving the cursor of export %s/%s: %w", c.Outbox, c.Export, err)
 	}

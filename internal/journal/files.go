@@ -159,10 +159,28 @@ func (d *DB) OpenFiles(ctx context.Context, inbox string) ([]File, error) {
 	return fs, nil
 }
 
+// BackfillPortal gives the files of the inbox recorded before portals were
+// told apart (by a filebridge older than the portal column: no portal) the
+// identity of the inbox's portal, so that a file processed before the
+// upgrade is still found by ProcessedHash (a duplicate dropped again is
+// not submitted again). Writers call it at start for every inbox; it
+// returns how many files it changed (none after the first time).
+func (d *DB) BackfillPortal(ctx context.Context, inbox, portal string) (int64, error) {
+	res, err := d.exec(ctx, `UPDATE files SET portal = ? WHERE inbox = ? AND portal = ''`, portal, inbox)
+	if err == nil {
+		var n int64
+		if n, err = res.RowsAffected(); err == nil {
+			return n, nil
+		}
+	}
+	return 0, fmt.Errorf("giving the files of inbox %s recorded before the upgrade their portal: %w", inbox, err)
+}
+
 // ProcessedHash finds the most recent file of the inbox with this content
 // that ended FileDone on the same portal (identity as in File.Portal;
-// files recorded before portals were told apart have none and never
-// match). The bool is false when there is none.
+// files recorded before portals were told apart have none until
+// BackfillPortal gives them their inbox's). The bool is false when there
+// is none.
 func (d *DB) ProcessedHash(ctx context.Context, inbox, portal, sha256 string) (File, bool, error) {
 	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files
 		WHERE inbox = ? AND portal = ? AND sha256 = ? AND state = 'done' ORDER BY id DESC LIMIT 1`, inbox, portal, sha256))

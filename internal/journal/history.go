@@ -50,6 +50,13 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		_ = r.Close()
 		return nil, fmt.Errorf("opening journal %s: it holds no journal yet: start filebridge run (or process) once", abs)
 	}
+	if v < SchemaVersion() {
+		// Read-only: it cannot be migrated here, and the queries need the
+		// current columns.
+		_ = r.Close()
+		return nil, fmt.Errorf("opening journal %s: %w: it has schema version %d, this filebridge reads %d: run `filebridge run` (or `filebridge process`) once to upgrade the journal",
+			abs, ErrSchemaOld, v, SchemaVersion())
+	}
 	// Both pools are the read-only one: query_only makes every write fail.
 	c := conn{db: r, dl: sqliteDialect}
 	return &DB{path: abs, w: c, r: c, now: utcNow}, nil

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -50,13 +49,18 @@ func (d *DB) Instances(ctx context.Context, since time.Time) ([]InstanceSeen, er
 	return out, nil
 }
 
-// KeepAlive, at every tick until ctx ends, records this instance as alive
-// (Heartbeat) and renews the leases of the export runs it is doing
-// (RenewTicks); give it a ticker of Lease/3. A failure is logged and tried
+// KeepAlive, at every tick until ctx ends, keeps this instance's lock
+// (KeepInstance), records it as alive (Heartbeat) and renews the leases of
+// the export runs it is doing (RenewTicks); give it a ticker of Lease/3. A failure is logged and tried
 // again at the next tick.
 func (d *DB) KeepAlive(ctx context.Context, tick <-chan time.Time, log *slog.Logger) {
 	beat := func() {
-		err := d.Heartbeat(ctx)
+		// No lease work without the instance lock: a new session (after
+		// PostgreSQL restarted) takes it again first (KeepInstance).
+		err := d.KeepInstance(ctx)
+		if err == nil {
+			err = d.Heartbeat(ctx)
+		}
 		if err == nil {
 			_, err = d.RenewTicks(ctx)
 		}
@@ -75,43 +79,3 @@ func (d *DB) KeepAlive(ctx context.Context, tick <-chan time.Time, log *slog.Log
 		}
 	}
 }
-
-// ErrInstanceInUse is returned by HoldInstance when another running
-// process uses this instance's name.
-var ErrInstanceInUse = errors.New("the instance name is in use by another running instance")
-
-// HoldInstance marks this instance as running until release is called or
-// the process ends: on PostgreSQL a session advisory lock on the instance's
-// name (TryLead), which the server drops the moment the process dies, so
-// that others know at once (InstanceAlive) instead of waiting for its
-// leases to run out. It fails with ErrInstanceInUse when another process
-// runs under the same name. On SQLite it does nothing.
-func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
-	release, ok, err := d.TryLead(ctx, instanceLead(d.instance))
-	if err != nil {
-		return nil, fmt.Errorf("marking instance %s as running: %w", d.instance, err)
-	}
-	if !ok {
-		return nil, fmt.Errorf("instance %s: %w: give every instance its own name (FILEBRIDGE_INSTANCE)", d.instance, ErrInstanceInUse)
-	}
-	return release, nil
-}
-
-// InstanceAlive reports whether the named instance is running (holds its
-// HoldInstance lock). On SQLite, which has one instance, it is always true:
-// there, only leases tell.
-func (d *DB) InstanceAlive(ctx context.Context, name string) (bool, error) {
-	if !d.Shared() {
-		return true, nil
-	}
-	release, ok, err := d.TryLead(ctx, instanceLead(name))
-	if err != nil {
-		return false, fmt.Errorf("checking whether instance %s runs: %w", name, err)
-	}
-	if ok {
-		release() // nobody held it: the instance is gone
-	}
-	return !ok, nil
-}
-
-func instanceLead(name string) string { return "instance\x00" + name }

@@ -43,6 +43,10 @@ var ErrNotFound = errors.New("not found in the journal")
 // newer filebridge than this one.
 var ErrSchemaTooNew = errors.New("journal schema is newer than this filebridge")
 
+// ErrSchemaOld is returned by OpenReadOnly when the file was written by an
+// older filebridge and is not upgraded yet (only a writer migrates it).
+var ErrSchemaOld = errors.New("the journal was written by an older filebridge")
+
 // DB is an open journal. It is safe for concurrent use.
 type DB struct {
 	path     string // the SQLite file, or the PostgreSQL URL without password
@@ -57,6 +61,9 @@ type DB struct {
 
 	probeMu  sync.Mutex
 	probedAt time.Time // last write probe that went through (CheckWritable)
+
+	holdMu sync.Mutex
+	hold   *instanceHold // PostgreSQL: this process's instance lock (HoldInstance)
 }
 
 // utcNow is a journal's clock unless a test sets another.

@@ -152,6 +152,10 @@ CREATE TABLE instances (
 	seen_at    TEXT NOT NULL
 );
 `},
+	{name: "instance locks that survive a PostgreSQL restart", sql: `
+ALTER TABLE instances ADD COLUMN token TEXT NOT NULL DEFAULT '';
+ALTER TABLE instances ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

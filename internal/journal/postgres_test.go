@@ -101,4 +101,8 @@ func TestPostgresPasswordOption(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("Open of an unreachable server = %v, want an error without the password", err)
 	}
+	_, err = OpenWith(t.Context(), Options{URL: "host=127.0.0.1 port=1 user=u password=s3cret dbname=none"})
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "host=127.0.0.1") {
+		t.Errorf("Open of a libpq keyword/value url = %v, want an error naming it without the password", err)
+	}
 }

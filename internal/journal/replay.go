@@ -152,15 +152,6 @@ func OpenForNotes(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	var v int
-	if err := d.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		_ = d.r.db.Close()
-		return nil, fmt.Errorf("opening journal %s: %w", d.path, err)
-	}
-	if v < 2 {
-		_ = d.r.db.Close()
-		return nil, fmt.Errorf("opening journal %s: it was written by an older filebridge without replays: restart filebridge run once with this version", d.path)
-	}
 	w, err := sql.Open("sqlite", dsn(d.path, false))
 	if err != nil {
 		_ = d.r.db.Close()

@@ -101,10 +101,12 @@ func lockExport(ctx context.Context, tx *txn, outbox, export string) error {
 // ClaimTick claims the tick at of an export for this instance and reports
 // whether it won: of any number of instances claiming one tick exactly one
 // does. A tick already recorded is not claimed again (got is that record).
-// When an earlier tick of the export is still running under a live lease,
-// the tick is recorded as skipped and not won, as the scheduler's run lock
-// does within one process: two runs of one export never overlap, whichever
-// instances run them.
+// A tick claimed after a later one was recorded (late: the journal could
+// not be reached at its time) is recorded as skipped and not won: the
+// later tick's run exports its rows. When an earlier tick of the export is
+// still running under a live lease, the tick is recorded as skipped and not
+// won, as the scheduler's run lock does within one process: two runs of one
+// export never overlap, whichever instances run them.
 func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time) (got Tick, won bool, err error) {
 	now := d.now()
 	at = at.UTC()
@@ -122,16 +124,29 @@ func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time)
 		}
 		got = Tick{Outbox: outbox, Export: export, At: at, State: TickRunning, Owner: d.instance,
 			LeaseUntil: now.Add(d.lease), ClaimedAt: now, Attempts: 1}
-		busy, err := scanTick(tx.QueryRowContext(ctx, `SELECT `+tickColumns+` FROM export_ticks
-			WHERE outbox = ? AND export = ? AND state = 'running' AND lease_until > ? AND tick < ?
-			ORDER BY tick DESC LIMIT 1`, outbox, export, formatTime(now), formatTime(at)))
+		later, err := scanTick(tx.QueryRowContext(ctx, `SELECT `+tickColumns+` FROM export_ticks
+			WHERE outbox = ? AND export = ? AND tick > ? ORDER BY tick LIMIT 1`, outbox, export, formatTime(at)))
 		switch {
 		case err == nil:
+			// Claimed late (the journal could not be reached at the time):
+			// a later tick is recorded, and its run exports the rows.
 			got.State, got.FinishedAt = TickSkipped, now
-			got.Message = fmt.Sprintf("the run of tick %s was still going on at instance %s",
-				formatTime(busy.At), busy.Owner)
+			got.Message = fmt.Sprintf("claimed late, after the tick of %s (instance %s): that run exports its rows",
+				formatTime(later.At), later.Owner)
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
+		default:
+			busy, err := scanTick(tx.QueryRowContext(ctx, `SELECT `+tickColumns+` FROM export_ticks
+				WHERE outbox = ? AND export = ? AND state = 'running' AND lease_until > ? AND tick < ?
+				ORDER BY tick DESC LIMIT 1`, outbox, export, formatTime(now), formatTime(at)))
+			switch {
+			case err == nil:
+				got.State, got.FinishedAt = TickSkipped, now
+				got.Message = fmt.Sprintf("the run of tick %s was still going on at instance %s",
+					formatTime(busy.At), busy.Owner)
+			case !errors.Is(err, sql.ErrNoRows):
+				return err
+			}
 		}
 		if _, err = tx.ExecContext(ctx, `INSERT INTO export_ticks (outbox, export, tick, state, owner,
 			lease_until, claimed_at, finished_at, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -265,3 +265,54 @@ func TestInstanceAliveAndExpireTick(t *testing.T) {
 		}
 	})
 }
+
+// TestTickFencing: a run whose tick was taken over after its lease ran out
+// may neither put its file in place (HoldsTick) nor move the cursor
+// (SaveCursor); and a tick claimed after a later one was recorded (the
+// journal was out of reach at its time) is skipped, not run beside it.
+func TestTickFencing(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		t0, clock, dbs := tickHandles(t, 2)
+		a, b := dbs[0], dbs[1]
+		tk, won, err := a.ClaimTick(ctx, "erp", "movements", t0)
+		if !won || err != nil {
+			t.Fatalf("ClaimTick = %v, %v", won, err)
+		}
+		run := WithTick(ctx, tk)
+		first := Cursor{Outbox: "erp", Export: "movements", At: t0, Keys: []string{"m1"}}
+		if err := a.HoldsTick(run); err != nil {
+			t.Fatalf("HoldsTick while the lease runs: %v", err)
+		}
+		if err := a.SaveCursor(run, first); err != nil {
+			t.Fatalf("SaveCursor while the lease runs: %v", err)
+		}
+		clock.set(t0.Add(a.Lease()))
+		if _, won, err := b.TakeOverTick(ctx, "erp", "movements"); !won || err != nil {
+			t.Fatalf("TakeOverTick after the lease = %v, %v", won, err)
+		}
+		if err := a.HoldsTick(run); !errors.Is(err, ErrTickLost) {
+			t.Errorf("HoldsTick of a tick taken over = %v, want ErrTickLost", err)
+		}
+		if err := a.SaveCursor(run, Cursor{Outbox: "erp", Export: "movements", At: t0.Add(time.Hour)}); !errors.Is(err, ErrTickLost) {
+			t.Errorf("SaveCursor of a run whose tick was taken over = %v, want ErrTickLost", err)
+		}
+		if c, _, err := b.Cursor(ctx, "erp", "movements"); err != nil || !c.At.Equal(t0) {
+			t.Errorf("cursor = %+v, %v; want the one saved while the lease ran (%s)", c, err, t0)
+		}
+		if err := a.HoldsTick(ctx); err != nil {
+			t.Errorf("HoldsTick outside a run = %v, want nil", err)
+		}
+
+		// b's claim of the next tick went through; a's claim of the one
+		// before comes late.
+		t1 := t0.Add(time.Minute)
+		if _, won, err := b.ClaimTick(ctx, "erp", "stock", t1); !won || err != nil {
+			t.Fatalf("ClaimTick(t1) = %v, %v", won, err)
+		}
+		got, won, err := a.ClaimTick(ctx, "erp", "stock", t0)
+		if won || err != nil || got.State != TickSkipped || got.Owner != a.Instance() {
+			t.Errorf("late ClaimTick(t0) = %+v, %v, %v; want recorded as skipped by %s, not won", got, won, err, a.Instance())
+		}
+	})
+}

@@ -20,6 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jonboulle/clockwork"
+
 	"filebridge/internal/folder"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/journal"
@@ -68,9 +70,16 @@ type Journal interface {
 	NextSequence(ctx context.Context, outbox, export string) (int64, error)
 	StartRun(ctx context.Context, outbox, export string) (int64, error)
 	FinishRun(ctx context.Context, r journal.ExportRun) error
+	// HoldsTick fails when ctx is the run of a tick (journal.WithTick)
+	// this instance no longer holds: the file must not go in place.
+	HoldsTick(ctx context.Context) error
 }
 
 var _ Journal = (*journal.DB)(nil)
+
+// recordFor is how long a run tries to record its end in a journal that
+// does not answer.
+const recordFor = 30 * time.Second
 
 // DefaultOverlapMargin is added to a run's duration to give the part of the
 // listing read again on the next run (see Runner.OverlapMargin).
@@ -89,6 +98,10 @@ type Runner struct {
 	// document updated while the pages were read, or committed late, is
 	// still exported. Default DefaultOverlapMargin; negative: none.
 	OverlapMargin time.Duration
+
+	// clock paces the retries of the run's record (tests); default the
+	// real one.
+	clock clockwork.Clock
 }
 
 // Run exports what changed since the job's cursor and advances the cursor
@@ -124,9 +137,19 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 		if err != nil {
 			rec.Error = err.Error()
 		}
-		fctx, cancel := recCtx()
-		defer cancel()
-		if ferr := r.Journal.FinishRun(fctx, rec); ferr != nil {
+		// Tried again a while: a journal restarting a moment must not
+		// leave the run "running" in the history for ever.
+		clock := r.clock
+		if clock == nil {
+			clock = clockwork.NewRealClock()
+		}
+		ferr := retryJournal(context.WithoutCancel(ctx), clock, log, "recording the export run",
+			clock.Now().Add(recordFor), func() error {
+				fctx, cancel := recCtx()
+				defer cancel()
+				return r.Journal.FinishRun(fctx, rec)
+			})
+		if ferr != nil {
 			log.Warn("recording the export run", "error", ferr)
 		}
 	}()
@@ -202,7 +225,12 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 				}
 			}
 			res.Rows = ew.Rows()
-			return ew.Close()
+			if err := ew.Close(); err != nil {
+				return err
+			}
+			// The last moment before the file goes in place: a run whose
+			// tick another instance may run now writes nothing.
+			return r.Journal.HoldsTick(ctx)
 		})
 		if err != nil {
 			if errors.Is(err, fs.ErrExist) {

@@ -416,3 +416,42 @@ func TestRunStoppedAtStart(t *testing.T) {
 		t.Errorf("files left behind: %v", entries)
 	}
 }
+
+// TestRunLostTickWritesNothing: a run of a tick this instance no longer
+// holds (its lease ran out: another instance may run the tick now) puts
+// no file in place and leaves the cursor where it was; a run of a tick it
+// holds writes and moves on.
+func TestRunLostTickWritesNothing(t *testing.T) {
+	h := newHarness(t)
+	ctx := t.Context()
+	h.src.put(inbound("A", time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC), 1))
+	lost, won, err := h.db.ClaimTick(ctx, "erp", "receipts", h.now)
+	if !won || err != nil {
+		t.Fatalf("ClaimTick = %v, %v", won, err)
+	}
+	if ok, err := h.db.ExpireTick(ctx, lost); !ok || err != nil {
+		t.Fatalf("ExpireTick = %v, %v", ok, err)
+	}
+	if _, err := h.runner.Run(journal.WithTick(ctx, lost), receiptJob()); !errors.Is(err, journal.ErrTickLost) {
+		t.Fatalf("run of a lost tick = %v, want ErrTickLost", err)
+	}
+	entries, err := os.ReadDir(h.dir)
+	if err != nil || len(entries) != 0 {
+		t.Fatalf("the outbox holds %v (%v) after the run of a lost tick, want nothing", entries, err)
+	}
+	if c, ok, err := h.db.Cursor(ctx, "erp", "receipts"); ok || err != nil {
+		t.Fatalf("cursor after the run of a lost tick = %+v, %v, %v; want none", c, ok, err)
+	}
+
+	held, won, err := h.db.ClaimTick(ctx, "erp", "receipts", h.now.Add(time.Minute))
+	if !won || err != nil {
+		t.Fatalf("ClaimTick = %v, %v", won, err)
+	}
+	res, err := h.runner.Run(journal.WithTick(ctx, held), receiptJob())
+	if err != nil || res.File == "" || !slices.Equal(h.orderNumbers(res.File), []string{"A"}) {
+		t.Fatalf("run of a held tick = %+v, %v; want A written", res, err)
+	}
+	if _, ok, err := h.db.Cursor(ctx, "erp", "receipts"); !ok || err != nil {
+		t.Errorf("cursor after the run of a held tick: %v, %v; want saved", ok, err)
+	}
+}

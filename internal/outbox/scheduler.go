@@ -13,6 +13,7 @@ import (
 	"github.com/jonboulle/clockwork"
 	"github.com/robfig/cron/v3"
 
+	"filebridge/internal/backoff"
 	"filebridge/internal/journal"
 )
 
@@ -59,6 +60,7 @@ type Ticks interface {
 	ExpireTick(ctx context.Context, t journal.Tick) (bool, error)
 	InstanceAlive(ctx context.Context, name string) (bool, error)
 	Instance() string
+	Lease() time.Duration
 }
 
 var _ Ticks = (*journal.DB)(nil)
@@ -90,8 +92,12 @@ var _ Ticks = (*journal.DB)(nil)
 // dies, one other instance redoes the tick once the lease ran out
 // (TakeOverAbandoned, called every Lease/3 by Watch). On PostgreSQL a
 // runner known to be gone (journal.DB.InstanceAlive: its instance lock was
-// dropped with its connection) has its lease ended at once, so that
-// neither the redo nor the next tick waits for the lease.
+// dropped with its connection, and not by a restart of the server) has its
+// lease ended at once, so that neither the redo nor the next tick waits
+// for the lease. A run carries its tick (journal.WithTick): once its lease
+// is lost it neither puts its file in place nor moves its cursor. A claim
+// or the record of a run's end that the journal cannot take a moment is
+// tried again (retryJournal), so a restart of the journal loses no tick.
 //
 // Failures: a failed run is logged (slog, level ERROR) with the export and
 // the error, reported to the Observer, and retried at the next schedule;
@@ -251,7 +257,12 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 			s.expireGone(ctx, sj) // it takes runMu held: no run of this process
 		}
 		at := sj.tickOf(s.clock.Now())
-		got, won, err := s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
+		var got journal.Tick
+		var won bool
+		err := retryJournal(ctx, s.clock, sj.log, "claiming the tick", time.Time{}, func() (err error) {
+			got, won, err = s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
+			return err
+		})
 		if s.opts.claimed != nil {
 			s.opts.claimed(sj.job, won)
 		}
@@ -282,15 +293,29 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 // run runs the export and, when it runs a claimed tick, records its end.
 func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 	begin := s.clock.Now()
-	res, err := sj.r.Run(ctx, sj.job)
+	rctx := ctx
+	if !tick.At.IsZero() {
+		rctx = journal.WithTick(ctx, tick) // fenced: no file, no cursor once the tick is lost
+	}
+	res, err := sj.r.Run(rctx, sj.job)
 	took := s.clock.Since(begin)
 	next, _ := sj.gj.NextRun()
 	log := sj.log
 	if !tick.At.IsZero() {
 		log = log.With("tick", tick.At)
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		ferr := s.opts.Ticks.FinishTick(fctx, tick, res.Rows, res.File, err)
-		cancel()
+		// Until the lease would run out: a journal that restarts is back
+		// well before; a tick left running after it is redone.
+		fctx := context.WithoutCancel(ctx)
+		var ferr error
+		_ = retryJournal(fctx, s.clock, sj.log, "recording the end of the tick", s.clock.Now().Add(s.opts.Ticks.Lease()), func() error {
+			tctx, cancel := context.WithTimeout(fctx, 10*time.Second)
+			defer cancel()
+			ferr = s.opts.Ticks.FinishTick(tctx, tick, res.Rows, res.File, err)
+			if errors.Is(ferr, journal.ErrNotFound) {
+				return nil // not this instance's any more: nothing to retry
+			}
+			return ferr
+		})
 		if errors.Is(ferr, journal.ErrNotFound) {
 			log.Warn("this run took longer than its lease and another instance took the tick over", "error", ferr)
 		} else if ferr != nil {
@@ -383,6 +408,33 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 		})
 	}
 	wg.Wait()
+}
+
+// journalRetry is the wait between tries of a journal write the schedule
+// cannot do without (the claim of a tick, the record of its end).
+var journalRetry = backoff.Backoff{Initial: 250 * time.Millisecond, Max: 5 * time.Second}
+
+// retryJournal calls do until it succeeds, ctx ends or, when until is set,
+// the clock passed it, waiting journalRetry between tries on clock: a
+// journal that cannot be reached a moment (PostgreSQL restarting) neither
+// loses a tick's record nor leaves a run unrecorded. It returns do's last
+// error.
+func retryJournal(ctx context.Context, clock clockwork.Clock, log *slog.Logger, doing string, until time.Time, do func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := do()
+		if err == nil || ctx.Err() != nil || !until.IsZero() && !clock.Now().Before(until) {
+			return err
+		}
+		wait := journalRetry.Next(attempt)
+		if attempt == 0 {
+			log.Warn(doing+" failed; trying again until the journal answers", "error", err, "wait", wait)
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-clock.After(wait):
+		}
+	}
 }
 
 // Watch calls TakeOverAbandoned at every tick of the channel until ctx

@@ -14,6 +14,11 @@ func TestURL(t *testing.T) {
 		{"https://portal.example.com/api", "https://portal.example.com/api"},
 		{"postgres://fb:s3cret@db:port/fb", "(unparsable URL)"},
 		{"", ""},
+		{"host=db port=5432 user=fb password=s3cret dbname=fb", "host=db port=5432 user=fb dbname=fb"},
+		{"password=s3cret host=db", "host=db"},
+		{"host=db password = 's3cret with \\' quote' sslmode=require", "host=db sslmode=require"},
+		{"host=db user=fb password=s3cret", "host=db user=fb"},
+		{"host=db user=fb PASSWORD=s3cret", "host=db user=fb"},
 	}
 	for _, tt := range tests {
 		got := URL(tt.in)

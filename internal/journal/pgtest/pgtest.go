@@ -128,6 +128,30 @@ func (c *Cluster) Database(t testing.TB, name string) string {
 	return fmt.Sprintf("postgres://filebridge@127.0.0.1:%d/%s?sslmode=disable", c.Port, name)
 }
 
+// Restart restarts the server the way a crash would (pg_ctl restart -m
+// immediate: every session ends at once, without a checkpoint), and
+// returns once it accepts connections again, on the same port.
+func (c *Cluster) Restart(t testing.TB) {
+	t.Helper()
+	if out, err := c.run("pg_ctl", "-D", filepath.Join(c.Dir, "data"), "-l", filepath.Join(c.Dir, "log"), "-m", "immediate", "-w", "-t", "60", "restart"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
+		t.Fatalf("pg_ctl restart: %v\n%s\n%s", err, out, log)
+	}
+}
+
+// Load runs the SQL file (a pg_dump, say) in the database of url with
+// psql, stopping at the first error.
+func (c *Cluster) Load(t testing.TB, url, file string) {
+	t.Helper()
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := c.run("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-f", abs, url); err != nil {
+		t.Fatalf("psql -f %s: %v\n%s", file, err, out)
+	}
+}
+
 func (c *Cluster) run(name string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

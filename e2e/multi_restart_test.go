@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/journal/pgtest"
+)
+
+// TestExportsThroughPostgresRestart runs two `filebridge run` instances on
+// one PostgreSQL journal with two exports every 2 s (stock, and movements
+// made while the test runs), each run 2.5 s long (the portal's latency),
+// and restarts PostgreSQL the way a crash does (pg_ctl restart -m
+// immediate) while a tick runs, three times. The tick due during a run is
+// skipped only while the other instance still counts its runner as alive:
+// taking the restart for the runner's death would start a second run
+// beside it. Right
+// after each restart a second process under the running instance's name
+// is started: it must be refused. No instance dies, so no tick may be
+// taken over: every scheduled time has one record, each ran on one
+// instance once, and every stock movement is in exactly one file.
+func TestExportsThroughPostgresRestart(t *testing.T) {
+	t.Parallel()
+	cluster := pgtest.Start(t)
+	url := cluster.Database(t, "e2e_restart")
+	s := startSim(t, "B", "--preload", "4")
+	// Runs longer than the period: the next tick comes while one runs, and
+	// is skipped only while its runner counts as alive.
+	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"2500ms"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cfg := sharedConfig(t, dir, s, url, out, exportEvery, "stock", "movements")
+	db, err := journal.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	stopMoving := moveWarehouse(t, s)
+	defer stopMoving()
+
+	procs := map[string]*process{}
+	for _, n := range []string{"n1", "n2"} {
+		procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", cfg)
+	}
+	// The test's own queries fail while the server restarts, and once on
+	// each session the restart ended: they are asked again.
+	lastTick := func(export string) journal.Tick {
+		tk, _, err := db.LastTick(t.Context(), "out", export)
+		if err != nil {
+			return journal.Tick{}
+		}
+		return tk
+	}
+	doneSince := func(since time.Time) bool {
+		for _, export := range []string{"stock", "movements"} {
+			ticks, err := db.Ticks(t.Context(), "out", export, 8)
+			if err != nil {
+				return false
+			}
+			if !slices.ContainsFunc(ticks, func(tk journal.Tick) bool {
+				return tk.State == journal.TickDone && tk.ClaimedAt.After(since)
+			}) {
+				return false
+			}
+		}
+		return true
+	}
+	waitFor(t, 60*time.Second, "a first tick of both exports done", func() bool { return doneSince(time.Time{}) })
+
+	for i := range 3 {
+		var running journal.Tick
+		waitFor(t, 30*time.Second, "an export running", func() bool {
+			for _, export := range []string{"stock", "movements"} {
+				if tk := lastTick(export); tk.State == journal.TickRunning {
+					running = tk
+					return true
+				}
+			}
+			return false
+		})
+		cluster.Restart(t)
+		restarted := time.Now()
+		twin := startEnv(t, "twin of "+running.Owner, []string{"FILEBRIDGE_INSTANCE=" + running.Owner}, "run", "--config", cfg)
+		select {
+		case <-twin.done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("restart %d: a second process named %s still runs 30s after the restart", i+1, running.Owner)
+		}
+		if code := twin.cmd.ProcessState.ExitCode(); code == 0 || !strings.Contains(twin.out.String(), "in use") {
+			t.Errorf("restart %d: a second process named %s exited with %d:\n%s\nwant it refused: the name is in use",
+				i+1, running.Owner, code, twin.out.String())
+		}
+		waitFor(t, 30*time.Second, "ticks of both exports done after the restart", func() bool { return doneSince(restarted) })
+		t.Logf("restart %d during the run of %s/%s tick %s on %s", i+1, running.Export, running.At.Format(time.TimeOnly), running.At, running.Owner)
+	}
+
+	stopMoving()
+	settled := time.Now()
+	waitFor(t, 30*time.Second, "two ticks after the warehouse stopped", func() bool {
+		ticks, err := db.Ticks(t.Context(), "out", "movements", 5)
+		if err != nil {
+			return false
+		}
+		n := 0
+		for _, tk := range ticks {
+			if tk.State == journal.TickDone && tk.At.After(settled) {
+				n++
+			}
+		}
+		return n >= 2
+	})
+	for n, p := range procs {
+		if code := p.stop(t, 25*time.Second); code != 0 {
+			t.Errorf("instance %s exited with %d after SIGTERM", n, code)
+		}
+	}
+
+	produced := files(t, out)
+	for _, export := range []string{"stock", "movements"} {
+		checkTicks(t, db, export, produced, true)
+		// No instance died: a tick taken over, or one left to a later
+		// tick, ran (or began to run) on two instances.
+		ticks, err := db.Ticks(t.Context(), "out", export, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range ticks {
+			if tk.Attempts != 1 || tk.State == journal.TickInterrupted {
+				t.Errorf("%s: tick %s is %s at attempt %d (%s): it ran on two instances", export, tk.At, tk.State, tk.Attempts, tk.Message)
+			}
+		}
+	}
+	checkMovements(t, s, out, produced)
+}
