@@ -231,6 +231,8 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 	switch {
 	case errors.As(err, &big): // not read: processing reports it
 		row.Size, src = big.size, &source{close: func() error { return nil }}
+	case errors.Is(err, folder.ErrNotRegular): // a pipe, a socket: processing reports it
+		src = &source{close: func() error { return nil }}
 	case err != nil:
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
 	default:

@@ -191,7 +191,12 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	}
 	if src == nil {
 		var err error
-		if src, err = in.openSource(ctx, fr.f, row.Path, false, 0); err != nil {
+		src, err = in.openSource(ctx, fr.f, row.Path, false, 0)
+		if errors.Is(err, folder.ErrNotRegular) {
+			fr.problems = append(fr.problems, fmt.Sprintf("it was not read: %v; only regular files are taken", err))
+			return fr.finish(ctx)
+		}
+		if err != nil {
 			return FileResult{}, err
 		}
 		defer src.Close()
