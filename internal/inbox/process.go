@@ -207,6 +207,10 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	// what the valid documents refer to.
 	fresh := row.State == journal.FileClaimed
 	refs := refSet{}
+	endRead, err := in.beginRead(row.Name, src.size)
+	if errors.Is(err, errStoppedReading) {
+		return fr.quarantine(ctx, src.size)
+	}
 	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
 		if fresh && d.Valid() {
 			for _, r := range in.docRefs(d) {
@@ -215,6 +219,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		}
 		return fr.stop.Err()
 	})
+	endRead()
 	if err != nil {
 		if fr.stop.Err() != nil || ctx.Err() != nil {
 			return FileResult{}, cmp.Or(fr.stop.Err(), ctx.Err())
@@ -250,6 +255,43 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		}
 	}
 	return fr.finish(ctx)
+}
+
+// quarantine sends a file that stopped filebridge while it was being read
+// to error/ unread, with a report saying so; once it is there, its reading
+// ledger is cleared.
+func (fr *fileRun) quarantine(ctx context.Context, size int64) (FileResult, error) {
+	fr.src = nil // not read again, not even for the report
+	fr.problems = append(fr.problems, errStoppedReading.Error())
+	fr.log.Error("file stopped filebridge while it was being read, twice: moving it to error/ unread", "size", size)
+	// Documents an earlier run recorded and did not settle are settled
+	// unsent: the file is not read again to send them.
+	docs, err := fr.in.j.Documents(ctx, fr.row.ID)
+	if err != nil {
+		return FileResult{}, err
+	}
+	var open []journal.Document
+	for _, d := range docs {
+		switch d.Result {
+		case journal.ResultPending:
+			d.Result, d.Message = journal.ResultSkipped, "not submitted: the file stopped filebridge while it was being read"
+		case journal.ResultSending:
+			d.Result, d.Message = journal.ResultFailed, "its create was sent before the file stopped filebridge, and not checked since: look it up on the portal before dropping the file again"
+		default:
+			continue
+		}
+		open = append(open, d)
+	}
+	if len(open) > 0 {
+		if err := fr.in.j.SetResults(ctx, fr.row.ID, open); err != nil {
+			return FileResult{}, err
+		}
+	}
+	res, err := fr.finish(ctx)
+	if err == nil {
+		fr.in.clearRead(fr.row.Name, size)
+	}
+	return res, err
 }
 
 // typeHint is a note for a file whose route names one type while its
