@@ -110,12 +110,15 @@ type Inbox struct {
 	// lists the folder, whose skip hook takes mu.
 	opening sync.Mutex
 
-	mu      sync.Mutex // guards the fields below
-	f       folder.Folder
-	looks   map[string]look // settle state of the names in the inbox root
-	retries int             // transient failures since the last success
-	retryAt time.Time       // no round before this, after a transient failure
-	status  Status          // what Status reports
+	mu    sync.Mutex // guards the fields below
+	f     folder.Folder
+	looks map[string]look // settle state of the names in the inbox root
+	// claimLooks are what the claims of this process saw of the files
+	// (size, modification time) until they are processed (changed.go).
+	claimLooks map[int64]look
+	retries    int       // transient failures since the last success
+	retryAt    time.Time // no round before this, after a transient failure
+	status     Status    // what Status reports
 	// deferred counts the claimed files the last round did not start
 	// because a file they depend on was not finished, or held for master
 	// data.

@@ -45,6 +45,12 @@ type fileRun struct {
 	// their messages; heldFor is how long the file waited for them.
 	missing map[portal.Ref]string
 	heldFor time.Duration
+	// changed says the file changed after its claim and was read again
+	// (changeNote says so in the report); keys are then the keys of the
+	// documents its last reading found.
+	changed    bool
+	changeNote string
+	keys       map[string]bool
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -155,6 +161,9 @@ func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal
 
 func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	in, row := fr.in, &fr.row
+	// What this process saw of the file when it claimed it (none at a
+	// resume after a restart: the claim's hash tells a change then).
+	claim, claimedHere := in.takeClaimLook(row.ID)
 	// A copy its claim in this round kept: the file is in processing/,
 	// as claimed moments ago.
 	src := in.takeSpooled(row.ID)
@@ -191,7 +200,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	}
 	if src == nil {
 		var err error
-		src, err = in.openSource(ctx, fr.f, row.Path, false, 0)
+		src, err = in.openSource(ctx, fr.f, row.Path, !claimedHere && row.SHA256 != "", 0)
 		if errors.Is(err, folder.ErrNotRegular) {
 			fr.problems = append(fr.problems, fmt.Sprintf("it was not read: %v; only regular files are taken", err))
 			return fr.finish(ctx)
@@ -202,14 +211,57 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		defer src.Close()
 	}
 	fr.src = src
+	defer func() { _ = fr.src.Close() }() // a source read again (Close is idempotent)
 
-	// Pass 1: decode and validate the whole file, nothing submitted; note
-	// what the valid documents refer to.
+	// A file that changed since its claim (its writer was not done) is
+	// read again whole once it settles, as often as it changes before
+	// it is finished.
+	// (A source read now is compared with the claim's look; the claim's
+	// own copy is checked, like any reading, once it was submitted.)
+	changed := src.sha != "" && src.sha != row.SHA256
+	if claimedHere {
+		changed = src.size != claim.size || !src.mtime.Equal(claim.mtime)
+	}
+	notes := fr.notes
+	for {
+		if changed {
+			if err := fr.reread(ctx); err != nil {
+				return FileResult{}, err
+			}
+			fr.notes = append(notes[:len(notes):len(notes)], fr.changeNote)
+		}
+		if res, done, err := fr.read(ctx); done || err != nil {
+			return res, err
+		}
+		var err error
+		if changed, err = fr.changedSince(ctx, look{size: fr.src.size, mtime: fr.src.mtime}); err != nil {
+			return FileResult{}, err
+		}
+		if !changed {
+			break
+		}
+	}
+	if err := fr.settleGone(ctx); err != nil {
+		return FileResult{}, err
+	}
+	return fr.finish(ctx)
+}
+
+// read runs pass 1 (decode and validate the whole file, nothing
+// submitted) and pass 2 (record every document, submit the valid ones)
+// on fr.src. done says the file's run ends with res (held for master
+// data, or quarantined).
+func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err error) {
+	in, row, src := fr.in, &fr.row, fr.src
 	fresh := row.State == journal.FileClaimed
 	refs := refSet{}
 	endRead, err := in.beginRead(row.Name, src.size)
 	if errors.Is(err, errStoppedReading) {
-		return fr.quarantine(ctx, src.size)
+		res, err := fr.quarantine(ctx, src.size)
+		return res, true, err
+	}
+	if fr.changed {
+		fr.keys = map[string]bool{}
 	}
 	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
 		if fresh && d.Valid() {
@@ -217,12 +269,15 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 				refs[r] = struct{}{}
 			}
 		}
+		if fr.keys != nil {
+			fr.keys[journalKey(d)] = true
+		}
 		return fr.stop.Err()
 	})
 	endRead()
 	if err != nil {
 		if fr.stop.Err() != nil || ctx.Err() != nil {
-			return FileResult{}, cmp.Or(fr.stop.Err(), ctx.Err())
+			return FileResult{}, false, cmp.Or(fr.stop.Err(), ctx.Err())
 		}
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
@@ -239,29 +294,27 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		// waits for master data is held, not failed.
 		held, err := fr.checkRefs(ctx, refs)
 		if err != nil {
-			return FileResult{}, err
+			return FileResult{}, false, err
 		}
 		if held != nil {
-			return *held, nil
+			return *held, true, nil
 		}
 	}
 	// The new state is stored with the file's first documents, else with
 	// its plan (finish).
 	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
 	if len(fr.problems) == 0 {
-		// Pass 2: record every document, submit the valid ones.
 		if err := fr.submit(ctx, fresh); err != nil {
-			return FileResult{}, err
+			return FileResult{}, false, err
 		}
 	}
-	return fr.finish(ctx)
+	return FileResult{}, false, nil
 }
 
 // quarantine sends a file that stopped filebridge while it was being read
 // to error/ unread, with a report saying so; once it is there, its reading
 // ledger is cleared.
 func (fr *fileRun) quarantine(ctx context.Context, size int64) (FileResult, error) {
-	fr.src = nil // not read again, not even for the report
 	fr.problems = append(fr.problems, errStoppedReading.Error())
 	fr.log.Error("file stopped filebridge while it was being read, twice: moving it to error/ unread", "size", size)
 	// Documents an earlier run recorded and did not settle are settled
