@@ -116,6 +116,7 @@ type Inbox struct {
 	// claimLooks are what the claims of this process saw of the files
 	// (size, modification time) until they are processed (changed.go).
 	claimLooks map[int64]look
+	cleanedAt  time.Time // when removeTemps last ran (cleanup.go)
 	retries    int       // transient failures since the last success
 	retryAt    time.Time // no round before this, after a transient failure
 	status     Status    // what Status reports
