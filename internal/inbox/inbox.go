@@ -100,8 +100,9 @@ type Inbox struct {
 	workers int
 	opts    Options
 
-	work   sync.Mutex // held while a file is claimed or processed
-	readMu sync.Mutex // guards the reading ledger (reading.go)
+	work       sync.Mutex // held while a file is claimed or processed
+	readMu     sync.Mutex // guards the reading ledger (reading.go) and readWarned
+	readWarned bool       // a ledger that cannot be written was logged
 	// strays are the files of processing/ without an open journal row,
 	// with when this instance first saw them so (guarded by work; shared
 	// journal only, see lease.go).

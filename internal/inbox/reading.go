@@ -81,7 +81,10 @@ func (in *Inbox) beginRead(name string, size int64) (end func(), err error) {
 		err = os.WriteFile(p, fmt.Appendf(nil, "%d\n%s/%s\n", n+1, in.cfg.Name, name), 0o600)
 	}
 	if err != nil {
-		in.log.Warn("could not record the start of reading a file; a file that stops filebridge could not be told apart", "file", name, "error", err)
+		if !in.readWarned {
+			in.readWarned = true
+			in.log.Warn("could not record the start of reading a file (said once): a file that stops filebridge cannot be told apart", "file", name, "error", err)
+		}
 		return func() {}, nil
 	}
 	return func() { in.clearRead(name, size) }, nil
