@@ -123,6 +123,10 @@ func (f *localFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 				return nil, fmt.Errorf("listing %s on %s: %w", clean, f, err)
 			}
 		}
+		if what := irregular(info.Mode()); what != "" {
+			skipped(f.log, f.onSkip, clean, name, what+": only regular files are taken; remove it from the folder")
+			continue
+		}
 		out = append(out, entryFromInfo(name, info))
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
@@ -166,8 +170,18 @@ func (f *localFolder) Open(ctx context.Context, name string) (io.ReadCloser, err
 	if err != nil {
 		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
 	}
-	fh, err := r.Open(clean)
+	// Non-blocking: opening a named pipe must not wait for a writer. The
+	// flag changes nothing for the regular file that is then read.
+	fh, err := r.OpenFile(clean, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
+		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, err)
+	}
+	st, err := fh.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = notRegular(clean, st.Mode())
+	}
+	if err != nil {
+		_ = fh.Close()
 		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, err)
 	}
 	return fh, nil

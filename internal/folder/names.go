@@ -76,7 +76,42 @@ func validEntryName(name string) string {
 	if strings.Contains(name, "/") {
 		return "contains a slash"
 	}
+	if strings.Contains(name, "..") {
+		return `contains ".."`
+	}
 	return unsafeChars(name)
+}
+
+// ErrNotRegular is returned (wrapped, together with fs.ErrInvalid) by Open
+// for a named pipe, a socket, a device or a directory: only regular files
+// are read.
+var ErrNotRegular = errors.New("not a regular file")
+
+// irregular says what kind of entry a mode is when it is neither a regular
+// file nor a directory ("" when it is one of those).
+func irregular(m fs.FileMode) string {
+	switch {
+	case m.IsRegular(), m.IsDir():
+		return ""
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+// notRegular is the error of opening an entry that is not a regular file.
+func notRegular(name string, m fs.FileMode) error {
+	what := irregular(m)
+	if m.IsDir() {
+		what = "a directory"
+	}
+	return fmt.Errorf("%s is %s: %w: %w", name, what, ErrNotRegular, fs.ErrInvalid)
 }
 
 func unsafeChars(s string) string {

@@ -88,6 +88,10 @@ func (f *sftpFolder) List(ctx context.Context, dir string) ([]Entry, error) {
 			skipped(f.log, f.opts.OnSkip, clean, name, "symbolic link: links are not followed on SFTP folders")
 			continue
 		}
+		if what := irregular(fi.Mode()); what != "" {
+			skipped(f.log, f.opts.OnSkip, clean, name, what+": only regular files are taken; remove it on the server")
+			continue
+		}
 		out = append(out, entryFromInfo(name, fi))
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
@@ -138,8 +142,8 @@ func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, erro
 		if err != nil {
 			return err
 		}
-		if fi.IsDir() {
-			return fmt.Errorf("%s is a directory: %w", clean, fs.ErrInvalid)
+		if !fi.Mode().IsRegular() {
+			return notRegular(clean, fi.Mode())
 		}
 		fh, err := c.sftp.Open(full)
 		if err != nil {

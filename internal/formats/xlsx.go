@@ -180,7 +180,12 @@ func checkZip(r io.ReaderAt, size int64, name string, limit int64) error {
 		return nil
 	}
 	for _, zf := range zr.File {
-		if err := checkPart(zf); err != nil {
+		err := checkPart(zf)
+		var be *budgetError
+		if errors.As(err, &be) {
+			return fmt.Errorf("%s is not a normal spreadsheet: in its part %s, %v; nothing of it was read: open it in Excel, remove what is not data and save it again", name, zf.Name, be)
+		}
+		if err != nil {
 			return fmt.Errorf("%s is damaged: its part %s %v; nothing of it was read: ask for the file again (it was probably cut or altered in transfer), or open it in Excel and save it again as .xlsx", name, zf.Name, err)
 		}
 	}
@@ -200,8 +205,15 @@ func checkPart(zf *zip.File) error {
 	defer rc.Close()
 	// The end of the part is kept, to check a worksheet's closing tag.
 	tail := &tailWriter{}
-	_, err = io.Copy(tail, rc)
+	var w io.Writer = tail
+	if budgeted(zf.Name) {
+		w = io.MultiWriter(tail, &budgetWriter{})
+	}
+	_, err = io.Copy(w, rc)
+	var be *budgetError
 	switch {
+	case errors.As(err, &be):
+		return be
 	case errors.Is(err, zip.ErrChecksum):
 		return errors.New("does not match its CRC-32 checksum")
 	case errors.Is(err, zip.ErrFormat):

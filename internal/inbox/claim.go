@@ -14,6 +14,7 @@ import (
 	"path"
 	"slices"
 	"sync"
+	"time"
 
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
@@ -231,6 +232,8 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 	switch {
 	case errors.As(err, &big): // not read: processing reports it
 		row.Size, src = big.size, &source{close: func() error { return nil }}
+	case errors.Is(err, folder.ErrNotRegular): // a pipe, a socket: processing reports it
+		src = &source{close: func() error { return nil }}
 	case err != nil:
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
 	default:
@@ -243,6 +246,9 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 		return journal.File{}, err
 	}
 	row.ID = id
+	if row.SHA256 != "" {
+		in.keepClaimLook(id, look{size: src.size, mtime: src.mtime})
+	}
 	in.keepSpooled(id, src)
 	in.log.Info("claimed file", "file", name, "path", p, "size", row.Size, "type", row.DocType)
 	return row, nil
@@ -252,6 +258,11 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (j
 // else the one its header row names ("" when it cannot tell; processing
 // then reports why).
 func (in *Inbox) detectType(ctx context.Context, src *source, name string) string {
+	end, err := in.beginRead(name, src.size)
+	if err != nil {
+		return "" // it stopped filebridge: processing sends it to error/ unread
+	}
+	defer end()
 	opts := FormatOptions(in.edition, in.route(name), int64(in.cfg.MaxFileSize))
 	dt, err := formats.FileType(ctx, src, src.size, name, opts)
 	if err != nil {
@@ -269,13 +280,22 @@ func (e *tooBigError) Error() string { return fmt.Sprintf("%d bytes: too big to 
 // itself, or a copy of a remote one in memory or in a local spool file.
 type source struct {
 	io.ReaderAt
-	size  int64
-	sha   string // hex SHA-256, when asked for
-	mem   bool   // a copy in memory: kept from the claim for processing
-	close func() error
+	size   int64
+	mtime  time.Time // the file's modification time when it was opened
+	sha    string    // hex SHA-256, when asked for
+	mem    bool      // a copy in memory: kept from the claim for processing
+	close  func() error
+	closed bool
 }
 
-func (s *source) Close() error { return s.close() }
+// Close releases the source; it may be called again.
+func (s *source) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.close()
+}
 
 // spoolKept is how many bytes of remote files read into memory by their
 // claims a round keeps for processing (a round of a thousand one-order
@@ -350,7 +370,7 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		return nil, &tooBigError{size: st.Size()}
 	}
 	if file, ok := rc.(*os.File); ok {
-		src := &source{ReaderAt: file, size: st.Size(), close: file.Close}
+		src := &source{ReaderAt: file, size: st.Size(), mtime: st.ModTime(), close: file.Close}
 		if wantHash {
 			h := sha256.New()
 			buf := make([]byte, min(max(src.size, 512), 32<<10)) // a small file's size, not io.Copy's 32 KiB
@@ -375,7 +395,7 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("downloading %s: %w", p, err)
 		}
-		return &source{ReaderAt: bytes.NewReader(head[:n]), size: int64(n), sha: hex.EncodeToString(h.Sum(nil)), mem: true, close: func() error { return nil }}, nil
+		return &source{ReaderAt: bytes.NewReader(head[:n]), size: int64(n), mtime: st.ModTime(), sha: hex.EncodeToString(h.Sum(nil)), mem: true, close: func() error { return nil }}, nil
 	}
 	head, err := io.ReadAll(io.LimitReader(io.TeeReader(rc, h), memSpool))
 	if err != nil {
@@ -395,5 +415,5 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 		_ = cleanup()
 		return nil, fmt.Errorf("downloading %s: %w", p, err)
 	}
-	return &source{ReaderAt: tmp, size: n, sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
+	return &source{ReaderAt: tmp, size: n, mtime: st.ModTime(), sha: hex.EncodeToString(h.Sum(nil)), close: cleanup}, nil
 }

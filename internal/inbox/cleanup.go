@@ -13,13 +13,21 @@ import (
 
 // removeTemps removes the temporary files (folder.IsTemp) a kill or a
 // grace timeout left in the inbox's folders: its root, processing/,
-// error/, and the folders where the open files' reports are planned. It
-// runs when the folder is first opened, before any round; failures are
-// only logged. On a shared journal another instance may be writing a
-// temporary file right now: only those untouched for staleTemp go. A stop
-// that comes meanwhile ends it without a word: the next start cleans up.
+// error/, today's and yesterday's processed/YYYY/MM/DD/ (a file another
+// instance finished since has no open row to name its folder), and the
+// folders where the open files' reports are planned. It runs when the
+// folder is first opened, before any round; failures are only logged. On
+// a shared journal another instance may be writing a temporary file right
+// now: only those untouched for staleTemp go, and it runs again every
+// staleTemp (cleanLater) for those that were too fresh. A stop that comes
+// meanwhile ends it without a word: the next start cleans up.
 func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
-	dirs := []string{".", in.cfg.ProcessingDir, in.cfg.ErrorDir}
+	now := in.now()
+	in.mu.Lock()
+	in.cleanedAt = now
+	in.mu.Unlock()
+	dirs := []string{".", in.cfg.ProcessingDir, in.cfg.ErrorDir,
+		path.Join(in.cfg.ProcessedDir, now.Format("2006/01/02")), path.Join(in.cfg.ProcessedDir, now.AddDate(0, 0, -1).Format("2006/01/02"))}
 	open, err := in.j.OpenFiles(ctx, in.cfg.Name)
 	switch {
 	case ctx.Err() != nil:
@@ -59,6 +67,18 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 			}
 			in.log.Info("removed a temporary file left by an earlier stop", "name", name, "size", e.Size)
 		}
+	}
+}
+
+// cleanLater runs removeTemps again on a shared journal once staleTemp
+// passed since it last ran: the temporary files it had to leave then
+// (too fresh to tell from another instance's) go now.
+func (in *Inbox) cleanLater(ctx context.Context, f folder.Folder) {
+	in.mu.Lock()
+	due := in.shared() && in.now().Sub(in.cleanedAt) >= staleTemp
+	in.mu.Unlock()
+	if due {
+		in.removeTemps(ctx, f)
 	}
 }
 

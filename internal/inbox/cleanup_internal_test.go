@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
@@ -25,7 +26,7 @@ func TestRemoveTempsStopped(t *testing.T) {
 	f := localFolder(t, dir)
 	var logs strings.Builder
 	in := &Inbox{cfg: config.Inbox{Name: "erp", ProcessingDir: "processing", ErrorDir: "error"}, j: j,
-		log: slog.New(slog.NewTextHandler(&logs, nil))}
+		log: slog.New(slog.NewTextHandler(&logs, nil)), opts: Options{Now: time.Now}}
 
 	stopped, cancel := context.WithCancel(t.Context())
 	cancel()

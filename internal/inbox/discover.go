@@ -314,6 +314,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 	}
 	in.folderReached()
 	res, err := in.round(ctx, work, f, settled, waiting, true)
+	in.cleanLater(ctx, f)
 	switch {
 	case ctx.Err() != nil:
 		return next

@@ -105,7 +105,9 @@ type Inbox struct {
 	workers  int
 	opts     Options
 
-	work sync.Mutex // held while a file is claimed or processed
+	work       sync.Mutex // held while a file is claimed or processed
+	readMu     sync.Mutex // guards the reading ledger (reading.go) and readWarned
+	readWarned bool       // a ledger that cannot be written was logged
 	// strays are the files of processing/ without an open journal row,
 	// with when this instance first saw them so (guarded by work; shared
 	// journal only, see lease.go).
@@ -114,12 +116,16 @@ type Inbox struct {
 	// lists the folder, whose skip hook takes mu.
 	opening sync.Mutex
 
-	mu      sync.Mutex // guards the fields below
-	f       folder.Folder
-	looks   map[string]look // settle state of the names in the inbox root
-	retries int             // transient failures since the last success
-	retryAt time.Time       // no round before this, after a transient failure
-	status  Status          // what Status reports
+	mu    sync.Mutex // guards the fields below
+	f     folder.Folder
+	looks map[string]look // settle state of the names in the inbox root
+	// claimLooks are what the claims of this process saw of the files
+	// (size, modification time) until they are processed (changed.go).
+	claimLooks map[int64]look
+	cleanedAt  time.Time // when removeTemps last ran (cleanup.go)
+	retries    int       // transient failures since the last success
+	retryAt    time.Time // no round before this, after a transient failure
+	status     Status    // what Status reports
 	// deferred counts the claimed files the last round did not start
 	// because a file they depend on was not finished, or held for master
 	// data.

@@ -226,8 +226,13 @@ func (in *Inbox) detectRootTypes(ctx context.Context, f folder.Folder, entries [
 		order := 0
 		if file, ok := rc.(*os.File); ok {
 			opts := FormatOptions(in.edition, in.route(e.Name), int64(in.cfg.MaxFileSize))
-			if dt, err := formats.FileType(ctx, file, e.Size, e.Name, opts); err == nil {
-				order = dt.Kind.Order()
+			// A file that stopped filebridge is not read: it is claimed
+			// and goes to error/.
+			if end, err := in.beginRead(e.Name, e.Size); err == nil {
+				if dt, err := formats.FileType(ctx, file, e.Size, e.Name, opts); err == nil {
+					order = dt.Kind.Order()
+				}
+				end()
 			}
 		}
 		_ = rc.Close()

@@ -48,6 +48,12 @@ type fileRun struct {
 	// lookFirst looks every document with a key up on the portal before
 	// creating it (a replay, a forced re-submission).
 	lookFirst bool
+	// changed says the file changed after its claim and was read again
+	// (changeNote says so in the report); keys are then the keys of the
+	// documents its last reading found.
+	changed    bool
+	changeNote string
+	keys       map[string]bool
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -158,6 +164,9 @@ func (in *Inbox) process(stop, ctx context.Context, f folder.Folder, row journal
 
 func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	in, row := fr.in, &fr.row
+	// What this process saw of the file when it claimed it (none at a
+	// resume after a restart: the claim's hash tells a change then).
+	claim, claimedHere := in.takeClaimLook(row.ID)
 	// A copy its claim in this round kept: the file is in processing/,
 	// as claimed moments ago.
 	src := in.takeSpooled(row.ID)
@@ -198,28 +207,84 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	}
 	if src == nil {
 		var err error
-		if src, err = in.openSource(ctx, fr.f, row.Path, false, 0); err != nil {
+		src, err = in.openSource(ctx, fr.f, row.Path, !claimedHere && row.SHA256 != "", 0)
+		if errors.Is(err, folder.ErrNotRegular) {
+			fr.problems = append(fr.problems, fmt.Sprintf("it was not read: %v; only regular files are taken", err))
+			return fr.finish(ctx)
+		}
+		if err != nil {
 			return FileResult{}, err
 		}
 		defer src.Close()
 	}
 	fr.src = src
+	defer func() { _ = fr.src.Close() }() // a source read again (Close is idempotent)
 
-	// Pass 1: decode and validate the whole file, nothing submitted; note
-	// what the valid documents refer to.
+	// A file that changed since its claim (its writer was not done) is
+	// read again whole once it settles, as often as it changes before
+	// it is finished.
+	// (A source read now is compared with the claim's look; the claim's
+	// own copy is checked, like any reading, once it was submitted.)
+	changed := src.sha != "" && src.sha != row.SHA256
+	if claimedHere {
+		changed = src.size != claim.size || !src.mtime.Equal(claim.mtime)
+	}
+	notes := fr.notes
+	for {
+		if changed {
+			if err := fr.reread(ctx); err != nil {
+				return FileResult{}, err
+			}
+			fr.notes = append(notes[:len(notes):len(notes)], fr.changeNote)
+		}
+		if res, done, err := fr.read(ctx); done || err != nil {
+			return res, err
+		}
+		var err error
+		if changed, err = fr.changedSince(ctx, look{size: fr.src.size, mtime: fr.src.mtime}); err != nil {
+			return FileResult{}, err
+		}
+		if !changed {
+			break
+		}
+	}
+	if err := fr.settleGone(ctx); err != nil {
+		return FileResult{}, err
+	}
+	return fr.finish(ctx)
+}
+
+// read runs pass 1 (decode and validate the whole file, nothing
+// submitted) and pass 2 (record every document, submit the valid ones)
+// on fr.src. done says the file's run ends with res (held for master
+// data, or quarantined).
+func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err error) {
+	in, row, src := fr.in, &fr.row, fr.src
 	fresh := row.State == journal.FileClaimed
 	refs := refSet{}
+	endRead, err := in.beginRead(row.Name, src.size)
+	if errors.Is(err, errStoppedReading) {
+		res, err := fr.quarantine(ctx, src.size)
+		return res, true, err
+	}
+	if fr.changed {
+		fr.keys = map[string]bool{}
+	}
 	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
 		if fresh && d.Valid() {
 			for _, r := range in.docRefs(d) {
 				refs[r] = struct{}{}
 			}
 		}
+		if fr.keys != nil {
+			fr.keys[journalKey(d)] = true
+		}
 		return fr.stop.Err()
 	})
+	endRead()
 	if err != nil {
 		if fr.stop.Err() != nil || ctx.Err() != nil {
-			return FileResult{}, cmp.Or(fr.stop.Err(), ctx.Err())
+			return FileResult{}, false, cmp.Or(fr.stop.Err(), ctx.Err())
 		}
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
@@ -242,22 +307,57 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		// waits for master data is held, not failed.
 		held, err := fr.checkRefs(ctx, refs)
 		if err != nil {
-			return FileResult{}, err
+			return FileResult{}, false, err
 		}
 		if held != nil {
-			return *held, nil
+			return *held, true, nil
 		}
 	}
 	// The new state is stored with the file's first documents, else with
 	// its plan (finish).
 	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
 	if len(fr.problems) == 0 {
-		// Pass 2: record every document, submit the valid ones.
 		if err := fr.submit(ctx, fresh); err != nil {
+			return FileResult{}, false, err
+		}
+	}
+	return FileResult{}, false, nil
+}
+
+// quarantine sends a file that stopped filebridge while it was being read
+// to error/ unread, with a report saying so; once it is there, its reading
+// ledger is cleared.
+func (fr *fileRun) quarantine(ctx context.Context, size int64) (FileResult, error) {
+	fr.problems = append(fr.problems, errStoppedReading.Error())
+	fr.log.Error("file stopped filebridge while it was being read, twice: moving it to error/ unread", "size", size)
+	// Documents an earlier run recorded and did not settle are settled
+	// unsent: the file is not read again to send them.
+	docs, err := fr.in.j.Documents(ctx, fr.row.ID)
+	if err != nil {
+		return FileResult{}, err
+	}
+	var open []journal.Document
+	for _, d := range docs {
+		switch d.Result {
+		case journal.ResultPending:
+			d.Result, d.Message = journal.ResultSkipped, "not submitted: the file stopped filebridge while it was being read"
+		case journal.ResultSending:
+			d.Result, d.Message = journal.ResultFailed, "its create was sent before the file stopped filebridge, and not checked since: look it up on the portal before dropping the file again"
+		default:
+			continue
+		}
+		open = append(open, d)
+	}
+	if len(open) > 0 {
+		if err := fr.in.j.SetResults(ctx, fr.row.ID, open); err != nil {
 			return FileResult{}, err
 		}
 	}
-	return fr.finish(ctx)
+	res, err := fr.finish(ctx)
+	if err == nil {
+		fr.in.clearRead(fr.row.Name, size)
+	}
+	return res, err
 }
 
 // typeHint is a note for a file whose route names one type while its

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -61,6 +62,7 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 				return err
 			}
 		}
+		kinds := newLineCap(fileIssueCap)
 		for _, is := range fr.sum.FileIssues {
 			l := ReportLine{Result: "error", Message: issueText(is)}
 			if is.Row > 0 {
@@ -69,9 +71,14 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 			if is.Warning {
 				l.Result = "warning"
 			}
-			if !limit.keep(l.Result, is.Column, is.Message) {
+			if !limit.keep(l.Result, is.Column, is.Message) || !kinds.keep(l.Result, "", issueKind(is.Message)) {
 				continue
 			}
+			if err := rw.add(l); err != nil {
+				return err
+			}
+		}
+		for _, l := range kinds.omittedKinds() {
 			if err := rw.add(l); err != nil {
 				return err
 			}
@@ -216,6 +223,29 @@ func (c *lineCap) omitted(rejected string) []ReportLine {
 		}
 		ls = append(ls, ReportLine{Result: "omitted", Message: fmt.Sprintf("%d more %s line(s) with the same problem are not listed (%s); %s holds every failed row",
 			c.seen[k]-c.max, k.result, what, rejected)})
+	}
+	return ls
+}
+
+// fileIssueCap is how many file-level lines of one kind (the same message
+// but for the names it quotes, e.g. one unknown column after another) the
+// report lists: a header of 100,000 unknown columns makes a report of a
+// few lines, not of megabytes.
+const fileIssueCap = 50
+
+// quoted matches what a message quotes: a column name, a value.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// issueKind is a message with what it quotes left out.
+func issueKind(msg string) string { return quoted.ReplaceAllString(msg, `"…"`) }
+
+// omittedKinds are the lines counting the file-level lines of each kind
+// the cap left out.
+func (c *lineCap) omittedKinds() []ReportLine {
+	ls := make([]ReportLine, 0, len(c.order))
+	for _, k := range c.order {
+		ls = append(ls, ReportLine{Result: "omitted", Message: fmt.Sprintf("and %d more %s line(s) like the ones above (%s) are not listed",
+			c.seen[k]-c.max, k.result, k.problem)})
 	}
 	return ls
 }

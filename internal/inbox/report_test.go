@@ -8,6 +8,7 @@ import (
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 )
 
 // TestReportCapAndInjection processes a supplier file of 1,500 rows with
@@ -72,5 +73,38 @@ func TestReportCapAndInjection(t *testing.T) {
 	}
 	if recs[1][3] != `line 2, column "name": is empty: a value is required` {
 		t.Errorf("first rejected row's error %q", recs[1][3])
+	}
+}
+
+// TestReportOfWideHeader: a file whose header names 100,000 columns no
+// type has gets a report of a few kilobytes: the first 50 such warnings,
+// then one line counting the others; its SKU is created.
+func TestReportOfWideHeader(t *testing.T) {
+	e := newEnv(t, envOpts{routes: route("SUPPLIERS*", "suppliers") + route("SKU*", "skus")})
+	e.drop("SUPPLIERS.csv", suppliersA)
+	e.runOnce()
+	var b strings.Builder
+	b.WriteString(strings.TrimSuffix(skuHeader, "\n"))
+	for i := range 100_000 {
+		fmt.Fprintf(&b, ",extra%06d", i)
+	}
+	b.WriteString("\n" + strings.TrimSuffix(skuRow(1, "SUP-A"), "\n") + strings.Repeat(",", 100_000) + "\n")
+	e.drop("SKU_WIDE.csv", b.String())
+	res := result(t, e.runOnce(), "SKU_WIDE.csv")
+	if res.State != journal.FileDone {
+		t.Fatalf("state %s: %s", res.State, res.Message)
+	}
+	report := e.read(processed + "/SKU_WIDE.report.csv")
+	if len(report) > 16<<10 {
+		t.Errorf("report of %d bytes, want at most 16 KiB", len(report))
+	}
+	if c := strings.Count(report, "is not a column of skus"); c != 51 {
+		t.Errorf("%d lines name an unknown column, want 50 and the count of the others", c)
+	}
+	if !strings.Contains(report, `"and 99950 more warning line(s) like the ones above (column ""…"" is not a column of skus (edition A) and is ignored) are not listed"`) {
+		t.Errorf("the report does not count the omitted warnings:\n%s", report[max(0, len(report)-2000):])
+	}
+	if c := e.sim.Count(portal.Variants, "SKU-1"); c != 1 {
+		t.Errorf("SKU-1 exists %d times, want 1", c)
 	}
 }

@@ -27,6 +27,7 @@ type task struct {
 	// the portal; the document is looked up by its key before anything
 	// is sent.
 	resume bool
+	rows   string // the source rows, as the journal records them
 }
 
 // submit is pass 2: it decodes the file again, records its documents in
@@ -95,7 +96,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 				if err != nil {
 					return err
 				}
-				if jd.Result.Final() {
+				if jd.Result.Final() && !fr.reconsider(jd, t) {
 					continue
 				}
 				if jd.Result == journal.ResultSending && displayKey(t.doc) == "" {
@@ -106,7 +107,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 					}
 					continue
 				}
-				t.resume = jd.Result == journal.ResultSending
+				t.resume = jd.Result == journal.ResultSending || jd.Result.Final()
 			} else if fr.lookFirst && displayKey(t.doc) != "" {
 				t.resume = true
 			}
@@ -138,7 +139,7 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		case !submittable:
 			jd.Result, jd.Message = journal.ResultSkipped, skipMsg
 		default:
-			pend = append(pend, task{key: jd.Key, doc: d})
+			pend = append(pend, task{key: jd.Key, doc: d, rows: jd.Rows})
 		}
 		batch = append(batch, jd)
 		if len(batch) >= batchSize {
@@ -164,6 +165,23 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		return fmt.Errorf("submitting %s: %w", row.Name, derr)
 	}
 	return nil
+}
+
+// reconsider says whether a document settled by an earlier reading of a
+// file that changed since is submitted again, looked up first: one not
+// sent then (invalid or skipped, e.g. a row cut by its writer), or one in
+// the portal whose rows changed (the portal compares it).
+func (fr *fileRun) reconsider(jd journal.Document, t task) bool {
+	if !fr.changed || displayKey(t.doc) == "" {
+		return false
+	}
+	switch jd.Result {
+	case journal.ResultInvalid, journal.ResultSkipped:
+		return true
+	case journal.ResultCreated, journal.ResultExists:
+		return jd.Rows != t.rows
+	}
+	return false
 }
 
 // unknownOutcome is the message of a keyless document whose earlier

@@ -1,0 +1,93 @@
+package inbox_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/portal"
+)
+
+// TestQuarantineAfterTwoStops: a file whose reading two processes started
+// and never ended (they died reading it: out of memory, kill -9) is not
+// read a third time: it goes to error/ unread with a report saying it
+// stopped filebridge, whether it waits in the inbox (its type read from
+// its header) or in processing/ with documents already created; a file
+// whose reading one process started (cut once by a kill) is read and
+// processed as before. Either way the ledger is empty afterwards, and no
+// document is created twice.
+func TestQuarantineAfterTwoStops(t *testing.T) {
+	const stopped = "this file stopped filebridge while it was being read: moved to error/"
+	tests := []struct {
+		name       string
+		stops      int
+		processing bool // in processing/ with an open journal row, SUP-Q1 sending, the others pending
+		want       journal.FileState
+	}{
+		{"root, never stopped", 0, false, journal.FileDone},
+		{"root, cut once", 1, false, journal.FileDone},
+		{"root, stopped twice", 2, false, journal.FileFailed},
+		{"processing, cut once", 1, true, journal.FileDone},
+		{"processing, stopped twice", 2, true, journal.FileFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			e := newEnv(t, envOpts{routes: route("SUPPLIERS*", "")}) // type from the header row
+			content := suppliersFile("SUP-Q", 4)
+			const name = "SUPPLIERS_Q.csv"
+			if tt.processing {
+				e.drop("processing/"+name, content)
+				id, err := e.j.ClaimFile(ctx, journal.File{Inbox: "erp", Name: name, Path: "processing/" + name,
+					Size: int64(len(content)), DocType: "suppliers", State: journal.FileSubmitting})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var docs []journal.Document
+				for _, k := range []string{"SUP-Q1", "SUP-Q2", "SUP-Q3", "SUP-Q4"} {
+					docs = append(docs, journal.Document{Key: k, Rows: strings.TrimPrefix(k, "SUP-Q")})
+				}
+				if err := e.j.AddDocuments(ctx, id, docs); err != nil {
+					t.Fatal(err)
+				}
+				if err := e.j.StartAttempt(ctx, id, "SUP-Q1"); err != nil { // sent, its answer lost
+					t.Fatal(err)
+				}
+			} else {
+				e.drop(name, content)
+			}
+			for range tt.stops {
+				if err := e.in.StartReading(name, int64(len(content))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rr := e.runOnce()
+			res := result(t, rr, name)
+			if res.State != tt.want {
+				t.Fatalf("state %s (%q), want %s", res.State, res.Message, tt.want)
+			}
+			if tt.want == journal.FileFailed {
+				if !strings.Contains(res.Message, stopped) || !strings.Contains(e.read("error/SUPPLIERS_Q.report.csv"), stopped) {
+					t.Errorf("message %q, report:\n%s\nwant %q", res.Message, e.read("error/SUPPLIERS_Q.report.csv"), stopped)
+				}
+				if !e.exists("error/" + name) {
+					t.Errorf("error/ holds %q", e.ls("error"))
+				}
+				if n := e.sim.Stats().Counts["connections"]; n != 0 {
+					t.Errorf("%d suppliers created from a quarantined file", n)
+				}
+			} else {
+				e.onceEach(portal.Connections, "SUP-Q", 4)
+			}
+			if st := e.sim.Stats(); st.RepeatedCreates != 0 {
+				t.Errorf("%d repeated creates", st.RepeatedCreates)
+			}
+			left, err := os.ReadDir(e.cfg.Journal.Path + ".reading")
+			if err != nil || len(left) != 0 {
+				t.Errorf("the reading ledger holds %d entries (%v), want none", len(left), err)
+			}
+		})
+	}
+}
