@@ -50,6 +50,10 @@ type Choices struct {
 	// already exists does: "reuse" the connection or "refuse" (the code is
 	// unique).
 	ConsigneeCode string
+	// ShipToAddress requires a consignee's name, streetAddress, zipcode,
+	// city and countryCode (as a carrier needs them); the documents show
+	// none of the ShipTo fields as required.
+	ShipToAddress bool
 	// NullNumbers renders an Edition B variant's unknown dimensions as null;
 	// false renders 0 (the documents type them number, not nullable).
 	NullNumbers bool
@@ -132,6 +136,8 @@ var choices = []choice{
 		func(c *Choices) *bool { return &c.ExtraFilters }),
 	textChoice("consignee-code", "a connection code is unique; embedding an existing consignee in a sales order is not shown",
 		func(c *Choices) *string { return &c.ConsigneeCode }, "refuse", "reuse"),
+	boolChoice("ship-to-address", "which ShipTo fields are required is not shown",
+		func(c *Choices) *bool { return &c.ShipToAddress }),
 	boolChoice("null-numbers", "Edition B types variant dimensions number, not nullable",
 		func(c *Choices) *bool { return &c.NullNumbers }),
 	intChoice("violation-status", "error status codes and bodies are not shown",
@@ -148,11 +154,11 @@ var profiles = map[string]Choices{
 	// read as DESIGN.md section 2 assumes.
 	"documented": {OrderFilter: "status.code", ItemReads: "404", CreateIDs: true, VariantUpdatedAfter: true,
 		StandardOrderType: true, HydraNext: false, Timestamps: true, ListOrder: "id", MovingPages: false,
-		ExtraFilters: false, ConsigneeCode: "refuse", NullNumbers: false, ViolationStatus: 422, StrictInput: true},
+		ExtraFilters: false, ConsigneeCode: "refuse", ShipToAddress: false, NullNumbers: false, ViolationStatus: 422, StrictInput: true},
 	// other-side: every open point read the other way.
 	"other-side": {OrderFilter: "fulfillmentStatus.code", ItemReads: "403", CreateIDs: false, VariantUpdatedAfter: false,
 		StandardOrderType: false, HydraNext: true, Timestamps: false, ListOrder: "updatedAt", MovingPages: true,
-		ExtraFilters: true, ConsigneeCode: "reuse", NullNumbers: true, ViolationStatus: 400, CreateStatus: 201, StrictInput: true},
+		ExtraFilters: true, ConsigneeCode: "reuse", ShipToAddress: true, NullNumbers: true, ViolationStatus: 400, CreateStatus: 201, StrictInput: true},
 	// literal: only what the documents state, the open points as the
 	// documented profile reads them (the old --literal).
 	"literal": {OrderFilter: "status.code", ItemReads: "404", CreateIDs: true, VariantUpdatedAfter: true,
@@ -162,7 +168,7 @@ var profiles = map[string]Choices{
 	// accepts everything a client might guess.
 	"lenient": {OrderFilter: "both", ItemReads: "served", CreateIDs: true, VariantUpdatedAfter: true,
 		StandardOrderType: true, HydraNext: true, Timestamps: true, ListOrder: "id", MovingPages: false,
-		ExtraFilters: true, ConsigneeCode: "reuse", NullNumbers: true, ViolationStatus: 422, StrictInput: false},
+		ExtraFilters: true, ConsigneeCode: "reuse", ShipToAddress: true, NullNumbers: true, ViolationStatus: 422, StrictInput: false},
 }
 
 // DefaultProfile is the profile of a simulator whose Options name none.
