@@ -139,6 +139,26 @@ func TestChoices(t *testing.T) {
 				"warehouseLocation": 3, "shipTo": map[string]any{}, "salesOrderLineItems": []any{map[string]any{"variant": 1, "quantity": 1}}})
 			return itoa(int64(a.status)) + "," + itoa(int64(b.status))
 		}, []string{"200,200", "422,422"}},
+		{"warehouse-location", true, []string{"warehouse", "warehouse-client"}, nil, func(c *tc) string {
+			c.post("/connections", connectionB("C1"))
+			c.post("/variants", variantB("V1"))
+			var out []string
+			for _, wh := range []int{3, 5, 8, 1} {
+				p := poB("P"+itoa(int64(wh)), 1, 1, 5)
+				p["warehouseLocation"] = wh
+				r := c.do("POST", "/api/purchase_orders", p)
+				code, _ := at(r.body, "warehouseLocation.code").(string)
+				out = append(out, itoa(int64(r.status))+":"+code)
+			}
+			return strings.Join(out, " ")
+		}, []string{"200:WH-LYON 200:WH-HAMBURG 200:WH-MILANO 422:", "200:WH-MILANO 422: 422: 200:WH-LYON"}},
+		{"items-per-page", true, []string{"honoured", "ignored"}, nil, func(c *tc) string {
+			for i := range 40 {
+				c.post("/variants", variantB("V"+itoa(int64(i))))
+			}
+			r := c.get("/variants?itemsPerPage=100")
+			return itoa(int64(len(r.members()))) + "/" + itoa(r.total())
+		}, []string{"40/40", "30/40"}},
 		{"null-numbers", true, []string{"off", "on"}, nil, func(c *tc) string {
 			v := variantB("V1")
 			delete(v, "width")

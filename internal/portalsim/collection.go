@@ -214,6 +214,9 @@ func (s *Sim) list(w http.ResponseWriter, r *http.Request, res *resource) {
 		s.writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	if s.isB() && s.ch.ItemsPerPage == "ignored" {
+		q.perPage = 30
+	}
 	writeBody(w, http.StatusOK, s.page(res, q))
 }
 

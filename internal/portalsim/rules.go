@@ -410,7 +410,9 @@ func (o in) ref(name string, required bool, r Resource, form refForm) int64 {
 	return id
 }
 
-// warehouse reads a warehouse id: one of the seeded warehouses.
+// warehouse reads a warehouse id: one of the seeded warehouses, or in
+// Edition B under Choices.WarehouseLocation "warehouse-client" the id of a
+// warehouse client, which names its warehouse.
 func (o in) warehouse(name string, required bool) int64 {
 	if !o.has(name) {
 		o.missing(name, required)
@@ -419,6 +421,13 @@ func (o in) warehouse(name string, required bool) int64 {
 	before := len(*o.v)
 	id := o.integer(name, req)
 	if len(*o.v) > before {
+		return 0
+	}
+	if o.s.isB() && o.s.ch.WarehouseLocation == "warehouse-client" {
+		if wc, ok := o.s.tables[WarehouseClients].get(id).(*warehouseClient); ok {
+			return wc.WarehouseID
+		}
+		o.v.add(o.path(name), msgInvalid+" No warehouse client has this id.", codeInvalid)
 		return 0
 	}
 	if _, ok := findWarehouse(id); !ok {
