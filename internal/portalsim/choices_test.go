@@ -302,6 +302,23 @@ func TestUndocumentedRequests(t *testing.T) {
 	if err := json.Unmarshal(r.raw, &body); err != nil || body.N != 5 || len(body.By) != len(want) {
 		t.Errorf("/_sim/stats: %v %s", err, r.raw)
 	}
+
+	// Edition A: its flow text names fulfillmentStatus.code for orders;
+	// only Edition B's flow text filters variants with updatedAt[after]
+	// (which the documented profile honours in both editions).
+	a := start(t, Options{Edition: EditionA, Seed: 1})
+	masterA(a)
+	a.get("/sales_orders?fulfillmentStatus.code=80&status.code=80")
+	if n := a.sim.UndocumentedRequests(); n != 0 {
+		t.Errorf("Edition A's documented order filters counted: %v", a.sim.Stats().Undocumented)
+	}
+	after := "/variants?updatedAt%5Bafter%5D=2030-01-01T00:00:00%2B00:00"
+	if n := a.get(after).total(); n != 0 {
+		t.Errorf("Edition A's SKU list ignored updatedAt[after]: %d", n)
+	}
+	if st := a.sim.Stats(); st.UndocumentedRequests != 1 || st.Undocumented["GET /api/variants?updatedAt[after]"] != 1 {
+		t.Errorf("Edition A's SKU list with updatedAt[after]: %v", st.Undocumented)
+	}
 }
 
 // TestStrictInput checks the strict-input switch: what the documents

@@ -25,8 +25,8 @@ func dateVars(name string, ops ...string) []string {
 
 // documentedParams lists the query variables the documents give each list
 // (both editions: where a resource exists in both, its tables agree), with
-// the filters their flow texts use: updatedAt[after] on variants and
-// packagings, fulfillmentStatus.code on Edition A's orders.
+// the filters their flow texts use: updatedAt[after] on Edition B's
+// variants and packagings, fulfillmentStatus.code on Edition A's orders.
 func (s *Sim) documentedParams(r Resource) []string {
 	bounds := []string{"before", "after"}
 	all4 := []string{"before", "strictly_before", "after", "strictly_after"}
@@ -35,7 +35,10 @@ func (s *Sim) documentedParams(r Resource) []string {
 	case Connections:
 		vs = []string{"name", "code", "code[]", "relationship"}
 	case Variants:
-		vs = []string{"name", "sku", "code[]", "updatedAt[after]"}
+		vs = []string{"name", "sku", "code[]"}
+		if s.isB() {
+			vs = append(vs, "updatedAt[after]") // Edition B's flow text only
+		}
 	case VariantPackagings:
 		vs = []string{"ean", "code", "variant", "variant.name", "variant.sku", "order[createdAt]", "order[updatedAt]", "updatedAt[after]"}
 	case WarehouseClients:
@@ -85,20 +88,22 @@ func (s *Sim) documentedParams(r Resource) []string {
 // applyFilterChoices drops the query variables of d the choices ignore:
 // those outside the documents (unless ExtraFilters), the order status name
 // OrderFilter does not honour, and the updatedAt bounds of variants and
-// packagings unless VariantUpdatedAfter.
+// packagings unless VariantUpdatedAfter (updatedAt[after] in both
+// editions: Edition A's SKUs are the same collection).
 func (s *Sim) applyFilterChoices(d *resource) {
 	documented := s.documentedParams(d.name)
 	d.keep(func(v string) bool {
-		if !s.ch.ExtraFilters && !slices.Contains(documented, v) {
-			return false
-		}
 		switch {
+		case (d.name == Variants || d.name == VariantPackagings) && v == "updatedAt[after]":
+			return s.ch.VariantUpdatedAfter
+		case !s.ch.ExtraFilters && !slices.Contains(documented, v):
+			return false
 		case d.name == SalesOrders && (v == "status.code" || v == "fulfillmentStatus.code"):
 			return s.ch.OrderFilter == "both" || s.ch.OrderFilter == v
 		case d.name == SalesOrders && (v == "status.code[]" || v == "fulfillmentStatus.code[]"):
 			return s.ch.OrderFilter == "both" || s.ch.OrderFilter+"[]" == v
 		case (d.name == Variants || d.name == VariantPackagings) && strings.HasPrefix(v, "updatedAt["):
-			return s.ch.VariantUpdatedAfter
+			return s.ch.VariantUpdatedAfter && s.ch.ExtraFilters
 		}
 		return true
 	})
