@@ -17,7 +17,6 @@ import (
 
 	"golang.org/x/text/encoding/charmap"
 
-	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
 
@@ -96,7 +95,7 @@ func csvCases() []csvCase {
 func TestCSVFiles(t *testing.T) {
 	for _, tc := range csvCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
+			_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
 			baseURL := srv.URL + "/api"
 			cfg, in := processEnv(t, "demo-token", baseURL)
 			route := "\n[[inboxes.routes]]\nmatch = \"*\"\ntype = \"suppliers\"\n" + tc.route + "\n"

@@ -17,7 +17,6 @@ import (
 
 	"filebridge/internal/config"
 	"filebridge/internal/inbox"
-	"filebridge/internal/model"
 	"filebridge/internal/notify"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/testkit"
@@ -71,7 +70,7 @@ func TestNotifications(t *testing.T) {
 	smtpAddr, maildir := testkit.SMTP(t)
 	h, hookURL := newHook(t, "hook-key")
 	t.Setenv("HOOK_KEY", "hook-key")
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 7})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

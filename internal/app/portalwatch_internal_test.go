@@ -20,7 +20,7 @@ import (
 // portal only when no request to it succeeded within the interval: not 10
 // s after an answer, and at 30 s; each probe is one request.
 func TestProbeOnlyWhenIdle(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 3})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestProbeOnlyWhenIdle(t *testing.T) {
 // the probe with a refused token is paused, and reachable: an answer of
 // any kind ends the outage.
 func TestProbeAnswerClearsOutage(t *testing.T) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 3, Token: "another-token"})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 3, Token: "another-token"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,6 @@ import (
 
 	"filebridge/internal/app"
 	"filebridge/internal/inbox"
-	"filebridge/internal/model"
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/server"
@@ -32,7 +31,7 @@ type watchEnv struct {
 func newWatchEnv(t *testing.T, token string, probe time.Duration) *watchEnv {
 	t.Helper()
 	cfg := setup(t, "in", "out")
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 7, Token: token})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7, Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // supplierRows are the rows of suppliers prefix<from> to prefix<to>.
@@ -153,7 +154,7 @@ func TestFileChangedInProcessing(t *testing.T) {
 		t.Errorf("state %s (%q), want failed for the 2 documents no longer in the file", res.State, res.Message)
 	}
 	for i := 3; i <= 8; i++ {
-		if c := e.sim.Count(portal.Connections, fmt.Sprintf("SUP-R%d", i)); c != 1 {
+		if c := e.sim.Count(portalsim.Connections, fmt.Sprintf("SUP-R%d", i)); c != 1 {
 			t.Errorf("SUP-R%d exists %d times, want 1", i, c)
 		}
 	}

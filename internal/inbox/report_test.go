@@ -8,7 +8,7 @@ import (
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestReportCapAndInjection processes a supplier file of 1,500 rows with
@@ -104,7 +104,7 @@ func TestReportOfWideHeader(t *testing.T) {
 	if !strings.Contains(report, `"and 99950 more warning line(s) like the ones above (column ""…"" is not a column of skus (edition A) and is ignored) are not listed"`) {
 		t.Errorf("the report does not count the omitted warnings:\n%s", report[max(0, len(report)-2000):])
 	}
-	if c := e.sim.Count(portal.Variants, "SKU-1"); c != 1 {
+	if c := e.sim.Count(portalsim.Variants, "SKU-1"); c != 1 {
 		t.Errorf("SKU-1 exists %d times, want 1", c)
 	}
 }

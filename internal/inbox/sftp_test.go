@@ -14,7 +14,7 @@ import (
 
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestSFTPInbox runs an inbox on an SFTP server (in process, strict
@@ -38,7 +38,7 @@ func TestSFTPInbox(t *testing.T) {
 	if _, err := c.Stat("/in/SUPPLIERS.csv"); err == nil {
 		t.Error("the file is still in the inbox")
 	}
-	if n := e.sim.Count(portal.Connections, "SUP-B"); n != 1 {
+	if n := e.sim.Count(portalsim.Connections, "SUP-B"); n != 1 {
 		t.Errorf("SUP-B exists %d times", n)
 	}
 }
@@ -234,7 +234,7 @@ func TestSFTPOverwritingServerSameName(t *testing.T) {
 		t.Errorf("%d files of the name done once their master data arrived, want 2: %+v", done, rr.Files)
 	}
 	for _, order := range []string{"SO-2026-10001", "SO-2027-10001"} {
-		if n := e.sim.Count(portal.SalesOrders, order); n != 1 {
+		if n := e.sim.Count(portalsim.SalesOrders, order); n != 1 {
 			t.Errorf("order %s created %d times, want once", order, n)
 		}
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"filebridge/internal/portal"
 )
 
 // faults injects the failures of a real network and proxy in front of the
@@ -132,8 +130,16 @@ type Stats struct {
 	Requests int            `json:"requests"`
 	// RepeatedCreates counts creates refused because the document's
 	// unique key was already used.
-	RepeatedCreates int        `json:"repeatedCreates"`
-	Faults          FaultStats `json:"faults"`
+	RepeatedCreates int `json:"repeatedCreates"`
+	// UndocumentedRequests counts the requests the API documents do not
+	// show (an operation they do not list, or a query variable their
+	// tables and flows do not give); Undocumented gives them by
+	// "METHOD /path" or "GET /path?variable".
+	UndocumentedRequests int            `json:"undocumentedRequests"`
+	Undocumented         map[string]int `json:"undocumented"`
+	// Profile gives every switch's value (see Choices).
+	Choices map[string]string `json:"choices"`
+	Faults  FaultStats        `json:"faults"`
 }
 
 // FaultStats counts injected faults and gives the current settings.
@@ -153,7 +159,7 @@ func (s *Sim) Stats() Stats {
 	st := Stats{Edition: string(s.opts.Edition), Counts: map[string]int{}}
 	s.mu.RLock()
 	st.Ticks = s.ticks
-	for _, r := range portal.Resources(s.opts.Edition) {
+	for _, r := range editionResources[s.opts.Edition] {
 		st.Counts[string(r)] = len(s.tables[r].items)
 	}
 	s.mu.RUnlock()
@@ -161,6 +167,14 @@ func (s *Sim) Stats() Stats {
 	f.mu.Lock()
 	st.Requests = f.requests
 	st.RepeatedCreates = s.RepeatedCreates()
+	st.UndocumentedRequests, st.Undocumented = s.outside.snapshot()
+	if st.Undocumented == nil {
+		st.Undocumented = map[string]int{}
+	}
+	st.Choices = map[string]string{}
+	for _, name := range ChoiceNames() {
+		st.Choices[name], _ = s.ch.Get(name)
+	}
 	st.Faults = FaultStats{FailRate: f.fail, ThrottleRate: f.throttle, DropRate: f.drop, Latency: f.latency.String(),
 		Failed: f.failed, Throttled: f.throttled, Dropped: f.dropped, DroppedAfterDoc: f.droppedAfterDoc}
 	f.mu.Unlock()

@@ -6,12 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
-	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // violation is one entry of a ConstraintViolationList.
@@ -42,302 +37,6 @@ const (
 	msgInvalid = "This value is not valid."
 	msgUsed    = "This value is already used."
 )
-
-// in reads one JSON object of a request body, collecting violations under
-// the property path prefix.
-type in struct {
-	s      *Sim
-	m      map[string]any
-	prefix string
-	v      *vset
-}
-
-func (s *Sim) input(m map[string]any) in { return in{s: s, m: m, v: &vset{}} }
-
-func (o in) path(name string) string { return o.prefix + name }
-
-// get returns a member that is present and not null.
-func (o in) get(name string) (any, bool) {
-	x, ok := o.m[name]
-	return x, ok && x != nil
-}
-
-func (o in) has(name string) bool { _, ok := o.get(name); return ok }
-
-func (o in) typeErr(name, typ string) {
-	o.v.add(o.path(name), "This value should be of type "+typ+".", codeType)
-}
-
-// missing records a required member that is absent, null or empty.
-func (o in) missing(name string, fl model.Field) {
-	if fl.Required {
-		o.v.add(o.path(name), msgBlank, codeNotBlank)
-	}
-}
-
-// str reads a string member and checks it against the field's rules.
-func (o in) str(name string, fl model.Field) string {
-	x, ok := o.get(name)
-	if !ok {
-		o.missing(name, fl)
-		return ""
-	}
-	v, isStr := x.(string)
-	if !isStr {
-		o.typeErr(name, "string")
-		return ""
-	}
-	o.checkText(name, fl, v)
-	return v
-}
-
-// flex reads a member that clients send as a string or a number (zip
-// codes, access codes).
-func (o in) flex(name string, fl model.Field) numText {
-	x, ok := o.get(name)
-	if !ok {
-		o.missing(name, fl)
-		return numText{}
-	}
-	switch v := x.(type) {
-	case string:
-		o.checkText(name, fl, v)
-		return numText{s: v}
-	case json.Number:
-		return numText{s: v.String(), num: true}
-	}
-	o.typeErr(name, "string")
-	return numText{}
-}
-
-func (o in) checkText(name string, fl model.Field, v string) {
-	p := o.path(name)
-	if strings.TrimSpace(v) == "" {
-		o.missing(name, fl)
-		return
-	}
-	if err := model.CheckLen(v, fl.MaxLen); err != nil {
-		o.v.add(p, fmt.Sprintf("This value is too long. It should have %d characters or less.", fl.MaxLen), codeTooLong)
-	}
-	if len(fl.Enum) > 0 && !model.InEnum(v, fl.Enum) {
-		o.v.add(p, "The value you selected is not a valid choice (use one of "+strings.Join(fl.Enum, ", ")+").", codeChoice)
-	}
-	switch fl.Type {
-	case model.TEAN:
-		if err := model.CheckEAN(v); err != nil {
-			o.v.add(p, "This value is not a valid EAN: "+err.Error()+".", codeEAN)
-		}
-	case model.TCountry:
-		if model.CheckCountry(v) != nil {
-			o.v.add(p, "This value is not a valid country.", codeCountry)
-		}
-	case model.TEmail:
-		if model.CheckEmail(v) != nil {
-			o.v.add(p, "This value is not a valid email address.", codeEmail)
-		}
-	}
-}
-
-// num reads a JSON number as a decimal (TInt fields must be whole).
-func (o in) num(name string, fl model.Field) model.Decimal {
-	x, ok := o.get(name)
-	if !ok {
-		o.missing(name, fl)
-		return ""
-	}
-	n, isNum := x.(json.Number)
-	var d model.Decimal
-	if !isNum || d.UnmarshalJSON([]byte(n)) != nil {
-		if fl.Type == model.TInt {
-			o.typeErr(name, "int")
-		} else {
-			o.typeErr(name, "float")
-		}
-		return ""
-	}
-	if fl.Type == model.TInt && !d.IsInt() {
-		o.typeErr(name, "int")
-		return ""
-	}
-	if fl.Positive && d.Sign() <= 0 {
-		o.v.add(o.path(name), "This value should be positive.", codePositive)
-	}
-	return d
-}
-
-// integer reads a whole JSON number.
-func (o in) integer(name string, fl model.Field) int64 {
-	fl.Type = model.TInt
-	d := o.num(name, fl)
-	n, _ := d.Int64()
-	return n
-}
-
-// when reads a date-time (or, for TDate fields, a date) in UTC.
-func (o in) when(name string, fl model.Field) time.Time {
-	v := o.str(name, model.Field{Required: fl.Required})
-	if v == "" {
-		return time.Time{}
-	}
-	t, err := parseWhen(v)
-	if err != nil {
-		o.v.add(o.path(name), "This value is not a valid datetime.", codeDate)
-	}
-	return t
-}
-
-// date reads a calendar date, sent back as "2006-01-02".
-func (o in) date(name string, fl model.Field) string {
-	t := o.when(name, fl)
-	if t.IsZero() {
-		return ""
-	}
-	return t.Format(time.DateOnly)
-}
-
-// timeOfDay reads "15:04" or "15:04:05".
-func (o in) timeOfDay(name string, fl model.Field) string {
-	v := o.str(name, model.Field{Required: fl.Required})
-	if v == "" {
-		return ""
-	}
-	for _, layout := range []string{"15:04", "15:04:05"} {
-		if t, err := time.Parse(layout, v); err == nil {
-			return t.Format("15:04")
-		}
-	}
-	o.v.add(o.path(name), "This value is not a valid time.", codeDate)
-	return ""
-}
-
-// object reads a nested object.
-func (o in) object(name string, required bool) (in, bool) {
-	x, ok := o.get(name)
-	if !ok {
-		o.missing(name, model.Field{Required: required})
-		return in{}, false
-	}
-	m, isObj := x.(map[string]any)
-	if !isObj {
-		o.typeErr(name, "object")
-		return in{}, false
-	}
-	return in{s: o.s, m: m, prefix: o.path(name) + ".", v: o.v}, true
-}
-
-// list reads an array of objects; a required list needs one element.
-func (o in) list(name string, required bool) []in {
-	x, ok := o.get(name)
-	if !ok {
-		o.missing(name, model.Field{Required: required})
-		return nil
-	}
-	arr, isArr := x.([]any)
-	if !isArr {
-		o.typeErr(name, "array")
-		return nil
-	}
-	if required && len(arr) == 0 {
-		o.v.add(o.path(name), "This collection should contain 1 element or more.", codeCount)
-	}
-	out := make([]in, 0, len(arr))
-	for i, e := range arr {
-		p := o.path(name) + "[" + strconv.Itoa(i) + "]"
-		m, isObj := e.(map[string]any)
-		if !isObj {
-			o.v.add(p, "This value should be of type object.", codeType)
-			m = map[string]any{}
-		}
-		out = append(out, in{s: o.s, m: m, prefix: p + ".", v: o.v})
-	}
-	return out
-}
-
-// ref reads a reference to a document of r: an integer id, a numeric
-// string or an IRI. A reference to nothing is "This value is not valid.".
-func (o in) ref(name string, required bool, r portal.Resource) int64 {
-	x, ok := o.get(name)
-	if !ok {
-		o.missing(name, model.Field{Required: required})
-		return 0
-	}
-	id, valid := int64(0), false
-	switch v := x.(type) {
-	case json.Number:
-		n, err := strconv.ParseInt(v.String(), 10, 64)
-		id, valid = n, err == nil
-	case string:
-		s := v
-		if strings.Contains(s, "/") {
-			prefix := "/api" + portal.DefaultPath(r) + "/"
-			if !strings.HasPrefix(s, prefix) {
-				break
-			}
-			s = s[len(prefix):]
-		}
-		n, err := strconv.ParseInt(s, 10, 64)
-		id, valid = n, err == nil
-	default:
-		o.typeErr(name, "int")
-		return 0
-	}
-	if !valid || o.s.tables[r].get(id) == nil {
-		o.v.add(o.path(name), msgInvalid, codeInvalid)
-		return 0
-	}
-	return id
-}
-
-// warehouse reads a warehouse id: one of the seeded warehouses.
-func (o in) warehouse(name string, required bool) int64 {
-	fl := model.Field{Required: required, Type: model.TInt}
-	if !o.has(name) {
-		o.missing(name, fl)
-		return 0
-	}
-	before := len(*o.v)
-	id := o.integer(name, fl)
-	if len(*o.v) > before {
-		return 0
-	}
-	if _, ok := findWarehouse(id); !ok {
-		o.v.add(o.path(name), msgInvalid, codeInvalid)
-		return 0
-	}
-	return id
-}
-
-// checkCompany requires the caller's company id.
-func (o in) checkCompany() {
-	x, ok := o.get("company")
-	if !ok {
-		o.v.add("company", msgBlank, codeNotBlank)
-		return
-	}
-	n, isNum := x.(json.Number)
-	if !isNum {
-		if s, isStr := x.(string); isStr && lastSegment(s) == itoa(o.s.opts.Company) {
-			return // an IRI /api/companies/42
-		}
-		o.typeErr("company", "int")
-		return
-	}
-	if n.String() != itoa(o.s.opts.Company) {
-		o.v.add("company", msgInvalid+" The token belongs to company "+itoa(o.s.opts.Company)+".", codeInvalid)
-	}
-}
-
-// fieldOf returns the rules of a file column of the edition's spec (a
-// field without rules when the spec has none).
-func (s *Sim) fieldOf(k model.Kind, name string) model.Field {
-	spec, _ := model.SpecFor(s.opts.Edition, k)
-	if fl, ok := spec.Field(name); ok {
-		return fl
-	}
-	return model.Field{Name: name}
-}
-
-func required(fl model.Field) model.Field { fl.Required = true; return fl }
 
 var errBody = errors.New("request body")
 
@@ -376,7 +75,11 @@ func (s *Sim) createDoc(w http.ResponseWriter, r *http.Request, res *resource) {
 	d, vs := res.create(m)
 	var body []byte
 	if len(vs) == 0 {
-		body = appendJSON(make([]byte, 0, 1024), withContext(res, res.render(d)))
+		o := res.render(d)
+		if !s.ch.CreateIDs && !listsID(res.name) {
+			o = without(o, "@id", "id")
+		}
+		body = appendJSON(make([]byte, 0, 1024), withContext(res, o))
 	}
 	s.mu.Unlock()
 	if len(vs) > 0 {
@@ -389,8 +92,14 @@ func (s *Sim) createDoc(w http.ResponseWriter, r *http.Request, res *resource) {
 		s.writeViolations(w, vs)
 		return
 	}
-	w.Header().Set("Location", res.path+"/"+itoa(d.meta().ID))
-	writeBody(w, res.createStatus, body)
+	status := res.createStatus
+	if s.ch.CreateStatus != 0 {
+		status = s.ch.CreateStatus
+	}
+	if s.ch.CreateIDs || listsID(res.name) {
+		w.Header().Set("Location", res.path+"/"+itoa(d.meta().ID))
+	}
+	writeBody(w, status, body)
 }
 
 // writeViolations writes a 422 ConstraintViolationList.
@@ -404,10 +113,10 @@ func (s *Sim) writeViolations(w http.ResponseWriter, vs vset) {
 	desc := strings.Join(lines, "\n")
 	o := obj{{"@context", "/api/contexts/ConstraintViolationList"}, {"@type", "ConstraintViolationList"}}
 	if s.plain {
-		o = append(o, kv{"title", "An error occurred"}, kv{"detail", desc}, kv{"description", desc}, kv{"status", 422})
+		o = append(o, kv{"title", "An error occurred"}, kv{"detail", desc}, kv{"description", desc}, kv{"status", s.ch.ViolationStatus})
 	} else {
 		o = append(o, kv{"hydra:title", "An error occurred"}, kv{"hydra:description", desc})
 	}
 	o = append(o, kv{"violations", list})
-	writeBody(w, http.StatusUnprocessableEntity, appendJSON(nil, o))
+	writeBody(w, s.ch.ViolationStatus, appendJSON(nil, o))
 }

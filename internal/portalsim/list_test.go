@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"filebridge/internal/portal"
 )
 
 func TestPaging(t *testing.T) {
@@ -153,8 +151,8 @@ func TestFiltersB(t *testing.T) {
 		{"/variant_packagings?code=INNER&ean=4006381333931", "1"},
 		{"/variant_packagings?order[createdAt]=desc&order[id]=desc", "2,1"},
 		{"/variant_packagings?updatedAt[after]=2026-11-21T08:00:00Z", "1,2"},
-		{"/warehouse_clients?warehouse=/api/warehouses/5", "2"},
-		{"/warehouse_clients?company.id=42", "1,2,3"},
+		{"/warehouse_clients?warehouse=/api/warehouses/5", "102"},
+		{"/warehouse_clients?company.id=42", "101,102,103"},
 		{"/warehouse_clients?company=/api/companies/7", ""},
 		{"/carriers?mainTransportation.code=ROAD", "3"},
 		{"/carriers?code=UPS", "2"},
@@ -173,7 +171,7 @@ func TestFiltersB(t *testing.T) {
 		{"/purchase_orders?status.code[]=75&status.code[]=80", ""},
 	}
 	checkIDs(t, c, tests)
-	if c.sim.Count(portal.VariantPackagings, "V1/INNER") != 1 || c.sim.Count(portal.VariantPackagings, "INNER") != 2 {
+	if c.sim.Count(VariantPackagings, "V1/INNER") != 1 || c.sim.Count(VariantPackagings, "INNER") != 2 {
 		t.Error("Count of packagings")
 	}
 }
@@ -231,17 +229,17 @@ func BenchmarkStocks100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res := s.res[portal.Stocks]
+	res := s.res[Stocks]
 	b.ResetTimer()
 	for b.Loop() {
 		q, _ := res.parseQuery("itemsPerPage=10000&page=5")
 		s.mu.RLock()
-		page := s.tables[portal.Stocks].items[(q.page-1)*q.perPage : q.page*q.perPage]
+		page := s.tables[Stocks].items[(q.page-1)*q.perPage : q.page*q.perPage]
 		members := make([]obj, len(page))
 		for i, d := range page {
 			members[i] = res.render(d)
 		}
-		_ = appendJSON(nil, s.envelope(res, q, members, len(s.tables[portal.Stocks].items)))
+		_ = appendJSON(nil, s.envelope(res, q, members, len(s.tables[Stocks].items)))
 		s.mu.RUnlock()
 	}
 }

@@ -18,15 +18,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // Options configure a simulator. The zero value serves Edition A with the
 // token "demo-token" for company 42.
 type Options struct {
-	Edition model.Edition
+	Edition Edition
 	Token   string // default "demo-token"
 	Company int64  // default 42
 	Seed    int64
@@ -43,10 +40,13 @@ type Options struct {
 	// Preload creates this many variants with suppliers and stock at start.
 	Preload int
 	Logger  *slog.Logger
-	// Literal serves only what the API documents state (see literal.go):
-	// no item reads, hydra:next only on shipping units, no timestamps where
-	// the field tables list none, only the documented filters, a repeated
-	// consignee code refused.
+	// Choices say how the open points of the API documents are read; nil
+	// takes the DefaultProfile ("documented"), or "literal" with Literal.
+	Choices *Choices
+	// Literal takes the "literal" profile when Choices is nil: only what
+	// the API documents state (no item reads, hydra:next only on shipping
+	// units, no timestamps where the field tables list none, only the
+	// documented filters, a repeated consignee code refused).
 	Literal bool
 	// Clock replaces time.Now (tests). The simulator's timestamps never go
 	// back even when it does.
@@ -56,30 +56,33 @@ type Options struct {
 // Sim is a running simulated portal. It is safe for concurrent use.
 type Sim struct {
 	opts   Options
+	ch     Choices
 	log    *slog.Logger
 	plain  bool
 	faults faults
 	// repeated counts creates refused because their unique key is
 	// already used: a client sending a document again.
 	repeated atomic.Int64
+	// outside counts the requests the documents do not show.
+	outside outsideCounter
 
 	mu      sync.RWMutex // guards everything below
 	clock   clock
 	rng     *rand.Rand
-	tables  map[portal.Resource]*table
+	tables  map[Resource]*table
 	ticks   int
 	lineIDs int64 // ids of fulfillment, unfulfillable and shipping unit lines
 
-	res   map[portal.Resource]*resource
+	res   map[Resource]*resource
 	paths map[string]*resource
 }
 
 // New checks the options and builds a simulator with its reference data.
 func New(opts Options) (*Sim, error) {
 	if opts.Edition == "" {
-		opts.Edition = model.EditionA
+		opts.Edition = EditionA
 	}
-	if _, err := model.ParseEdition(string(opts.Edition)); err != nil {
+	if _, err := parseEdition(string(opts.Edition)); err != nil {
 		return nil, fmt.Errorf("creating simulator: %w", err)
 	}
 	if opts.Token == "" {
@@ -104,32 +107,43 @@ func New(opts Options) (*Sim, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	var ch Choices
+	switch {
+	case opts.Choices != nil:
+		ch = *opts.Choices
+	case opts.Literal:
+		ch = profiles["literal"]
+	default:
+		ch = profiles[DefaultProfile]
+	}
+	if err := ch.check(); err != nil {
+		return nil, fmt.Errorf("creating simulator: %w", err)
+	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
 	seed := uint64(opts.Seed)
 	s := &Sim{
 		opts:   opts,
+		ch:     ch,
 		log:    opts.Logger,
 		plain:  opts.Envelope == "plain",
 		clock:  clock{now: opts.Clock},
 		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		tables: map[portal.Resource]*table{},
-		res:    map[portal.Resource]*resource{},
+		tables: map[Resource]*table{},
+		res:    map[Resource]*resource{},
 		paths:  map[string]*resource{},
 	}
 	s.faults.rng = rand.New(rand.NewPCG(seed^0x5851f42d4c957f2d, seed))
 	s.faults.set(opts.FailRate, opts.ThrottleRate, opts.DropRate, opts.Latency)
-	for _, r := range portal.AllResources() {
+	for _, r := range allResources {
 		s.tables[r] = newTable()
 	}
-	for _, r := range portal.Resources(opts.Edition) {
+	for _, r := range editionResources[opts.Edition] {
 		d := s.describe(r)
-		d.path = "/api" + portal.DefaultPath(r)
+		d.path = r.path()
 		d.index()
-		if opts.Literal {
-			d.keepOnly(literalParams(r))
-		}
+		s.applyFilterChoices(d)
 		s.res[r] = d
 		s.paths[d.path] = d
 	}
@@ -185,7 +199,7 @@ func (s *Sim) Serve(ctx context.Context, ln net.Listener) error {
 // code (connections, carriers), sku (variants, stocks), orderNumber
 // (purchase and sales orders), "<sku>/<code>" or code (packagings),
 // fulfillmentNumber, shippingUnitNumber, or the id for other resources.
-func (s *Sim) Count(r portal.Resource, key string) int {
+func (s *Sim) Count(r Resource, key string) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t := s.tables[r]
@@ -194,7 +208,7 @@ func (s *Sim) Count(r portal.Resource, key string) int {
 	}
 	n := 0
 	for _, d := range t.items {
-		if k := s.keyOf(r, d); k == key || (r == portal.VariantPackagings && d.(*packaging).Code == key) {
+		if k := s.keyOf(r, d); k == key || (r == VariantPackagings && d.(*packaging).Code == key) {
 			n++
 		}
 	}
@@ -202,7 +216,7 @@ func (s *Sim) Count(r portal.Resource, key string) int {
 }
 
 // keyOf is the unique key Count matches.
-func (s *Sim) keyOf(r portal.Resource, d doc) string {
+func (s *Sim) keyOf(r Resource, d doc) string {
 	switch x := d.(type) {
 	case *connection:
 		return x.Code
@@ -228,12 +242,16 @@ func (s *Sim) keyOf(r portal.Resource, d doc) string {
 	return strconv.FormatInt(d.meta().ID, 10)
 }
 
+// UndocumentedRequests is how many requests the API documents do not show
+// the simulator has served (see Stats.Undocumented).
+func (s *Sim) UndocumentedRequests() int { n, _ := s.outside.snapshot(); return n }
+
 // RepeatedCreates is how many creates were refused because their
 // document's unique key was already used (a document sent twice).
 func (s *Sim) RepeatedCreates() int { return int(s.repeated.Load()) }
 
 // Len returns how many documents the resource holds.
-func (s *Sim) Len(r portal.Resource) int {
+func (s *Sim) Len(r Resource) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if t := s.tables[r]; t != nil {
@@ -284,6 +302,7 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 			res, id = s.paths[path[:i]], path[i+1:]
 		}
 	}
+	s.countOutside(r, res, id)
 	if res == nil {
 		s.writeError(w, http.StatusNotFound, "No route found for \""+r.Method+" "+r.URL.Path+"\"")
 		return
@@ -305,10 +324,15 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// item serves GET /api/<res>/{id}; the literal mode has no such route.
+// item serves GET /api/<res>/{id}, which the documents do not list: as
+// Choices.ItemReads says.
 func (s *Sim) item(w http.ResponseWriter, res *resource, id string) {
-	if s.opts.Literal {
+	switch s.ch.ItemReads {
+	case "404":
 		s.writeError(w, http.StatusNotFound, "No route found for \"GET "+res.path+"/"+id+"\"")
+		return
+	case "403":
+		s.writeError(w, http.StatusForbidden, "Access Denied.")
 		return
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
@@ -359,5 +383,8 @@ func (s *Sim) Company() int64 { return s.opts.Company }
 // Token is the bearer token the simulator accepts.
 func (s *Sim) Token() string { return s.opts.Token }
 
+// Choices returns how the simulator reads the documents' open points.
+func (s *Sim) Choices() Choices { return s.ch }
+
 // Edition is the edition the simulator serves.
-func (s *Sim) Edition() model.Edition { return s.opts.Edition }
+func (s *Sim) Edition() Edition { return s.opts.Edition }
