@@ -205,15 +205,25 @@ func (c *Client) fillSKU(ctx context.Context, sku *string, variantID int64) erro
 	return err
 }
 
+// orderStatusFiltersA are the two names Edition A's documents give the
+// order list's fulfillment status filter (the flow text and the parameter
+// table): both are sent, since which one a portal honours is not shown, and
+// API Platform ignores a filter it does not know.
+var orderStatusFiltersA = []string{"fulfillmentStatus.code", "status.code"}
+
 // Outbounds lists orders (A) / sales orders (B). Status codes are sent
-// under the edition's fulfillment status parameter and checked again on
-// every document that carries a fulfillment status.
+// under the edition's fulfillment status parameters (Edition A: both
+// documented names, and Config.ShipmentStatusFilter when it is a third)
+// and checked again on every document that carries a fulfillment status.
 func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[model.Outbound, error] {
-	param := "status.code"
+	params := []string{"status.code"}
 	if c.cfg.Edition == model.EditionA {
-		param = c.cfg.ShipmentStatusFilter
+		params = orderStatusFiltersA
+		if p := c.cfg.ShipmentStatusFilter; p != "" && !slices.Contains(params, p) {
+			params = append(slices.Clone(params), p)
+		}
 	}
-	all := withSKUs(c, ctx, listAll(c, ctx, c.wire.outbounds, f.query(param), all(0)), func(o *model.Outbound) error {
+	all := withSKUs(c, ctx, listAll(c, ctx, c.wire.outbounds, f.query(params...), all(0)), func(o *model.Outbound) error {
 		for i := range o.Lines {
 			if err := c.fillSKU(ctx, &o.Lines[i].SKU, o.Lines[i].VariantID); err != nil {
 				return err

@@ -182,7 +182,7 @@ func TestFilterQueries(t *testing.T) {
 		{"outbounds A", model.EditionA, "/api/sales_orders", func(c *Client) {
 			for range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{80}, UpdatedAfter: ts, ShippedAfter: ts}) {
 			}
-		}, "fulfillmentStatus.code=80&itemsPerPage=50&page=1&receivedAt[after]=2026-11-21T09:30:00+00:00&updatedAt[after]=2026-11-21T09:30:00+00:00"},
+		}, "fulfillmentStatus.code=80&itemsPerPage=50&page=1&receivedAt[after]=2026-11-21T09:30:00+00:00&status.code=80&updatedAt[after]=2026-11-21T09:30:00+00:00"},
 		{"outbounds B", model.EditionB, "/api/sales_orders", func(c *Client) {
 			for range c.Outbounds(t.Context(), OutboundFilter{ExternalOrderNumber: "W-1", StatusCodes: []int{80}}) {
 			}
@@ -225,6 +225,42 @@ func TestFilterQueries(t *testing.T) {
 			got, _ := url.QueryUnescape(reqs[0].RawQuery)
 			if reqs[0].Path != tt.path || got != tt.want {
 				t.Errorf("got %s?%s\nwant %s?%s", reqs[0].Path, got, tt.path, tt.want)
+			}
+		})
+	}
+}
+
+// TestOrderStatusFilterNames: Edition A's documents name the order status
+// filter twice; whatever the config says, both names are sent (and a third
+// name the config gives is added), so that a portal honouring either one
+// returns the shipped orders only.
+func TestOrderStatusFilterNames(t *testing.T) {
+	tests := []struct{ config, want string }{
+		{"status.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"fulfillmentStatus.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"fulfillmentStatus", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&fulfillmentStatus[]=75&fulfillmentStatus[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				reply(w, 200, `{"hydra:member":[],"hydra:totalItems":0}`)
+			})
+			c := testClient(t, model.EditionA, srv.URL, func(c *Config) {
+				c.ItemsPerPage = 50
+				c.ShipmentStatusFilter = tt.config
+			})
+			for _, err := range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{75, 80}}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			reqs := rec.all()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			if got, _ := url.QueryUnescape(reqs[0].RawQuery); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
 	}
