@@ -70,9 +70,7 @@ func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
 		if id := cr.id(); id != 0 || op.find == nil || op.key == "" {
 			return Outcome{ID: id}, nil
 		}
-		// Created, but the answer carries no id: read it back.
-		out, _, err := c.settle(ctx, op, nil)
-		return out, err
+		return c.createdID(ctx, op)
 	case isErr && c.duplicate(e, op):
 		out, found, serr := c.settle(ctx, op, e)
 		if serr != nil || found {
@@ -80,6 +78,22 @@ func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
 		}
 	}
 	return Outcome{}, err
+}
+
+// createdID finds the id of a document this call created when the answer
+// carries none (the documents list no id in the answers of some creates):
+// it is looked up by its key, and counted as created, whatever the look-up
+// says of its values, since the portal just accepted them.
+func (c *Client) createdID(ctx context.Context, op createOp) (Outcome, error) {
+	id, _, found, err := op.find(ctx)
+	switch {
+	case err != nil:
+		return Outcome{}, fmt.Errorf("%s %q was created but the answer carried no id, and looking it up by its key failed: %w", op.what, op.key, err)
+	case !found || id == 0:
+		return Outcome{}, &Error{Class: Transient, Method: http.MethodPost, Path: c.paths[op.res],
+			Message: fmt.Sprintf("%s %q was created but the answer carried no id, and the list does not show it yet: it is looked up again before anything is resent", op.what, op.key)}
+	}
+	return Outcome{ID: id}, nil
 }
 
 // settle looks a document up by its key: found and equal is Existed,
