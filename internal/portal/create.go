@@ -83,13 +83,14 @@ func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
 // createdID finds the id of a document this call created when the answer
 // carries none (the documents list no id in the answers of some creates):
 // it is looked up by its key, and counted as created, whatever the look-up
-// says of its values, since the portal just accepted them.
+// says of its values, since the portal just accepted them. A list that
+// shows no id either leaves the outcome's ID 0: created, id unknown.
 func (c *Client) createdID(ctx context.Context, op createOp) (Outcome, error) {
 	id, _, found, err := op.find(ctx)
 	switch {
 	case err != nil:
 		return Outcome{}, fmt.Errorf("%s %q was created but the answer carried no id, and looking it up by its key failed: %w", op.what, op.key, err)
-	case !found || id == 0:
+	case !found:
 		return Outcome{}, &Error{Class: Transient, Method: http.MethodPost, Path: c.paths[op.res],
 			Message: fmt.Sprintf("%s %q was created but the answer carried no id, and the list does not show it yet: it is looked up again before anything is resent", op.what, op.key)}
 	}
