@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,8 +19,9 @@ func init() { rootCmd.AddCommand(newSimCmd()) }
 // newSimCmd builds `filebridge sim`: the portal simulator on loopback.
 func newSimCmd() *cobra.Command {
 	var (
-		listen, edition, token, envelope string
-		opts                             portalsim.Options
+		listen, edition, token, envelope, profile string
+		flips                                     []string
+		opts                                      portalsim.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "sim",
@@ -27,7 +29,13 @@ func newSimCmd() *cobra.Command {
 		Long: `Serve a simulated customer-portal API on a local address: the documents' envelopes,
 filters, paging, bearer auth, validation, seeded warehouses and carriers, and a warehouse that
 receives, ships and tracks on its own every --tick. POST /_sim/tick moves it on at once;
-GET /_sim/stats shows counts; POST /_sim/faults changes the injected faults.`,
+GET /_sim/stats shows counts (with the requests outside the API documents); POST /_sim/faults
+changes the injected faults.
+
+Where the API documents leave a point open, a switch takes either side; --profile picks a set
+of them and --choice name=value (repeatable) flips one.
+
+` + portalsim.ChoicesHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ed, err := model.ParseEdition(edition)
@@ -40,7 +48,17 @@ GET /_sim/stats shows counts; POST /_sim/faults changes the injected faults.`,
 			if token == "" {
 				return withCode(exitUsage, errors.New("--token must not be empty"))
 			}
-			opts.Edition, opts.Token, opts.Envelope = ed, token, envelope
+			if opts.Literal && !cmd.Flags().Changed("profile") {
+				profile = "literal"
+			}
+			ch, err := portalsim.Profile(profile)
+			if err != nil {
+				return withCode(exitUsage, fmt.Errorf("--profile: %w", err))
+			}
+			if err := ch.SetAll(flips); err != nil {
+				return withCode(exitUsage, fmt.Errorf("--choice: %w", err))
+			}
+			opts.Edition, opts.Token, opts.Envelope, opts.Choices = ed, token, envelope, &ch
 			opts.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 			sim, err := portalsim.New(opts)
 			if err != nil {
@@ -55,9 +73,11 @@ GET /_sim/stats shows counts; POST /_sim/faults changes the injected faults.`,
 			fmt.Fprintf(out, "base_url = \"http://%s/api\"\n", ln.Addr())
 			fmt.Fprintf(out, "token    = %s\n", token)
 			fmt.Fprintf(out, "company  = %d\n", sim.Company())
-			if opts.Literal {
-				fmt.Fprintln(out, "literal: only what the API documents state")
+			fmt.Fprintf(out, "profile  = %s", profile)
+			if len(flips) > 0 {
+				fmt.Fprintf(out, " (%s)", strings.Join(flips, ", "))
 			}
+			fmt.Fprintln(out)
 			if opts.Tick > 0 {
 				fmt.Fprintf(out, "the warehouse moves on every %s; POST http://%s/_sim/tick to move it now\n", opts.Tick, ln.Addr())
 			} else {
@@ -79,7 +99,9 @@ GET /_sim/stats shows counts; POST /_sim/faults changes the injected faults.`,
 	f.Float64Var(&opts.DropRate, "drop-rate", 0, "share of API requests whose connection is closed without a response (0..1)")
 	f.StringVar(&envelope, "envelope", "hydra", "collection envelope: hydra (hydra:member...) or plain (member...)")
 	f.IntVar(&opts.Preload, "preload", 0, "create this many variants with suppliers and stock at start")
-	f.BoolVar(&opts.Literal, "literal", false, "serve only what the API documents state: no item reads, hydra:next on shipping units only, no timestamps where the documents list none, only documented filters, a repeated consignee code refused")
+	f.BoolVar(&opts.Literal, "literal", false, "the same as --profile literal: only what the API documents state")
+	f.StringVar(&profile, "profile", portalsim.DefaultProfile, "how the points the API documents leave open are read: "+strings.Join(portalsim.ProfileNames(), ", "))
+	f.StringArrayVar(&flips, "choice", nil, "flip one switch of the profile, name=value (repeatable; the switches are listed above)")
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return withCode(exitUsage, err) })
 	return cmd
 }

@@ -217,7 +217,18 @@ func (s *Sim) list(w http.ResponseWriter, r *http.Request, res *resource) {
 		s.writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	s.mu.RLock()
+	writeBody(w, http.StatusOK, s.page(res, q))
+}
+
+// page renders the page q asks for.
+func (s *Sim) page(res *resource, q *query) []byte {
+	if s.ch.MovingPages {
+		s.mu.Lock() // the page read updates a document
+		defer s.mu.Unlock()
+	} else {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+	}
 	all := s.tables[res.name].items
 	sel := all
 	if len(q.values) > 0 || len(q.bounds) > 0 {
@@ -228,10 +239,10 @@ func (s *Sim) list(w http.ResponseWriter, r *http.Request, res *resource) {
 			}
 		}
 	}
-	if len(q.orders) > 0 {
+	if orders := s.orderOf(res, q); len(orders) > 0 {
 		sel = slices.Clone(sel)
 		slices.SortStableFunc(sel, func(a, b doc) int {
-			for _, o := range q.orders {
+			for _, o := range orders {
 				c := res.filters[o.f].cmp(a, b)
 				if o.desc {
 					c = -c
@@ -245,7 +256,8 @@ func (s *Sim) list(w http.ResponseWriter, r *http.Request, res *resource) {
 	}
 	total := len(sel)
 	var page []doc
-	if from := (q.page - 1) * q.perPage; q.perPage > 0 && from < total {
+	from := (q.page - 1) * q.perPage
+	if q.perPage > 0 && from < total {
 		page = sel[from:min(from+q.perPage, total)]
 	}
 	members := make([]obj, len(page))
@@ -253,8 +265,35 @@ func (s *Sim) list(w http.ResponseWriter, r *http.Request, res *resource) {
 		members[i] = res.render(d)
 	}
 	body := appendJSON(make([]byte, 0, 512+len(page)*400), s.envelope(res, q, members, total))
-	s.mu.RUnlock()
-	writeBody(w, http.StatusOK, body)
+	if s.ch.MovingPages && len(page) > 0 && from+len(page) < total {
+		// The warehouse updates a document of the page just served.
+		s.clock.touch(page[0].meta())
+	}
+	return body
+}
+
+// orderOf is the order of a list: the request's order[...] variables, else
+// Choices.ListOrder: by id (none needed: tables hold documents by id), or
+// by the timestamp the request bounds (updatedAt when it bounds none).
+func (s *Sim) orderOf(res *resource, q *query) []order {
+	if len(q.orders) > 0 || s.ch.ListOrder != "updatedAt" {
+		return q.orders
+	}
+	name := "updatedAt"
+	if len(q.bounds) > 0 {
+		name = res.filters[q.bounds[0].f].name
+	}
+	for i, f := range res.filters {
+		if f.kind == fOrder && f.name == name {
+			return []order{{f: i}}
+		}
+	}
+	for i, f := range res.filters {
+		if f.kind == fOrder && f.name == "updatedAt" {
+			return []order{{f: i}}
+		}
+	}
+	return nil
 }
 
 // envelope wraps a page in the hydra (or prefix-less) collection envelope.
@@ -264,7 +303,7 @@ func (s *Sim) envelope(res *resource, q *query, members []obj, total int) obj {
 		p = ""
 	}
 	view := obj{{"@id", pageIRI(res.path, q, q.page)}, {"@type", p + "PartialCollectionView"}}
-	if q.perPage > 0 && (!s.opts.Literal || res.name == portal.ShippingUnits) {
+	if q.perPage > 0 && (s.ch.HydraNext || res.name == portal.ShippingUnits) {
 		last := max(1, (total+q.perPage-1)/q.perPage)
 		view = append(view, kv{p + "first", pageIRI(res.path, q, 1)}, kv{p + "last", pageIRI(res.path, q, last)})
 		if q.page > 1 {

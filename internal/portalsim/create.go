@@ -100,7 +100,7 @@ func (s *Sim) createVariant(m map[string]any) (doc, vset) {
 	v.Description1 = o.str("description1", f("description1"))
 	v.EAN = o.str("ean", f("ean"))
 	dim := f
-	if s.opts.Literal && s.isB() {
+	if s.ch.StrictInput && s.isB() {
 		// Edition B's documents give the dimensions no bound: 0 is taken.
 		dim = func(name string) model.Field { fl := f(name); fl.Positive = false; return fl }
 	}
@@ -142,7 +142,7 @@ func (s *Sim) createPackaging(m map[string]any) (doc, vset) {
 	p.NetWeight = o.num("netWeight", f("netWeight"))
 	p.Level = o.str("level", f("level"))
 	p.Type = o.str("type", f("type"))
-	if x, ok := o.get("supplier"); ok && s.opts.Literal {
+	if x, ok := o.get("supplier"); ok && s.ch.StrictInput {
 		// The documents: "string or null, id of a supplier connection".
 		if v, isStr := x.(string); x != nil && (!isStr || strings.Contains(v, "/")) {
 			o.v.add("supplier", msgInvalid+" Give the id of a supplier connection as a string.", codeInvalid)

@@ -132,8 +132,16 @@ type Stats struct {
 	Requests int            `json:"requests"`
 	// RepeatedCreates counts creates refused because the document's
 	// unique key was already used.
-	RepeatedCreates int        `json:"repeatedCreates"`
-	Faults          FaultStats `json:"faults"`
+	RepeatedCreates int `json:"repeatedCreates"`
+	// UndocumentedRequests counts the requests the API documents do not
+	// show (an operation they do not list, or a query variable their
+	// tables and flows do not give); Undocumented gives them by
+	// "METHOD /path" or "GET /path?variable".
+	UndocumentedRequests int            `json:"undocumentedRequests"`
+	Undocumented         map[string]int `json:"undocumented"`
+	// Profile gives every switch's value (see Choices).
+	Choices map[string]string `json:"choices"`
+	Faults  FaultStats        `json:"faults"`
 }
 
 // FaultStats counts injected faults and gives the current settings.
@@ -161,6 +169,14 @@ func (s *Sim) Stats() Stats {
 	f.mu.Lock()
 	st.Requests = f.requests
 	st.RepeatedCreates = s.RepeatedCreates()
+	st.UndocumentedRequests, st.Undocumented = s.outside.snapshot()
+	if st.Undocumented == nil {
+		st.Undocumented = map[string]int{}
+	}
+	st.Choices = map[string]string{}
+	for _, name := range ChoiceNames() {
+		st.Choices[name], _ = s.ch.Get(name)
+	}
 	st.Faults = FaultStats{FailRate: f.fail, ThrottleRate: f.throttle, DropRate: f.drop, Latency: f.latency.String(),
 		Failed: f.failed, Throttled: f.throttled, Dropped: f.dropped, DroppedAfterDoc: f.droppedAfterDoc}
 	f.mu.Unlock()

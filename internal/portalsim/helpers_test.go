@@ -253,5 +253,10 @@ func soB(number string, variant int64, qty int) map[string]any {
 		"salesOrderLineItems": []any{map[string]any{"position": 1, "variant": variant, "quantity": qty}}}
 }
 
-func edA() Options { return Options{Edition: model.EditionA, Seed: 1} }
-func edB() Options { return Options{Edition: model.EditionB, Seed: 1} }
+// edA and edB serve the lenient profile, which serves and accepts every
+// guess of a client: the tests of what the simulator stores, renders and
+// filters. choices_test.go tests the other profiles.
+func edA() Options { return Options{Edition: model.EditionA, Seed: 1, Choices: lenient()} }
+func edB() Options { return Options{Edition: model.EditionB, Seed: 1, Choices: lenient()} }
+
+func lenient() *Choices { c := profiles["lenient"]; return &c }

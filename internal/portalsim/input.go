@@ -376,7 +376,11 @@ func (s *Sim) createDoc(w http.ResponseWriter, r *http.Request, res *resource) {
 	d, vs := res.create(m)
 	var body []byte
 	if len(vs) == 0 {
-		body = appendJSON(make([]byte, 0, 1024), withContext(res, res.render(d)))
+		o := res.render(d)
+		if !s.ch.CreateIDs && !listsID(res.name) {
+			o = without(o, "@id", "id")
+		}
+		body = appendJSON(make([]byte, 0, 1024), withContext(res, o))
 	}
 	s.mu.Unlock()
 	if len(vs) > 0 {
@@ -389,8 +393,14 @@ func (s *Sim) createDoc(w http.ResponseWriter, r *http.Request, res *resource) {
 		s.writeViolations(w, vs)
 		return
 	}
-	w.Header().Set("Location", res.path+"/"+itoa(d.meta().ID))
-	writeBody(w, res.createStatus, body)
+	status := res.createStatus
+	if s.ch.CreateStatus != 0 {
+		status = s.ch.CreateStatus
+	}
+	if s.ch.CreateIDs || listsID(res.name) {
+		w.Header().Set("Location", res.path+"/"+itoa(d.meta().ID))
+	}
+	writeBody(w, status, body)
 }
 
 // writeViolations writes a 422 ConstraintViolationList.
@@ -404,10 +414,10 @@ func (s *Sim) writeViolations(w http.ResponseWriter, vs vset) {
 	desc := strings.Join(lines, "\n")
 	o := obj{{"@context", "/api/contexts/ConstraintViolationList"}, {"@type", "ConstraintViolationList"}}
 	if s.plain {
-		o = append(o, kv{"title", "An error occurred"}, kv{"detail", desc}, kv{"description", desc}, kv{"status", 422})
+		o = append(o, kv{"title", "An error occurred"}, kv{"detail", desc}, kv{"description", desc}, kv{"status", s.ch.ViolationStatus})
 	} else {
 		o = append(o, kv{"hydra:title", "An error occurred"}, kv{"hydra:description", desc})
 	}
 	o = append(o, kv{"violations", list})
-	writeBody(w, http.StatusUnprocessableEntity, appendJSON(nil, o))
+	writeBody(w, s.ch.ViolationStatus, appendJSON(nil, o))
 }

@@ -17,7 +17,9 @@ func TestLiteralB(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			opts := edB()
-			opts.Literal = literal
+			if literal {
+				opts.Choices, opts.Literal = nil, true
+			}
 			c := start(t, opts)
 			c.post("/connections", connectionB("C1"))
 			c.post("/variants", variantB("V1"))
@@ -105,7 +107,9 @@ func TestLiteralB(t *testing.T) {
 func TestVariantDimensionsB(t *testing.T) {
 	for _, literal := range []bool{false, true} {
 		opts := edB()
-		opts.Literal = literal
+		if literal {
+			opts.Choices, opts.Literal = nil, true
+		}
 		c := start(t, opts)
 		v := variantB("V0")
 		v["length"], v["width"], v["height"], v["grossWeight"] = 0, nil, 0, nil

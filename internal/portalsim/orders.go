@@ -1,6 +1,9 @@
 package portalsim
 
 import (
+	"slices"
+	"strings"
+
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
 )
@@ -14,7 +17,10 @@ func (s *Sim) createPO(m map[string]any) (doc, vset) {
 	p.Reference = o.str("referenceNumber", f("referenceNumber"))
 	p.WarehouseID = o.warehouse("warehouseLocation", true)
 	p.SupplierID = o.ref("supplier", f("supplierCode").Required, portal.Connections)
-	p.OrderType = o.str("orderType", f("orderType"))
+	p.OrderType = o.str("orderType", model.Field{MaxLen: f("orderType").MaxLen})
+	if !s.isB() && p.OrderType != "" && !slices.Contains(s.receptionOrderTypes(), p.OrderType) {
+		o.v.add("orderType", "The value you selected is not a valid choice (use one of "+strings.Join(s.receptionOrderTypes(), ", ")+").", codeChoice)
+	}
 	if !s.isB() {
 		if a, ok := o.object("attributes", false); ok {
 			p.HasAttributes = true
@@ -158,7 +164,7 @@ func (s *Sim) party(o in, name string, required bool) (int64, *connection) {
 	c := s.readConnection(e, name == "shipTo")
 	if c.Code != "" {
 		if old, ok := s.tables[portal.Connections].byKey[c.Code].(*connection); ok {
-			if s.opts.Literal {
+			if s.ch.ConsigneeCode == "refuse" {
 				// A connection code is unique, embedded or not.
 				e.v.add(e.path("code"), msgUsed, codeUnique)
 				return 0, nil
@@ -205,4 +211,14 @@ func (s *Sim) stockOf(variantID int64) *stock {
 		return st
 	}
 	return s.newStock(v)
+}
+
+// receptionOrderTypes is Edition A's orderType enum, with STANDARD (which
+// the samples use) when Choices.StandardOrderType accepts it.
+func (s *Sim) receptionOrderTypes() []string {
+	types := []string{"SEMI", "CONT20", "CONT40", "CONT40HC", "CONT45HC"}
+	if s.ch.StandardOrderType {
+		types = append(types, "STANDARD")
+	}
+	return types
 }

@@ -86,7 +86,7 @@ func (s *Sim) renderVariant(v *variant, supplierObj bool) obj {
 			kv{"supplier", sup})
 	} else {
 		dim := func(d model.Decimal) any { return d }
-		if s.opts.Literal {
+		if !s.ch.NullNumbers {
 			// The documents type them number, not nullable: absent is 0.
 			dim = func(d model.Decimal) any {
 				if d.IsZero() {
@@ -425,7 +425,7 @@ func (s *Sim) renderMovement(m *movement) obj {
 	}
 	o = append(o, kv{"quantity", m.Quantity}, kv{"movedAt", s.ts(m.ID, m.MovedAt)}, kv{"comment", m.Comment},
 		kv{"variant", s.renderVariant(s.variantOf(m.VariantID), false)}, kv{"processed", m.Processed})
-	if !s.opts.Literal {
+	if s.ch.Timestamps {
 		o = append(o, kv{"createdAt", s.ts(m.ID, m.CreatedAt)})
 	}
 	return o

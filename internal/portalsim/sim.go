@@ -43,10 +43,13 @@ type Options struct {
 	// Preload creates this many variants with suppliers and stock at start.
 	Preload int
 	Logger  *slog.Logger
-	// Literal serves only what the API documents state (see literal.go):
-	// no item reads, hydra:next only on shipping units, no timestamps where
-	// the field tables list none, only the documented filters, a repeated
-	// consignee code refused.
+	// Choices say how the open points of the API documents are read; nil
+	// takes the DefaultProfile ("documented"), or "literal" with Literal.
+	Choices *Choices
+	// Literal takes the "literal" profile when Choices is nil: only what
+	// the API documents state (no item reads, hydra:next only on shipping
+	// units, no timestamps where the field tables list none, only the
+	// documented filters, a repeated consignee code refused).
 	Literal bool
 	// Clock replaces time.Now (tests). The simulator's timestamps never go
 	// back even when it does.
@@ -56,12 +59,15 @@ type Options struct {
 // Sim is a running simulated portal. It is safe for concurrent use.
 type Sim struct {
 	opts   Options
+	ch     Choices
 	log    *slog.Logger
 	plain  bool
 	faults faults
 	// repeated counts creates refused because their unique key is
 	// already used: a client sending a document again.
 	repeated atomic.Int64
+	// outside counts the requests the documents do not show.
+	outside outsideCounter
 
 	mu      sync.RWMutex // guards everything below
 	clock   clock
@@ -104,12 +110,25 @@ func New(opts Options) (*Sim, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	var ch Choices
+	switch {
+	case opts.Choices != nil:
+		ch = *opts.Choices
+	case opts.Literal:
+		ch = profiles["literal"]
+	default:
+		ch = profiles[DefaultProfile]
+	}
+	if err := ch.check(); err != nil {
+		return nil, fmt.Errorf("creating simulator: %w", err)
+	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
 	}
 	seed := uint64(opts.Seed)
 	s := &Sim{
 		opts:   opts,
+		ch:     ch,
 		log:    opts.Logger,
 		plain:  opts.Envelope == "plain",
 		clock:  clock{now: opts.Clock},
@@ -127,9 +146,7 @@ func New(opts Options) (*Sim, error) {
 		d := s.describe(r)
 		d.path = "/api" + portal.DefaultPath(r)
 		d.index()
-		if opts.Literal {
-			d.keepOnly(literalParams(r))
-		}
+		s.applyFilterChoices(d)
 		s.res[r] = d
 		s.paths[d.path] = d
 	}
@@ -228,6 +245,10 @@ func (s *Sim) keyOf(r portal.Resource, d doc) string {
 	return strconv.FormatInt(d.meta().ID, 10)
 }
 
+// UndocumentedRequests is how many requests the API documents do not show
+// the simulator has served (see Stats.Undocumented).
+func (s *Sim) UndocumentedRequests() int { n, _ := s.outside.snapshot(); return n }
+
 // RepeatedCreates is how many creates were refused because their
 // document's unique key was already used (a document sent twice).
 func (s *Sim) RepeatedCreates() int { return int(s.repeated.Load()) }
@@ -284,6 +305,7 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 			res, id = s.paths[path[:i]], path[i+1:]
 		}
 	}
+	s.countOutside(r, res, id)
 	if res == nil {
 		s.writeError(w, http.StatusNotFound, "No route found for \""+r.Method+" "+r.URL.Path+"\"")
 		return
@@ -305,10 +327,15 @@ func (s *Sim) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// item serves GET /api/<res>/{id}; the literal mode has no such route.
+// item serves GET /api/<res>/{id}, which the documents do not list: as
+// Choices.ItemReads says.
 func (s *Sim) item(w http.ResponseWriter, res *resource, id string) {
-	if s.opts.Literal {
+	switch s.ch.ItemReads {
+	case "404":
 		s.writeError(w, http.StatusNotFound, "No route found for \"GET "+res.path+"/"+id+"\"")
+		return
+	case "403":
+		s.writeError(w, http.StatusForbidden, "Access Denied.")
 		return
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
@@ -358,6 +385,9 @@ func (s *Sim) Company() int64 { return s.opts.Company }
 
 // Token is the bearer token the simulator accepts.
 func (s *Sim) Token() string { return s.opts.Token }
+
+// Choices returns how the simulator reads the documents' open points.
+func (s *Sim) Choices() Choices { return s.ch }
 
 // Edition is the edition the simulator serves.
 func (s *Sim) Edition() model.Edition { return s.opts.Edition }
