@@ -423,7 +423,7 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 // returns; it returns the codes.
 func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind, perPage int, key func(M) (string, int64)) ([]string, error) {
 	var known []string
-	for m, err := range listAll(c, ctx, d, nil, all(perPage)) {
+	for m, err := range stableList(c, ctx, d, nil, all(perPage), func(m M) string { code, _ := key(m); return code }) {
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,57 @@
+package portal_test
+
+import (
+	"fmt"
+	"testing"
+
+	"filebridge/internal/model"
+	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
+)
+
+// TestListMovingWhilePaged: on a portal that orders lists by updatedAt and
+// updates a document during every page read (the simulator's moving-pages
+// switch), 12 received receptions read 3 per page are each listed once: a
+// pass that met a document twice is read again, and what it skipped is
+// found there. Before, 3 of the 12 were never listed.
+func TestListMovingWhilePaged(t *testing.T) {
+	for _, e := range model.Editions {
+		t.Run(string(e), func(t *testing.T) {
+			ch, err := portalsim.Profile("documented")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch.ListOrder, ch.MovingPages = "updatedAt", true
+			sp := startSim(t, portalsim.Options{Edition: e, Seed: 3, Choices: &ch}, func(c *portal.Config) { c.ItemsPerPage = 100 })
+			seedMaster(t, sp)
+			ctx := t.Context()
+			for i := 1; i <= 12; i++ {
+				if _, err := sp.c.CreateInbound(ctx, inbound(e, fmt.Sprintf("REC-%02d", i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range 4 {
+				sp.sim.Tick()
+			}
+			codes := []int{model.StatusReceived}
+			if e == model.EditionB {
+				codes = []int{model.StatusPartial, model.StatusReceived}
+			}
+			c := sp.client(t) // 3 per page
+			for run := 1; run <= 3; run++ {
+				got := map[string]int{}
+				for _, in := range collect(t, c.Inbounds(ctx, portal.InboundFilter{StatusCodes: codes})) {
+					got[in.OrderNumber]++
+				}
+				for i := 1; i <= 12; i++ {
+					if n := got[fmt.Sprintf("REC-%02d", i)]; n != 1 {
+						t.Errorf("run %d: REC-%02d listed %d times, want once (listed: %v)", run, i, n, got)
+					}
+				}
+			}
+			if n := sp.sim.UndocumentedRequests(); n != 0 {
+				t.Errorf("%d requests outside the documents: %+v", n, sp.sim.Stats().Undocumented)
+			}
+		})
+	}
+}
