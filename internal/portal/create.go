@@ -271,11 +271,39 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOf(c, c.wire.inbounds, in.OrderNumber, in, func(ctx context.Context) (int64, []Violation, bool, error) {
-		got, found, err := c.findInbound(ctx, in.OrderNumber)
-		return got.ID, diffInbound(in, got), found, err
-	})
-	return c.create(ctx, op)
+	send := func() (Outcome, error) {
+		op := createOf(c, c.wire.inbounds, in.OrderNumber, in, func(ctx context.Context) (int64, []Violation, bool, error) {
+			got, found, err := c.findInbound(ctx, in.OrderNumber)
+			return got.ID, diffInbound(in, got), found, err
+		})
+		return c.create(ctx, op)
+	}
+	out, err := send()
+	if c.cfg.Edition == model.EditionA && in.OrderType != "" && !slices.Contains(model.ReceptionOrderTypesA, in.OrderType) && refusedField(err, "orderType") {
+		// A value the documents' samples use but their enum excludes
+		// (STANDARD): the field is optional, so the reception goes without
+		// it (validate warns about it).
+		c.log.Info("portal refused an order type the documents do not list: sending the reception without it",
+			"reception", in.OrderNumber, "orderType", in.OrderType)
+		in.OrderType = ""
+		return send()
+	}
+	return out, err
+}
+
+// refusedField reports whether err refuses a create for a violation on
+// field (and on nothing else).
+func refusedField(err error, field string) bool {
+	e, ok := asError(err)
+	if !ok || e.Class != Invalid || len(e.Violations) == 0 {
+		return false
+	}
+	for _, v := range e.Violations {
+		if v.Field != field {
+			return false
+		}
+	}
+	return true
 }
 
 // resolveLineSKUs resolves line SKUs; a missing SKU with master data on

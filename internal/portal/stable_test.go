@@ -55,3 +55,36 @@ func TestListMovingWhilePaged(t *testing.T) {
 		})
 	}
 }
+
+// TestUndocumentedOrderType: a reception whose orderType is STANDARD (the
+// documents' samples use it, their enum excludes it) is created on a
+// portal that accepts it with it, and on one that refuses it without it,
+// once, counted as created.
+func TestUndocumentedOrderType(t *testing.T) {
+	for _, accepts := range []bool{true, false} {
+		t.Run(fmt.Sprintf("accepted=%v", accepts), func(t *testing.T) {
+			ch, err := portalsim.Profile("documented")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch.StandardOrderType = accepts
+			sp := startSim(t, portalsim.Options{Edition: model.EditionA, Choices: &ch})
+			seedMaster(t, sp)
+			ctx := t.Context()
+			in := inbound(model.EditionA, "REC-STD")
+			in.OrderType = "STANDARD"
+			out, err := sp.c.CreateInbound(ctx, in)
+			if err != nil || out.ID == 0 || out.Existed {
+				t.Fatalf("create: %+v %v", out, err)
+			}
+			got := collect(t, sp.c.Inbounds(ctx, portal.InboundFilter{OrderNumber: "REC-STD"}))
+			want := map[bool]string{true: "STANDARD", false: ""}[accepts]
+			if len(got) != 1 || got[0].OrderType != want {
+				t.Errorf("the portal holds %+v, want one reception with orderType %q", got, want)
+			}
+			if st := sp.sim.Stats(); st.RepeatedCreates != 0 || sp.sim.Count(portal.PurchaseOrders, "REC-STD") != 1 {
+				t.Errorf("repeated creates %d, receptions REC-STD %d", st.RepeatedCreates, sp.sim.Count(portal.PurchaseOrders, "REC-STD"))
+			}
+		})
+	}
+}
