@@ -220,7 +220,11 @@ type simStats struct {
 	Counts          map[string]int `json:"counts"`
 	Requests        int            `json:"requests"`
 	RepeatedCreates int            `json:"repeatedCreates"`
-	Faults          struct {
+	// UndocumentedRequests counts the requests the API documents do not
+	// show, Undocumented by operation.
+	UndocumentedRequests int            `json:"undocumentedRequests"`
+	Undocumented         map[string]int `json:"undocumented"`
+	Faults               struct {
 		Failed          int `json:"failed"`
 		Throttled       int `json:"throttled"`
 		Dropped         int `json:"dropped"`
