@@ -1,5 +1,8 @@
 package portal_test
 
+// Tests of the client against the simulator with the open points of the
+// API documents read the other way (portalsim.Choices).
+
 import (
 	"fmt"
 	"testing"
@@ -84,6 +87,35 @@ func TestUndocumentedOrderType(t *testing.T) {
 			}
 			if st := sp.sim.Stats(); st.RepeatedCreates != 0 || sp.sim.Count(portal.PurchaseOrders, "REC-STD") != 1 {
 				t.Errorf("repeated creates %d, receptions REC-STD %d", st.RepeatedCreates, sp.sim.Count(portal.PurchaseOrders, "REC-STD"))
+			}
+		})
+	}
+}
+
+// TestCreateAnswersWithoutID: on a portal whose create answers carry no id
+// for receptions and orders (their field tables list none), each document
+// is created once, counted as created, with the id its list shows.
+func TestCreateAnswersWithoutID(t *testing.T) {
+	for _, e := range model.Editions {
+		t.Run(string(e), func(t *testing.T) {
+			ch, err := portalsim.Profile("documented")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch.CreateIDs = false
+			sp := startSim(t, portalsim.Options{Edition: e, Choices: &ch})
+			seedMaster(t, sp)
+			ctx := t.Context()
+			in, err := sp.c.CreateInbound(ctx, inbound(e, "REC-1"))
+			if err != nil || in.ID == 0 || in.Existed {
+				t.Errorf("reception: %+v %v, want created with its id", in, err)
+			}
+			out, err := sp.c.CreateOutbound(ctx, outbound(e, "SO-1"))
+			if err != nil || out.ID == 0 || out.Existed {
+				t.Errorf("order: %+v %v, want created with its id", out, err)
+			}
+			if n := sp.sim.RepeatedCreates(); n != 0 {
+				t.Errorf("%d repeated creates", n)
 			}
 		})
 	}
