@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
 
@@ -16,7 +15,7 @@ import (
 // that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
 	down := deadURL(t)
-	_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
+	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {

@@ -82,7 +82,7 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 	if fl.once {
 		tick = 0
 	}
-	sim, err := portalsim.New(portalsim.Options{Edition: ed, Token: demoToken, Seed: 1, Tick: tick})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.Edition(ed), Token: demoToken, Seed: 1, Tick: tick})
 	if err != nil {
 		return withCode(exitUsage, err)
 	}

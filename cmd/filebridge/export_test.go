@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"filebridge/internal/console"
-	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
 
@@ -54,7 +53,7 @@ func runExportCmd(t *testing.T, args ...string) (string, int) {
 }
 
 func TestExportCommand(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 5,
+	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 5,
 		Logger: slog.New(slog.DiscardHandler)})
 	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
 	cfg := outboxConfig(t, `path = "state/journal.db"`, srv.URL+"/api", "FB_EXPORT_TEST_TOKEN",

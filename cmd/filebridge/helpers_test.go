@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
 
@@ -117,7 +116,7 @@ func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) 
 	t.Helper()
 	dir := t.TempDir()
 	if baseURL == "" {
-		_, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
+		_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
 		baseURL = srv.URL + "/api"
 	}
 	writeFile(t, filepath.Join(dir, "token"), token+"\n", 0o600)
@@ -156,7 +155,7 @@ const (
 // into a folder of the test's and returns its path.
 func masterDataEnv(t *testing.T, extra string) (sim *portalsim.Sim, cfg string, put func(name, content string) string) {
 	t.Helper()
-	sim, srv := startSim(t, portalsim.Options{Edition: model.EditionA})
+	sim, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
 	cfg, _ = processEnv(t, "demo-token", srv.URL+"/api")
 	base, err := os.ReadFile(cfg)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
-	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
 
@@ -32,7 +31,7 @@ func pgConfig(t *testing.T, url, baseURL string, exports ...string) string {
 func TestExportOnPostgresJournal(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_export")
-	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 3,
+	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 3,
 		Logger: slog.New(slog.DiscardHandler)})
 	cfg := pgConfig(t, url, srv.URL+"/api", exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
 	dir := filepath.Dir(cfg)

@@ -58,7 +58,7 @@ of them and --choice name=value (repeatable) flips one.
 			if err := ch.SetAll(flips); err != nil {
 				return withCode(exitUsage, fmt.Errorf("--choice: %w", err))
 			}
-			opts.Edition, opts.Token, opts.Envelope, opts.Choices = ed, token, envelope, &ch
+			opts.Edition, opts.Token, opts.Envelope, opts.Choices = portalsim.Edition(ed), token, envelope, &ch
 			opts.Logger = slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), nil))
 			sim, err := portalsim.New(opts)
 			if err != nil {

@@ -14,7 +14,6 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
-	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/server"
 )
@@ -30,7 +29,7 @@ var tricky = []string{"in #1", "in%41", "in?x=1", "in #2 %zz?"}
 // "#" or "?") exist too, empty.
 func setup(t *testing.T, inboxName, outboxName string) *config.Config {
 	t.Helper()
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 7})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // limit: the configured concurrency, then half of it after a 429.
 func TestConcurrencyLimitGauge(t *testing.T) {
 	client := func(throttle float64) *portal.Client {
-		sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Seed: 3, ThrottleRate: throttle})
+		sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 3, ThrottleRate: throttle})
 		if err != nil {
 			t.Fatal(err)
 		}

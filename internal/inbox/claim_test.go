@@ -13,6 +13,7 @@ import (
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 const suppliersA = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\nSUP-B,Supplier B,Manufacturer\n"
@@ -31,7 +32,7 @@ func TestDuplicateContent(t *testing.T) {
 	if r.State != journal.FileDuplicate || !r.Duplicate || r.FinalPath != processed+"/SUPPLIERS_2.csv" {
 		t.Fatalf("second file: state %s, final %s: %s", r.State, r.FinalPath, r.Message)
 	}
-	if n := e.sim.Count(portal.Connections, "SUP-A"); n != 1 {
+	if n := e.sim.Count(portalsim.Connections, "SUP-A"); n != 1 {
 		t.Errorf("SUP-A exists %d times, want 1", n)
 	}
 	golden(t, "duplicate.report.csv", e.read(r.ReportPath))
@@ -184,7 +185,7 @@ func TestMaxFileSize(t *testing.T) {
 			if r.State != journal.FileFailed || r.FinalPath != "error/SUPPLIERS.csv" || !strings.Contains(r.Message, "max_file_size") {
 				t.Fatalf("state %s, final %s: %s", r.State, r.FinalPath, r.Message)
 			}
-			if e.sim.Len(portal.Connections) != 0 {
+			if e.sim.Len(portalsim.Connections) != 0 {
 				t.Error("documents of a file over the limit were submitted")
 			}
 			golden(t, "maxsize.report.csv", read(r.ReportPath))
@@ -239,7 +240,7 @@ func TestDependencyOrder(t *testing.T) {
 			if n := len(order); order[n-1] != "A_ORDERS.csv" {
 				t.Errorf("processing order %v: orders must come last", order)
 			}
-			if e.sim.Count(portal.SalesOrders, "SO-1") != 1 {
+			if e.sim.Count(portalsim.SalesOrders, "SO-1") != 1 {
 				t.Error("the order was not created")
 			}
 		})
@@ -264,11 +265,11 @@ func TestReceptionCreatesSKUs(t *testing.T) {
 		}
 	}
 	for _, sku := range []string{"OLD-1", "NEW-1"} {
-		if n := e.sim.Count(portal.Variants, sku); n != 1 {
+		if n := e.sim.Count(portalsim.Variants, sku); n != 1 {
 			t.Errorf("SKU %s exists %d times, want 1", sku, n)
 		}
 	}
-	if n := e.sim.Count(portal.PurchaseOrders, "REC-1"); n != 1 {
+	if n := e.sim.Count(portalsim.PurchaseOrders, "REC-1"); n != 1 {
 		t.Errorf("reception exists %d times", n)
 	}
 	items, err := collect(e.client.Items(context.Background(), portal.ItemFilter{Codes: []string{"NEW-1"}}))

@@ -103,7 +103,7 @@ func newEnv(t *testing.T, o envOpts) *env {
 	if o.edition == "" {
 		o.edition = model.EditionA
 	}
-	o.sim.Edition = o.edition
+	o.sim.Edition = portalsim.Edition(o.edition)
 	if o.sim.Seed == 0 {
 		o.sim.Seed = 7
 	}
@@ -229,7 +229,7 @@ func suppliersFile(prefix string, n int) string {
 func (e *env) onceEach(r portal.Resource, prefix string, n int) {
 	e.t.Helper()
 	for i := 1; i <= n; i++ {
-		if c := e.sim.Count(r, fmt.Sprintf("%s%d", prefix, i)); c != 1 {
+		if c := e.sim.Count(portalsim.Resource(r), fmt.Sprintf("%s%d", prefix, i)); c != 1 {
 			e.t.Errorf("%s %s%d exists %d times, want 1", r, prefix, i, c)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // withClock gives the env a settable clock and a fresh inbox (and portal
@@ -50,7 +50,7 @@ func TestHoldMissing(t *testing.T) {
 		if len(st.Held) != 1 || !strings.Contains(strings.Join(st.Held[0].WaitingFor, " "), "CHR-OAK-DIN") || !st.Held[0].Since.Equal(fixedNow) {
 			t.Fatalf("status held %+v, want the file waiting for CHR-OAK-DIN since %v", st.Held, fixedNow)
 		}
-		if n := e.sim.Len(portal.SalesOrders); n != 0 {
+		if n := e.sim.Len(portalsim.SalesOrders); n != 0 {
 			t.Fatalf("%d orders created while held", n)
 		}
 
@@ -109,7 +109,7 @@ func TestHoldMissing(t *testing.T) {
 // order, each invalid (naming the missing SKU) or skipped.
 func checkAllRejected(t *testing.T, e *env, res inbox.FileResult, note string) {
 	t.Helper()
-	if n := e.sim.Len(portal.SalesOrders); n != 0 {
+	if n := e.sim.Len(portalsim.SalesOrders); n != 0 {
 		t.Errorf("%d orders created, want none (policy reject)", n)
 	}
 	rep := e.read(res.ReportPath)
@@ -149,7 +149,7 @@ func TestRejectAllOrNothing(t *testing.T) {
 			if policy == "partial" {
 				want = 1
 			}
-			if n := e.sim.Len(portal.SalesOrders); n != want {
+			if n := e.sim.Len(portalsim.SalesOrders); n != want {
 				t.Errorf("%d orders created, want %d:\n%s", n, want, rep)
 			}
 			for _, line := range strings.Split(strings.TrimSpace(rep), "\n")[1:] {

@@ -10,7 +10,6 @@ import (
 	"filebridge/internal/config"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
 )
 
@@ -36,7 +35,7 @@ func TestFileConcurrency(t *testing.T) {
 	if last := rr.Files[len(rr.Files)-1]; last.Name != "SKU_20260302.csv" {
 		t.Errorf("the SKU file finished before a supplier file: last is %s", last.Name)
 	}
-	if n := e.sim.Len(portal.Connections); n != 20+7 {
+	if n := e.sim.Len(portalsim.Connections); n != 20+7 {
 		t.Errorf("%d suppliers on the portal, want 27", n)
 	}
 }

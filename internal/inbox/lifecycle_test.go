@@ -8,6 +8,7 @@ import (
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestGoodFiles drops an edition's good samples in one round: every file
@@ -41,7 +42,7 @@ func TestGoodFiles(t *testing.T) {
 				golden(t, "good/"+string(tc.edition)+"/"+path.Base(f.ReportPath), e.read(f.ReportPath))
 			}
 			for r, n := range tc.counts {
-				if got := e.sim.Len(r); got != n {
+				if got := e.sim.Len(portalsim.Resource(r)); got != n {
 					t.Errorf("%s: %d documents, want %d", r, got, n)
 				}
 			}
@@ -71,7 +72,7 @@ func TestPolicies(t *testing.T) {
 			t.Run(string(tc.edition)+"/"+policy, func(t *testing.T) {
 				routes := route("SUPPLIERS_*", "suppliers") + route("*_BAD_*", tc.typ, `policy = "`+policy+`"`)
 				e := newEnv(t, envOpts{edition: tc.edition, routes: routes, workers: 1})
-				before := e.sim.Len(tc.resource)
+				before := e.sim.Len(portalsim.Resource(tc.resource))
 				if tc.partners != "" {
 					e.dropSample(tc.partners, "")
 				}
@@ -85,7 +86,7 @@ func TestPolicies(t *testing.T) {
 				if res.RejectedPath == "" || !e.exists(res.RejectedPath) || !e.exists(res.ReportPath) {
 					t.Fatalf("report %q or rejected %q missing: %v", res.ReportPath, res.RejectedPath, e.ls("error"))
 				}
-				created := e.sim.Len(tc.resource) - before
+				created := e.sim.Len(portalsim.Resource(tc.resource)) - before
 				if tc.partners != "" && tc.resource == portal.Connections {
 					created -= 7
 				}

@@ -12,6 +12,7 @@ import (
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 func skuRow(i int, supplier string) string {
@@ -158,7 +159,7 @@ func TestResumeMove(t *testing.T) {
 			if open, _ := e.j.OpenFiles(ctx, "erp"); len(open) != 0 {
 				t.Errorf("open files left: %+v", open)
 			}
-			if n := e.sim.Count(portal.Connections, "SUP-A"); n != 1 {
+			if n := e.sim.Count(portalsim.Connections, "SUP-A"); n != 1 {
 				t.Errorf("SUP-A exists %d times", n)
 			}
 		})
@@ -185,12 +186,12 @@ func TestResumeKeyless(t *testing.T) {
 	if err := e.j.StartAttempt(ctx, id, " (line 2)"); err != nil {
 		t.Fatal(err)
 	}
-	before := e.sim.Len(portal.Connections)
+	before := e.sim.Len(portalsim.Connections)
 	r := result(t, e.runOnce(), "CONNECTIONS.csv")
 	if r.State != journal.FileFailed || r.DocsOK != 1 || r.DocsFailed != 1 {
 		t.Fatalf("state %s, %d ok, %d failed: %s", r.State, r.DocsOK, r.DocsFailed, r.Message)
 	}
-	if got := e.sim.Len(portal.Connections) - before; got != 1 {
+	if got := e.sim.Len(portalsim.Connections) - before; got != 1 {
 		t.Errorf("%d connections created, want 1 (CUST-2 only)", got)
 	}
 	if rep := e.read(r.ReportPath); !strings.Contains(rep, "check on the portal") {

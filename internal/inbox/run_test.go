@@ -13,7 +13,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestRun: Run resumes processing/ at start, then picks a dropped file up
@@ -203,7 +203,7 @@ func TestRunSettle(t *testing.T) {
 		}
 	}()
 	waitFor(t, func() bool { return e.exists(processed + "/" + name) })
-	if n := e.sim.Len(portal.Connections); n != 8 {
+	if n := e.sim.Len(portalsim.Connections); n != 8 {
 		t.Errorf("%d suppliers on the portal, want 8", n)
 	}
 }

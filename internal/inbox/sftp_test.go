@@ -11,7 +11,7 @@ import (
 
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
-	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestSFTPInbox runs an inbox on an SFTP server (in process, strict
@@ -35,7 +35,7 @@ func TestSFTPInbox(t *testing.T) {
 	if _, err := c.Stat("/in/SUPPLIERS.csv"); err == nil {
 		t.Error("the file is still in the inbox")
 	}
-	if n := e.sim.Count(portal.Connections, "SUP-B"); n != 1 {
+	if n := e.sim.Count(portalsim.Connections, "SUP-B"); n != 1 {
 		t.Errorf("SUP-B exists %d times", n)
 	}
 }

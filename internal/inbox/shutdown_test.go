@@ -51,7 +51,7 @@ func TestGracefulStop(t *testing.T) {
 				fileID = open[0].ID
 				docs, err := e.j.Documents(bg, fileID)
 				return err == nil && countResults(docs)[journal.ResultSending] > 0 &&
-					(tt.expired || e.sim.Len(portal.Connections) >= 4)
+					(tt.expired || e.sim.Len(portalsim.Connections) >= 4)
 			})
 			cancel()
 			stopped := time.Now()
@@ -72,8 +72,8 @@ func TestGracefulStop(t *testing.T) {
 			case !tt.expired && counts[journal.ResultSending] != 0:
 				t.Errorf("%d document(s) left sending after a graceful stop: %v", counts[journal.ResultSending], counts)
 			}
-			if !tt.expired && ok != e.sim.Len(portal.Connections) {
-				t.Errorf("the journal has %d documents created, the portal %d: every create sent must be journaled", ok, e.sim.Len(portal.Connections))
+			if !tt.expired && ok != e.sim.Len(portalsim.Connections) {
+				t.Errorf("the journal has %d documents created, the portal %d: every create sent must be journaled", ok, e.sim.Len(portalsim.Connections))
 			}
 			if ok+counts[journal.ResultSending] >= n {
 				t.Errorf("every document was sent although Run was cancelled mid-file: %v", counts)

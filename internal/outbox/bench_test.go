@@ -43,7 +43,7 @@ func BenchmarkStockSnapshot100k(b *testing.B) {
 // BenchmarkStockRawPages100k fetches the pages of the stock snapshot with a
 // plain net/http loop and discards them.
 func BenchmarkStockRawPages100k(b *testing.B) {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionA, Token: "demo-token", Seed: 7, Preload: benchVariants})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Token: "demo-token", Seed: 7, Preload: benchVariants})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -36,7 +36,7 @@ type simEnv struct {
 
 func newSimEnv(t testing.TB, ed model.Edition, preload, perPage int, clock func() time.Time) *simEnv {
 	t.Helper()
-	return newSimEnvOpts(t, portalsim.Options{Edition: ed, Preload: preload, Clock: clock}, perPage)
+	return newSimEnvOpts(t, portalsim.Options{Edition: portalsim.Edition(ed), Preload: preload, Clock: clock}, perPage)
 }
 
 // newSimEnvOpts is newSimEnv with the simulator's options (token, seed and
@@ -44,7 +44,7 @@ func newSimEnv(t testing.TB, ed model.Edition, preload, perPage int, clock func(
 func newSimEnvOpts(t testing.TB, opts portalsim.Options, perPage int) *simEnv {
 	t.Helper()
 	ctx := t.Context()
-	ed := opts.Edition
+	ed := model.Edition(opts.Edition)
 	opts.Token, opts.Seed, opts.Logger = "demo-token", 7, slog.New(slog.DiscardHandler)
 	sim, err := portalsim.New(opts)
 	if err != nil {
@@ -206,7 +206,7 @@ func TestEndToEnd(t *testing.T) {
 }
 
 func endToEnd(t *testing.T, ed model.Edition, literal bool) {
-	e := newSimEnvOpts(t, portalsim.Options{Edition: ed, Preload: 12, Literal: literal}, 3)
+	e := newSimEnvOpts(t, portalsim.Options{Edition: portalsim.Edition(ed), Preload: 12, Literal: literal}, 3)
 	e.t = t
 	receptions := map[string][]createdLine{}
 	for i := 1; i <= 4; i++ {

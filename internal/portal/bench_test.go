@@ -49,7 +49,7 @@ func runCreates(b *testing.B, conc int, create func(code string) error) {
 
 // benchSim serves a fresh Edition B simulator on 127.0.0.1.
 func benchSim(b *testing.B) *httptest.Server {
-	sim, err := portalsim.New(portalsim.Options{Edition: model.EditionB, Seed: 1})
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionB, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func (f *inFlight) wrap(next http.Handler) http.Handler {
 func TestLimitUnderThrottle(t *testing.T) {
 	for _, e := range model.Editions {
 		t.Run(string(e), func(t *testing.T) {
-			sim, err := portalsim.New(portalsim.Options{Edition: e, Seed: 7, ThrottleRate: 0.3})
+			sim, err := portalsim.New(portalsim.Options{Edition: portalsim.Edition(e), Seed: 7, ThrottleRate: 0.3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func TestLimitUnderThrottle(t *testing.T) {
 				t.Errorf("%d requests for %d creates and %d 429s, want %d", st.Requests, n, st.Faults.Throttled, want)
 			}
 			for i := 1; i <= n; i++ {
-				if got := sim.Count(portal.Connections, fmt.Sprintf("T-%03d", i)); got != 1 {
+				if got := sim.Count(portalsim.Connections, fmt.Sprintf("T-%03d", i)); got != 1 {
 					t.Errorf("supplier T-%03d created %d times", i, got)
 				}
 			}

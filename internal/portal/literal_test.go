@@ -5,6 +5,7 @@ import (
 
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
+	"filebridge/internal/portalsim"
 )
 
 // TestSimConsigneeReused sends two Edition B sales orders to one embedded
@@ -18,7 +19,7 @@ func TestSimConsigneeReused(t *testing.T) {
 			sp := startSim(t, mode.opts)
 			seedMaster(t, sp)
 			ctx := t.Context()
-			before := sp.sim.Len(portal.Connections)
+			before := sp.sim.Len(portalsim.Connections)
 			for _, number := range []string{"SO-A", "SO-B"} {
 				o := outbound(model.EditionB, number)
 				o.ShipTo.Code = "CONS-1"
@@ -33,8 +34,8 @@ func TestSimConsigneeReused(t *testing.T) {
 			if _, err := sp.client(t).CreateOutbound(ctx, o); err != nil {
 				t.Fatalf("SO-C: %v", err)
 			}
-			if n := sp.sim.Count(portal.Connections, "CONS-1"); n != 1 || sp.sim.Len(portal.Connections) != before+1 {
-				t.Errorf("consignee CONS-1 held %d times, %d connections (was %d)", n, sp.sim.Len(portal.Connections), before)
+			if n := sp.sim.Count(portalsim.Connections, "CONS-1"); n != 1 || sp.sim.Len(portalsim.Connections) != before+1 {
+				t.Errorf("consignee CONS-1 held %d times, %d connections (was %d)", n, sp.sim.Len(portalsim.Connections), before)
 			}
 			outs := collect(t, sp.c.Outbounds(ctx, portal.OutboundFilter{}))
 			if len(outs) != 3 || outs[0].ShipToID == 0 || outs[0].ShipToID != outs[1].ShipToID || outs[1].ShipToID != outs[2].ShipToID {

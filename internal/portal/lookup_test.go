@@ -20,7 +20,7 @@ import (
 func TestLookup(t *testing.T) {
 	for _, e := range model.Editions {
 		t.Run(string(e), func(t *testing.T) {
-			sim, err := portalsim.New(portalsim.Options{Edition: e, Seed: 7})
+			sim, err := portalsim.New(portalsim.Options{Edition: portalsim.Edition(e), Seed: 7})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestLookup(t *testing.T) {
 					t.Errorf("%s: found without an id", tc.name)
 				}
 			}
-			if sim.Count(portal.Variants, "SKU-NEW") != 0 {
+			if sim.Count(portalsim.Variants, "SKU-NEW") != 0 {
 				t.Error("the look-up created the line's SKU")
 			}
 		})

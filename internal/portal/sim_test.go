@@ -42,7 +42,7 @@ func startSim(t testing.TB, opts portalsim.Options, mod ...func(*portal.Config))
 func (sp *simPortal) client(t testing.TB, mod ...func(*portal.Config)) *portal.Client {
 	t.Helper()
 	cfg := portal.Config{
-		Edition: sp.sim.Edition(), BaseURL: sp.url + "/api", Company: sp.sim.Company(), Token: "demo-token",
+		Edition: model.Edition(sp.sim.Edition()), BaseURL: sp.url + "/api", Company: sp.sim.Company(), Token: "demo-token",
 		MaxRetries: 20, RetryBaseWait: time.Millisecond, RetryMaxWait: 10 * time.Millisecond,
 		Timeout: 5 * time.Second, ItemsPerPage: 3, Logger: slog.New(slog.DiscardHandler),
 		Concurrency: 8, ShipmentStatusFilter: "status.code",
@@ -141,7 +141,7 @@ func simModes(editions ...model.Edition) []simMode {
 			if literal {
 				name += "/literal"
 			}
-			out = append(out, simMode{name: name, opts: portalsim.Options{Edition: e, Literal: literal}})
+			out = append(out, simMode{name: name, opts: portalsim.Options{Edition: portalsim.Edition(e), Literal: literal}})
 		}
 	}
 	return out
@@ -169,7 +169,7 @@ func TestSimCreatesAndLists(t *testing.T) {
 	for _, e := range model.Editions {
 		for _, env := range []string{"hydra", "plain", "literal"} {
 			t.Run(string(e)+"/"+env, func(t *testing.T) {
-				opts := portalsim.Options{Edition: e, Seed: 7, Envelope: env, Preload: 7}
+				opts := portalsim.Options{Edition: portalsim.Edition(e), Seed: 7, Envelope: env, Preload: 7}
 				if env == "literal" {
 					opts.Envelope, opts.Literal = "hydra", true
 				}
@@ -193,8 +193,8 @@ func TestSimCreatesAndLists(t *testing.T) {
 
 				// Lists, 3 per page: the 7 preloaded + 3 created items span 4 pages.
 				items := collect(t, c.Items(ctx, portal.ItemFilter{}))
-				if len(items) != sp.sim.Len(portal.Variants) || len(items) != 10 {
-					t.Fatalf("items: got %d, sim holds %d", len(items), sp.sim.Len(portal.Variants))
+				if len(items) != sp.sim.Len(portalsim.Variants) || len(items) != 10 {
+					t.Fatalf("items: got %d, sim holds %d", len(items), sp.sim.Len(portalsim.Variants))
 				}
 				seen := map[string]bool{}
 				for _, it := range items {
@@ -278,7 +278,7 @@ func TestSimCreatesAndLists(t *testing.T) {
 func TestSimErrorClasses(t *testing.T) {
 	for _, e := range model.Editions {
 		t.Run(string(e), func(t *testing.T) {
-			sp := startSim(t, portalsim.Options{Edition: e, Seed: 3})
+			sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Seed: 3})
 			seedMaster(t, sp)
 			if _, err := sp.c.CreateInbound(t.Context(), inbound(e, "REC-1")); err != nil {
 				t.Fatal(err)
@@ -370,12 +370,12 @@ func TestSimErrorClasses(t *testing.T) {
 				})
 			}
 			for _, key := range []string{"SUP-1"} {
-				if n := sp.sim.Count(portal.Connections, key); n != 1 {
+				if n := sp.sim.Count(portalsim.Connections, key); n != 1 {
 					t.Errorf("%s created %d times", key, n)
 				}
 			}
 			for _, key := range []string{"REC-1", "REC-2"} {
-				if n := sp.sim.Count(portal.PurchaseOrders, key); n != map[string]int{"REC-1": 1}[key] {
+				if n := sp.sim.Count(portalsim.PurchaseOrders, key); n != map[string]int{"REC-1": 1}[key] {
 					t.Errorf("%s created %d times", key, n)
 				}
 			}
@@ -398,7 +398,7 @@ func TestSimFaults(t *testing.T) {
 	for _, e := range model.Editions {
 		for _, f := range faults {
 			t.Run(string(e)+"/"+f.name, func(t *testing.T) {
-				sp := startSim(t, portalsim.Options{Edition: e, Seed: 11})
+				sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Seed: 11})
 				seedMaster(t, sp)
 				sp.sim.SetFaults(f.fail, f.throttle, f.drop, 0)
 				ctx := t.Context()
@@ -436,7 +436,7 @@ func TestSimFaults(t *testing.T) {
 					for r, key := range map[portal.Resource]string{portal.Connections: fmt.Sprintf("F-%02d", i),
 						portal.Variants: fmt.Sprintf("FI-%02d", i), portal.PurchaseOrders: fmt.Sprintf("R-%02d", i),
 						portal.SalesOrders: fmt.Sprintf("O-%02d", i)} {
-						if c := sp.sim.Count(r, key); c != 1 {
+						if c := sp.sim.Count(portalsim.Resource(r), key); c != 1 {
 							t.Errorf("%s %s created %d times", r, key, c)
 						}
 					}
@@ -528,7 +528,7 @@ func TestSimUnknownOutcome(t *testing.T) {
 					continue
 				}
 				t.Run(string(e)+"/"+tt.fault+"/"+cr.name, func(t *testing.T) {
-					sim, err := portalsim.New(portalsim.Options{Edition: e, Seed: 5})
+					sim, err := portalsim.New(portalsim.Options{Edition: portalsim.Edition(e), Seed: 5})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -550,7 +550,7 @@ func TestSimUnknownOutcome(t *testing.T) {
 					if out.ID == 0 || out.Existed != tt.wantExisted {
 						t.Errorf("outcome %+v, want Existed %v", out, tt.wantExisted)
 					}
-					if n := sim.Count(cr.res, cr.key); n != 1 {
+					if n := sim.Count(portalsim.Resource(cr.res), cr.key); n != 1 {
 						t.Errorf("%s created %d times", cr.key, n)
 					}
 				})
@@ -579,7 +579,7 @@ func asPortalError(err error, target **portal.Error) bool {
 // creates its SKU first.
 func TestSimLinesCompleted(t *testing.T) {
 	for _, tt := range simModes(model.Editions...) {
-		e := tt.opts.Edition
+		e := model.Edition(tt.opts.Edition)
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts
 			opts.Seed = 9
@@ -591,7 +591,7 @@ func TestSimLinesCompleted(t *testing.T) {
 			if _, err := sp.c.CreateInbound(t.Context(), in); err != nil {
 				t.Fatal(err)
 			}
-			if n := sp.sim.Count(portal.Variants, "SKU-NEW"); n != 1 {
+			if n := sp.sim.Count(portalsim.Variants, "SKU-NEW"); n != 1 {
 				t.Fatalf("nested SKU created %d times", n)
 			}
 			if _, err := sp.c.CreateOutbound(t.Context(), outbound(e, "SO-N")); err != nil {
@@ -612,7 +612,7 @@ func TestSimLinesCompleted(t *testing.T) {
 
 // TestSimCancel: a cancelled context stops a create and a list at once.
 func TestSimCancel(t *testing.T) {
-	sp := startSim(t, portalsim.Options{Edition: model.EditionB, Seed: 1, ThrottleRate: 1})
+	sp := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Seed: 1, ThrottleRate: 1})
 	ctx, cancel := context.WithCancel(t.Context())
 	c := sp.client(t, func(c *portal.Config) { c.RetryBaseWait, c.RetryMaxWait = time.Second, time.Second })
 	time.AfterFunc(50*time.Millisecond, cancel)

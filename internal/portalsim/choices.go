@@ -50,6 +50,10 @@ type Choices struct {
 	// already exists does: "reuse" the connection or "refuse" (the code is
 	// unique).
 	ConsigneeCode string
+	// ShipToAddress requires a consignee's name, streetAddress, zipcode,
+	// city and countryCode (as a carrier needs them); the documents show
+	// none of the ShipTo fields as required.
+	ShipToAddress bool
 	// NullNumbers renders an Edition B variant's unknown dimensions as null;
 	// false renders 0 (the documents type them number, not nullable).
 	NullNumbers bool
@@ -59,6 +63,15 @@ type Choices struct {
 	// CreateStatus is the status of a successful create: 0 as the
 	// documents show (200, 201 for variant packagings) or 201 for all.
 	CreateStatus int
+	// WarehouseLocation is what an Edition B order's warehouseLocation
+	// is: "warehouse" (the id of the warehouse a warehouse client names)
+	// or "warehouse-client" (the id of the warehouse client itself); the
+	// documents do not show how they relate.
+	WarehouseLocation string
+	// ItemsPerPage is "honoured" or "ignored" by Edition B lists (pages of
+	// 30): Edition B gives the bounds 0 to 10000 only "where bounds are
+	// listed", and lists none. Edition A's lists always honour it.
+	ItemsPerPage string
 	// StrictInput refuses what the documents forbid: an IRI or numeric
 	// string where an integer is documented, a date-time without the
 	// +00:00 offset, a string where a number is documented. false accepts
@@ -132,12 +145,18 @@ var choices = []choice{
 		func(c *Choices) *bool { return &c.ExtraFilters }),
 	textChoice("consignee-code", "a connection code is unique; embedding an existing consignee in a sales order is not shown",
 		func(c *Choices) *string { return &c.ConsigneeCode }, "refuse", "reuse"),
+	boolChoice("ship-to-address", "which ShipTo fields are required is not shown",
+		func(c *Choices) *bool { return &c.ShipToAddress }),
 	boolChoice("null-numbers", "Edition B types variant dimensions number, not nullable",
 		func(c *Choices) *bool { return &c.NullNumbers }),
 	intChoice("violation-status", "error status codes and bodies are not shown",
 		func(c *Choices) *int { return &c.ViolationStatus }, "422", "400"),
 	intChoice("create-status", "creates show 200 (variant packagings 201)",
 		func(c *Choices) *int { return &c.CreateStatus }, "documented", "201"),
+	textChoice("warehouse-location", "Edition B: how warehouseLocation relates to the warehouse id is not shown",
+		func(c *Choices) *string { return &c.WarehouseLocation }, "warehouse", "warehouse-client"),
+	textChoice("items-per-page", "Edition B gives itemsPerPage's bounds only where they are listed, and lists none",
+		func(c *Choices) *string { return &c.ItemsPerPage }, "honoured", "ignored"),
 	boolChoice("strict-input", "integers, +00:00 date-times and numbers are explicit in the field tables",
 		func(c *Choices) *bool { return &c.StrictInput }),
 }
@@ -148,21 +167,25 @@ var profiles = map[string]Choices{
 	// read as DESIGN.md section 2 assumes.
 	"documented": {OrderFilter: "status.code", ItemReads: "404", CreateIDs: true, VariantUpdatedAfter: true,
 		StandardOrderType: true, HydraNext: false, Timestamps: true, ListOrder: "id", MovingPages: false,
-		ExtraFilters: false, ConsigneeCode: "refuse", NullNumbers: false, ViolationStatus: 422, StrictInput: true},
+		ExtraFilters: false, ConsigneeCode: "refuse", ShipToAddress: false, NullNumbers: false, ViolationStatus: 422, StrictInput: true,
+		WarehouseLocation: "warehouse", ItemsPerPage: "honoured"},
 	// other-side: every open point read the other way.
 	"other-side": {OrderFilter: "fulfillmentStatus.code", ItemReads: "403", CreateIDs: false, VariantUpdatedAfter: false,
 		StandardOrderType: false, HydraNext: true, Timestamps: false, ListOrder: "updatedAt", MovingPages: true,
-		ExtraFilters: true, ConsigneeCode: "reuse", NullNumbers: true, ViolationStatus: 400, CreateStatus: 201, StrictInput: true},
+		ExtraFilters: true, ConsigneeCode: "reuse", ShipToAddress: true, NullNumbers: true, ViolationStatus: 400, CreateStatus: 201, StrictInput: true,
+		WarehouseLocation: "warehouse-client", ItemsPerPage: "ignored"},
 	// literal: only what the documents state, the open points as the
 	// documented profile reads them (the old --literal).
 	"literal": {OrderFilter: "status.code", ItemReads: "404", CreateIDs: true, VariantUpdatedAfter: true,
 		StandardOrderType: true, HydraNext: false, Timestamps: false, ListOrder: "id", MovingPages: false,
-		ExtraFilters: false, ConsigneeCode: "refuse", NullNumbers: false, ViolationStatus: 422, StrictInput: true},
+		ExtraFilters: false, ConsigneeCode: "refuse", NullNumbers: false, ViolationStatus: 422, StrictInput: true,
+		WarehouseLocation: "warehouse", ItemsPerPage: "honoured"},
 	// lenient: the simulator before it was an oracle; it serves and
 	// accepts everything a client might guess.
 	"lenient": {OrderFilter: "both", ItemReads: "served", CreateIDs: true, VariantUpdatedAfter: true,
 		StandardOrderType: true, HydraNext: true, Timestamps: true, ListOrder: "id", MovingPages: false,
-		ExtraFilters: true, ConsigneeCode: "reuse", NullNumbers: true, ViolationStatus: 422, StrictInput: false},
+		ExtraFilters: true, ConsigneeCode: "reuse", ShipToAddress: true, NullNumbers: true, ViolationStatus: 422, StrictInput: false,
+		WarehouseLocation: "warehouse", ItemsPerPage: "honoured"},
 }
 
 // DefaultProfile is the profile of a simulator whose Options name none.

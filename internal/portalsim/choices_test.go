@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"filebridge/internal/portal"
 )
 
 // withChoice serves the documented profile of the edition with one switch
@@ -31,7 +29,7 @@ func withChoice(t *testing.T, b bool, name, value string, also ...string) Option
 }
 
 // touch updates a stored document as the warehouse would.
-func (c *tc) touch(r portal.Resource, id int64) {
+func (c *tc) touch(r Resource, id int64) {
 	c.sim.mu.Lock()
 	defer c.sim.mu.Unlock()
 	c.sim.clock.touch(c.sim.tables[r].get(id).meta())
@@ -108,7 +106,7 @@ func TestChoices(t *testing.T) {
 			for _, n := range []string{"REC-1", "REC-2", "REC-3"} {
 				c.post("/purchase_orders", receptionA(n, 1, 1, 5))
 			}
-			c.touch(portal.PurchaseOrders, 1)
+			c.touch(PurchaseOrders, 1)
 			return ids(c.get("/purchase_orders"))
 		}, []string{"1,2,3", "2,3,1"}},
 		{"moving-pages", false, []string{"off", "on"}, []string{"list-order=updatedAt"}, func(c *tc) string {
@@ -132,6 +130,35 @@ func TestChoices(t *testing.T) {
 			so["shipTo"].(map[string]any)["code"] = "C1"
 			return itoa(int64(c.do("POST", "/api/sales_orders", so).status))
 		}, []string{"422", "200"}},
+		{"ship-to-address", false, []string{"off", "on"}, nil, func(c *tc) string {
+			masterA(c)
+			o := orderA("SO-1", 1, 1)
+			delete(o["shipTo"].(map[string]any), "city")
+			a := c.do("POST", "/api/sales_orders", o)
+			b := c.do("POST", "/api/sales_orders", map[string]any{"company": 42, "orderNumber": "SO-2", "externalOrderNumber": "W2",
+				"warehouseLocation": 3, "shipTo": map[string]any{}, "salesOrderLineItems": []any{map[string]any{"variant": 1, "quantity": 1}}})
+			return itoa(int64(a.status)) + "," + itoa(int64(b.status))
+		}, []string{"200,200", "422,422"}},
+		{"warehouse-location", true, []string{"warehouse", "warehouse-client"}, nil, func(c *tc) string {
+			c.post("/connections", connectionB("C1"))
+			c.post("/variants", variantB("V1"))
+			var out []string
+			for _, wh := range []int{3, 5, 8, 1} {
+				p := poB("P"+itoa(int64(wh)), 1, 1, 5)
+				p["warehouseLocation"] = wh
+				r := c.do("POST", "/api/purchase_orders", p)
+				code, _ := at(r.body, "warehouseLocation.code").(string)
+				out = append(out, itoa(int64(r.status))+":"+code)
+			}
+			return strings.Join(out, " ")
+		}, []string{"200:WH-LYON 200:WH-HAMBURG 200:WH-MILANO 422:", "200:WH-MILANO 422: 422: 200:WH-LYON"}},
+		{"items-per-page", true, []string{"honoured", "ignored"}, nil, func(c *tc) string {
+			for i := range 40 {
+				c.post("/variants", variantB("V"+itoa(int64(i))))
+			}
+			r := c.get("/variants?itemsPerPage=100")
+			return itoa(int64(len(r.members()))) + "/" + itoa(r.total())
+		}, []string{"40/40", "30/40"}},
 		{"null-numbers", true, []string{"off", "on"}, nil, func(c *tc) string {
 			v := variantB("V1")
 			delete(v, "width")
@@ -149,7 +176,7 @@ func TestChoices(t *testing.T) {
 			return itoa(int64(a)) + "," + itoa(int64(b))
 		}, []string{"200,201", "201,201"}},
 	}
-	covered := map[string]bool{"strict-input": true} // TestStrictRules
+	covered := map[string]bool{"strict-input": true} // TestStrictInput
 	for _, tt := range tests {
 		covered[tt.name] = true
 		for i, v := range tt.values {
@@ -274,5 +301,129 @@ func TestUndocumentedRequests(t *testing.T) {
 	}
 	if err := json.Unmarshal(r.raw, &body); err != nil || body.N != 5 || len(body.By) != len(want) {
 		t.Errorf("/_sim/stats: %v %s", err, r.raw)
+	}
+
+	// Edition A: its flow text names fulfillmentStatus.code for orders;
+	// only Edition B's flow text filters variants with updatedAt[after]
+	// (which the documented profile honours in both editions).
+	a := start(t, Options{Edition: EditionA, Seed: 1})
+	masterA(a)
+	a.get("/sales_orders?fulfillmentStatus.code=80&status.code=80")
+	if n := a.sim.UndocumentedRequests(); n != 0 {
+		t.Errorf("Edition A's documented order filters counted: %v", a.sim.Stats().Undocumented)
+	}
+	after := "/variants?updatedAt%5Bafter%5D=2030-01-01T00:00:00%2B00:00"
+	if n := a.get(after).total(); n != 0 {
+		t.Errorf("Edition A's SKU list ignored updatedAt[after]: %d", n)
+	}
+	if st := a.sim.Stats(); st.UndocumentedRequests != 1 || st.Undocumented["GET /api/variants?updatedAt[after]"] != 1 {
+		t.Errorf("Edition A's SKU list with updatedAt[after]: %v", st.Undocumented)
+	}
+}
+
+// TestStrictInput checks the strict-input switch: what the documents
+// forbid is refused when it is on (TestViolations gives the rule of each)
+// and taken when it is off.
+func TestStrictInput(t *testing.T) {
+	tests := []struct {
+		name string
+		b    bool
+		res  string
+		body func() map[string]any
+	}{
+		{"reception supplier as a numeric string", false, "/purchase_orders", func() map[string]any {
+			r := receptionA("R9", 1, 1, 5)
+			r["supplier"] = "1"
+			return r
+		}},
+		{"reception supplier as an IRI", false, "/purchase_orders", func() map[string]any {
+			r := receptionA("R9", 1, 1, 5)
+			r["supplier"] = "/api/connections/1"
+			return r
+		}},
+		{"dueAt without offset", false, "/purchase_orders", func() map[string]any {
+			r := receptionA("R9", 1, 1, 5)
+			r["dueAt"] = "2026-12-01T08:00:00"
+			return r
+		}},
+		{"dueAt in Z", false, "/purchase_orders", func() map[string]any {
+			r := receptionA("R9", 1, 1, 5)
+			r["dueAt"] = "2026-12-01T08:00:00Z"
+			return r
+		}},
+		{"company IRI", false, "/connections", func() map[string]any {
+			r := supplierA("S9")
+			r["company"] = "/api/companies/42"
+			return r
+		}},
+		{"SKU width as a string", false, "/variants", func() map[string]any {
+			r := skuA("K9", 1)
+			r["width"] = "50"
+			return r
+		}},
+		{"packaging variant as an integer", true, "/variant_packagings", func() map[string]any {
+			return map[string]any{"variant": 1, "code": "BOX9"}
+		}},
+		{"packaging supplier as an integer", true, "/variant_packagings", func() map[string]any {
+			return map[string]any{"variant": "/api/variants/1", "code": "BOX9", "supplier": 1}
+		}},
+		{"sales order line variant as an IRI", true, "/sales_orders", func() map[string]any {
+			r := soB("S9", 1, 1)
+			r["salesOrderLineItems"].([]any)[0].(map[string]any)["variant"] = "/api/variants/1"
+			return r
+		}},
+	}
+	for _, tt := range tests {
+		for _, strict := range []string{"on", "off"} {
+			t.Run(tt.name+"/strict-input="+strict, func(t *testing.T) {
+				c := start(t, withChoice(t, tt.b, "strict-input", strict))
+				if tt.b {
+					c.post("/connections", connectionB("C1"))
+					c.post("/variants", variantB("V1"))
+				} else {
+					masterA(c)
+				}
+				want := 422
+				if strict == "off" {
+					want = 200
+					if tt.res == "/variant_packagings" {
+						want = 201
+					}
+				}
+				c.mustDo(want, "POST", "/api"+tt.res, tt.body())
+			})
+		}
+	}
+}
+
+// TestMovingPagesLosesRows reproduces issue 22's "rows lost while pages
+// are read" under the other-side profile: 12 receptions, 3 per page, one
+// updated during each page read, read page by page: 3 of the 12 are never
+// served (and 3 served twice), while totalItems stays 12. (The other-side
+// profile has both switches on.)
+func TestMovingPagesLosesRows(t *testing.T) {
+	c := start(t, withChoice(t, false, "moving-pages", "on", "list-order=updatedAt"))
+	masterA(c)
+	for i := range 12 {
+		c.post("/purchase_orders", receptionA("REC-"+itoa(int64(i+1)), 1, 1, 5))
+	}
+	seen := map[int64]int{}
+	for page := 1; page <= 4; page++ {
+		r := c.get("/purchase_orders?itemsPerPage=3&page=" + itoa(int64(page)))
+		if r.total() != 12 {
+			t.Fatalf("page %d: totalItems %d", page, r.total())
+		}
+		for _, m := range r.members() {
+			seen[num(m["id"])]++
+		}
+	}
+	twice := 0
+	for _, n := range seen {
+		if n > 1 {
+			twice++
+		}
+	}
+	if len(seen) != 9 || twice != 3 {
+		t.Errorf("%d of 12 receptions served, %d twice; want 9 and 3: %v", len(seen), twice, seen)
 	}
 }

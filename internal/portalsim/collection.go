@@ -10,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // fkind is the strategy of a collection filter, as in API Platform.
@@ -43,7 +40,7 @@ type paramRef struct {
 
 // resource describes one collection of the edition.
 type resource struct {
-	name         portal.Resource
+	name         Resource
 	path, typ    string
 	filters      []filterDef
 	params       map[string]paramRef
@@ -125,8 +122,8 @@ func (r *resource) parseQuery(raw string) (*query, error) {
 			continue
 		case "itemsPerPage":
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n > model.MaxItemsPerPage {
-				return nil, fmt.Errorf("itemsPerPage must be an integer from 0 to %d, got %q", model.MaxItemsPerPage, v)
+			if err != nil || n < 0 || n > maxItemsPerPage {
+				return nil, fmt.Errorf("itemsPerPage must be an integer from 0 to %d, got %q", maxItemsPerPage, v)
 			}
 			q.perPage = n
 		}
@@ -217,6 +214,9 @@ func (s *Sim) list(w http.ResponseWriter, r *http.Request, res *resource) {
 		s.writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
+	if s.isB() && s.ch.ItemsPerPage == "ignored" {
+		q.perPage = 30
+	}
 	writeBody(w, http.StatusOK, s.page(res, q))
 }
 
@@ -303,7 +303,7 @@ func (s *Sim) envelope(res *resource, q *query, members []obj, total int) obj {
 		p = ""
 	}
 	view := obj{{"@id", pageIRI(res.path, q, q.page)}, {"@type", p + "PartialCollectionView"}}
-	if q.perPage > 0 && (s.ch.HydraNext || res.name == portal.ShippingUnits) {
+	if q.perPage > 0 && (s.ch.HydraNext || res.name == ShippingUnits) {
 		last := max(1, (total+q.perPage-1)/q.perPage)
 		view = append(view, kv{p + "first", pageIRI(res.path, q, 1)}, kv{p + "last", pageIRI(res.path, q, last)})
 		if q.page > 1 {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"filebridge/internal/portal"
 )
 
 func TestAuth(t *testing.T) {
@@ -110,59 +108,89 @@ func TestViolations(t *testing.T) {
 		body      map[string]any
 		path, msg string
 	}
+	// One row per rule of the API documents (the documented profile).
 	a := []tcase{
 		{"required", "/connections", with(supplierA("S9"), "name", nil), "name", "should not be blank"},
-		{"relationship enum", "/connections", with(supplierA("S9"), "relationship", "Customer"), "relationship", "not a valid choice"},
+		{"supplier relationship", "/connections", with(supplierA("S9"), "relationship", "Customer"), "relationship", "not a valid choice"},
 		{"company", "/connections", with(supplierA("S9"), "company", 7), "company", "not valid"},
+		{"company IRI", "/connections", with(supplierA("S9"), "company", "/api/companies/42"), "company", "type int"},
 		{"duplicate supplier", "/connections", supplierA("S1"), "code", "already used"},
 		{"sku too long", "/variants", skuA("ABCDEFGHIJKLMNO", 1), "sku", "14 characters or less"},
-		{"ean check digit", "/variants", with(skuA("X1", 1), "ean", "4006381333932"), "ean", "check digit"},
-		{"positive", "/variants", with(skuA("X1", 1), "length", 0), "length", "positive"},
+		{"sku required", "/variants", with(skuA("X1", 1), "sku", ""), "sku", "blank"},
+		{"ean required", "/variants", with(skuA("X1", 1), "ean", nil), "ean", "blank"},
+		{"ean check digit", "/variants", with(skuA("X1", 1), "ean", "4006381333932"), "ean", "control digit"},
+		{"greater than 0", "/variants", with(skuA("X1", 1), "length", 0), "length", "greater than 0"},
+		{"buyPrice required", "/variants", with(skuA("X1", 1), "buyPrice", nil), "buyPrice", "blank"},
 		{"number type", "/variants", with(skuA("X1", 1), "width", "wide"), "width", "of type"},
+		{"number as a string", "/variants", with(skuA("X1", 1), "width", "50"), "width", "of type"},
 		{"eanBox when quantityPerBox > 1", "/variants", with(skuA("X1", 1), "eanBox", nil), "eanBox", "quantityPerBox"},
 		{"unknown supplier", "/variants", skuA("X1", 99), "supplier", "This value is not valid."},
+		{"supplier as a numeric string", "/variants", with(skuA("X1", 1), "supplier", "1"), "supplier", "type int"},
+		{"supplier as an IRI", "/variants", with(skuA("X1", 1), "supplier", "/api/connections/1"), "supplier", "type int"},
 		{"duplicate sku", "/variants", skuA("K1", 1), "sku", "already used"},
 		{"reception number too long", "/purchase_orders", receptionA("REC-123456789012", 1, 1, 5), "orderNumber", "13 characters"},
 		{"order type", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "orderType", "BOAT"), "orderType", "valid choice"},
 		{"warehouse", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "warehouseLocation", 4), "warehouseLocation", "not valid"},
+		{"warehouse as a string", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "warehouseLocation", "3"), "warehouseLocation", "type int"},
 		{"unknown variant", "/purchase_orders", receptionA("R9", 1, 77, 5), "purchaseOrderLineItems[0].variant", "not valid"},
+		{"variant as an IRI", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "purchaseOrderLineItems.0.variant", "/api/variants/1"), "purchaseOrderLineItems[0].variant", "type int"},
 		{"integer quantity", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "purchaseOrderLineItems.0.quantity", 2.5), "purchaseOrderLineItems[0].quantity", "type int"},
+		{"line quantity required", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "purchaseOrderLineItems.0.quantity", nil), "purchaseOrderLineItems[0].quantity", "blank"},
 		{"dueAt", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "dueAt", "tomorrow"), "dueAt", "datetime"},
+		{"dueAt required", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "dueAt", nil), "dueAt", "blank"},
+		{"dueAt without offset", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "dueAt", "2026-12-01T08:00:00"), "dueAt", "+00:00"},
+		{"dueAt in Z", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "dueAt", "2026-12-01T08:00:00Z"), "dueAt", "+00:00"},
+		{"dueAt a date", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "dueAt", "2026-12-01"), "dueAt", "+00:00"},
+		{"attributes an object", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "attributes", "pallet"), "attributes", "type object"},
 		{"no lines", "/purchase_orders", with(receptionA("R9", 1, 1, 5), "purchaseOrderLineItems", []any{}), "purchaseOrderLineItems", "1 element"},
 		{"duplicate reception", "/purchase_orders", receptionA("R1", 1, 1, 5), "orderNumber", "already used"},
+		{"order number too long", "/sales_orders", orderA("O-3456789012345678", 1, 1), "orderNumber", "17 characters"},
 		{"delivery mode", "/sales_orders", with(orderA("O9", 1, 1), "deliveryMode", "FAST"), "deliveryMode", "valid choice"},
-		{"shipTo city", "/sales_orders", with(orderA("O9", 1, 1), "shipTo.city", nil), "shipTo.city", "blank"},
-		{"shipTo country", "/sales_orders", with(orderA("O9", 1, 1), "shipTo.countryCode", "France"), "shipTo.countryCode", "too long"},
-		{"shipTo email", "/sales_orders", with(orderA("O9", 1, 1), "shipTo.email", "nope"), "shipTo.email", "email"},
-		{"line quantity", "/sales_orders", with(orderA("O9", 1, 1), "salesOrderLineItems.0.quantity", -1), "salesOrderLineItems[0].quantity", "positive"},
+		{"shipTo required", "/sales_orders", with(orderA("O9", 1, 1), "shipTo", nil), "shipTo", "blank"},
+		{"shipTo a string field", "/sales_orders", with(orderA("O9", 1, 1), "shipTo.city", 69), "shipTo.city", "type string"},
 		{"external number", "/sales_orders", with(orderA("O9", 1, 1), "externalOrderNumber", nil), "externalOrderNumber", "blank"},
+		{"service type", "/sales_orders", with(orderA("O9", 1, 1), "serviceLineItems.0.serviceType", nil), "serviceLineItems[0].serviceType", "blank"},
 		{"duplicate order", "/sales_orders", orderA("O1", 1, 1), "orderNumber", "already used"},
 	}
 	b := []tcase{
 		{"connection name too long", "/connections", with(connectionB("C9"), "name", strings.Repeat("n", 31)), "name", "30 characters"},
+		{"connection code too long", "/connections", with(connectionB("C9"), "code", strings.Repeat("c", 15)), "code", "14 characters"},
 		{"connection relationship", "/connections", with(connectionB("C9"), "relationship", "Forwarder"), "relationship", "valid choice"},
 		{"connection country", "/connections", with(connectionB("C9"), "countryCode", "XX"), "countryCode", "country"},
+		{"connection country name", "/connections", with(connectionB("C9"), "countryCode", "France"), "countryCode", "country"},
+		{"connection email", "/connections", with(connectionB("C9"), "email", "nope"), "email", "email"},
+		{"connection zipcode a string", "/connections", with(connectionB("C9"), "zipcode", 21120), "zipcode", "type string"},
 		{"duplicate connection", "/connections", connectionB("C1"), "code", "already used"},
 		{"variant sku too long", "/variants", variantB(strings.Repeat("s", 18)), "sku", "17 characters"},
+		{"variant ean", "/variants", with(variantB("V9"), "ean", nil), "ean", "blank"},
 		{"duplicate variant", "/variants", variantB("V1"), "sku", "already used"},
 		{"packaging level", "/variant_packagings", map[string]any{"variant": "/api/variants/1", "code": "BOX2", "level": "XXL"}, "level", "valid choice"},
 		{"packaging variant", "/variant_packagings", map[string]any{"variant": "/api/variants/9", "code": "BOX2"}, "variant", "not valid"},
-		{"duplicate packaging", "/variant_packagings", map[string]any{"variant": 1, "code": "BOX"}, "code", "already used"},
+		{"packaging variant as an integer", "/variant_packagings", map[string]any{"variant": 1, "code": "BOX2"}, "variant", "IRI"},
+		{"packaging code", "/variant_packagings", map[string]any{"variant": "/api/variants/1"}, "code", "blank"},
+		{"packaging quantity an integer", "/variant_packagings", map[string]any{"variant": "/api/variants/1", "code": "BOX2", "quantity": 2.5}, "quantity", "type int"},
+		{"packaging supplier as an integer", "/variant_packagings", map[string]any{"variant": "/api/variants/1", "code": "BOX2", "supplier": 1}, "supplier", "as a string"},
+		{"packaging supplier as an IRI", "/variant_packagings", map[string]any{"variant": "/api/variants/1", "code": "BOX2", "supplier": "/api/connections/1"}, "supplier", "as a string"},
+		{"duplicate packaging", "/variant_packagings", map[string]any{"variant": "/api/variants/1", "code": "BOX"}, "code", "already used"},
 		{"po supplier", "/purchase_orders", poB("P9", 99, 1, 5), "supplier", "not valid"},
 		{"po number too long", "/purchase_orders", poB(strings.Repeat("p", 28), 1, 1, 5), "orderNumber", "27 characters"},
+		{"po expiry date offset", "/purchase_orders", with(poB("P9", 1, 1, 5), "purchaseOrderLineItems.0.expiryDate", "2027-06-30"), "purchaseOrderLineItems[0].expiryDate", "+00:00"},
 		{"duplicate po", "/purchase_orders", poB("P1", 1, 1, 5), "orderNumber", "already used"},
+		{"so number too long", "/sales_orders", soB(strings.Repeat("s", 18), 1, 1), "orderNumber", "17 characters"},
 		{"so carrier", "/sales_orders", with(soB("S9", 1, 1), "carrier", 9, "carrierService", nil), "carrier", "not valid"},
+		{"so carrier as an IRI", "/sales_orders", with(soB("S9", 1, 1), "carrier", "/api/carriers/1", "carrierService", nil), "carrier", "type int"},
 		{"so service of another carrier", "/sales_orders", with(soB("S9", 1, 1), "carrierService", 21), "carrierService", "another carrier"},
 		{"so shipTo connection", "/sales_orders", with(soB("S9", 1, 1), "shipTo", 99), "shipTo", "not valid"},
-		{"so embedded shipTo zipcode", "/sales_orders", with(soB("S9", 1, 1), "shipTo.zipcode", nil), "shipTo.zipcode", "blank"},
-		{"so date", "/sales_orders", with(soB("S9", 1, 1), "plannedDeliveryDate", "soon"), "plannedDeliveryDate", "datetime"},
+		{"so embedded shipTo name", "/sales_orders", with(soB("S9", 1, 1), "shipTo.name", nil), "shipTo.name", "blank"},
+		{"so date", "/sales_orders", with(soB("S9", 1, 1), "plannedDeliveryDate", "soon"), "plannedDeliveryDate", "date"},
+		{"so date with a time", "/sales_orders", with(soB("S9", 1, 1), "plannedDeliveryDate", "2026-12-03T00:00:00+00:00"), "plannedDeliveryDate", "date"},
 		{"so time", "/sales_orders", with(soB("S9", 1, 1), "deliveryTimeSlotBefore", "25:99"), "deliveryTimeSlotBefore", "time"},
 		{"duplicate so", "/sales_orders", soB("S1", 1, 1), "orderNumber", "already used"},
 	}
 	run := func(t *testing.T, c *tc, cases []tcase) {
 		for _, tt := range cases {
 			t.Run(tt.name, func(t *testing.T) {
-				before := c.sim.Len(portal.Resource(strings.TrimPrefix(tt.res, "/")))
+				before := c.sim.Len(Resource(strings.TrimPrefix(tt.res, "/")))
 				r := c.mustDo(422, "POST", "/api"+tt.res, tt.body)
 				msg, ok := violationAt(r, tt.path)
 				if !ok || !strings.Contains(msg, tt.msg) {
@@ -171,14 +199,14 @@ func TestViolations(t *testing.T) {
 				if r.body["@type"] != "ConstraintViolationList" || !strings.Contains(r.body["hydra:description"].(string), tt.path+": ") {
 					t.Errorf("envelope: %s", r.raw)
 				}
-				if after := c.sim.Len(portal.Resource(strings.TrimPrefix(tt.res, "/"))); after != before {
+				if after := c.sim.Len(Resource(strings.TrimPrefix(tt.res, "/"))); after != before {
 					t.Errorf("a rejected create stored a document (%d -> %d)", before, after)
 				}
 			})
 		}
 	}
 	t.Run("A", func(t *testing.T) {
-		c := start(t, edA())
+		c := start(t, documented(edA()))
 		c.post("/connections", supplierA("S1"))
 		c.post("/variants", skuA("K1", 1))
 		c.post("/purchase_orders", receptionA("R1", 1, 1, 5))
@@ -186,10 +214,10 @@ func TestViolations(t *testing.T) {
 		run(t, c, a)
 	})
 	t.Run("B", func(t *testing.T) {
-		c := start(t, edB())
+		c := start(t, documented(edB()))
 		c.post("/connections", connectionB("C1"))
 		c.post("/variants", variantB("V1"))
-		c.mustDo(201, "POST", "/api/variant_packagings", map[string]any{"variant": 1, "code": "BOX"})
+		c.mustDo(201, "POST", "/api/variant_packagings", map[string]any{"variant": "/api/variants/1", "code": "BOX"})
 		c.post("/purchase_orders", poB("P1", 1, 1, 5))
 		c.post("/sales_orders", soB("S1", 1, 1))
 		run(t, c, b)
@@ -202,7 +230,7 @@ func TestEmbeddedConnectionsB(t *testing.T) {
 	c.post("/variants", variantB("V1"))
 	// An embedded consignee is created; one with an existing code is that connection.
 	c.post("/sales_orders", soB("S1", 1, 1))
-	if n := c.sim.Len(portal.Connections); n != 2 {
+	if n := c.sim.Len(Connections); n != 2 {
 		t.Fatalf("connections = %d, want 2", n)
 	}
 	body := soB("S2", 1, 1)
@@ -212,7 +240,7 @@ func TestEmbeddedConnectionsB(t *testing.T) {
 	if at(r.body, "shipTo.id") != nil && num(at(r.body, "shipTo.id")) != 1 || num(at(r.body, "billingTo.id")) != 1 {
 		t.Errorf("shipTo/billingTo: %s", r.raw)
 	}
-	if n := c.sim.Len(portal.Connections); n != 2 {
+	if n := c.sim.Len(Connections); n != 2 {
 		t.Errorf("connections = %d, want 2", n)
 	}
 	// A code may be left to the portal's counters.
@@ -244,7 +272,7 @@ func TestConcurrentCreates(t *testing.T) {
 			t.Errorf("status %d", st)
 		}
 	}
-	if won != 1 || c.sim.Count(portal.Variants, "RACE") != 1 {
-		t.Fatalf("%d creates won, Count = %d; want exactly one", won, c.sim.Count(portal.Variants, "RACE"))
+	if won != 1 || c.sim.Count(Variants, "RACE") != 1 {
+		t.Fatalf("%d creates won, Count = %d; want exactly one", won, c.sim.Count(Variants, "RACE"))
 	}
 }

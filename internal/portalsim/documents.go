@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"filebridge/internal/portal"
 )
 
 // What the API documents show, the yardstick of the switches in
@@ -27,28 +25,31 @@ func dateVars(name string, ops ...string) []string {
 
 // documentedParams lists the query variables the documents give each list
 // (both editions: where a resource exists in both, its tables agree), with
-// the filters their flow texts use: updatedAt[after] on variants and
-// packagings, fulfillmentStatus.code on Edition A's orders.
-func (s *Sim) documentedParams(r portal.Resource) []string {
+// the filters their flow texts use: updatedAt[after] on Edition B's
+// variants and packagings, fulfillmentStatus.code on Edition A's orders.
+func (s *Sim) documentedParams(r Resource) []string {
 	bounds := []string{"before", "after"}
 	all4 := []string{"before", "strictly_before", "after", "strictly_after"}
 	var vs []string
 	switch r {
-	case portal.Connections:
+	case Connections:
 		vs = []string{"name", "code", "code[]", "relationship"}
-	case portal.Variants:
-		vs = []string{"name", "sku", "code[]", "updatedAt[after]"}
-	case portal.VariantPackagings:
+	case Variants:
+		vs = []string{"name", "sku", "code[]"}
+		if s.isB() {
+			vs = append(vs, "updatedAt[after]") // Edition B's flow text only
+		}
+	case VariantPackagings:
 		vs = []string{"ean", "code", "variant", "variant.name", "variant.sku", "order[createdAt]", "order[updatedAt]", "updatedAt[after]"}
-	case portal.WarehouseClients:
+	case WarehouseClients:
 		vs = []string{"company.id", "company", "warehouse"}
-	case portal.Carriers:
+	case Carriers:
 		vs = []string{"company.id", "company", "code", "name", "mainTransportation.code"}
-	case portal.CarrierServices:
+	case CarrierServices:
 		vs = []string{"company.id", "company", "code", "name", "carrier"}
-	case portal.PurchaseOrders, portal.SalesOrders:
+	case PurchaseOrders, SalesOrders:
 		vs = []string{"orderNumber", "status.code", "status.code[]"}
-		if r == portal.PurchaseOrders {
+		if r == PurchaseOrders {
 			vs = append(vs, "referenceNumber")
 		} else {
 			vs = append(vs, "externalOrderNumber")
@@ -56,10 +57,10 @@ func (s *Sim) documentedParams(r portal.Resource) []string {
 		for _, f := range []string{"createdAt", "updatedAt", "receivedAt"} {
 			vs = append(vs, dateVars(f, bounds...)...)
 		}
-		if r == portal.SalesOrders && !s.isB() {
+		if r == SalesOrders && !s.isB() {
 			vs = append(vs, "fulfillmentStatus.code")
 		}
-	case portal.Fulfillments:
+	case Fulfillments:
 		vs = []string{"id", "company.id", "company", "fulfillmentNumber", "status", "status.code", "warehouse", "warehouse.id",
 			"salesOrder", "salesOrder.id", "salesOrder.orderNumber", "salesOrder.externalOrderNumber",
 			"order", "order.id", "order.orderNumber", "order.externalOrderNumber", "shipment", "shipment.id",
@@ -68,17 +69,17 @@ func (s *Sim) documentedParams(r portal.Resource) []string {
 		for _, f := range []string{"createdAt", "updatedAt", "fulfilledAt"} {
 			vs = append(vs, dateVars(f, all4...)...)
 		}
-	case portal.ShippingUnits:
+	case ShippingUnits:
 		vs = []string{"shippingTrackingNumber", "shippingUnitNumber", "shipment.shipmentNumber", "shippingUnitStatus",
 			"shippingUnitStatus[]", "shippingUnitStatus.code", "shippingUnitStatus.code[]", "shipTo.name", "salesOrder.orderNumber"}
 		for _, f := range []string{"createdAt", "updatedAt", "completedAt"} {
 			vs = append(vs, dateVars(f, all4...)...)
 		}
-	case portal.ShippingUnitEvents:
+	case ShippingUnitEvents:
 		vs = []string{"severity", "shippingUnitStatus.code"}
-	case portal.Stocks:
+	case Stocks:
 		vs = []string{"variant.id", "variant.id[]", "variant.sku"}
-	case portal.StockMovements:
+	case StockMovements:
 		vs = append([]string{"variant.id", "variant.id[]", "variant.sku"}, dateVars("createdAt", bounds...)...)
 	}
 	return vs
@@ -87,20 +88,22 @@ func (s *Sim) documentedParams(r portal.Resource) []string {
 // applyFilterChoices drops the query variables of d the choices ignore:
 // those outside the documents (unless ExtraFilters), the order status name
 // OrderFilter does not honour, and the updatedAt bounds of variants and
-// packagings unless VariantUpdatedAfter.
+// packagings unless VariantUpdatedAfter (updatedAt[after] in both
+// editions: Edition A's SKUs are the same collection).
 func (s *Sim) applyFilterChoices(d *resource) {
 	documented := s.documentedParams(d.name)
 	d.keep(func(v string) bool {
-		if !s.ch.ExtraFilters && !slices.Contains(documented, v) {
-			return false
-		}
 		switch {
-		case d.name == portal.SalesOrders && (v == "status.code" || v == "fulfillmentStatus.code"):
-			return s.ch.OrderFilter == "both" || s.ch.OrderFilter == v
-		case d.name == portal.SalesOrders && (v == "status.code[]" || v == "fulfillmentStatus.code[]"):
-			return s.ch.OrderFilter == "both" || s.ch.OrderFilter+"[]" == v
-		case (d.name == portal.Variants || d.name == portal.VariantPackagings) && strings.HasPrefix(v, "updatedAt["):
+		case (d.name == Variants || d.name == VariantPackagings) && v == "updatedAt[after]":
 			return s.ch.VariantUpdatedAfter
+		case !s.ch.ExtraFilters && !slices.Contains(documented, v):
+			return false
+		case d.name == SalesOrders && (v == "status.code" || v == "fulfillmentStatus.code"):
+			return s.ch.OrderFilter == "both" || s.ch.OrderFilter == v
+		case d.name == SalesOrders && (v == "status.code[]" || v == "fulfillmentStatus.code[]"):
+			return s.ch.OrderFilter == "both" || s.ch.OrderFilter+"[]" == v
+		case (d.name == Variants || d.name == VariantPackagings) && strings.HasPrefix(v, "updatedAt["):
+			return s.ch.VariantUpdatedAfter && s.ch.ExtraFilters
 		}
 		return true
 	})
@@ -129,11 +132,11 @@ func (r *resource) keep(keep func(v string) bool) {
 
 // documentedCreate reports whether the documents list a create of r in
 // the edition (beside them they list only GET of each list).
-func (s *Sim) documentedCreate(r portal.Resource) bool {
+func (s *Sim) documentedCreate(r Resource) bool {
 	switch r {
-	case portal.Connections, portal.Variants, portal.PurchaseOrders, portal.SalesOrders:
+	case Connections, Variants, PurchaseOrders, SalesOrders:
 		return true
-	case portal.VariantPackagings:
+	case VariantPackagings:
 		return s.isB()
 	}
 	return false
@@ -142,8 +145,8 @@ func (s *Sim) documentedCreate(r portal.Resource) bool {
 // listsID reports whether the documents' field table of r lists an id in
 // what a create returns; receptions/purchase orders and orders/sales
 // orders list none.
-func listsID(r portal.Resource) bool {
-	return r != portal.PurchaseOrders && r != portal.SalesOrders
+func listsID(r Resource) bool {
+	return r != PurchaseOrders && r != SalesOrders
 }
 
 // without returns o without the members named.
@@ -217,9 +220,9 @@ func (s *Sim) countOutside(r *http.Request, res *resource, id string) {
 // timeless reports whether the documents' field table of r lists no
 // createdAt/updatedAt: suppliers/connections, SKUs/variants,
 // receptions/purchase orders, orders/sales orders and stock movements.
-func timeless(r portal.Resource) bool {
+func timeless(r Resource) bool {
 	switch r {
-	case portal.Connections, portal.Variants, portal.PurchaseOrders, portal.SalesOrders, portal.StockMovements:
+	case Connections, Variants, PurchaseOrders, SalesOrders, StockMovements:
 		return true
 	}
 	return false
@@ -227,7 +230,7 @@ func timeless(r portal.Resource) bool {
 
 // stampsOf is the createdAt/updatedAt pair of a document of r, none when
 // r's field table lists none and Choices.Timestamps is off.
-func (s *Sim) stampsOf(r portal.Resource, b *base) obj {
+func (s *Sim) stampsOf(r Resource, b *base) obj {
 	if !s.ch.Timestamps && timeless(r) {
 		return nil
 	}

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"filebridge/internal/portal"
 )
 
 // faults injects the failures of a real network and proxy in front of the
@@ -161,7 +159,7 @@ func (s *Sim) Stats() Stats {
 	st := Stats{Edition: string(s.opts.Edition), Counts: map[string]int{}}
 	s.mu.RLock()
 	st.Ticks = s.ticks
-	for _, r := range portal.Resources(s.opts.Edition) {
+	for _, r := range editionResources[s.opts.Edition] {
 		st.Counts[string(r)] = len(s.tables[r].items)
 	}
 	s.mu.RUnlock()

@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"filebridge/internal/portal"
 )
 
 func TestFaultsDeterministic(t *testing.T) {
@@ -84,7 +82,7 @@ func TestDrops(t *testing.T) {
 			t.Fatalf("request %d got a response (%d) with DropRate 1", i, res.StatusCode)
 		}
 	}
-	created := c.sim.Len(portal.Connections)
+	created := c.sim.Len(Connections)
 	if created == 0 || created == n || created != c.sim.Stats().Faults.DroppedAfterDoc {
 		t.Errorf("%d of %d dropped creates stored, stats say %d", created, n, c.sim.Stats().Faults.DroppedAfterDoc)
 	}

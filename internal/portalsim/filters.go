@@ -5,9 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // Filter constructors. T is the stored type of the resource.
@@ -54,7 +51,7 @@ func idFilter() filterDef {
 // describe builds the descriptor of a resource: its JSON-LD type, the
 // filters of the documents' query-parameter tables (plus the few extras
 // the flows use), its renderer and its create operation.
-func (s *Sim) describe(r portal.Resource) *resource {
+func (s *Sim) describe(r Resource) *resource {
 	d := &resource{name: r, createStatus: 200}
 	company := func(doc) string { return itoa(s.opts.Company) }
 	companyF := []filterDef{
@@ -68,7 +65,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 		}
 	}
 	switch r {
-	case portal.Connections:
+	case Connections:
 		d.typ = "Connection"
 		d.filters = []filterDef{
 			idFilter(),
@@ -78,7 +75,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 		}
 		d.render = func(x doc) obj { return s.renderConnection(x.(*connection)) }
 		d.create = s.createConnection
-	case portal.Variants:
+	case Variants:
 		d.typ = "Variant"
 		d.filters = []filterDef{
 			idFilter(),
@@ -89,7 +86,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 		}
 		d.render = func(x doc) obj { return s.renderVariant(x.(*variant), true) }
 		d.create = s.createVariant
-	case portal.VariantPackagings:
+	case VariantPackagings:
 		d.typ = "VariantPackaging"
 		d.createStatus = 201
 		d.filters = []filterDef{
@@ -102,7 +99,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 		}
 		d.render = func(x doc) obj { return s.renderPackaging(x.(*packaging)) }
 		d.create = s.createPackaging
-	case portal.WarehouseClients:
+	case WarehouseClients:
 		d.typ = "WarehouseClient"
 		d.filters = append(companyF,
 			ref("warehouse", func(w *warehouseClient) int64 { return w.WarehouseID }),
@@ -111,7 +108,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 			exact("clientCode", func(w *warehouseClient) string { return w.ClientCode }),
 		)
 		d.render = func(x doc) obj { return s.renderWarehouseClient(x.(*warehouseClient)) }
-	case portal.Carriers:
+	case Carriers:
 		d.typ = "Carrier"
 		d.filters = append(companyF,
 			exact("code", func(c *carrier) string { return c.Code }),
@@ -120,7 +117,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 			exact("mainTransportationType.code", func(c *carrier) string { return c.Mode }),
 		)
 		d.render = func(x doc) obj { return s.renderCarrier(x.(*carrier)) }
-	case portal.CarrierServices:
+	case CarrierServices:
 		d.typ = "CarrierService"
 		d.filters = append(companyF,
 			exact("code", func(c *carrierService) string { return c.Code }),
@@ -130,7 +127,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 			exact("carrier.code", func(c *carrierService) string { return s.carrierOf(c.CarrierID).Code }),
 		)
 		d.render = func(x doc) obj { return s.renderService(x.(*carrierService)) }
-	case portal.PurchaseOrders:
+	case PurchaseOrders:
 		d.typ = "PurchaseOrder"
 		d.filters = []filterDef{
 			idFilter(),
@@ -144,7 +141,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 		}
 		d.render = func(x doc) obj { return s.renderPO(x.(*purchaseOrder)) }
 		d.create = s.createPO
-	case portal.SalesOrders:
+	case SalesOrders:
 		d.typ = "SalesOrder"
 		status := func(o *salesOrder) string { return strconv.Itoa(o.FulfillmentStatus) }
 		d.filters = []filterDef{
@@ -159,12 +156,12 @@ func (s *Sim) describe(r portal.Resource) *resource {
 		}
 		d.render = func(x doc) obj { return s.renderSO(x.(*salesOrder), true) }
 		d.create = s.createSO
-	case portal.Fulfillments:
+	case Fulfillments:
 		d.typ = "Fulfillment"
 		soID := func(f *fulfillment) int64 { return f.SalesOrderID }
 		soNum := func(f *fulfillment) string { return s.salesOrderOf(f.SalesOrderID).OrderNumber }
 		soExt := func(f *fulfillment) string { return s.salesOrderOf(f.SalesOrderID).ExternalOrderNumber }
-		st := func(*fulfillment) string { return strconv.Itoa(model.StatusReceived) }
+		st := func(*fulfillment) string { return strconv.Itoa(statusReceived) }
 		d.filters = append([]filterDef{idFilter()}, companyF...)
 		d.filters = append(d.filters,
 			exact("fulfillmentNumber", func(f *fulfillment) string { return f.FulfillmentNumber }),
@@ -191,7 +188,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 			sortBy("fulfilledAt", func(a, b *fulfillment) int { return a.FulfilledAt.Compare(b.FulfilledAt) }),
 		)
 		d.render = func(x doc) obj { return s.renderFulfillment(x.(*fulfillment)) }
-	case portal.ShippingUnits:
+	case ShippingUnits:
 		d.typ = "ShippingUnit"
 		st := func(u *shippingUnit) string { return strconv.Itoa(u.Status) }
 		d.filters = []filterDef{
@@ -207,7 +204,7 @@ func (s *Sim) describe(r portal.Resource) *resource {
 			date("completedAt", func(u *shippingUnit) time.Time { return u.CompletedAt }),
 		}
 		d.render = func(x doc) obj { return s.renderSU(x.(*shippingUnit), true) }
-	case portal.ShippingUnitEvents:
+	case ShippingUnitEvents:
 		d.typ = "ShippingUnitEvent"
 		d.filters = []filterDef{
 			idFilter(),
@@ -219,11 +216,11 @@ func (s *Sim) describe(r portal.Resource) *resource {
 			sortBy("occurredAt", func(a, b *shippingUnitEvent) int { return a.OccurredAt.Compare(b.OccurredAt) }),
 		}
 		d.render = func(x doc) obj { return s.renderEvent(x.(*shippingUnitEvent)) }
-	case portal.Stocks:
+	case Stocks:
 		d.typ = "Stock"
 		d.filters = variantF(func(x doc) int64 { return x.(*stock).VariantID })
 		d.render = func(x doc) obj { return s.renderStock(x.(*stock)) }
-	case portal.StockMovements:
+	case StockMovements:
 		d.typ = "StockMovement"
 		d.filters = append(variantF(func(x doc) int64 { return x.(*movement).VariantID }),
 			date("movedAt", func(m *movement) time.Time { return m.MovedAt }))

@@ -13,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"filebridge/internal/model"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -242,7 +240,7 @@ func variantB(sku string) map[string]any {
 
 func poB(number string, supplier, variant int64, qty int) map[string]any {
 	return map[string]any{"company": 42, "orderNumber": number, "referenceNumber": "ERP-1", "warehouseLocation": 3, "supplier": supplier,
-		"dueAt":                  "2026-12-01T08:00:00Z",
+		"dueAt":                  "2026-12-01T08:00:00+00:00",
 		"purchaseOrderLineItems": []any{map[string]any{"position": 1, "variant": variant, "quantity": qty, "lotNumber": "LOT-7781", "expiryDate": "2027-06-30T00:00:00+00:00"}}}
 }
 
@@ -256,7 +254,10 @@ func soB(number string, variant int64, qty int) map[string]any {
 // edA and edB serve the lenient profile, which serves and accepts every
 // guess of a client: the tests of what the simulator stores, renders and
 // filters. choices_test.go tests the other profiles.
-func edA() Options { return Options{Edition: model.EditionA, Seed: 1, Choices: lenient()} }
-func edB() Options { return Options{Edition: model.EditionB, Seed: 1, Choices: lenient()} }
+func edA() Options { return Options{Edition: EditionA, Seed: 1, Choices: lenient()} }
+func edB() Options { return Options{Edition: EditionB, Seed: 1, Choices: lenient()} }
+
+// documented serves the documented profile (the default) instead.
+func documented(o Options) Options { o.Choices = nil; return o }
 
 func lenient() *Choices { c := profiles["lenient"]; return &c }

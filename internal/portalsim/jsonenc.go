@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
-
-	"filebridge/internal/model"
 )
 
 // kv is one member of an ordered JSON object.
@@ -53,7 +51,7 @@ func appendJSON(b []byte, v any) []byte {
 		return strconv.AppendFloat(b, x, 'f', -1, 64)
 	case bool:
 		return strconv.AppendBool(b, x)
-	case model.Decimal:
+	case decimal:
 		if x == "" {
 			return append(b, "null"...)
 		}

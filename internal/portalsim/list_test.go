@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"filebridge/internal/portal"
 )
 
 func TestPaging(t *testing.T) {
@@ -173,7 +171,7 @@ func TestFiltersB(t *testing.T) {
 		{"/purchase_orders?status.code[]=75&status.code[]=80", ""},
 	}
 	checkIDs(t, c, tests)
-	if c.sim.Count(portal.VariantPackagings, "V1/INNER") != 1 || c.sim.Count(portal.VariantPackagings, "INNER") != 2 {
+	if c.sim.Count(VariantPackagings, "V1/INNER") != 1 || c.sim.Count(VariantPackagings, "INNER") != 2 {
 		t.Error("Count of packagings")
 	}
 }
@@ -231,17 +229,17 @@ func BenchmarkStocks100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	res := s.res[portal.Stocks]
+	res := s.res[Stocks]
 	b.ResetTimer()
 	for b.Loop() {
 		q, _ := res.parseQuery("itemsPerPage=10000&page=5")
 		s.mu.RLock()
-		page := s.tables[portal.Stocks].items[(q.page-1)*q.perPage : q.page*q.perPage]
+		page := s.tables[Stocks].items[(q.page-1)*q.perPage : q.page*q.perPage]
 		members := make([]obj, len(page))
 		for i, d := range page {
 			members[i] = res.render(d)
 		}
-		_ = appendJSON(nil, s.envelope(res, q, members, len(s.tables[portal.Stocks].items)))
+		_ = appendJSON(nil, s.envelope(res, q, members, len(s.tables[Stocks].items)))
 		s.mu.RUnlock()
 	}
 }

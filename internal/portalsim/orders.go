@@ -1,41 +1,37 @@
 package portalsim
 
-import (
-	"slices"
-	"strings"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
-)
+import "slices"
 
 // createPO creates a reception (A) or purchase order (B); the expected
 // quantities become incoming stock.
 func (s *Sim) createPO(m map[string]any) (doc, vset) {
-	o, f := s.docInput(m, model.KindInbound)
-	p := &purchaseOrder{Company: s.opts.Company, Status: model.StatusCreated}
-	p.OrderNumber = o.str("orderNumber", f("orderNumber"))
-	p.Reference = o.str("referenceNumber", f("referenceNumber"))
-	p.WarehouseID = o.warehouse("warehouseLocation", true)
-	p.SupplierID = o.ref("supplier", f("supplierCode").Required, portal.Connections)
-	p.OrderType = o.str("orderType", model.Field{MaxLen: f("orderType").MaxLen})
-	if !s.isB() && p.OrderType != "" && !slices.Contains(s.receptionOrderTypes(), p.OrderType) {
-		o.v.add("orderType", "The value you selected is not a valid choice (use one of "+strings.Join(s.receptionOrderTypes(), ", ")+").", codeChoice)
+	o := s.docInput(m)
+	p := &purchaseOrder{Company: s.opts.Company, Status: statusCreated}
+	if s.isB() {
+		p.OrderNumber = o.str("orderNumber", reqMax(poNumberMaxB))
+		p.OrderType = o.str("orderType", opt)
+	} else {
+		p.OrderNumber = o.str("orderNumber", reqMax(receptionNumberMax))
+		p.OrderType = o.str("orderType", field{enum: s.receptionOrderTypes()})
 	}
+	p.Reference = o.str("referenceNumber", opt)
+	p.WarehouseID = o.warehouse("warehouseLocation", true)
+	p.SupplierID = o.ref("supplier", true, Connections, refInt)
 	if !s.isB() {
 		if a, ok := o.object("attributes", false); ok {
 			p.HasAttributes = true
-			p.DeliveryType = a.str("deliveryType", f("attributes.deliveryType"))
+			p.DeliveryType = a.str("deliveryType", opt)
 		}
 	}
-	p.DueAt = o.when("dueAt", f("dueAt"))
+	p.DueAt = o.when("dueAt", !s.isB())
 	seen := map[int64]bool{}
 	for i, l := range o.list("purchaseOrderLineItems", true) {
-		p.Lines = append(p.Lines, poLine{orderLine: s.readLine(l, i, f, seen)})
+		p.Lines = append(p.Lines, poLine{orderLine: s.readLine(l, i, seen)})
 	}
-	if !s.free(o, portal.PurchaseOrders, "orderNumber", p.OrderNumber) {
+	if !s.free(o, PurchaseOrders, "orderNumber", p.OrderNumber) {
 		return nil, *o.v
 	}
-	s.store(portal.PurchaseOrders, p, p.OrderNumber)
+	s.store(PurchaseOrders, p, p.OrderNumber)
 	for _, l := range p.Lines {
 		st := s.stockOf(l.VariantID)
 		st.Incoming += l.Quantity
@@ -47,53 +43,58 @@ func (s *Sim) createPO(m map[string]any) (doc, vset) {
 // createSO creates an order (A) or sales order (B); ordered quantities are
 // allocated.
 func (s *Sim) createSO(m map[string]any) (doc, vset) {
-	o, f := s.docInput(m, model.KindOutbound)
-	so := &salesOrder{Company: s.opts.Company, FulfillmentStatus: model.StatusCreated}
-	so.OrderNumber = o.str("orderNumber", f("orderNumber"))
-	so.ExternalOrderNumber = o.str("externalOrderNumber", f("externalOrderNumber"))
-	so.DeliveryMode = o.str("deliveryMode", f("deliveryMode"))
+	o := s.docInput(m)
+	so := &salesOrder{Company: s.opts.Company, FulfillmentStatus: statusCreated}
+	so.OrderNumber = o.str("orderNumber", reqMax(orderNumberMax))
+	// Edition A requires externalOrderNumber and lists deliveryMode's
+	// values; Edition B does neither.
+	so.ExternalOrderNumber = o.str("externalOrderNumber", field{required: !s.isB()})
+	if s.isB() {
+		so.DeliveryMode = o.str("deliveryMode", opt)
+	} else {
+		so.DeliveryMode = o.str("deliveryMode", field{enum: deliveryModesA})
+	}
 	so.WarehouseID = o.warehouse("warehouseLocation", true)
 	var shipNew, billNew *connection
 	if s.isB() {
 		so.ShipToID, shipNew = s.party(o, "shipTo", true)
 		so.BillingToID, billNew = s.party(o, "billingTo", false)
-		so.CarrierID = o.ref("carrier", false, portal.Carriers)
-		so.CarrierServiceID = o.ref("carrierService", false, portal.CarrierServices)
+		so.CarrierID = o.ref("carrier", false, Carriers, refInt)
+		so.CarrierServiceID = o.ref("carrierService", false, CarrierServices, refInt)
 		if so.CarrierID > 0 && so.CarrierServiceID > 0 {
-			if svc := s.tables[portal.CarrierServices].get(so.CarrierServiceID).(*carrierService); svc.CarrierID != so.CarrierID {
+			if svc := s.tables[CarrierServices].get(so.CarrierServiceID).(*carrierService); svc.CarrierID != so.CarrierID {
 				o.v.add("carrierService", msgInvalid+" The service belongs to another carrier.", codeInvalid)
 			}
 		}
-		so.PlannedDeliveryDate = o.date("plannedDeliveryDate", f("plannedDeliveryDate"))
-		so.TimeSlot = o.timeOfDay("deliveryTimeSlotBefore", f("deliveryTimeSlotBefore"))
+		so.PlannedDeliveryDate = o.date("plannedDeliveryDate", false)
+		so.TimeSlot = o.timeOfDay("deliveryTimeSlotBefore", false)
 	} else if a, ok := o.object("shipTo", true); ok {
 		so.ShipTo = s.readAddress(a)
 	}
 	seen := map[int64]bool{}
 	for i, l := range o.list("salesOrderLineItems", true) {
-		line := soLine{orderLine: s.readLine(l, i, f, seen)}
+		line := soLine{orderLine: s.readLine(l, i, seen)}
 		if !s.isB() {
 			if link, ok := l.object("purchaseOrderLineItem", false); ok {
 				line.HasPOLink = true
-				line.POOrderNumber = link.str("orderNumber", f("purchaseOrderLineItem.orderNumber"))
-				line.POPosition = link.integer("position", f("purchaseOrderLineItem.position"))
+				line.POOrderNumber = link.str("orderNumber", opt)
+				line.POPosition = link.integer("position", opt)
 			}
 		}
 		so.Lines = append(so.Lines, line)
 	}
 	if !s.isB() {
-		qty := required(f("quantity"))
 		for i, l := range o.list("serviceLineItems", false) {
 			sl := serviceLine{Position: int64(i + 1)}
 			if l.has("position") {
-				sl.Position = l.integer("position", f("position"))
+				sl.Position = l.integer("position", opt)
 			}
-			sl.ServiceType = l.str("serviceType", required(f("serviceType")))
-			sl.Quantity = l.integer("quantity", qty)
+			sl.ServiceType = l.str("serviceType", req)
+			sl.Quantity = l.integer("quantity", req)
 			so.Services = append(so.Services, sl)
 		}
 	}
-	if !s.free(o, portal.SalesOrders, "orderNumber", so.OrderNumber) {
+	if !s.free(o, SalesOrders, "orderNumber", so.OrderNumber) {
 		return nil, *o.v
 	}
 	if shipNew != nil {
@@ -108,7 +109,7 @@ func (s *Sim) createSO(m map[string]any) (doc, vset) {
 			so.BillingToID = billNew.ID
 		}
 	}
-	s.store(portal.SalesOrders, so, so.OrderNumber)
+	s.store(SalesOrders, so, so.OrderNumber)
 	for _, l := range so.Lines {
 		st := s.stockOf(l.VariantID)
 		st.Allocated += l.Quantity
@@ -120,22 +121,22 @@ func (s *Sim) createSO(m map[string]any) (doc, vset) {
 
 // readLine reads line i of a new order: its position (by default its rank,
 // unique in the order, seen so far in seen), variant and quantity, and in
-// Edition B its lot, expiry date and owner. f gives the fields' rules.
-func (s *Sim) readLine(l in, i int, f func(string) model.Field, seen map[int64]bool) orderLine {
+// Edition B its lot, expiry date and owner (each nullable).
+func (s *Sim) readLine(l in, i int, seen map[int64]bool) orderLine {
 	line := orderLine{Position: int64(i + 1)}
 	if l.has("position") {
-		line.Position = l.integer("position", f("position"))
+		line.Position = l.integer("position", opt)
 	}
 	if seen[line.Position] {
 		l.v.add(l.path("position"), msgUsed, codeUnique)
 	}
 	seen[line.Position] = true
-	line.VariantID = l.ref("variant", true, portal.Variants)
-	line.Quantity = l.integer("quantity", f("quantity"))
+	line.VariantID = l.ref("variant", true, Variants, refInt)
+	line.Quantity = l.integer("quantity", req)
 	if s.isB() {
-		line.LotNumber = l.str("lotNumber", f("lotNumber"))
-		line.ExpiryDate = l.when("expiryDate", f("expiryDate"))
-		line.OwnerCode = l.str("ownerCode", f("ownerCode"))
+		line.LotNumber = l.str("lotNumber", opt)
+		line.ExpiryDate = l.when("expiryDate", false)
+		line.OwnerCode = l.str("ownerCode", opt)
 	}
 	return line
 }
@@ -147,11 +148,11 @@ func (s *Sim) readLine(l in, i int, f func(string) model.Field, seen map[int64]b
 func (s *Sim) party(o in, name string, required bool) (int64, *connection) {
 	x, ok := o.get(name)
 	if !ok {
-		o.missing(name, model.Field{Required: required})
+		o.missing(name, required)
 		return 0, nil
 	}
 	if _, isObj := x.(map[string]any); !isObj {
-		return o.ref(name, required, portal.Connections), nil
+		return o.ref(name, required, Connections, refInt), nil
 	}
 	e, _ := o.object(name, required)
 	if e.has("@id") || e.has("id") {
@@ -159,11 +160,11 @@ func (s *Sim) party(o in, name string, required bool) (int64, *connection) {
 		if e.has("@id") {
 			key = "@id"
 		}
-		return e.ref(key, true, portal.Connections), nil
+		return e.ref(key, true, Connections, refInt), nil
 	}
 	c := s.readConnection(e, name == "shipTo")
 	if c.Code != "" {
-		if old, ok := s.tables[portal.Connections].byKey[c.Code].(*connection); ok {
+		if old, ok := s.tables[Connections].byKey[c.Code].(*connection); ok {
 			if s.ch.ConsigneeCode == "refuse" {
 				// A connection code is unique, embedded or not.
 				e.v.add(e.path("code"), msgUsed, codeUnique)
@@ -175,39 +176,38 @@ func (s *Sim) party(o in, name string, required bool) (int64, *connection) {
 	return 0, c
 }
 
-// readAddress reads an Edition A ShipTo with the edition's shipTo.* rules
-// and the carrier's required address fields.
+// readAddress reads an Edition A ShipTo: strings, but zipcode and
+// accessCode (numbers in the samples) either way; the documents show no
+// required field, no title values and no languageCode format.
 func (s *Sim) readAddress(o in) *address {
-	f := func(name string) model.Field { return s.fieldOf(model.KindOutbound, "shipTo."+name) }
 	a := &address{}
-	a.Name = o.str("name", f("name"))
-	a.Title = o.str("title", f("title"))
-	a.FirstName = o.str("firstName", f("firstName"))
-	a.LastName = o.str("lastName", f("lastName"))
-	a.Street1 = o.str("streetAddress", f("streetAddress"))
-	a.Street2 = o.str("streetAddress2", f("streetAddress2"))
-	a.City = o.str("city", f("city"))
-	a.CountryCode = o.str("countryCode", f("countryCode"))
-	a.Zipcode = o.flex("zipcode", f("zipcode"))
-	a.Email = o.str("email", f("email"))
-	a.Phone = o.flex("phone", f("phone")).s
-	a.LanguageCode = o.str("languageCode", f("languageCode"))
+	a.Name = o.str("name", opt)
+	a.Title = o.str("title", opt)
+	a.FirstName = o.str("firstName", opt)
+	a.LastName = o.str("lastName", opt)
+	a.Street1 = o.str("streetAddress", opt)
+	a.Street2 = o.str("streetAddress2", opt)
+	a.City = o.str("city", opt)
+	a.CountryCode = o.str("countryCode", opt)
+	a.Zipcode = o.flex("zipcode", opt)
+	a.Email = o.str("email", opt)
+	a.Phone = o.str("phone", opt)
+	a.LanguageCode = o.str("languageCode", opt)
 	if attrs, ok := o.object("attributes", false); ok {
-		g := func(name string) model.Field { return f("attributes." + name) }
 		a.HasAttributes = true
-		a.AccessCode = attrs.flex("accessCode", g("accessCode"))
-		a.Company = attrs.str("company", g("company"))
-		a.Floor = attrs.flex("floor", g("floor")).s
-		a.Building = attrs.flex("building", g("building")).s
+		a.AccessCode = attrs.flex("accessCode", opt)
+		a.Company = attrs.str("company", opt)
+		a.Floor = attrs.str("floor", opt)
+		a.Building = attrs.str("building", opt)
 	}
-	requireAddress(o, map[string]string{"name": a.Name + a.LastName, "streetAddress": a.Street1, "zipcode": a.Zipcode.s, "city": a.City, "countryCode": a.CountryCode})
+	s.requireAddress(o, map[string]string{"name": a.Name + a.LastName, "streetAddress": a.Street1, "zipcode": a.Zipcode.s, "city": a.City, "countryCode": a.CountryCode})
 	return a
 }
 
 // stockOf returns a variant's stock row.
 func (s *Sim) stockOf(variantID int64) *stock {
 	v := s.variantOf(variantID)
-	if st, ok := s.tables[portal.Stocks].get(v.StockID).(*stock); ok {
+	if st, ok := s.tables[Stocks].get(v.StockID).(*stock); ok {
 		return st
 	}
 	return s.newStock(v)
@@ -216,7 +216,7 @@ func (s *Sim) stockOf(variantID int64) *stock {
 // receptionOrderTypes is Edition A's orderType enum, with STANDARD (which
 // the samples use) when Choices.StandardOrderType accepts it.
 func (s *Sim) receptionOrderTypes() []string {
-	types := []string{"SEMI", "CONT20", "CONT40", "CONT40HC", "CONT45HC"}
+	types := slices.Clone(orderTypesA)
 	if s.ch.StandardOrderType {
 		types = append(types, "STANDARD")
 	}

@@ -2,41 +2,38 @@ package portalsim
 
 import (
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // Lookups by id; a missing document reads as an empty one. Callers hold
 // s.mu.
 
 // stored returns the document of r with this id, or an empty T.
-func stored[T any](s *Sim, r portal.Resource, id int64) *T {
+func stored[T any](s *Sim, r Resource, id int64) *T {
 	if d, ok := any(s.tables[r].get(id)).(*T); ok {
 		return d
 	}
 	return new(T)
 }
 
-func (s *Sim) variantOf(id int64) *variant { return stored[variant](s, portal.Variants, id) }
+func (s *Sim) variantOf(id int64) *variant { return stored[variant](s, Variants, id) }
 
 func (s *Sim) connectionOf(id int64) *connection {
-	return stored[connection](s, portal.Connections, id)
+	return stored[connection](s, Connections, id)
 }
 
-func (s *Sim) carrierOf(id int64) *carrier { return stored[carrier](s, portal.Carriers, id) }
+func (s *Sim) carrierOf(id int64) *carrier { return stored[carrier](s, Carriers, id) }
 
 func (s *Sim) salesOrderOf(id int64) *salesOrder {
-	return stored[salesOrder](s, portal.SalesOrders, id)
+	return stored[salesOrder](s, SalesOrders, id)
 }
 
 func (s *Sim) shippingUnitOf(id int64) *shippingUnit {
-	return stored[shippingUnit](s, portal.ShippingUnits, id)
+	return stored[shippingUnit](s, ShippingUnits, id)
 }
 
 func (s *Sim) fulfillmentNumberOf(u *shippingUnit) string {
 	for _, id := range s.salesOrderOf(u.SalesOrderID).FulfillmentIDs {
-		if f, ok := s.tables[portal.Fulfillments].get(id).(*fulfillment); ok && f.ShippingUnitID == u.ID {
+		if f, ok := s.tables[Fulfillments].get(id).(*fulfillment); ok && f.ShippingUnitID == u.ID {
 			return f.FulfillmentNumber
 		}
 	}
@@ -49,16 +46,16 @@ func (s *Sim) ts(id int64, t time.Time) stamp {
 	return stamp{t: t, alt: (id+s.opts.Seed)%7 == 0}
 }
 
-func iri(r portal.Resource, id int64) string { return "/api" + portal.DefaultPath(r) + "/" + itoa(id) }
+func iri(r Resource, id int64) string { return r.path() + "/" + itoa(id) }
 
-func (s *Sim) isB() bool { return s.opts.Edition == model.EditionB }
+func (s *Sim) isB() bool { return s.opts.Edition == EditionB }
 
 func (s *Sim) times(b *base) obj {
 	return obj{{"createdAt", s.ts(b.ID, b.CreatedAt)}, {"updatedAt", s.ts(b.ID, b.UpdatedAt)}}
 }
 
 func (s *Sim) renderConnection(c *connection) obj {
-	o := obj{{"@id", iri(portal.Connections, c.ID)}, {"@type", "Connection"}, {"id", c.ID}, {"company", c.Company},
+	o := obj{{"@id", iri(Connections, c.ID)}, {"@type", "Connection"}, {"id", c.ID}, {"company", c.Company},
 		{"code", c.Code}, {"name", c.Name}, {"relationship", c.Relationship}}
 	if s.isB() {
 		o = append(o, kv{"countryCode", nullable(c.CountryCode)}, kv{"state", nullable(c.State)}, kv{"city", nullable(c.City)},
@@ -66,14 +63,14 @@ func (s *Sim) renderConnection(c *connection) obj {
 			kv{"streetAddress3", nullable(c.Street3)}, kv{"email", nullable(c.Email)}, kv{"contactName", nullable(c.ContactName)},
 			kv{"phone", nullable(c.Phone)})
 	}
-	return append(o, s.stampsOf(portal.Connections, &c.base)...)
+	return append(o, s.stampsOf(Connections, &c.base)...)
 }
 
 // renderVariant renders a SKU (A) or variant (B); in Edition A the supplier
 // is a Supplier object, or its id when supplierObj is false (stock
 // movements).
 func (s *Sim) renderVariant(v *variant, supplierObj bool) obj {
-	o := obj{{"@id", iri(portal.Variants, v.ID)}, {"@type", "Variant"}, {"id", v.ID}, {"company", v.Company},
+	o := obj{{"@id", iri(Variants, v.ID)}, {"@type", "Variant"}, {"id", v.ID}, {"company", v.Company},
 		{"sku", v.SKU}, {"name", v.Name}, {"description1", nullable(v.Description1)}, {"ean", v.EAN}}
 	if !s.isB() {
 		var sup any = v.SupplierID
@@ -85,10 +82,10 @@ func (s *Sim) renderVariant(v *variant, supplierObj bool) obj {
 			kv{"grossWeight", v.GrossWeight}, kv{"grossWeightBox", v.GrossWeightBox}, kv{"buyPrice", v.BuyPrice},
 			kv{"supplier", sup})
 	} else {
-		dim := func(d model.Decimal) any { return d }
+		dim := func(d decimal) any { return d }
 		if !s.ch.NullNumbers {
 			// The documents type them number, not nullable: absent is 0.
-			dim = func(d model.Decimal) any {
+			dim = func(d decimal) any {
 				if d.IsZero() {
 					return 0
 				}
@@ -97,7 +94,7 @@ func (s *Sim) renderVariant(v *variant, supplierObj bool) obj {
 		}
 		o = append(o, kv{"length", dim(v.Length)}, kv{"width", dim(v.Width)}, kv{"height", dim(v.Height)}, kv{"grossWeight", dim(v.GrossWeight)})
 	}
-	return append(o, s.stampsOf(portal.Variants, &v.base)...)
+	return append(o, s.stampsOf(Variants, &v.base)...)
 }
 
 func (s *Sim) renderPackaging(p *packaging) obj {
@@ -108,7 +105,7 @@ func (s *Sim) renderPackaging(p *packaging) obj {
 	if p.SupplierID > 0 {
 		sup = s.renderConnection(s.connectionOf(p.SupplierID))
 	}
-	o := obj{{"@id", iri(portal.VariantPackagings, p.ID)}, {"@type", "VariantPackaging"}, {"id", p.ID},
+	o := obj{{"@id", iri(VariantPackagings, p.ID)}, {"@type", "VariantPackaging"}, {"id", p.ID},
 		{"variant", s.renderVariant(s.variantOf(p.VariantID), true)}, {"code", p.Code}, {"ean", nullable(p.EAN)},
 		{"quantity", qty}, {"length", p.Length}, {"width", p.Width}, {"height", p.Height},
 		{"grossWeight", p.GrossWeight}, {"netWeight", p.NetWeight}, {"level", nullable(p.Level)},
@@ -126,7 +123,7 @@ func renderWarehouse(id int64, full bool) obj {
 }
 
 func (s *Sim) renderWarehouseClient(w *warehouseClient) obj {
-	o := obj{{"@id", iri(portal.WarehouseClients, w.ID)}, {"@type", "WarehouseClient"}, {"id", w.ID},
+	o := obj{{"@id", iri(WarehouseClients, w.ID)}, {"@type", "WarehouseClient"}, {"id", w.ID},
 		{"clientCode", w.ClientCode}, {"company", w.Company}, {"warehouse", renderWarehouse(w.WarehouseID, true)}}
 	return append(o, s.times(&w.base)...)
 }
@@ -135,12 +132,12 @@ func (s *Sim) renderCarrier(c *carrier) obj {
 	if c.ID == 0 {
 		return nil
 	}
-	return obj{{"@id", iri(portal.Carriers, c.ID)}, {"@type", "Carrier"}, {"id", c.ID}, {"code", c.Code}, {"name", c.Name},
+	return obj{{"@id", iri(Carriers, c.ID)}, {"@type", "Carrier"}, {"id", c.ID}, {"code", c.Code}, {"name", c.Name},
 		{"mainTransportationType", obj{{"@id", "/api/reference_codes/" + itoa(c.ModeID)}, {"@type", "ReferenceCode"}, {"id", c.ModeID}, {"code", c.Mode}}}}
 }
 
 func (s *Sim) renderService(c *carrierService) obj {
-	return obj{{"@id", iri(portal.CarrierServices, c.ID)}, {"@type", "CarrierService"}, {"id", c.ID},
+	return obj{{"@id", iri(CarrierServices, c.ID)}, {"@type", "CarrierService"}, {"id", c.ID},
 		{"carrier", s.renderCarrier(s.carrierOf(c.CarrierID))}, {"code", c.Code}, {"name", c.Name}}
 }
 
@@ -170,7 +167,7 @@ func (s *Sim) renderPO(p *purchaseOrder) obj {
 			lines[i] = obj{{"position", l.Position}, {"variant", l.VariantID}, {"quantity", l.Quantity}, {"quantityReceived", l.QuantityReceived}}
 		}
 	}
-	o := obj{{"@id", iri(portal.PurchaseOrders, p.ID)}, {"@type", "PurchaseOrder"}, {"id", p.ID}, {"company", p.Company},
+	o := obj{{"@id", iri(PurchaseOrders, p.ID)}, {"@type", "PurchaseOrder"}, {"id", p.ID}, {"company", p.Company},
 		{"orderNumber", p.OrderNumber}, {"referenceNumber", nullable(p.Reference)}, {"warehouseLocation", wh},
 		{"supplier", p.SupplierID}, {"orderType", nullable(p.OrderType)}}
 	if !s.isB() {
@@ -181,21 +178,21 @@ func (s *Sim) renderPO(p *purchaseOrder) obj {
 		o = append(o, kv{"attributes", attrs})
 	}
 	o = append(o, kv{"dueAt", s.ts(p.ID, p.DueAt)}, kv{"purchaseOrderLineItems", lines},
-		kv{"status", s.statusObj(p.Status, model.StatusName(p.Status))}, kv{"receivedAt", s.ts(p.ID, p.ReceivedAt)})
-	return append(o, s.stampsOf(portal.PurchaseOrders, &p.base)...)
+		kv{"status", s.statusObj(p.Status, inboundStatusName(p.Status))}, kv{"receivedAt", s.ts(p.ID, p.ReceivedAt)})
+	return append(o, s.stampsOf(PurchaseOrders, &p.base)...)
 }
 
 // outboundStatusName names order fulfillment codes (the documents name
 // none; these are the simulator's).
 func outboundStatusName(code int) string {
 	switch code {
-	case model.StatusCreated:
+	case statusCreated:
 		return "Created"
-	case model.StatusInWMS:
+	case statusInWMS:
 		return "In WMS"
-	case model.StatusReceived:
+	case statusReceived:
 		return "Shipped"
-	case model.StatusCanceled:
+	case statusCanceled:
 		return "Cancelled"
 	}
 	return ""
@@ -253,7 +250,7 @@ func (s *Sim) renderSO(o *salesOrder, units bool) obj {
 		lines[i] = obj{{"position", l.Position}, {"variant", l.VariantID}, {"quantity", l.Quantity},
 			{"purchaseOrderLineItem", link}, {"quantityShipped", l.QuantityShipped}}
 	}
-	out := obj{{"@id", iri(portal.SalesOrders, o.ID)}, {"@type", "SalesOrder"}, {"id", o.ID}, {"company", o.Company},
+	out := obj{{"@id", iri(SalesOrders, o.ID)}, {"@type", "SalesOrder"}, {"id", o.ID}, {"company", o.Company},
 		{"orderNumber", o.OrderNumber}, {"externalOrderNumber", nullable(o.ExternalOrderNumber)},
 		{"deliveryMode", nullable(o.DeliveryMode)}, {"warehouseLocation", o.WarehouseID}}
 	fs := s.statusObj(o.FulfillmentStatus, outboundStatusName(o.FulfillmentStatus))
@@ -266,7 +263,7 @@ func (s *Sim) renderSO(o *salesOrder, units bool) obj {
 		out = append(out, kv{"shipTo", s.renderAddress(o.ShipTo)}, kv{"salesOrderLineItems", lines}, kv{"serviceLineItems", services},
 			kv{"fulfillmentStatus", fs}, kv{"transportationStatus", ts}, kv{"shippedAt", s.ts(o.ID, o.ShippedAt)},
 			kv{"attributes", obj{{"marketplaceTrackingNumber", nullable(o.TrackingNumber)}, {"receiptNumber", nullable(o.ReceiptNumber)}}})
-		return append(out, s.stampsOf(portal.SalesOrders, &o.base)...)
+		return append(out, s.stampsOf(SalesOrders, &o.base)...)
 	}
 	var billing, carr, svc any
 	if o.BillingToID > 0 {
@@ -275,7 +272,7 @@ func (s *Sim) renderSO(o *salesOrder, units bool) obj {
 	if o.CarrierID > 0 {
 		carr = s.renderCarrier(s.carrierOf(o.CarrierID))
 	}
-	if c, ok := s.tables[portal.CarrierServices].get(o.CarrierServiceID).(*carrierService); ok {
+	if c, ok := s.tables[CarrierServices].get(o.CarrierServiceID).(*carrierService); ok {
 		svc = s.renderService(c)
 	}
 	out = append(out, kv{"shipTo", s.renderConnection(s.connectionOf(o.ShipToID))}, kv{"billingTo", billing},
@@ -290,11 +287,11 @@ func (s *Sim) renderSO(o *salesOrder, units bool) obj {
 		}
 		out = append(out, kv{"shippingUnits", sus})
 	}
-	return append(out, s.stampsOf(portal.SalesOrders, &o.base)...)
+	return append(out, s.stampsOf(SalesOrders, &o.base)...)
 }
 
 func soSummary(o *salesOrder) obj {
-	return obj{{"@id", iri(portal.SalesOrders, o.ID)}, {"@type", "SalesOrder"}, {"id", o.ID},
+	return obj{{"@id", iri(SalesOrders, o.ID)}, {"@type", "SalesOrder"}, {"id", o.ID},
 		{"orderNumber", o.OrderNumber}, {"externalOrderNumber", nullable(o.ExternalOrderNumber)}}
 }
 
@@ -337,14 +334,14 @@ func (s *Sim) renderFulfillment(f *fulfillment) obj {
 			{"reasonComment", l.ReasonComment}}
 	}
 	var svc any
-	if c, ok := s.tables[portal.CarrierServices].get(f.CarrierServiceID).(*carrierService); ok {
+	if c, ok := s.tables[CarrierServices].get(f.CarrierServiceID).(*carrierService); ok {
 		svc = s.renderService(c)
 	}
-	o := obj{{"@id", iri(portal.Fulfillments, f.ID)}, {"@type", "Fulfillment"}, {"id", f.ID},
+	o := obj{{"@id", iri(Fulfillments, f.ID)}, {"@type", "Fulfillment"}, {"id", f.ID},
 		{"company", obj{{"@id", "/api/companies/" + itoa(f.Company)}, {"@type", "Company"}, {"id", f.Company}}},
 		{"fulfillmentNumber", f.FulfillmentNumber}, {"fulfilledAt", s.ts(f.ID, f.FulfilledAt)},
 		{"warehouse", renderWarehouse(f.WarehouseID, false)},
-		{"status", obj{{"code", model.StatusReceived}, {"name", outboundStatusName(model.StatusReceived)}}},
+		{"status", obj{{"code", statusReceived}, {"name", outboundStatusName(statusReceived)}}},
 		{"fulfillmentTrigger", "WMS"}, {"trackingNumber", f.TrackingNumber},
 		{"carrier", s.renderCarrier(s.carrierOf(f.CarrierID))}, {"carrierService", svc},
 		{"salesOrder", s.renderSO(so, true)},
@@ -368,11 +365,11 @@ func (s *Sim) renderSU(u *shippingUnit, top bool) obj {
 	}
 	events := make([]obj, 0, len(u.EventIDs))
 	for _, id := range u.EventIDs {
-		if e, ok := s.tables[portal.ShippingUnitEvents].get(id).(*shippingUnitEvent); ok {
+		if e, ok := s.tables[ShippingUnitEvents].get(id).(*shippingUnitEvent); ok {
 			events = append(events, s.eventBody(e))
 		}
 	}
-	o := obj{{"@id", iri(portal.ShippingUnits, u.ID)}, {"@type", "ShippingUnit"}, {"id", u.ID},
+	o := obj{{"@id", iri(ShippingUnits, u.ID)}, {"@type", "ShippingUnit"}, {"id", u.ID},
 		{"shippingUnitNumber", u.Number}, {"shippingTrackingNumber", u.TrackingNumber},
 		{"shippingUnitStatus", obj{{"code", u.Status}, {"name", transportStatusName(u.Status)}}},
 		{"shippingUnitLineItems", lines}, {"shippingUnitEvents", events},
@@ -388,7 +385,7 @@ func (s *Sim) renderSU(u *shippingUnit, top bool) obj {
 
 // eventBody is an event without its shipping unit.
 func (s *Sim) eventBody(e *shippingUnitEvent) obj {
-	return obj{{"@id", iri(portal.ShippingUnitEvents, e.ID)}, {"@type", "ShippingUnitEvent"}, {"id", e.ID},
+	return obj{{"@id", iri(ShippingUnitEvents, e.ID)}, {"@type", "ShippingUnitEvent"}, {"id", e.ID},
 		{"occurredAt", s.ts(e.ID, e.OccurredAt)}, {"location", e.Location}, {"latitude", e.Lat}, {"longitude", e.Lon},
 		{"message", e.Message}, {"statusDetail", e.StatusDetail},
 		{"shippingUnitStatus", obj{{"code", e.StatusCode}, {"name", transportStatusName(e.StatusCode)}}},
@@ -399,7 +396,7 @@ func (s *Sim) eventBody(e *shippingUnitEvent) obj {
 // its shipping unit.
 func (s *Sim) renderEvent(e *shippingUnitEvent) obj {
 	u := s.shippingUnitOf(e.ShippingUnitID)
-	sum := obj{{"@id", iri(portal.ShippingUnits, u.ID)}, {"@type", "ShippingUnit"}, {"id", u.ID},
+	sum := obj{{"@id", iri(ShippingUnits, u.ID)}, {"@type", "ShippingUnit"}, {"id", u.ID},
 		{"shippingUnitNumber", u.Number}, {"shippingTrackingNumber", u.TrackingNumber},
 		{"shippingUnitStatus", obj{{"code", u.Status}, {"name", transportStatusName(u.Status)}}},
 		{"salesOrder", soSummary(s.salesOrderOf(u.SalesOrderID))}}
@@ -408,14 +405,14 @@ func (s *Sim) renderEvent(e *shippingUnitEvent) obj {
 }
 
 func (s *Sim) renderStock(st *stock) obj {
-	o := obj{{"@id", iri(portal.Stocks, st.ID)}, {"@type", "Stock"}, {"id", st.ID},
+	o := obj{{"@id", iri(Stocks, st.ID)}, {"@type", "Stock"}, {"id", st.ID},
 		{"available", st.Available}, {"incoming", st.Incoming}, {"allocated", st.Allocated}, {"locked", st.Locked},
 		{"variant", s.renderVariant(s.variantOf(st.VariantID), true)}}
 	return append(o, s.times(&st.base)...)
 }
 
 func (s *Sim) renderMovement(m *movement) obj {
-	o := obj{{"@id", iri(portal.StockMovements, m.ID)}, {"@type", "StockMovement"}, {"id", m.ID}, {"fromPosition", m.From}}
+	o := obj{{"@id", iri(StockMovements, m.ID)}, {"@type", "StockMovement"}, {"id", m.ID}, {"fromPosition", m.From}}
 	if s.isB() {
 		o = append(o, kv{"fromOwnerCode", nullable(m.FromOwner)}, kv{"fromLotNumber", nullable(m.FromLot)}, kv{"fromExpiryDate", nil})
 	}

@@ -18,15 +18,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // Options configure a simulator. The zero value serves Edition A with the
 // token "demo-token" for company 42.
 type Options struct {
-	Edition model.Edition
+	Edition Edition
 	Token   string // default "demo-token"
 	Company int64  // default 42
 	Seed    int64
@@ -72,20 +69,20 @@ type Sim struct {
 	mu      sync.RWMutex // guards everything below
 	clock   clock
 	rng     *rand.Rand
-	tables  map[portal.Resource]*table
+	tables  map[Resource]*table
 	ticks   int
 	lineIDs int64 // ids of fulfillment, unfulfillable and shipping unit lines
 
-	res   map[portal.Resource]*resource
+	res   map[Resource]*resource
 	paths map[string]*resource
 }
 
 // New checks the options and builds a simulator with its reference data.
 func New(opts Options) (*Sim, error) {
 	if opts.Edition == "" {
-		opts.Edition = model.EditionA
+		opts.Edition = EditionA
 	}
-	if _, err := model.ParseEdition(string(opts.Edition)); err != nil {
+	if _, err := parseEdition(string(opts.Edition)); err != nil {
 		return nil, fmt.Errorf("creating simulator: %w", err)
 	}
 	if opts.Token == "" {
@@ -133,18 +130,18 @@ func New(opts Options) (*Sim, error) {
 		plain:  opts.Envelope == "plain",
 		clock:  clock{now: opts.Clock},
 		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-		tables: map[portal.Resource]*table{},
-		res:    map[portal.Resource]*resource{},
+		tables: map[Resource]*table{},
+		res:    map[Resource]*resource{},
 		paths:  map[string]*resource{},
 	}
 	s.faults.rng = rand.New(rand.NewPCG(seed^0x5851f42d4c957f2d, seed))
 	s.faults.set(opts.FailRate, opts.ThrottleRate, opts.DropRate, opts.Latency)
-	for _, r := range portal.AllResources() {
+	for _, r := range allResources {
 		s.tables[r] = newTable()
 	}
-	for _, r := range portal.Resources(opts.Edition) {
+	for _, r := range editionResources[opts.Edition] {
 		d := s.describe(r)
-		d.path = "/api" + portal.DefaultPath(r)
+		d.path = r.path()
 		d.index()
 		s.applyFilterChoices(d)
 		s.res[r] = d
@@ -202,7 +199,7 @@ func (s *Sim) Serve(ctx context.Context, ln net.Listener) error {
 // code (connections, carriers), sku (variants, stocks), orderNumber
 // (purchase and sales orders), "<sku>/<code>" or code (packagings),
 // fulfillmentNumber, shippingUnitNumber, or the id for other resources.
-func (s *Sim) Count(r portal.Resource, key string) int {
+func (s *Sim) Count(r Resource, key string) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	t := s.tables[r]
@@ -211,7 +208,7 @@ func (s *Sim) Count(r portal.Resource, key string) int {
 	}
 	n := 0
 	for _, d := range t.items {
-		if k := s.keyOf(r, d); k == key || (r == portal.VariantPackagings && d.(*packaging).Code == key) {
+		if k := s.keyOf(r, d); k == key || (r == VariantPackagings && d.(*packaging).Code == key) {
 			n++
 		}
 	}
@@ -219,7 +216,7 @@ func (s *Sim) Count(r portal.Resource, key string) int {
 }
 
 // keyOf is the unique key Count matches.
-func (s *Sim) keyOf(r portal.Resource, d doc) string {
+func (s *Sim) keyOf(r Resource, d doc) string {
 	switch x := d.(type) {
 	case *connection:
 		return x.Code
@@ -254,7 +251,7 @@ func (s *Sim) UndocumentedRequests() int { n, _ := s.outside.snapshot(); return 
 func (s *Sim) RepeatedCreates() int { return int(s.repeated.Load()) }
 
 // Len returns how many documents the resource holds.
-func (s *Sim) Len(r portal.Resource) int {
+func (s *Sim) Len(r Resource) int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if t := s.tables[r]; t != nil {
@@ -390,4 +387,4 @@ func (s *Sim) Token() string { return s.opts.Token }
 func (s *Sim) Choices() Choices { return s.ch }
 
 // Edition is the edition the simulator serves.
-func (s *Sim) Edition() model.Edition { return s.opts.Edition }
+func (s *Sim) Edition() Edition { return s.opts.Edition }

@@ -3,9 +3,6 @@ package portalsim
 import (
 	"fmt"
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // base is what every stored document has.
@@ -33,7 +30,7 @@ func newTable() *table { return &table{byID: map[int64]doc{}, byKey: map[string]
 
 // store stamps d as created now and inserts it into the table of r under
 // key ("" for none).
-func (s *Sim) store(r portal.Resource, d doc, key string) {
+func (s *Sim) store(r Resource, d doc, key string) {
 	s.clock.created(d.meta())
 	s.tables[r].insert(d, key)
 }
@@ -41,7 +38,7 @@ func (s *Sim) store(r portal.Resource, d doc, key string) {
 // free adds a violation of field when key is already used in the table of
 // r, and reports whether the document read by o may be stored: it has no
 // violation.
-func (s *Sim) free(o in, r portal.Resource, field, key string) bool {
+func (s *Sim) free(o in, r Resource, field, key string) bool {
 	if key != "" && s.tables[r].byKey[key] != nil {
 		o.v.add(field, msgUsed, codeUnique)
 	}
@@ -128,10 +125,10 @@ type variant struct {
 	base
 	Company                              int64
 	SKU, Name, Description1, EAN, EANBox string
-	QuantityPerBox                       model.Decimal
-	Length, Width, Height                model.Decimal
-	GrossWeight, GrossWeightBox          model.Decimal
-	BuyPrice                             model.Decimal
+	QuantityPerBox                       decimal
+	Length, Width, Height                decimal
+	GrossWeight, GrossWeightBox          decimal
+	BuyPrice                             decimal
 	SupplierID                           int64
 	StockID                              int64
 }
@@ -141,9 +138,9 @@ type packaging struct {
 	VariantID             int64
 	Code, EAN             string
 	Quantity              int64 // 0 = null
-	Length, Width, Height model.Decimal
-	GrossWeight           model.Decimal
-	NetWeight             model.Decimal
+	Length, Width, Height decimal
+	GrossWeight           decimal
+	NetWeight             decimal
 	Level, Type           string
 	SupplierID            int64
 }
@@ -275,8 +272,8 @@ type shippingUnitLine struct {
 	ID             int64
 	VariantID      int64
 	Quantity       int64
-	TotalWeight    model.Decimal
-	TotalVolume    model.Decimal
+	TotalWeight    decimal
+	TotalVolume    decimal
 	ExpiryDate     time.Time
 	Lot, OwnerCode string
 	SOLinePosition int64
@@ -289,8 +286,8 @@ type shippingUnit struct {
 	Lines                         []shippingUnitLine
 	EventIDs                      []int64
 	ShipToID                      int64
-	Weight, Volume                model.Decimal
-	Height, Width, Length         model.Decimal
+	Weight, Volume                decimal
+	Height, Width, Length         decimal
 	CompletedAt, DeliveryDateTime time.Time
 	SalesOrderID                  int64
 	Status                        int
@@ -362,15 +359,15 @@ func (s *Sim) seed(preload int) {
 	for i, w := range seedWarehouses {
 		wc := &warehouseClient{ClientCode: fmt.Sprintf("C%d-%s", s.opts.Company, w.Code), Company: s.opts.Company, WarehouseID: w.ID}
 		wc.ID = int64(i + 1)
-		s.store(portal.WarehouseClients, wc, "")
+		s.store(WarehouseClients, wc, "")
 	}
 	for _, c := range seedCarriers {
 		c := c
-		s.store(portal.Carriers, &c, c.Code)
+		s.store(Carriers, &c, c.Code)
 	}
 	for _, cs := range seedServices {
 		cs := cs
-		s.store(portal.CarrierServices, &cs, cs.Code)
+		s.store(CarrierServices, &cs, cs.Code)
 	}
 	if preload <= 0 {
 		return
@@ -378,7 +375,7 @@ func (s *Sim) seed(preload int) {
 	suppliers := preload/100 + 1
 	for i := 1; i <= suppliers; i++ {
 		c := &connection{Company: s.opts.Company, Code: fmt.Sprintf("PRE-SUP-%04d", i), Name: fmt.Sprintf("Preloaded supplier %d", i), Relationship: "Manufacturer"}
-		s.store(portal.Connections, c, c.Code)
+		s.store(Connections, c, c.Code)
 	}
 	for i := 1; i <= preload; i++ {
 		v := &variant{
@@ -386,7 +383,7 @@ func (s *Sim) seed(preload int) {
 			EAN: eanFor(int64(i)), QuantityPerBox: "1", Length: "30", Width: "20", Height: "10",
 			GrossWeight: "1.5", GrossWeightBox: "1.7", BuyPrice: "19.9", SupplierID: int64((i-1)%suppliers + 1),
 		}
-		s.store(portal.Variants, v, v.SKU)
+		s.store(Variants, v, v.SKU)
 		st := s.newStock(v)
 		st.Available = 50 + s.rng.Int64N(100)
 	}
@@ -395,7 +392,7 @@ func (s *Sim) seed(preload int) {
 // newStock gives a new variant its stock row.
 func (s *Sim) newStock(v *variant) *stock {
 	st := &stock{VariantID: v.ID}
-	s.store(portal.Stocks, st, "")
+	s.store(Stocks, st, "")
 	v.StockID = st.ID
 	return st
 }

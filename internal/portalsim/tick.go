@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"filebridge/internal/model"
-	"filebridge/internal/portal"
 )
 
 // Shipping unit status codes (the documents only confirm 80 = Delivered).
@@ -45,19 +42,19 @@ func (s *Sim) tick() TickSummary {
 	sum := TickSummary{Tick: s.ticks}
 	now := s.clock.stamp()
 	// Parcels first, so that a parcel shipped in this step waits for the next.
-	for _, d := range s.tables[portal.ShippingUnits].items {
+	for _, d := range s.tables[ShippingUnits].items {
 		if u := d.(*shippingUnit); u.Status < suDelivered {
 			s.moveParcel(u, now, &sum)
 		}
 	}
-	for _, d := range s.tables[portal.PurchaseOrders].items {
+	for _, d := range s.tables[PurchaseOrders].items {
 		p := d.(*purchaseOrder)
 		switch {
-		case p.Status == model.StatusCreated:
-			p.Status = model.StatusInWMS
-		case p.Status == model.StatusInWMS && s.isB():
-			p.Status = model.StatusOnDocks
-		case p.Status == model.StatusInWMS || p.Status == model.StatusOnDocks:
+		case p.Status == statusCreated:
+			p.Status = statusInWMS
+		case p.Status == statusInWMS && s.isB():
+			p.Status = statusOnDocks
+		case p.Status == statusInWMS || p.Status == statusOnDocks:
 			s.receive(p, now, &sum)
 			continue
 		default:
@@ -66,18 +63,18 @@ func (s *Sim) tick() TickSummary {
 		sum.Advanced++
 		s.clock.touch(&p.base)
 	}
-	for _, d := range s.tables[portal.SalesOrders].items {
+	for _, d := range s.tables[SalesOrders].items {
 		o := d.(*salesOrder)
 		switch o.FulfillmentStatus {
-		case model.StatusCreated:
-			o.FulfillmentStatus = model.StatusInWMS
+		case statusCreated:
+			o.FulfillmentStatus = statusInWMS
 			sum.Advanced++
 			s.clock.touch(&o.base)
-		case model.StatusInWMS:
+		case statusInWMS:
 			s.ship(o, now, &sum)
 		}
 	}
-	if st := s.tables[portal.Stocks].items; len(st) > 0 && s.rng.IntN(4) == 0 {
+	if st := s.tables[Stocks].items; len(st) > 0 && s.rng.IntN(4) == 0 {
 		s.damage(st, now, &sum)
 	}
 	return sum
@@ -90,13 +87,13 @@ func (s *Sim) receive(p *purchaseOrder, now time.Time, sum *TickSummary) {
 	if s.isB() && len(p.Lines) > 0 && s.rng.IntN(5) == 0 {
 		short = s.rng.IntN(len(p.Lines))
 	}
-	p.Status = model.StatusReceived
+	p.Status = statusReceived
 	for i := range p.Lines {
 		l := &p.Lines[i]
 		l.QuantityReceived = l.Quantity
 		if i == short {
 			l.QuantityReceived = l.Quantity - max(1, l.Quantity/4)
-			p.Status = model.StatusPartial
+			p.Status = statusPartial
 		}
 		st := s.stockOf(l.VariantID)
 		st.Incoming = max(0, st.Incoming-l.Quantity)
@@ -105,13 +102,13 @@ func (s *Sim) receive(p *purchaseOrder, now time.Time, sum *TickSummary) {
 		if v := s.variantOf(l.VariantID); s.isB() && v.Length == "" && v.ID > 0 {
 			// The warehouse measures items it did not know the size of.
 			v.Length, v.Width, v.Height = "40", "30", "25"
-			v.GrossWeight = model.Decimal(strconv.Itoa(1 + s.rng.IntN(20)))
+			v.GrossWeight = decimal(strconv.Itoa(1 + s.rng.IntN(20)))
 			s.clock.touch(&v.base)
 		}
 	}
 	p.ReceivedAt = now
 	s.clock.touch(&p.base)
-	if p.Status == model.StatusPartial {
+	if p.Status == statusPartial {
 		sum.Partial++
 	} else {
 		sum.Received++
@@ -122,7 +119,7 @@ func (s *Sim) receive(p *purchaseOrder, now time.Time, sum *TickSummary) {
 // six with an unfulfillable unit) and a shipping unit picked up by the
 // carrier.
 func (s *Sim) ship(o *salesOrder, now time.Time, sum *TickSummary) {
-	o.FulfillmentStatus = model.StatusReceived
+	o.FulfillmentStatus = statusReceived
 	o.ShippedAt = now
 	short := -1
 	if s.isB() && len(o.Lines) > 0 && s.rng.IntN(6) == 0 {
@@ -147,7 +144,7 @@ func (s *Sim) ship(o *salesOrder, now time.Time, sum *TickSummary) {
 		return
 	}
 	carrierID, serviceID := o.CarrierID, o.CarrierServiceID
-	if svc, ok := s.tables[portal.CarrierServices].get(serviceID).(*carrierService); ok && carrierID == 0 {
+	if svc, ok := s.tables[CarrierServices].get(serviceID).(*carrierService); ok && carrierID == 0 {
 		carrierID = svc.CarrierID
 	}
 	if carrierID == 0 {
@@ -179,12 +176,12 @@ func (s *Sim) ship(o *salesOrder, now time.Time, sum *TickSummary) {
 	}
 	u.Weight = decimalOf(weight)
 	s.clock.created(&u.base)
-	st := s.tables[portal.ShippingUnits]
+	st := s.tables[ShippingUnits]
 	u.Number = fmt.Sprintf("%018d", 340_123_450_000_000_000+st.next)
 	st.insert(u, u.Number)
 	s.clock.created(&f.base)
 	f.FulfilledAt = f.CreatedAt
-	ft := s.tables[portal.Fulfillments]
+	ft := s.tables[Fulfillments]
 	f.FulfillmentNumber = fmt.Sprintf("FUL-%08d", ft.next)
 	f.ShippingUnitID = u.ID
 	ft.insert(f, f.FulfillmentNumber)
@@ -242,7 +239,7 @@ func (s *Sim) addEvent(u *shippingUnit, code int, now time.Time, sum *TickSummar
 	}
 	e := &shippingUnitEvent{ShippingUnitID: u.ID, OccurredAt: now, Location: at.name, Lat: at.lat, Lon: at.lon,
 		Message: msg, StatusDetail: detail, StatusCode: code}
-	s.store(portal.ShippingUnitEvents, e, "")
+	s.store(ShippingUnitEvents, e, "")
 	u.EventIDs = append(u.EventIDs, e.ID)
 	sum.Events++
 }
@@ -259,15 +256,15 @@ func (s *Sim) damage(items []doc, now time.Time, sum *TickSummary) {
 		st.Locked += qty
 		s.clock.touchStock(&st.base)
 		m := &movement{VariantID: st.VariantID, From: "available", To: "locked", Quantity: qty, MovedAt: now, Comment: "damaged"}
-		s.store(portal.StockMovements, m, "")
+		s.store(StockMovements, m, "")
 		m.MovedAt = m.CreatedAt
 		sum.Movements++
 		return
 	}
 }
 
-func decimalOf(f float64) model.Decimal {
-	d, err := model.ParseDecimal(strconv.FormatFloat(f, 'f', 3, 64))
+func decimalOf(f float64) decimal {
+	d, err := parseDecimal(strconv.FormatFloat(f, 'f', 3, 64))
 	if err != nil {
 		return ""
 	}

@@ -8,8 +8,6 @@ import (
 	"net/url"
 	"testing"
 	"time"
-
-	"filebridge/internal/portal"
 )
 
 // checkStocks fails on a negative stock quantity.
@@ -102,8 +100,8 @@ func TestTickB(t *testing.T) {
 			t.Errorf("sales order %v: fulfillment %v transport %v", so["orderNumber"], at(so, "fulfillmentStatus"), at(so, "transportationStatus"))
 		}
 	}
-	if c.sim.Len(portal.Fulfillments) != n || c.sim.Len(portal.ShippingUnits) != n || c.sim.Len(portal.ShippingUnitEvents) != 3*n {
-		t.Errorf("fulfillments %d units %d events %d", c.sim.Len(portal.Fulfillments), c.sim.Len(portal.ShippingUnits), c.sim.Len(portal.ShippingUnitEvents))
+	if c.sim.Len(Fulfillments) != n || c.sim.Len(ShippingUnits) != n || c.sim.Len(ShippingUnitEvents) != 3*n {
+		t.Errorf("fulfillments %d units %d events %d", c.sim.Len(Fulfillments), c.sim.Len(ShippingUnits), c.sim.Len(ShippingUnitEvents))
 	}
 	unfulfillable := 0
 	for _, f := range c.get("/fulfillments?itemsPerPage=100").members() {
