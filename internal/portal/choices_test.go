@@ -25,7 +25,7 @@ func TestListMovingWhilePaged(t *testing.T) {
 				t.Fatal(err)
 			}
 			ch.ListOrder, ch.MovingPages = "updatedAt", true
-			sp := startSim(t, portalsim.Options{Edition: e, Seed: 3, Choices: &ch}, func(c *portal.Config) { c.ItemsPerPage = 100 })
+			sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Seed: 3, Choices: &ch}, func(c *portal.Config) { c.ItemsPerPage = 100 })
 			seedMaster(t, sp)
 			ctx := t.Context()
 			for i := 1; i <= 12; i++ {
@@ -71,7 +71,7 @@ func TestUndocumentedOrderType(t *testing.T) {
 				t.Fatal(err)
 			}
 			ch.StandardOrderType = accepts
-			sp := startSim(t, portalsim.Options{Edition: model.EditionA, Choices: &ch})
+			sp := startSim(t, portalsim.Options{Edition: portalsim.EditionA, Choices: &ch})
 			seedMaster(t, sp)
 			ctx := t.Context()
 			in := inbound(model.EditionA, "REC-STD")
@@ -85,8 +85,8 @@ func TestUndocumentedOrderType(t *testing.T) {
 			if len(got) != 1 || got[0].OrderType != want {
 				t.Errorf("the portal holds %+v, want one reception with orderType %q", got, want)
 			}
-			if st := sp.sim.Stats(); st.RepeatedCreates != 0 || sp.sim.Count(portal.PurchaseOrders, "REC-STD") != 1 {
-				t.Errorf("repeated creates %d, receptions REC-STD %d", st.RepeatedCreates, sp.sim.Count(portal.PurchaseOrders, "REC-STD"))
+			if st := sp.sim.Stats(); st.RepeatedCreates != 0 || sp.sim.Count(portalsim.PurchaseOrders, "REC-STD") != 1 {
+				t.Errorf("repeated creates %d, receptions REC-STD %d", st.RepeatedCreates, sp.sim.Count(portalsim.PurchaseOrders, "REC-STD"))
 			}
 		})
 	}
@@ -103,7 +103,7 @@ func TestCreateAnswersWithoutID(t *testing.T) {
 				t.Fatal(err)
 			}
 			ch.CreateIDs = false
-			sp := startSim(t, portalsim.Options{Edition: e, Choices: &ch})
+			sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Choices: &ch})
 			seedMaster(t, sp)
 			ctx := t.Context()
 			in, err := sp.c.CreateInbound(ctx, inbound(e, "REC-1"))
