@@ -120,3 +120,55 @@ func TestCreateAnswersWithoutID(t *testing.T) {
 		})
 	}
 }
+
+// TestWarehouseLocationReadings: whether a portal reads an Edition B
+// order's warehouseLocation as the warehouse's id or as the warehouse
+// client's (the documents do not say), every purchase and sales order is
+// created once, at the warehouse its file names, never at another
+// warehouse whose client has the same id.
+func TestWarehouseLocationReadings(t *testing.T) {
+	for _, reading := range []string{"warehouse", "warehouse-client"} {
+		t.Run(reading, func(t *testing.T) {
+			ch, err := portalsim.Profile("documented")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch.WarehouseLocation = reading
+			sp := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Choices: &ch})
+			seedMaster(t, sp)
+			ctx := t.Context()
+			// The last two give the warehouse's id itself, as a file may.
+			codes := []string{"WH-LYON", "WH-HAMBURG", "WH-MILANO", "WH-LYON", "WH-HAMBURG", "WH-LYON"}
+			ids := map[string]int64{"WH-LYON": 3, "WH-HAMBURG": 5, "WH-MILANO": 8}
+			for i, code := range codes {
+				in := inbound(model.EditionB, fmt.Sprintf("PO-%d", i))
+				o := outbound(model.EditionB, fmt.Sprintf("SO-%d", i))
+				in.WarehouseCode, o.WarehouseCode = code, code
+				if i >= 4 {
+					in.WarehouseCode, o.WarehouseCode = "", ""
+					in.WarehouseLocation, o.WarehouseLocation = ids[code], ids[code]
+				}
+				if out, err := sp.c.CreateInbound(ctx, in); err != nil || out.Existed {
+					t.Fatalf("purchase order at %s: %+v %v", code, out, err)
+				}
+				if out, err := sp.c.CreateOutbound(ctx, o); err != nil || out.Existed {
+					t.Fatalf("sales order at %s: %+v %v", code, out, err)
+				}
+			}
+			for i, code := range codes {
+				ins := collect(t, sp.c.Inbounds(ctx, portal.InboundFilter{OrderNumber: fmt.Sprintf("PO-%d", i)}))
+				if len(ins) != 1 || ins[0].WarehouseCode != code {
+					t.Errorf("PO-%d: the portal holds %+v, want one at %s", i, ins, code)
+				}
+				outs := collect(t, sp.c.Outbounds(ctx, portal.OutboundFilter{OrderNumber: fmt.Sprintf("SO-%d", i)}))
+				// A sales order shows its warehouse as an id (the warehouse's).
+				if want := ids[code]; len(outs) != 1 || outs[0].WarehouseLocation != want {
+					t.Errorf("SO-%d: the portal holds %+v, want one at %s (%d)", i, outs, code, want)
+				}
+			}
+			if n := sp.sim.RepeatedCreates(); n != 0 {
+				t.Errorf("%d repeated creates", n)
+			}
+		})
+	}
+}

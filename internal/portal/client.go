@@ -84,6 +84,9 @@ type Client struct {
 	ua      string
 	refs    *refCache
 	ignored atomic.Bool // the deployment ignores code[] on variants
+	// whReading is how the portal reads an Edition B warehouseLocation,
+	// once a create told (see warehouseIDs).
+	whReading atomic.Int32
 }
 
 // New checks cfg and returns a client. Configuration errors say what is

@@ -241,12 +241,19 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 		}
 		in.SupplierID = id
 	}
+	whCode := "" // the code the warehouse was resolved from
 	if c.cfg.Edition == model.EditionB && in.WarehouseLocation == 0 && in.WarehouseCode != "" {
 		id, err := c.ResolveWarehouse(ctx, in.WarehouseCode)
 		if err := refs.add(err); err != nil {
 			return Outcome{}, err
 		}
-		in.WarehouseLocation = id
+		in.WarehouseLocation, whCode = id, in.WarehouseCode
+	} else if c.cfg.Edition == model.EditionB && in.WarehouseLocation != 0 {
+		code, err := c.warehouseOf(ctx, in.WarehouseLocation)
+		if err != nil {
+			return Outcome{}, err
+		}
+		whCode = code
 	}
 	in.Lines = slices.Clone(in.Lines)
 	skus := make([]string, 0, len(in.Lines))
@@ -272,11 +279,15 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 		return Outcome{}, err
 	}
 	send := func() (Outcome, error) {
-		op := createOf(c, c.wire.inbounds, in.OrderNumber, in, func(ctx context.Context) (int64, []Violation, bool, error) {
-			got, found, err := c.findInbound(ctx, in.OrderNumber)
-			return got.ID, diffInbound(in, got), found, err
+		return c.withWarehouse(ctx, whCode, in.WarehouseLocation, func(wh int64) (Outcome, error) {
+			body := in
+			body.WarehouseLocation = wh
+			op := createOf(c, c.wire.inbounds, in.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
+				got, found, err := c.findInbound(ctx, in.OrderNumber)
+				return got.ID, diffInbound(in, got), found, err
+			})
+			return c.create(ctx, op)
 		})
-		return c.create(ctx, op)
 	}
 	out, err := send()
 	if c.cfg.Edition == model.EditionA && in.OrderType != "" && !slices.Contains(model.ReceptionOrderTypesA, in.OrderType) && refusedField(err, "orderType") {
@@ -347,13 +358,20 @@ func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[s
 // carrier and carrier service codes.
 func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome, error) {
 	var refs refErrors
+	whCode := "" // the code the warehouse was resolved from
 	if c.cfg.Edition == model.EditionB {
 		if o.WarehouseLocation == 0 && o.WarehouseCode != "" {
 			id, err := c.ResolveWarehouse(ctx, o.WarehouseCode)
 			if err := refs.add(err); err != nil {
 				return Outcome{}, err
 			}
-			o.WarehouseLocation = id
+			o.WarehouseLocation, whCode = id, o.WarehouseCode
+		} else if o.WarehouseLocation != 0 {
+			code, err := c.warehouseOf(ctx, o.WarehouseLocation)
+			if err != nil {
+				return Outcome{}, err
+			}
+			whCode = code
 		}
 		if o.ShipTo == nil && o.ShipToID == 0 && o.ShipToCode != "" {
 			id, err := c.resolvePartner(ctx, o.ShipToCode, "shipToCode")
@@ -409,11 +427,15 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 		}
 	}
 	for try := 0; ; try++ {
-		op := createOf(c, c.wire.outbounds, o.OrderNumber, o, func(ctx context.Context) (int64, []Violation, bool, error) {
-			got, found, err := c.findOutbound(ctx, o.OrderNumber)
-			return got.ID, diffOutbound(o, got), found, err
+		out, err := c.withWarehouse(ctx, whCode, o.WarehouseLocation, func(wh int64) (Outcome, error) {
+			body := o
+			body.WarehouseLocation = wh
+			op := createOf(c, c.wire.outbounds, o.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
+				got, found, err := c.findOutbound(ctx, o.OrderNumber)
+				return got.ID, diffOutbound(o, got), found, err
+			})
+			return c.create(ctx, op)
 		})
-		out, err := c.create(ctx, op)
 		if err == nil || try > 0 || c.cfg.Edition != model.EditionB || !consigneeTaken(err) {
 			return out, err
 		}

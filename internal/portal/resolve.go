@@ -78,6 +78,7 @@ type refCache struct {
 	listMu   sync.Mutex
 	loaded   map[RefKind]time.Time
 	services []CarrierService
+	clients  []WarehouseClient    // the account's warehouse clients, for warehouseIDs
 	known    map[RefKind][]string // codes of the reference lists, for messages
 	now      func() time.Time
 }
@@ -387,7 +388,12 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	)
 	switch kind {
 	case RefWarehouse:
-		known, err = loadCodes(c, ctx, warehouseClientsB, kind, 0, func(w WarehouseClient) (string, int64) { return w.WarehouseCode, w.WarehouseID })
+		var clients []WarehouseClient
+		known, err = loadCodes(c, ctx, warehouseClientsB, kind, 0, func(w WarehouseClient) (string, int64) {
+			clients = append(clients, w)
+			return w.WarehouseCode, w.WarehouseID
+		})
+		c.refs.clients = clients
 	case RefCarrier:
 		known, err = loadCodes(c, ctx, carriersB, kind, 0, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
 	case RefCarrierService:
