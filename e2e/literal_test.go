@@ -147,13 +147,7 @@ func literalExport(t testing.TB, cfg, outDir, typ string) []map[string]string {
 // the simulator's lists read in one page each.
 func (s *sim) expectedRows(t testing.TB, ed, typ string) int {
 	t.Helper()
-	list := func(resource string) []map[string]any {
-		var body struct {
-			Members []map[string]any `json:"hydra:member"`
-		}
-		s.getJSON(t, s.Base+"/"+resource+"?itemsPerPage=10000", &body, true)
-		return body.Members
-	}
+	list := func(resource string) []map[string]any { return s.listAll(t, resource) }
 	count := func(m map[string]any, field string) int {
 		l, _ := m[field].([]any)
 		return len(l)
