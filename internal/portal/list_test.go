@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -334,5 +335,40 @@ func TestEncodeQueryEveryField(t *testing.T) {
 				t.Errorf("%s: %s not sent: %s", v.Type(), name, q.Encode())
 			}
 		}
+	}
+}
+
+// TestListTotalChangedWhilePaged: a document that leaves a list between two
+// page reads shifts the next ones onto the page already read; the total
+// that changed makes the list be read again, so none is skipped and each
+// is listed once.
+func TestListTotalChangedWhilePaged(t *testing.T) {
+	var mu sync.Mutex
+	codes := []string{"S1", "S2", "S3", "S4", "S5", "S6"}
+	served := 0
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		from := min((page-1)*2, len(codes))
+		var members []string
+		for _, c := range codes[from:min(from+2, len(codes))] {
+			members = append(members, fmt.Sprintf(`{"id":%s,"code":%q}`, c[1:], c))
+		}
+		reply(w, 200, fmt.Sprintf(`{"hydra:member":[%s],"hydra:totalItems":%d}`, strings.Join(members, ","), len(codes)))
+		if served++; served == 1 {
+			codes = codes[1:] // S1 leaves the list after the first page
+		}
+	})
+	c := testClient(t, model.EditionB, srv.URL, func(c *Config) { c.ItemsPerPage = 2 })
+	var got []string
+	for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p.Code)
+	}
+	if strings.Join(got, ",") != "S1,S2,S4,S5,S6,S3" {
+		t.Errorf("listed %v, want each of S1..S6 once (S3 from the second pass)", got)
 	}
 }

@@ -29,12 +29,9 @@ func stableList[M any](c *Client, ctx context.Context, d docWire[M], q url.Value
 		var zero M
 		yielded := map[string]bool{}
 		for pass := 1; ; pass++ {
-			first, last := int64(-1), int64(-1)
-			changed := false
+			pages, last, changed := 0, int64(-1), false
 			o.total = func(n int64) {
-				if first == -1 && last == -1 {
-					first = n
-				} else if n != last {
+				if pages++; pages > 1 && n != last {
 					changed = true
 				}
 				last = n
