@@ -358,7 +358,7 @@ func findWarehouse(id int64) (warehouse, bool) {
 func (s *Sim) seed(preload int) {
 	for i, w := range seedWarehouses {
 		wc := &warehouseClient{ClientCode: fmt.Sprintf("C%d-%s", s.opts.Company, w.Code), Company: s.opts.Company, WarehouseID: w.ID}
-		wc.ID = int64(i + 1)
+		wc.ID = int64(101 + i) // apart from the warehouse ids, so that one taken for the other is refused
 		s.store(WarehouseClients, wc, "")
 	}
 	for _, c := range seedCarriers {
