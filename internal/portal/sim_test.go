@@ -511,23 +511,11 @@ func TestSimUnknownOutcome(t *testing.T) {
 		{"item", portal.Variants, "U-SKU", func(ctx context.Context, c *portal.Client, e model.Edition) (portal.Outcome, error) {
 			return c.CreateItem(ctx, item(e, "U-SKU", 77))
 		}},
-		// Edition B orders go to WH-HAMBURG, whose warehouse id is no
-		// warehouse client's: the first POST is the one that creates (with
-		// WH-LYON, whose id 3 is also a client's, a fresh client first sends
-		// the client id, which this portal refuses; see warehouseIDs).
 		{"inbound", portal.PurchaseOrders, "U-REC", func(ctx context.Context, c *portal.Client, e model.Edition) (portal.Outcome, error) {
-			in := inbound(e, "U-REC")
-			if e == model.EditionB {
-				in.WarehouseCode = "WH-HAMBURG"
-			}
-			return c.CreateInbound(ctx, in)
+			return c.CreateInbound(ctx, inbound(e, "U-REC"))
 		}},
 		{"outbound", portal.SalesOrders, "U-SO", func(ctx context.Context, c *portal.Client, e model.Edition) (portal.Outcome, error) {
-			o := outbound(e, "U-SO")
-			if e == model.EditionB {
-				o.WarehouseCode = "WH-HAMBURG"
-			}
-			return c.CreateOutbound(ctx, o)
+			return c.CreateOutbound(ctx, outbound(e, "U-SO"))
 		}},
 		{"packaging", portal.VariantPackagings, "SKU-1/U-BOX", func(ctx context.Context, c *portal.Client, e model.Edition) (portal.Outcome, error) {
 			return c.CreatePackaging(ctx, model.Packaging{SKU: "SKU-1", Code: "U-BOX", Quantity: 6})
