@@ -220,7 +220,11 @@ type simStats struct {
 	Counts          map[string]int `json:"counts"`
 	Requests        int            `json:"requests"`
 	RepeatedCreates int            `json:"repeatedCreates"`
-	Faults          struct {
+	// UndocumentedRequests counts the requests the API documents do not
+	// show, Undocumented by operation.
+	UndocumentedRequests int            `json:"undocumentedRequests"`
+	Undocumented         map[string]int `json:"undocumented"`
+	Faults               struct {
 		Failed          int `json:"failed"`
 		Throttled       int `json:"throttled"`
 		Dropped         int `json:"dropped"`
@@ -341,12 +345,46 @@ func roundsAfter(t testing.TB, listen, inbox string, since time.Time, n int) {
 	}
 }
 
-// keyCounts lists a resource (every page of 10000) and counts its
-// documents by the given field (e.g. orderNumber, sku, code). Faults must
-// be off.
+// keyCounts lists a resource and counts its documents by the given field
+// (e.g. orderNumber, sku, code). Faults must be off.
 func (s *sim) keyCounts(t testing.TB, resource, field string) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
+	for _, m := range s.listAll(t, resource) {
+		counts[fmt.Sprint(m[field])]++
+	}
+	return counts
+}
+
+// listAll reads every document of a resource once, in pages of 10000 or
+// of the simulator's own size when it ignores itemsPerPage. Under the
+// moving-pages switch a page read moves a document: the pages are read
+// again until every document the total announces was seen (by id).
+func (s *sim) listAll(t testing.TB, resource string) []map[string]any {
+	t.Helper()
+	seen := map[string]bool{}
+	var all []map[string]any
+	for pass := 0; pass < 20; pass++ {
+		total := 0
+		for _, m := range s.listPass(t, resource, &total) {
+			id := fmt.Sprint(m["@id"], m["id"])
+			if !seen[id] {
+				seen[id] = true
+				all = append(all, m)
+			}
+		}
+		if len(all) >= total {
+			return all
+		}
+	}
+	t.Fatalf("listing %s: %d documents seen in 20 passes", resource, len(all))
+	return nil
+}
+
+// listPass reads the pages of a resource once, up to its total.
+func (s *sim) listPass(t testing.TB, resource string, total *int) []map[string]any {
+	t.Helper()
+	var all []map[string]any
 	for page := 1; ; page++ {
 		var body map[string]json.RawMessage
 		s.getJSON(t, fmt.Sprintf("%s/%s?itemsPerPage=10000&page=%d", s.Base, resource, page), &body, true)
@@ -358,11 +396,16 @@ func (s *sim) keyCounts(t testing.TB, resource, field string) map[string]int {
 		if err := json.Unmarshal(raw, &members); err != nil {
 			t.Fatalf("listing %s: %v", resource, err)
 		}
-		for _, m := range members {
-			counts[fmt.Sprint(m[field])]++
+		all = append(all, members...)
+		rawTotal, ok := body["hydra:totalItems"]
+		if !ok {
+			rawTotal = body["totalItems"]
 		}
-		if len(members) < 10000 {
-			return counts
+		if err := json.Unmarshal(rawTotal, total); err != nil {
+			t.Fatalf("listing %s: no total: %v", resource, err)
+		}
+		if len(members) == 0 || len(all) >= *total {
+			return all
 		}
 	}
 }

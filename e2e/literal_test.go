@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/portalsim"
 )
 
 // literalExports are the export types of each edition.
@@ -18,57 +20,76 @@ var literalExports = map[string][]string{
 	"B": {"receipts", "shipments", "stock", "movements", "tracking", "items"},
 }
 
-// TestLiteralPortal runs the built binary against `filebridge sim
-// --literal` (only what the API documents state: no item reads, no next
-// links but on shipping units, no timestamps on receptions and orders,
-// documented filters only, repeated consignee codes refused) with pages of
-// 3 items, fewer than every list holds: the good samples are submitted,
-// and every export type of the edition writes every row the portal holds,
-// with its codes; a second run exports nothing again.
-func TestLiteralPortal(t *testing.T) {
-	for _, ed := range []string{"A", "B"} {
-		t.Run(ed, func(t *testing.T) {
-			t.Parallel()
-			s := startSim(t, ed, "--literal", "--preload", "8")
-			dir := t.TempDir()
-			inbox, outDir := mkdir(t, dir, "in"), mkdir(t, dir, "out")
-			cfg := literalConfig(t, runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox}), outDir, literalExports[ed])
-			p := start(t, "run "+ed, "run", "--config", cfg)
-			good := sampleNames(t, ed, "good")
-			dropSamples(t, ed, "good", inbox, good)
-			processed := filepath.Join(inbox, "processed")
-			allIn(t, 60*time.Second, processed, good)
-			for _, n := range good {
-				if res := readReport(t, findFile(t, processed, stem(n)+".report.csv")).results(); res["created"] == 0 || len(res) != 1 {
-					t.Errorf("report of %s: results %v, want only created", n, res)
-				}
-			}
-			p.stopOK(t, "run")
-			for range 8 {
-				s.tick(t)
-			}
-			for _, typ := range literalExports[ed] {
-				t.Run(typ, func(t *testing.T) {
-					rows := literalExport(t, cfg, outDir, typ)
-					want := s.expectedRows(t, ed, typ)
-					if want == 0 || len(rows) != want {
-						t.Fatalf("%s: %d rows exported, the portal holds %d", typ, len(rows), want)
+// TestProfiles runs the built binary against `filebridge sim --profile P`
+// for every profile of the simulator (each open point of the API
+// documents read either way: order filter name, item reads, ids in create
+// answers, updatedAt[after] on variants, STANDARD, next links,
+// timestamps, list order, documents moving while paged...), both
+// editions, with the default config but pages of 3 items, fewer than
+// every list holds: every good sample document is created exactly once
+// and reported created (never "already there"), every export type of the
+// edition writes every row the portal holds, once, with its codes, a
+// second run exports nothing again, and no request leaves the documents.
+func TestProfiles(t *testing.T) {
+	for _, profile := range portalsim.ProfileNames() {
+		for _, ed := range []string{"A", "B"} {
+			t.Run(profile+"/"+ed, func(t *testing.T) {
+				t.Parallel()
+				s := startSim(t, ed, "--profile", profile, "--preload", "8")
+				dir := t.TempDir()
+				inbox, outDir := mkdir(t, dir, "in"), mkdir(t, dir, "out")
+				cfg := literalConfig(t, runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox}), outDir, literalExports[ed])
+				p := start(t, "run "+ed, "run", "--config", cfg)
+				good := sampleNames(t, ed, "good")
+				dropSamples(t, ed, "good", inbox, good)
+				processed := filepath.Join(inbox, "processed")
+				allIn(t, 60*time.Second, processed, good)
+				for _, n := range good {
+					if res := readReport(t, findFile(t, processed, stem(n)+".report.csv")).results(); res["created"] == 0 || len(res) != 1 {
+						t.Errorf("report of %s: results %v, want only created", n, res)
 					}
-					for i, r := range rows {
-						for _, col := range []string{"sku", "supplierCode"} {
-							if v, ok := r[col]; ok && v == "" {
-								t.Errorf("%s row %d: %s is empty: %v", typ, i+1, col, r)
+				}
+				p.stopOK(t, "run")
+				if st := s.stats(t); st.RepeatedCreates != 0 {
+					t.Errorf("%d create(s) refused as already used, want 0", st.RepeatedCreates)
+				}
+				for _, k := range [][2]string{{"connections", "code"}, {"variants", "sku"}, {"purchase_orders", "orderNumber"}, {"sales_orders", "orderNumber"}} {
+					s.onceEach(t, k[0], k[1])
+				}
+				for range 8 {
+					s.tick(t)
+				}
+				for _, typ := range literalExports[ed] {
+					t.Run(typ, func(t *testing.T) {
+						rows := literalExport(t, cfg, outDir, typ)
+						want := s.expectedRows(t, ed, typ)
+						if want == 0 || len(rows) != want {
+							t.Fatalf("%s: %d rows exported, the portal holds %d", typ, len(rows), want)
+						}
+						seen := map[string]int{}
+						for i, r := range rows {
+							if j, dup := seen[fmt.Sprint(r)]; dup {
+								t.Errorf("%s rows %d and %d are the same row: %v", typ, j+1, i+1, r)
+							}
+							seen[fmt.Sprint(r)] = i
+							for _, col := range []string{"sku", "supplierCode"} {
+								if v, ok := r[col]; ok && v == "" {
+									t.Errorf("%s row %d: %s is empty: %v", typ, i+1, col, r)
+								}
 							}
 						}
-					}
-					if typ != "stock" && typ != "items" {
-						if again := literalExport(t, cfg, outDir, typ); len(again) != 0 {
-							t.Errorf("%s exported %d rows again without changes", typ, len(again))
+						if typ != "stock" {
+							if again := literalExport(t, cfg, outDir, typ); len(again) != 0 {
+								t.Errorf("%s exported %d rows again without changes", typ, len(again))
+							}
 						}
-					}
-				})
-			}
-		})
+					})
+				}
+				if st := s.stats(t); st.UndocumentedRequests != 0 {
+					t.Errorf("%d request(s) outside the documents: %v", st.UndocumentedRequests, st.Undocumented)
+				}
+			})
+		}
 	}
 }
 
@@ -126,13 +147,7 @@ func literalExport(t testing.TB, cfg, outDir, typ string) []map[string]string {
 // the simulator's lists read in one page each.
 func (s *sim) expectedRows(t testing.TB, ed, typ string) int {
 	t.Helper()
-	list := func(resource string) []map[string]any {
-		var body struct {
-			Members []map[string]any `json:"hydra:member"`
-		}
-		s.getJSON(t, s.Base+"/"+resource+"?itemsPerPage=10000", &body, true)
-		return body.Members
-	}
+	list := func(resource string) []map[string]any { return s.listAll(t, resource) }
 	count := func(m map[string]any, field string) int {
 		l, _ := m[field].([]any)
 		return len(l)

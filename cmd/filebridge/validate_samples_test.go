@@ -46,7 +46,10 @@ func sampleFiles(t *testing.T, dir string) []string {
 }
 
 // TestGoodSamples validates every good sample, through the routes of
-// samples.toml and through header detection: no error, no warning.
+// samples.toml and through header detection: no error, and no warning but,
+// without the routes, one per value outside the documents' enums (the
+// samples use STANDARD as the documents' own samples do; samples.toml maps
+// it).
 func TestGoodSamples(t *testing.T) {
 	for _, e := range model.Editions {
 		for _, path := range sampleFiles(t, filepath.Join(samplesDir, string(e), "good")) {
@@ -64,8 +67,19 @@ func TestGoodSamples(t *testing.T) {
 						t.Fatalf("exit code %d, output:\n%s", code, out)
 					}
 					lines := strings.Split(strings.TrimSpace(out), "\n")
-					if len(lines) != 1 || !strings.HasSuffix(lines[0], " 0 invalid") {
+					verdict := lines[len(lines)-1]
+					if how.label == "header" && len(lines) > 1 {
+						for _, l := range lines[2 : len(lines)-1] {
+							if !strings.Contains(l, "warning: ") || !strings.Contains(l, "values the API documents list") {
+								t.Errorf("want warnings about undocumented values only, got %q", l)
+							}
+						}
+						verdict, _, _ = strings.Cut(verdict, ";")
+					} else if len(lines) != 1 {
 						t.Errorf("want one verdict line without issues, got:\n%s", out)
+					}
+					if !strings.HasSuffix(verdict, " 0 invalid") {
+						t.Errorf("want a verdict without invalid documents, got:\n%s", out)
 					}
 				})
 			}

@@ -310,6 +310,10 @@ type Route struct {
 	Columns map[string]string `toml:"columns"`
 	// Defaults are constants for columns the file lacks.
 	Defaults map[string]Constant `toml:"defaults"`
+	// Values map a column's cell values to the ones sent, per column (our
+	// column name): {"orderType": {"STANDARD": ""}} sends no orderType for
+	// STANDARD; ERP codes can become portal codes the same way.
+	Values map[string]map[string]string `toml:"values"`
 }
 
 // Constants returns Defaults as plain strings.

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,6 +160,32 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 		}
 		if msg := unknownColumn(edition, r.DocType, name); msg != "" {
 			p.add(where, "positions[%d]: %s", i, msg)
+		}
+	}
+	validateValues(p, where, edition, r)
+}
+
+// validateValues checks a route's value maps: each names a column of the
+// route's type (when the type is known) and maps non-empty values.
+func validateValues(p *problems, where string, edition model.Edition, r *Route) {
+	var spec model.Spec
+	if r.DocType.Name != "" && edition != "" {
+		spec, _ = model.SpecFor(edition, r.DocType.Kind)
+	}
+	for _, col := range sortedKeys(r.Values) {
+		if strings.TrimSpace(col) == "" {
+			p.add(where, "values: a value map needs a column name, e.g. [inboxes.routes.values] orderType = { STANDARD = \"\" }")
+			continue
+		}
+		if len(spec.Fields) > 0 && !slices.ContainsFunc(spec.Fields, func(f model.Field) bool {
+			return model.NormalizeHeader(f.Name) == model.NormalizeHeader(col)
+		}) {
+			p.add(where, "values: %q is not a column of %s files (edition %s): map the values of one of its columns (see docs/columns.md)", col, r.DocType.Name, edition)
+		}
+		for _, from := range sortedKeys(r.Values[col]) {
+			if strings.TrimSpace(from) == "" {
+				p.add(where, "values.%s: an empty cell cannot be mapped here: give empty cells a value with [inboxes.routes.defaults]", col)
+			}
 		}
 	}
 }

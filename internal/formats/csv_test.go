@@ -111,6 +111,35 @@ func TestReadCSV(t *testing.T) {
 					t.Errorf("item %+v rows %v", it, r.docs[0].Rows)
 				}
 			}},
+		{"undocumented value warned once", "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,sku,quantity\nR1,3,S,STANDARD,2026-12-01,A,1\nR1,3,S,STANDARD,2026-12-01,B,1\nR2,3,S,STANDARD,2026-12-01,A,1\nR3,3,S,SEMI,2026-12-01,A,1\n",
+			Options{Type: "receptions"}, func(t *testing.T, r result) {
+				wantDocs(t, r, 3, 0)
+				var warned []Issue
+				for _, d := range r.docs {
+					warned = append(warned, d.Issues...)
+				}
+				if len(warned) != 1 || !warned[0].Warning || warned[0].Row != 2 || warned[0].Column != "orderType" ||
+					!strings.Contains(warned[0].Message, "not one of the orderType values the API documents list") || r.docs[0].Inbound.OrderType != "STANDARD" {
+					t.Errorf("want one warning on line 2, STANDARD kept:%s", dump(warned))
+				}
+			}},
+		{"value maps", "orderNumber,warehouseLocation,supplierCode,orderType,dueAt,sku,quantity\nR1,3,S,STANDARD,2026-12-01,A,1\nR2,3,S,C40,2026-12-01,A,1\nR3,3,S,SEMI,2026-12-01,A,1\n",
+			Options{Type: "receptions", Values: map[string]map[string]string{"order_type": {"STANDARD": "", " C40 ": "CONT40"}, "colour": {"red": "RED"}}}, func(t *testing.T, r result) {
+				wantDocs(t, r, 3, 0)
+				var got []string
+				for _, d := range r.docs {
+					got = append(got, d.Inbound.OrderType)
+					if len(d.Issues) != 0 {
+						t.Errorf("issues of %s:%s", d.Key, dump(d.Issues))
+					}
+				}
+				if strings.Join(got, ",") != ",CONT40,SEMI" {
+					t.Errorf("order types %q, want STANDARD mapped to none and C40 to CONT40", got)
+				}
+				if _, ok := findIssue(r.sum.FileIssues, "colour", "the map is ignored"); !ok {
+					t.Errorf("file issues:%s", dump(r.sum.FileIssues))
+				}
+			}},
 		{"unknown column once", skuHead + ",colour\n" + skuRow + ",red\n" + strings.Replace(skuRow, "CHAIR", "TABLE", 1) + ",blue\n", Options{}, func(t *testing.T, r result) {
 			wantDocs(t, r, 2, 0)
 			if len(r.sum.FileIssues) != 1 || !r.sum.FileIssues[0].Warning || r.sum.FileIssues[0].Column != "colour" {

@@ -26,6 +26,9 @@ type decoder struct {
 	kind model.Kind
 	fn   func(Doc) error
 	sum  Summary
+	// warned holds the undocumented values already warned about (field
+	// index and value): a file says it once, on the first row.
+	warned map[warnedValue]bool
 
 	setters []setter
 	keyFi   int  // index of the key field
@@ -403,6 +406,17 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		if warn != "" {
 			d.warnAt(fi, s, warn)
 		}
+		if w := (warnedValue{fi, s}); !d.warned[w] {
+			if msg := undocumentedMessage(&d.lay.fields[fi], s); msg != "" {
+				if d.warned == nil {
+					d.warned = map[warnedValue]bool{}
+				}
+				d.warned[w] = true
+				is := d.issueAt(d.row, fi, s, msg, d.fromDef[fi])
+				is.Warning = true
+				d.issues = append(d.issues, is)
+			}
+		}
 		if t != nil && d.hdrSetters[fi] != nil {
 			d.hdrSetters[fi](t, v)
 		}
@@ -420,6 +434,11 @@ func (d *decoder) cellText(fi int) (s string, def bool) {
 		s = cleanCell(d.cells[ci], !d.isXLSX)
 		if d.xs != nil && s != "" {
 			s = d.xs.shownText(ci, &d.lay.fields[fi], s)
+		}
+	}
+	if s != "" && d.lay.vals != nil {
+		if to, ok := d.lay.vals[fi][s]; ok {
+			return to, false // mapped by the route, even to an empty cell
 		}
 	}
 	if s == "" && d.lay.defs[fi] != "" {
@@ -467,6 +486,12 @@ func (d *decoder) text(fi int) string {
 		return ""
 	}
 	return d.vals[fi].s
+}
+
+// warnedValue is a value of a field a file was warned about.
+type warnedValue struct {
+	fi    int
+	value string
 }
 
 // issueAt builds an issue on a row for field fi (-1: the whole row).

@@ -61,6 +61,10 @@ type Options struct {
 	Columns map[string]string
 	// Defaults are constants for columns the file lacks, or whose cell is empty.
 	Defaults map[string]string
+	// Values map cell values of a column to the values read instead (""
+	// leaves the cell empty), per column name; a cell is matched exactly,
+	// after trimming.
+	Values map[string]map[string]string
 	// MaxSize caps the file size in bytes (0: DefaultMaxSize); a bigger file
 	// is refused before reading.
 	MaxSize int64

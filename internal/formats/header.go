@@ -18,6 +18,8 @@ type layout struct {
 	cellOf []int
 	// defs are, per field, the route's constant ("" none).
 	defs []string
+	// vals are, per field, the route's map of cell values (nil none).
+	vals []map[string]string
 	// colName is, per field, the column name to report (the file's header).
 	colName []string
 	// missing marks required columns absent from the file and without a
@@ -179,6 +181,20 @@ func newLayout(dt model.DocType, e model.Edition, header []string, opts Options,
 			continue
 		}
 		l.defs[fi] = strings.TrimSpace(v)
+	}
+	for col, m := range opts.Values {
+		fi, ok := l.index[model.NormalizeHeader(col)]
+		if !ok {
+			fileIssue(true, col, fmt.Sprintf("the route maps values of %q, which is not a column of %s (edition %s): the map is ignored", col, dt.Name, e))
+			continue
+		}
+		if l.vals == nil {
+			l.vals = make([]map[string]string, len(spec.Fields))
+		}
+		l.vals[fi] = make(map[string]string, len(m))
+		for from, to := range m {
+			l.vals[fi][strings.TrimSpace(from)] = strings.TrimSpace(to)
+		}
 	}
 	for fi, f := range spec.Fields {
 		if !l.has(fi) && requiredColumn(e, dt.Kind, f) {

@@ -58,7 +58,7 @@ func (p *parser) parseInto(v *value, f *model.Field, s string) string {
 			return fmt.Sprintf("%s %q is %d characters long; at most %d are allowed in edition %s",
 				label(f.Name), s, utf8.RuneCountInString(s), f.MaxLen, p.edition)
 		}
-		if len(f.Enum) > 0 && !model.InEnum(s, f.Enum) {
+		if len(f.Enum) > 0 && !model.InEnum(s, f.Enum) && !model.InEnum(s, f.Undocumented) {
 			return enumMessage(f, s)
 		}
 	case model.TInt:
@@ -100,6 +100,17 @@ func label(name string) string {
 		return "EAN"
 	}
 	return name
+}
+
+// undocumentedMessage is the warning on a value the documents' samples use
+// though their enum excludes it ("" for any other value).
+func undocumentedMessage(f *model.Field, s string) string {
+	if !model.InEnum(s, f.Undocumented) {
+		return ""
+	}
+	return fmt.Sprintf("%q is not one of the %s values the API documents list (%s); a portal that refuses it gets the document without %s "+
+		"(this file has it on other rows too when they repeat it); to send another value, map it on the route: [inboxes.routes.values] %s = { %s = %q }",
+		s, f.Name, strings.Join(f.Enum, ", "), f.Name, f.Name, s, f.Enum[0])
 }
 
 func enumMessage(f *model.Field, s string) string {

@@ -46,6 +46,7 @@ func FormatOptions(e model.Edition, r *config.Route, maxSize int64) formats.Opti
 	if len(r.Defaults) > 0 {
 		o.Defaults = r.Constants()
 	}
+	o.Values = r.Values
 	return o
 }
 

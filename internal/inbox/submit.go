@@ -251,7 +251,11 @@ func (fr *fileRun) record(ctx context.Context, t task, out portal.Outcome, err e
 			r = journal.ResultExists
 		}
 		fr.log.Debug("document submitted", "doc", t.key, "result", r, "portal_id", out.ID)
-		return in.j.SetResult(rctx, row.ID, t.key, r, strconv.FormatInt(out.ID, 10), issuesText(t.doc.Issues, true))
+		var id string // empty when the portal shows no id (the documents list none on some documents)
+		if out.ID != 0 {
+			id = strconv.FormatInt(out.ID, 10)
+		}
+		return in.j.SetResult(rctx, row.ID, t.key, r, id, issuesText(t.doc.Issues, true))
 	case portal.IsConflict(err), portal.IsInvalid(err):
 		fr.resumed()
 		r := journal.ResultInvalid

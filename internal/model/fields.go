@@ -61,9 +61,12 @@ type Field struct {
 	Required bool     // required on every document (or line, at line level)
 	MaxLen   int      // characters; 0 = no stated limit
 	Enum     []string // allowed values (exact), empty = any
-	Positive bool     // numbers must be > 0
-	Doc      string   // one line for templates and the README
-	Example  string
+	// Undocumented are values outside Enum that the documents' own
+	// samples use: accepted with a warning, since a portal may refuse them.
+	Undocumented []string
+	Positive     bool   // numbers must be > 0
+	Doc          string // one line for templates and the README
+	Example      string
 }
 
 // Spec is the field table of one document kind in one edition.
@@ -92,10 +95,12 @@ var (
 	RelationshipsCreate = []string{"Manufacturer", "Customer", "Marketplace", "Entity"}
 	// RelationshipsFilter are the relationships accepted by list filters.
 	RelationshipsFilter = []string{"Manufacturer", "Customer", "Marketplace", "Entity", "Forwarder", "Warehouse"}
-	// ReceptionOrderTypesA are Edition A reception order types. The documents
-	// list the first five; their samples also use STANDARD, which filebridge
-	// accepts.
-	ReceptionOrderTypesA = []string{"SEMI", "CONT20", "CONT40", "CONT40HC", "CONT45HC", "STANDARD"}
+	// ReceptionOrderTypesA are Edition A reception order types the
+	// documents list.
+	ReceptionOrderTypesA = []string{"SEMI", "CONT20", "CONT40", "CONT40HC", "CONT45HC"}
+	// UndocumentedOrderTypesA are the order types the documents' samples
+	// use though their enum excludes them: accepted with a warning.
+	UndocumentedOrderTypesA = []string{"STANDARD"}
 	// DeliveryModesA are Edition A order delivery modes.
 	DeliveryModesA = []string{"ECO", "STANDARD", "UNPACKING", "MOUNTING"}
 	// PackagingLevels are Edition B packaging levels.
@@ -215,7 +220,7 @@ var (
 		{Name: "referenceNumber", Doc: "purchase order number on the bill of lading", Example: "PO-88123"},
 		{Name: "warehouseLocation", Type: TInt, Required: true, Positive: true, Doc: "id of the destination warehouse", Example: "3"},
 		{Name: "supplierCode", Required: true, Doc: "code of the supplier", Example: "SUP-001"},
-		{Name: "orderType", Enum: ReceptionOrderTypesA, Doc: "delivery type", Example: "CONT40"},
+		{Name: "orderType", Enum: ReceptionOrderTypesA, Undocumented: UndocumentedOrderTypesA, Doc: "delivery type", Example: "CONT40"},
 		{Name: "attributes.deliveryType", Doc: "delivery type attribute", Example: "pallet"},
 		{Name: "dueAt", Type: TDateTime, Required: true, Doc: "expected arrival at the warehouse", Example: "2026-12-01T08:00:00Z"},
 	}

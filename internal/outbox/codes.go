@@ -11,8 +11,8 @@ import (
 
 // codes turns the ids some list responses carry (a reception line's
 // variant, a reception's supplier) back into the codes files carry. Each id
-// is looked up once through the client (an item read where the portal
-// offers one, else the documented list) and kept for the next runs; an id
+// is looked up once through the client (the documented variant or
+// connection list, read whole) and kept for the next runs; an id
 // the portal does not know maps to "".
 type codes struct {
 	mu        sync.Mutex

@@ -88,9 +88,12 @@ func (w *window) admit(key string, ts time.Time) bool {
 // with the time of the query q, the documents' own cursor
 // ("updatedAt[after]=<time of the last query>"): its hidden updatedAt is at
 // most q, so while q is not before the cursor's At the portal may list it
-// again and its key is kept, and once At has passed q the portal cannot
-// list that state again. A key already recorded is not exported again,
-// whatever its stamp.
+// again and its key is kept, and once At has passed q a portal that
+// honours the filter cannot list that state again. A key already recorded
+// is not exported again, whatever its stamp, and is stamped again with q:
+// a portal that ignores the filter (variants' updatedAt[after] is not in
+// the parameter tables) lists every document every time, and the keys of
+// the last listing are what keeps each row from being exported again.
 func (w *window) admitTimeless(key string, q time.Time) bool {
 	if w.byKey == nil {
 		w.byKey = make(map[string]bool, len(w.done))
@@ -104,13 +107,11 @@ func (w *window) admitTimeless(key string, q time.Time) bool {
 	if !w.seen || q.After(w.max) {
 		w.max, w.seen = q, true
 	}
-	if w.byKey[key] {
-		return false
-	}
+	known := w.byKey[key]
 	w.byKey[key] = true
 	w.done[stampOf(key, q)] = true
 	w.latest[key] = q
-	return true
+	return !known
 }
 
 // keyDigestSep joins a timeless document's key and the digest of its rows.

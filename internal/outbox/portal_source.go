@@ -20,8 +20,8 @@ const StockPageSize = model.MaxItemsPerPage
 //	           status.code[]=75&status.code[]=80 (one list, so an order
 //	           moving from 75 to 80 during a run stays in it); both with
 //	           updatedAt[after]
-//	shipments  A: orders with fulfillment status 80 (the portal's
-//	           shipment_status_filter parameter) and updatedAt[after], the
+//	shipments  A: orders with fulfillment status 80 (under both names
+//	           the documents give the filter) and updatedAt[after], the
 //	           status checked again here; B: fulfillments with
 //	           createdAt[after]
 //	stock      stocks, every page of StockPageSize

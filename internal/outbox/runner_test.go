@@ -31,6 +31,9 @@ type fakeSource struct {
 	// timeless lists documents without their updatedAt (still filtered on
 	// it), as the documents show receptions and purchase orders.
 	timeless bool
+	// ignoreAfter lists every document whatever the "after" filter, as a
+	// portal that does not honour updatedAt[after] on a list.
+	ignoreAfter bool
 }
 
 func (f *fakeSource) put(in model.Inbound) {
@@ -48,6 +51,9 @@ func (f *fakeSource) put(in model.Inbound) {
 func (f *fakeSource) Receipts(_ context.Context, after time.Time) iter.Seq2[model.Inbound, error] {
 	f.mu.Lock()
 	docs, fail, timeless := slices.Clone(f.inbounds), f.fail, f.timeless
+	if f.ignoreAfter {
+		after = time.Time{}
+	}
 	f.mu.Unlock()
 	return func(yield func(model.Inbound, error) bool) {
 		n := 0
@@ -248,6 +254,47 @@ func TestRunWithoutTimestamps(t *testing.T) {
 	// Run 4 listed A at 09:04: the cursor is a minute before, with A's key.
 	if !c.At.Equal(t0.Add(3*time.Minute)) || len(c.Keys) != 1 || !strings.HasPrefix(c.Keys[0], "A#") {
 		t.Errorf("cursor = %s %v", c.At, c.Keys)
+	}
+}
+
+// TestRunFilterIgnored: a portal that ignores the "after" filter lists
+// every document every run; each row is still exported once, and again
+// only when it changed, with or without timestamps on the documents (the
+// items export on a portal ignoring updatedAt[after] on variants
+// alternated between every variant and none).
+func TestRunFilterIgnored(t *testing.T) {
+	for _, timeless := range []bool{true, false} {
+		t.Run(map[bool]string{true: "without timestamps", false: "with timestamps"}[timeless], func(t *testing.T) {
+			h := newHarness(t)
+			h.src.timeless, h.src.ignoreAfter = timeless, true
+			t0 := h.now
+			h.src.put(inbound("A", t0.Add(-time.Hour), 1))
+			h.src.put(inbound("B", t0.Add(-time.Hour), 1))
+			steps := []struct {
+				change func()
+				want   []string
+			}{
+				{nil, []string{"A", "B"}},
+				{nil, nil},
+				{nil, nil},
+				{func() {
+					changed := inbound("B", h.now.Add(30*time.Second), 2)
+					h.src.put(changed)
+				}, []string{"B", "B"}},
+				{nil, nil},
+				{nil, nil},
+				{nil, nil},
+			}
+			for i, st := range steps {
+				if st.change != nil {
+					st.change()
+				}
+				if _, got := h.run(receiptJob()); !slices.Equal(got, st.want) {
+					t.Fatalf("run %d exported %v, want %v", i+1, got, st.want)
+				}
+				h.now = h.now.Add(time.Hour) // runs far apart: more than the overlap
+			}
+		})
 	}
 }
 

@@ -56,9 +56,9 @@ type Config struct {
 	RetryBaseWait time.Duration
 	// ItemsPerPage is the page size of lists, at most 10000.
 	ItemsPerPage int
-	// ShipmentStatusFilter is the Edition A order-list parameter that
-	// filters by fulfillment status ("status.code" or
-	// "fulfillmentStatus.code").
+	// ShipmentStatusFilter is a further name of the Edition A order-list
+	// parameter that filters by fulfillment status; both documented names
+	// ("fulfillmentStatus.code" and "status.code") are always sent.
 	ShipmentStatusFilter string
 	// HTTPClient replaces the client's own (which keeps Concurrency idle
 	// connections per host).
@@ -84,6 +84,9 @@ type Client struct {
 	ua      string
 	refs    *refCache
 	ignored atomic.Bool // the deployment ignores code[] on variants
+	// whReading is how the portal reads an Edition B warehouseLocation,
+	// once a create told (see warehouseIDs).
+	whReading atomic.Int32
 }
 
 // New checks cfg and returns a client. Configuration errors say what is
@@ -131,9 +134,6 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.RetryBaseWait < 0 || cfg.MaxRetries < 0 {
 		bad("retry base wait and max retries must not be negative")
-	}
-	if cfg.Edition == model.EditionA && cfg.ShipmentStatusFilter == "" {
-		bad("shipment status filter is missing")
 	}
 	if len(problems) > 0 {
 		return nil, fmt.Errorf("configuring portal client: %s", strings.Join(problems, "; "))

@@ -70,9 +70,7 @@ func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
 		if id := cr.id(); id != 0 || op.find == nil || op.key == "" {
 			return Outcome{ID: id}, nil
 		}
-		// Created, but the answer carries no id: read it back.
-		out, _, err := c.settle(ctx, op, nil)
-		return out, err
+		return c.createdID(ctx, op)
 	case isErr && c.duplicate(e, op):
 		out, found, serr := c.settle(ctx, op, e)
 		if serr != nil || found {
@@ -80,6 +78,23 @@ func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
 		}
 	}
 	return Outcome{}, err
+}
+
+// createdID finds the id of a document this call created when the answer
+// carries none (the documents list no id in the answers of some creates):
+// it is looked up by its key, and counted as created, whatever the look-up
+// says of its values, since the portal just accepted them. A list that
+// shows no id either leaves the outcome's ID 0: created, id unknown.
+func (c *Client) createdID(ctx context.Context, op createOp) (Outcome, error) {
+	id, _, found, err := op.find(ctx)
+	switch {
+	case err != nil:
+		return Outcome{}, fmt.Errorf("%s %q was created but the answer carried no id, and looking it up by its key failed: %w", op.what, op.key, err)
+	case !found:
+		return Outcome{}, &Error{Class: Transient, Method: http.MethodPost, Path: c.paths[op.res],
+			Message: fmt.Sprintf("%s %q was created but the answer carried no id, and the list does not show it yet: it is looked up again before anything is resent", op.what, op.key)}
+	}
+	return Outcome{ID: id}, nil
 }
 
 // settle looks a document up by its key: found and equal is Existed,
@@ -226,12 +241,19 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 		}
 		in.SupplierID = id
 	}
+	whCode := "" // the code the warehouse was resolved from
 	if c.cfg.Edition == model.EditionB && in.WarehouseLocation == 0 && in.WarehouseCode != "" {
 		id, err := c.ResolveWarehouse(ctx, in.WarehouseCode)
 		if err := refs.add(err); err != nil {
 			return Outcome{}, err
 		}
-		in.WarehouseLocation = id
+		in.WarehouseLocation, whCode = id, in.WarehouseCode
+	} else if c.cfg.Edition == model.EditionB && in.WarehouseLocation != 0 {
+		code, err := c.warehouseOf(ctx, in.WarehouseLocation)
+		if err != nil {
+			return Outcome{}, err
+		}
+		whCode = code
 	}
 	in.Lines = slices.Clone(in.Lines)
 	skus := make([]string, 0, len(in.Lines))
@@ -256,11 +278,43 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOf(c, c.wire.inbounds, in.OrderNumber, in, func(ctx context.Context) (int64, []Violation, bool, error) {
-		got, found, err := c.findInbound(ctx, in.OrderNumber)
-		return got.ID, diffInbound(in, got), found, err
-	})
-	return c.create(ctx, op)
+	send := func() (Outcome, error) {
+		return c.withWarehouse(ctx, whCode, in.WarehouseLocation, func(wh int64) (Outcome, error) {
+			body := in
+			body.WarehouseLocation = wh
+			op := createOf(c, c.wire.inbounds, in.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
+				got, found, err := c.findInbound(ctx, in.OrderNumber)
+				return got.ID, diffInbound(in, got), found, err
+			})
+			return c.create(ctx, op)
+		})
+	}
+	out, err := send()
+	if c.cfg.Edition == model.EditionA && in.OrderType != "" && !slices.Contains(model.ReceptionOrderTypesA, in.OrderType) && refusedField(err, "orderType") {
+		// A value the documents' samples use but their enum excludes
+		// (STANDARD): the field is optional, so the reception goes without
+		// it (validate warns about it).
+		c.log.Info("portal refused an order type the documents do not list: sending the reception without it",
+			"reception", in.OrderNumber, "orderType", in.OrderType)
+		in.OrderType = ""
+		return send()
+	}
+	return out, err
+}
+
+// refusedField reports whether err refuses a create for a violation on
+// field (and on nothing else).
+func refusedField(err error, field string) bool {
+	e, ok := asError(err)
+	if !ok || e.Class != Invalid || len(e.Violations) == 0 {
+		return false
+	}
+	for _, v := range e.Violations {
+		if v.Field != field {
+			return false
+		}
+	}
+	return true
 }
 
 // resolveLineSKUs resolves line SKUs; a missing SKU with master data on
@@ -304,13 +358,20 @@ func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[s
 // carrier and carrier service codes.
 func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome, error) {
 	var refs refErrors
+	whCode := "" // the code the warehouse was resolved from
 	if c.cfg.Edition == model.EditionB {
 		if o.WarehouseLocation == 0 && o.WarehouseCode != "" {
 			id, err := c.ResolveWarehouse(ctx, o.WarehouseCode)
 			if err := refs.add(err); err != nil {
 				return Outcome{}, err
 			}
-			o.WarehouseLocation = id
+			o.WarehouseLocation, whCode = id, o.WarehouseCode
+		} else if o.WarehouseLocation != 0 {
+			code, err := c.warehouseOf(ctx, o.WarehouseLocation)
+			if err != nil {
+				return Outcome{}, err
+			}
+			whCode = code
 		}
 		if o.ShipTo == nil && o.ShipToID == 0 && o.ShipToCode != "" {
 			id, err := c.resolvePartner(ctx, o.ShipToCode, "shipToCode")
@@ -366,11 +427,15 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 		}
 	}
 	for try := 0; ; try++ {
-		op := createOf(c, c.wire.outbounds, o.OrderNumber, o, func(ctx context.Context) (int64, []Violation, bool, error) {
-			got, found, err := c.findOutbound(ctx, o.OrderNumber)
-			return got.ID, diffOutbound(o, got), found, err
+		out, err := c.withWarehouse(ctx, whCode, o.WarehouseLocation, func(wh int64) (Outcome, error) {
+			body := o
+			body.WarehouseLocation = wh
+			op := createOf(c, c.wire.outbounds, o.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
+				got, found, err := c.findOutbound(ctx, o.OrderNumber)
+				return got.ID, diffOutbound(o, got), found, err
+			})
+			return c.create(ctx, op)
 		})
-		out, err := c.create(ctx, op)
 		if err == nil || try > 0 || c.cfg.Edition != model.EditionB || !consigneeTaken(err) {
 			return out, err
 		}

@@ -16,6 +16,9 @@ type fakePortal struct {
 	nextID   int64
 	// ignoreCodes makes the variant list ignore code[] (old deployments).
 	ignoreCodes bool
+	// noIDs answers a create of a connection without id or @id (the
+	// documents list none), the connection then listed by its code.
+	noIDs bool
 }
 
 func (f *fakePortal) handle(w http.ResponseWriter, r *http.Request) {
@@ -26,6 +29,13 @@ func (f *fakePortal) handle(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/api")
 	if r.Method == http.MethodPost {
 		f.nextID++
+		if f.noIDs && path == "/connections" {
+			var body struct{ Code string }
+			_ = json.NewDecoder(r.Body).Decode(&body)
+			f.partners[body.Code] = 1000 + f.nextID
+			reply(w, 200, fmt.Sprintf(`{"code":%q,"name":"N","relationship":"Manufacturer"}`, body.Code))
+			return
+		}
 		reply(w, 201, fmt.Sprintf(`{"@id":"/api%s/%d","id":%d}`, path, 1000+f.nextID, 1000+f.nextID))
 		return
 	}

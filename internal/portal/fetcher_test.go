@@ -153,87 +153,60 @@ func TestPerCallPageSize(t *testing.T) {
 	}
 }
 
-// TestReadByID reads a variant and a connection by id.
-func TestReadByID(t *testing.T) {
-	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/api/variants/12":
-			reply(w, 200, `{"@id":"/api/variants/12","sku":"CHAIR","name":"Chair"}`)
-		case "/api/connections/5":
-			reply(w, 200, `{"@id":"/api/connections/5","code":"SUP","name":"Supplier"}`)
-		default:
-			reply(w, 404, `{"@type":"hydra:Error","hydra:description":"Not Found"}`)
-		}
-	})
-	c := testClient(t, model.EditionB, srv.URL)
-	ctx := t.Context()
-	it, err := c.Item(ctx, 12)
-	if err != nil || it.SKU != "CHAIR" || it.ID != 12 {
-		t.Fatalf("item %+v %v", it, err)
-	}
-	for range 2 {
-		if sku, err := c.SKUOf(ctx, 12); err != nil || sku != "CHAIR" {
-			t.Fatalf("SKUOf %q %v", sku, err)
-		}
-	}
-	p, err := c.Partner(ctx, 5)
-	if err != nil || p.Code != "SUP" || p.ID != 5 {
-		t.Fatalf("partner %+v %v", p, err)
-	}
-	if id, err := c.ResolvePartner(ctx, "SUP"); err != nil || id != 5 {
-		t.Fatalf("resolve after read %d %v", id, err)
-	}
-	if _, err := c.SKUOf(ctx, 99); !IsNotFound(err) || !strings.Contains(err.Error(), "variant 99") {
-		t.Fatalf("missing variant: %v", err)
-	}
-	if _, err := c.Partner(ctx, 0); !IsInvalid(err) {
-		t.Fatalf("id 0: %v", err)
-	}
-	if n := len(rec.all()); n != 4 {
-		t.Errorf("%d requests, want 4 (SKUs and codes read are cached; variant 99 is looked for in the list after its 404)", n)
-	}
-}
-
-// TestCodesWithoutItemReads reads SKUs and connection codes of ids from a
-// portal that offers no item reads, as the documents list none: one item
-// read is tried, then each list is read once, whole, by page number.
-func TestCodesWithoutItemReads(t *testing.T) {
-	srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
-		page := r.URL.Query().Get("page")
-		view := `"hydra:view":{"@id":"x?page=` + page + `","@type":"hydra:PartialCollectionView"}`
-		switch {
-		case r.URL.Path == "/api/variants" && page == "1":
-			reply(w, 200, `{"hydra:member":[{"id":1,"sku":"A"},{"id":2,"sku":"B"}],"hydra:totalItems":3,`+view+`}`)
-		case r.URL.Path == "/api/variants" && page == "2":
-			reply(w, 200, `{"hydra:member":[{"id":3,"sku":"C"}],"hydra:totalItems":3,`+view+`}`)
-		case r.URL.Path == "/api/connections" && page == "1":
-			reply(w, 200, `{"hydra:member":[{"id":7,"code":"SUP"}],"hydra:totalItems":1,`+view+`}`)
-		default:
-			reply(w, 404, `{"@type":"hydra:Error","hydra:description":"No route found for \"GET `+r.URL.Path+`\""}`)
-		}
-	})
-	c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 2 })
-	ctx := t.Context()
-	for _, tt := range []struct {
-		id   int64
-		want string
-	}{{3, "C"}, {1, "A"}, {2, "B"}} {
-		if sku, err := c.SKUOf(ctx, tt.id); err != nil || sku != tt.want {
-			t.Fatalf("SKUOf(%d) = %q, %v; want %q", tt.id, sku, err, tt.want)
-		}
-	}
-	if p, err := c.Partner(ctx, 7); err != nil || p.Code != "SUP" {
-		t.Fatalf("Partner(7) = %+v, %v", p, err)
-	}
-	if _, err := c.SKUOf(ctx, 9); !IsNotFound(err) {
-		t.Fatalf("SKUOf(9): %v, want not found", err)
-	}
-	var paths []string
-	for _, r := range rec.all() {
-		paths = append(paths, r.Path)
-	}
-	want := "/api/variants/3,/api/variants,/api/variants,/api/connections/7,/api/connections"
-	if got := strings.Join(paths, ","); got != want {
-		t.Errorf("requests %s\nwant     %s", got, want)
+// TestCodesFromLists reads SKUs and connection codes of ids from the
+// documented lists only, whatever the portal would answer to an item read
+// the documents do not list (served, 404, or a 403 that must not pass for
+// a refused token): each list is read once, whole, by page number, in
+// pages of the API's largest size.
+func TestCodesFromLists(t *testing.T) {
+	for _, itemRead := range []int{200, 404, 403} {
+		t.Run(strconv.Itoa(itemRead), func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				q := r.URL.Query()
+				page, per := q.Get("page"), q.Get("itemsPerPage")
+				view := `"hydra:view":{"@id":"x?page=` + page + `","@type":"hydra:PartialCollectionView"}`
+				switch {
+				case per != "10000" && (r.URL.Path == "/api/variants" || r.URL.Path == "/api/connections"):
+					reply(w, 400, `{"hydra:description":"want pages of 10000"}`)
+				case r.URL.Path == "/api/variants" && page == "1":
+					reply(w, 200, `{"hydra:member":[{"id":1,"sku":"A"},{"id":2,"sku":"B"},{"id":3,"sku":"C"}],"hydra:totalItems":3,`+view+`}`)
+				case r.URL.Path == "/api/connections" && page == "1":
+					reply(w, 200, `{"hydra:member":[{"id":7,"code":"SUP"}],"hydra:totalItems":1,`+view+`}`)
+				case itemRead == 200 && r.URL.Path == "/api/variants/3":
+					reply(w, 200, `{"id":3,"sku":"C"}`)
+				case itemRead == 200 && r.URL.Path == "/api/connections/7":
+					reply(w, 200, `{"id":7,"code":"SUP"}`)
+				default:
+					reply(w, itemRead, `{"@type":"hydra:Error","hydra:description":"No route found for \"GET `+r.URL.Path+`\""}`)
+				}
+			})
+			c := testClient(t, model.EditionA, srv.URL, func(c *Config) { c.ItemsPerPage = 2 })
+			ctx := t.Context()
+			for _, tt := range []struct {
+				id   int64
+				want string
+			}{{3, "C"}, {1, "A"}, {2, "B"}} {
+				if sku, err := c.SKUOf(ctx, tt.id); err != nil || sku != tt.want {
+					t.Fatalf("SKUOf(%d) = %q, %v; want %q", tt.id, sku, err, tt.want)
+				}
+			}
+			if p, err := c.Partner(ctx, 7); err != nil || p.Code != "SUP" {
+				t.Fatalf("Partner(7) = %+v, %v", p, err)
+			}
+			if _, err := c.SKUOf(ctx, 9); !IsNotFound(err) {
+				t.Fatalf("SKUOf(9): %v, want not found", err)
+			}
+			if _, err := c.Partner(ctx, 0); !IsInvalid(err) {
+				t.Fatalf("Partner(0): %v, want invalid", err)
+			}
+			var paths []string
+			for _, r := range rec.all() {
+				paths = append(paths, r.Path)
+			}
+			want := "/api/variants,/api/connections"
+			if got := strings.Join(paths, ","); got != want {
+				t.Errorf("requests %s\nwant     %s", got, want)
+			}
+		})
 	}
 }

@@ -170,8 +170,8 @@ type OutboundFilter struct {
 	OrderNumber         string `query:"orderNumber"`         // partial search
 	ExternalOrderNumber string `query:"externalOrderNumber"` // exact
 	// StatusCodes filters by fulfillment status: Edition A sends it under
-	// Config.ShipmentStatusFilter, Edition B as status.code. Results are
-	// also checked here.
+	// both documented names (fulfillmentStatus.code and status.code),
+	// Edition B as status.code. Results are also checked here.
 	StatusCodes   []int
 	CreatedAfter  time.Time `query:"createdAt[after]"`
 	CreatedBefore time.Time `query:"createdAt[before]"`
@@ -183,10 +183,12 @@ type OutboundFilter struct {
 	ShippedBefore time.Time `query:"receivedAt[before]"`
 }
 
-// query sends the status codes under the edition's parameter.
-func (f OutboundFilter) query(statusParam string) url.Values {
+// query sends the status codes under each of the edition's parameters.
+func (f OutboundFilter) query(statusParams ...string) url.Values {
 	q := encodeQuery(f)
-	addCodes(q, statusParam, f.StatusCodes)
+	for _, p := range statusParams {
+		addCodes(q, p, f.StatusCodes)
+	}
 	return q
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"filebridge/internal/model"
 )
@@ -40,6 +41,8 @@ type listOpts struct {
 	// ahead fetches the next page while the current one is consumed.
 	// Lookups that stop at the first match go without.
 	ahead bool
+	// total, when set, is told the total each page announces (-1: none).
+	total func(int64)
 }
 
 // all is the options of a list read to its end.
@@ -102,6 +105,9 @@ func listAll[M any](c *Client, ctx context.Context, d docWire[M], q url.Values, 
 			prev = p.Members
 			seen += int64(len(p.Members))
 			total = p.TotalItems
+			if o.total != nil {
+				o.total(total)
+			}
 			var more bool
 			switch {
 			case p.Err != nil || len(p.Members) == 0:
@@ -140,12 +146,12 @@ func listAll[M any](c *Client, ctx context.Context, d docWire[M], q url.Values, 
 
 // Partners lists suppliers (A) / connections (B).
 func (c *Client) Partners(ctx context.Context, f PartnerFilter) iter.Seq2[model.Partner, error] {
-	return listAll(c, ctx, c.wire.partners, encodeQuery(f), all(f.ItemsPerPage))
+	return stableList(c, ctx, c.wire.partners, encodeQuery(f), all(f.ItemsPerPage), partnerKey)
 }
 
 // Items lists SKUs (A) / variants (B).
 func (c *Client) Items(ctx context.Context, f ItemFilter) iter.Seq2[model.Item, error] {
-	return listAll(c, ctx, c.wire.items, encodeQuery(f), all(f.ItemsPerPage))
+	return stableList(c, ctx, c.wire.items, encodeQuery(f), all(f.ItemsPerPage), itemKey)
 }
 
 // Packagings lists variant packagings (B).
@@ -170,7 +176,7 @@ func (c *Client) CarrierServices(ctx context.Context, f CarrierServiceFilter) it
 
 // Inbounds lists receptions (A) / purchase orders (B).
 func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.Inbound, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, c.wire.inbounds, encodeQuery(f), all(0)), func(in *model.Inbound) error {
+	return withSKUs(c, ctx, stableList(c, ctx, c.wire.inbounds, encodeQuery(f), all(0), inboundKey), func(in *model.Inbound) error {
 		for i := range in.Lines {
 			if err := c.fillSKU(ctx, &in.Lines[i].SKU, in.Lines[i].VariantID); err != nil {
 				return err
@@ -205,15 +211,25 @@ func (c *Client) fillSKU(ctx context.Context, sku *string, variantID int64) erro
 	return err
 }
 
+// orderStatusFiltersA are the two names Edition A's documents give the
+// order list's fulfillment status filter (the flow text and the parameter
+// table): both are sent, since which one a portal honours is not shown, and
+// API Platform ignores a filter it does not know.
+var orderStatusFiltersA = []string{"fulfillmentStatus.code", "status.code"}
+
 // Outbounds lists orders (A) / sales orders (B). Status codes are sent
-// under the edition's fulfillment status parameter and checked again on
-// every document that carries a fulfillment status.
+// under the edition's fulfillment status parameters (Edition A: both
+// documented names, and Config.ShipmentStatusFilter when it is a third)
+// and checked again on every document that carries a fulfillment status.
 func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[model.Outbound, error] {
-	param := "status.code"
+	params := []string{"status.code"}
 	if c.cfg.Edition == model.EditionA {
-		param = c.cfg.ShipmentStatusFilter
+		params = orderStatusFiltersA
+		if p := c.cfg.ShipmentStatusFilter; p != "" && !slices.Contains(params, p) {
+			params = append(slices.Clone(params), p)
+		}
 	}
-	all := withSKUs(c, ctx, listAll(c, ctx, c.wire.outbounds, f.query(param), all(0)), func(o *model.Outbound) error {
+	all := withSKUs(c, ctx, stableList(c, ctx, c.wire.outbounds, f.query(params...), all(0), outboundKey), func(o *model.Outbound) error {
 		for i := range o.Lines {
 			if err := c.fillSKU(ctx, &o.Lines[i].SKU, o.Lines[i].VariantID); err != nil {
 				return err
@@ -238,12 +254,12 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 
 // Fulfillments lists fulfillments (B) as shipments.
 func (c *Client) Fulfillments(ctx context.Context, f FulfillmentFilter) iter.Seq2[model.Shipment, error] {
-	return listAll(c, ctx, fulfillmentsB, encodeQuery(f), all(0))
+	return stableList(c, ctx, fulfillmentsB, encodeQuery(f), all(0), func(s model.Shipment) string { return idOr(s.ID, s.FulfillmentNumber) })
 }
 
 // ShippingUnits lists shipping units (B).
 func (c *Client) ShippingUnits(ctx context.Context, f ShippingUnitFilter) iter.Seq2[model.ShippingUnit, error] {
-	return listAll(c, ctx, shippingUnitsB, encodeQuery(f), all(0))
+	return stableList(c, ctx, shippingUnitsB, encodeQuery(f), all(0), func(u model.ShippingUnit) string { return idOr(u.ID, u.ShippingUnitNumber) })
 }
 
 // ShippingUnitEvents lists shipping unit events (B).
@@ -253,14 +269,14 @@ func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq
 
 // Stocks lists stock levels.
 func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, stocksDoc, encodeQuery(f), all(f.ItemsPerPage)), func(s *model.Stock) error {
+	return withSKUs(c, ctx, stableList(c, ctx, stocksDoc, encodeQuery(f), all(f.ItemsPerPage), func(s model.Stock) string { return idOr(s.VariantID, s.SKU) }), func(s *model.Stock) error {
 		return c.fillSKU(ctx, &s.SKU, s.VariantID)
 	})
 }
 
 // Movements lists stock movements.
 func (c *Client) Movements(ctx context.Context, f MovementFilter) iter.Seq2[model.Movement, error] {
-	return withSKUs(c, ctx, listAll(c, ctx, c.wire.movements, encodeQuery(f), all(f.ItemsPerPage)), func(m *model.Movement) error {
+	return withSKUs(c, ctx, stableList(c, ctx, c.wire.movements, encodeQuery(f), all(f.ItemsPerPage), func(m model.Movement) string { return idOr(m.ID, "") }), func(m *model.Movement) error {
 		return c.fillSKU(ctx, &m.SKU, m.VariantID)
 	})
 }
@@ -313,4 +329,19 @@ func (c *Client) findPackaging(ctx context.Context, sku, code string) (model.Pac
 	q := encodeQuery(PackagingFilter{VariantSKU: sku, Code: code})
 	return first(listAll(c, ctx, packagingsB, q, lookup),
 		func(p model.Packaging) bool { return p.Code == code && (p.SKU == "" || p.SKU == sku) })
+}
+
+// Keys by which stableList tells the documents of a list apart.
+func partnerKey(p model.Partner) string   { return p.Code }
+func itemKey(it model.Item) string        { return it.SKU }
+func inboundKey(in model.Inbound) string  { return in.OrderNumber }
+func outboundKey(o model.Outbound) string { return o.OrderNumber }
+
+// idOr is the key of a document by its portal id, else by other (a
+// document with neither has no key).
+func idOr(id int64, other string) string {
+	if id != 0 {
+		return "#" + strconv.FormatInt(id, 10)
+	}
+	return other
 }

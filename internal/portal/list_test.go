@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -182,7 +183,7 @@ func TestFilterQueries(t *testing.T) {
 		{"outbounds A", model.EditionA, "/api/sales_orders", func(c *Client) {
 			for range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{80}, UpdatedAfter: ts, ShippedAfter: ts}) {
 			}
-		}, "fulfillmentStatus.code=80&itemsPerPage=50&page=1&receivedAt[after]=2026-11-21T09:30:00+00:00&updatedAt[after]=2026-11-21T09:30:00+00:00"},
+		}, "fulfillmentStatus.code=80&itemsPerPage=50&page=1&receivedAt[after]=2026-11-21T09:30:00+00:00&status.code=80&updatedAt[after]=2026-11-21T09:30:00+00:00"},
 		{"outbounds B", model.EditionB, "/api/sales_orders", func(c *Client) {
 			for range c.Outbounds(t.Context(), OutboundFilter{ExternalOrderNumber: "W-1", StatusCodes: []int{80}}) {
 			}
@@ -225,6 +226,42 @@ func TestFilterQueries(t *testing.T) {
 			got, _ := url.QueryUnescape(reqs[0].RawQuery)
 			if reqs[0].Path != tt.path || got != tt.want {
 				t.Errorf("got %s?%s\nwant %s?%s", reqs[0].Path, got, tt.path, tt.want)
+			}
+		})
+	}
+}
+
+// TestOrderStatusFilterNames: Edition A's documents name the order status
+// filter twice; whatever the config says, both names are sent (and a third
+// name the config gives is added), so that a portal honouring either one
+// returns the shipped orders only.
+func TestOrderStatusFilterNames(t *testing.T) {
+	tests := []struct{ config, want string }{
+		{"status.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"fulfillmentStatus.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"fulfillmentStatus", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&fulfillmentStatus[]=75&fulfillmentStatus[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.config, func(t *testing.T) {
+			srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				reply(w, 200, `{"hydra:member":[],"hydra:totalItems":0}`)
+			})
+			c := testClient(t, model.EditionA, srv.URL, func(c *Config) {
+				c.ItemsPerPage = 50
+				c.ShipmentStatusFilter = tt.config
+			})
+			for _, err := range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{75, 80}}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			reqs := rec.all()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			if got, _ := url.QueryUnescape(reqs[0].RawQuery); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
 	}
@@ -298,5 +335,40 @@ func TestEncodeQueryEveryField(t *testing.T) {
 				t.Errorf("%s: %s not sent: %s", v.Type(), name, q.Encode())
 			}
 		}
+	}
+}
+
+// TestListTotalChangedWhilePaged: a document that leaves a list between two
+// page reads shifts the next ones onto the page already read; the total
+// that changed makes the list be read again, so none is skipped and each
+// is listed once.
+func TestListTotalChangedWhilePaged(t *testing.T) {
+	var mu sync.Mutex
+	codes := []string{"S1", "S2", "S3", "S4", "S5", "S6"}
+	served := 0
+	srv, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		from := min((page-1)*2, len(codes))
+		var members []string
+		for _, c := range codes[from:min(from+2, len(codes))] {
+			members = append(members, fmt.Sprintf(`{"id":%s,"code":%q}`, c[1:], c))
+		}
+		reply(w, 200, fmt.Sprintf(`{"hydra:member":[%s],"hydra:totalItems":%d}`, strings.Join(members, ","), len(codes)))
+		if served++; served == 1 {
+			codes = codes[1:] // S1 leaves the list after the first page
+		}
+	})
+	c := testClient(t, model.EditionB, srv.URL, func(c *Config) { c.ItemsPerPage = 2 })
+	var got []string
+	for p, err := range c.Partners(t.Context(), PartnerFilter{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, p.Code)
+	}
+	if strings.Join(got, ",") != "S1,S2,S4,S5,S6,S3" {
+		t.Errorf("listed %v, want each of S1..S6 once (S3 from the second pass)", got)
 	}
 }

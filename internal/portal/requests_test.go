@@ -157,3 +157,38 @@ func TestCreateRequestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateWithoutID: a create answer without id or @id is completed by a
+// look-up by key, and the document counts as created by this call (never
+// as already there, never with id 0).
+func TestCreateWithoutID(t *testing.T) {
+	for _, e := range []model.Edition{model.EditionA, model.EditionB} {
+		t.Run(string(e), func(t *testing.T) {
+			fp := &fakePortal{partners: map[string]int64{}, noIDs: true}
+			srv, rec := serve(t, fp.handle)
+			c := testClient(t, e, srv.URL)
+			out, err := c.CreatePartner(t.Context(), model.Partner{Code: "SUP-NEW", Name: "N", Relationship: "Manufacturer"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.ID != 1001 || out.Existed {
+				t.Errorf("outcome %+v, want ID 1001 created by this call", out)
+			}
+			var posts, gets int
+			for _, r := range rec.all() {
+				switch r.Method {
+				case http.MethodPost:
+					posts++
+				case http.MethodGet:
+					gets++
+				}
+			}
+			if posts != 1 || gets != 1 {
+				t.Errorf("%d POST and %d GET, want 1 and 1", posts, gets)
+			}
+			if id, err := c.ResolvePartner(t.Context(), "SUP-NEW"); err != nil || id != 1001 {
+				t.Errorf("the created supplier resolves to %d (%v), want 1001 from the cache", id, err)
+			}
+		})
+	}
+}

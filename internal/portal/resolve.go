@@ -2,12 +2,9 @@ package portal
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -77,18 +74,18 @@ type refCache struct {
 
 	walkMu sync.Mutex
 	walked map[Resource]time.Time // when a whole list was last read into the cache
-	noRead map[Resource]bool      // the portal refused an item read (GET <path>/<id>)
 
 	listMu   sync.Mutex
 	loaded   map[RefKind]time.Time
 	services []CarrierService
+	clients  []WarehouseClient    // the account's warehouse clients, for warehouseIDs
 	known    map[RefKind][]string // codes of the reference lists, for messages
 	now      func() time.Time
 }
 
 func newRefCache(now func() time.Time) *refCache {
 	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, codes: map[int64]string{},
-		walked: map[Resource]time.Time{}, noRead: map[Resource]bool{}, loaded: map[RefKind]time.Time{},
+		walked: map[Resource]time.Time{}, loaded: map[RefKind]time.Time{},
 		known: map[RefKind][]string{}, now: now}
 }
 
@@ -391,9 +388,14 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	)
 	switch kind {
 	case RefWarehouse:
-		known, err = loadCodes(c, ctx, warehouseClientsB, kind, func(w WarehouseClient) (string, int64) { return w.WarehouseCode, w.WarehouseID })
+		var clients []WarehouseClient
+		known, err = loadCodes(c, ctx, warehouseClientsB, kind, 0, func(w WarehouseClient) (string, int64) {
+			clients = append(clients, w)
+			return w.WarehouseCode, w.WarehouseID
+		})
+		c.refs.clients = clients
 	case RefCarrier:
-		known, err = loadCodes(c, ctx, carriersB, kind, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
+		known, err = loadCodes(c, ctx, carriersB, kind, 0, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
 	case RefCarrierService:
 		var services []CarrierService
 		count := map[string]int{}
@@ -422,11 +424,12 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 	return nil
 }
 
-// loadCodes lists a reference list into the cache under kind, each
-// document by the code and id key returns; it returns the codes.
-func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind, key func(M) (string, int64)) ([]string, error) {
+// loadCodes lists a reference list into the cache under kind, in pages of
+// perPage (0: the configured size), each document by the code and id key
+// returns; it returns the codes.
+func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind, perPage int, key func(M) (string, int64)) ([]string, error) {
 	var known []string
-	for m, err := range listAll(c, ctx, d, nil, all(0)) {
+	for m, err := range stableList(c, ctx, d, nil, all(perPage), func(m M) string { code, _ := key(m); return code }) {
 		if err != nil {
 			return nil, err
 		}
@@ -438,34 +441,24 @@ func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind
 	return known, nil
 }
 
-// SKUOf returns the SKU of a variant id: from the cache, else read from
-// the portal (see skuOf) and cached for the client's life. A variant the
-// portal does not know is an error IsNotFound reports.
+// SKUOf returns the SKU of a variant id: from the cache, else from the
+// variant list, read whole into the cache (see walk). A variant the portal
+// does not list is an error IsNotFound reports.
 func (c *Client) SKUOf(ctx context.Context, variantID int64) (string, error) {
 	return c.skuOf(ctx, variantID)
 }
 
 // skuOf is SKUOf. Lists whose lines carry the variant as a bare id (Edition
 // A receptions and orders, Edition B sales orders) are completed with it.
-// The documents list no item read, so one is only tried (GET
-// <variants>/<id>) until the portal refuses it; the SKU then comes from
-// the variant list, a documented route, read whole into the cache (once
-// per missTTL).
+// The documents list no item read (GET <variants>/<id>), so none is made:
+// the variant list, in pages of the API's largest size, costs one request
+// per 10,000 variants and answers every other id of the run as well.
 func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
 	if s, ok := c.refs.sku(id); ok {
 		return s, nil
 	}
 	if id <= 0 {
 		return "", &Error{Class: Invalid, Message: fmt.Sprintf("variant id %d is not a portal id: ids are positive", id)}
-	}
-	if c.tryItemRead(Variants) {
-		it, err := c.item(ctx, id)
-		if err == nil {
-			return it.SKU, nil
-		}
-		if !c.noItemRead(Variants, err) {
-			return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
-		}
 	}
 	if err := c.walk(ctx, Variants); err != nil {
 		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
@@ -477,48 +470,16 @@ func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
 		Message: fmt.Sprintf("reading the SKU of variant %d: the variant list does not hold it", id)}
 }
 
-// Item reads the SKU (A) / variant (B) with this id (GET <variants>/<id>)
-// and caches its SKU. A 404 is an error IsNotFound reports. The documents
-// list no such route: a portal may not offer it.
-func (c *Client) Item(ctx context.Context, id int64) (model.Item, error) {
-	it, err := c.item(ctx, id)
-	if err != nil {
-		return it, fmt.Errorf("reading variant %d: %w", id, err)
-	}
-	return it, nil
-}
-
-func (c *Client) item(ctx context.Context, id int64) (model.Item, error) {
-	it, err := readOne(c, ctx, c.wire.items, id)
-	if err == nil && it.SKU != "" {
-		c.refs.put(RefSKU, it.SKU, id)
-	}
-	return it, err
-}
-
-// Partner returns the supplier (A) / connection (B) with this id: from
-// the cache (then only ID and Code are set), else read by id (GET
-// <connections>/<id>) while the portal offers that route, else from the
-// connection list, read whole into the cache. Its code is cached. An id
-// the portal does not know is an error IsNotFound reports.
+// Partner returns the supplier (A) / connection (B) with this id, its ID
+// and Code set: from the cache, else from the connection list, read whole
+// into the cache (the documents list no item read). An id the portal does
+// not list is an error IsNotFound reports.
 func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
 	if code, ok := c.refs.partner(id); ok {
 		return model.Partner{ID: id, Code: code}, nil
 	}
 	if id <= 0 {
 		return model.Partner{}, &Error{Class: Invalid, Message: fmt.Sprintf("connection id %d is not a portal id: ids are positive", id)}
-	}
-	if c.tryItemRead(Connections) {
-		p, err := readOne(c, ctx, c.wire.partners, id)
-		if err == nil {
-			if p.Code != "" {
-				c.refs.put(RefPartner, p.Code, id)
-			}
-			return p, nil
-		}
-		if !c.noItemRead(Connections, err) {
-			return p, fmt.Errorf("reading connection %d: %w", id, err)
-		}
 	}
 	if err := c.walk(ctx, Connections); err != nil {
 		return model.Partner{}, fmt.Errorf("reading connection %d: %w", id, err)
@@ -528,31 +489,6 @@ func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
 	}
 	return model.Partner{}, &Error{Class: NotFound, Path: c.paths[Connections],
 		Message: fmt.Sprintf("reading connection %d: the connection list does not hold it", id)}
-}
-
-// tryItemRead reports whether an item read of r is still worth trying.
-func (c *Client) tryItemRead(r Resource) bool {
-	c.refs.walkMu.Lock()
-	defer c.refs.walkMu.Unlock()
-	return !c.refs.noRead[r]
-}
-
-// noItemRead reports whether a failed item read of r is to be replaced by
-// the list: any refusal or failure but a canceled call or a refused token.
-// A portal that answers 404, 405 or 400 is not asked by id again.
-func (c *Client) noItemRead(r Resource, err error) bool {
-	if ctxErr(err) || IsAuth(err) {
-		return false
-	}
-	if e, ok := asError(err); ok && (e.Status == http.StatusNotFound || e.Status == http.StatusMethodNotAllowed || e.Status == http.StatusBadRequest) {
-		c.refs.walkMu.Lock()
-		if !c.refs.noRead[r] {
-			c.log.Info("portal offers no item read: reading codes from the list", "path", c.paths[r], "status", e.Status)
-		}
-		c.refs.noRead[r] = true
-		c.refs.walkMu.Unlock()
-	}
-	return true
 }
 
 // walk reads the whole list of variants or connections into the cache
@@ -566,9 +502,9 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 	var err error
 	switch r {
 	case Variants:
-		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, func(it model.Item) (string, int64) { return it.SKU, it.ID })
+		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, model.MaxItemsPerPage, func(it model.Item) (string, int64) { return it.SKU, it.ID })
 	case Connections:
-		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, func(p model.Partner) (string, int64) { return p.Code, p.ID })
+		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, model.MaxItemsPerPage, func(p model.Partner) (string, int64) { return p.Code, p.ID })
 	}
 	if err != nil {
 		return err
@@ -580,20 +516,4 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 // ctxErr reports whether err comes from a canceled or expired context.
 func ctxErr(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-// readOne reads the document of a resource with this id (its errors say
-// the path).
-func readOne[M any](c *Client, ctx context.Context, d docWire[M], id int64) (M, error) {
-	var zero M
-	r := d.res
-	if id <= 0 {
-		return zero, &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", r, id)}
-	}
-	var raw json.RawMessage
-	path := c.paths[r] + "/" + strconv.FormatInt(id, 10)
-	if err := c.get(ctx, path, nil, &raw); err != nil {
-		return zero, err
-	}
-	return d.one(raw)
 }

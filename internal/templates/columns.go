@@ -107,6 +107,9 @@ func limit(fl model.Field) string {
 	if len(fl.Enum) > 0 {
 		parts = append(parts, "one of "+strings.Join(fl.Enum, ", "))
 	}
+	if len(fl.Undocumented) > 0 {
+		parts = append(parts, strings.Join(fl.Undocumented, ", ")+" accepted with a warning (outside the documents' list)")
+	}
 	if fl.Positive {
 		parts = append(parts, "> 0")
 	}
