@@ -68,15 +68,17 @@ func TestGoodSamples(t *testing.T) {
 					}
 					lines := strings.Split(strings.TrimSpace(out), "\n")
 					verdict := lines[len(lines)-1]
-					if how.label == "header" && len(lines) > 1 {
+					// The samples' receptions carry STANDARD, outside the
+					// documents' enum: a warning, with a route or without
+					// (samples.toml keeps the routes demo and the tests use,
+					// without a value map, so that a new user sees it).
+					if len(lines) > 1 {
 						for _, l := range lines[2 : len(lines)-1] {
 							if !strings.Contains(l, "warning: ") || !strings.Contains(l, "values the API documents list") {
 								t.Errorf("want warnings about undocumented values only, got %q", l)
 							}
 						}
 						verdict, _, _ = strings.Cut(verdict, ";")
-					} else if len(lines) != 1 {
-						t.Errorf("want one verdict line without issues, got:\n%s", out)
 					}
 					if !strings.HasSuffix(verdict, " 0 invalid") {
 						t.Errorf("want a verdict without invalid documents, got:\n%s", out)

@@ -133,7 +133,7 @@ func TestValidateJSON(t *testing.T) {
 	if !good.Valid || good.Type != "skus" || good.Route != "SKU_*" || good.Rows != 21 || len(good.Issues) != 0 {
 		t.Errorf("good file: %+v", good)
 	}
-	if bad.Valid || bad.InvalidDocs != 2 || len(bad.Issues) != 4 {
+	if bad.Valid || bad.InvalidDocs != 2 || len(bad.Issues) != 5 { // four errors and the STANDARD warning
 		t.Fatalf("bad file: %+v", bad)
 	}
 	first := bad.Issues[0]
