@@ -31,6 +31,7 @@ func TestCrashManySmallFiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20261123, 7))
 	killRuns(t, cfg, kills, rng, 200*time.Millisecond, 600*time.Millisecond, nil)
 	finalRun(t, cfg, filepath.Join(inbox, "processed"), names)
+	s.noRepeats(t)
 	counts := s.keyCounts(t, "connections", "code")
 	for i := range n {
 		if c := counts[fmt.Sprintf("SM-%03d", i)]; c != 1 {

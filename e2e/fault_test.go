@@ -35,8 +35,13 @@ func TestFaults(t *testing.T) {
 			}
 
 			st := s.stats(t)
-			t.Logf("faults injected: %d failed, %d throttled, %d dropped (%d after the create) of %d requests",
-				st.Faults.Failed, st.Faults.Throttled, st.Faults.Dropped, st.Faults.DroppedAfterDoc, st.Requests)
+			t.Logf("faults injected: %d failed, %d throttled, %d dropped (%d after the create) of %d requests; %d repeated creates",
+				st.Faults.Failed, st.Faults.Throttled, st.Faults.Dropped, st.Faults.DroppedAfterDoc, st.Requests, st.RepeatedCreates)
+			// The simulator refuses a key it holds, so counting keys below
+			// cannot show a document sent twice: the refused repeats can.
+			if st.RepeatedCreates != 0 {
+				t.Errorf("%d create(s) were sent again and refused as already used, want 0", st.RepeatedCreates)
+			}
 			if st.Faults.Failed+st.Faults.Throttled+st.Faults.Dropped == 0 {
 				t.Errorf("no fault was injected: %+v", st.Faults)
 			}

@@ -227,6 +227,7 @@ func TestLocalInbox(t *testing.T) {
 			if lines := strings.Count(strings.TrimSpace(rej), "\n"); lines != 1 || !strings.Contains(rej, badOrder) {
 				t.Errorf("partial file: rejected rows should be the header and the %s row, got:\n%s", badOrder, rej)
 			}
+			s.noRepeats(t)
 			counts := s.keyCounts(t, orders, "orderNumber")
 			for _, k := range goodOrders {
 				if counts[k] != 1 {
@@ -321,7 +322,7 @@ func TestUnmatchedFiles(t *testing.T) {
 	if !strings.Contains(rep, `header row is that of a ""suppliers"" file`) {
 		t.Errorf("the report of SKU_WRONG has no hint naming the suppliers type:\n%s", rep)
 	}
-	time.Sleep(time.Second) // a few more polls (200ms): the files must still be logged once
+	roundsAfter(t, listen, "leave", time.Now(), 3) // more looks at the inbox: the files must still be logged once
 	for _, n := range []string{"invoice.pdf", "order.json", "old.bak"} {
 		if _, err := os.Stat(filepath.Join(leave, n)); err != nil {
 			t.Errorf("%s was taken from the inbox: %v", n, err)

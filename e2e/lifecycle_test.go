@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,9 @@ import (
 func TestLifecycle(t *testing.T) {
 	t.Parallel()
 	s, dir, inbox := simAndInbox(t, "A", "--preload", "20")
-	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "1.5s"`})
+	listen := freeAddr(t)
+	const settle = 1500 * time.Millisecond
+	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox, extra: fmt.Sprintf("settle = %q", settle)})
 	p := start(t, "run", "run", "--config", cfg)
 	processed := filepath.Join(inbox, "processed")
 
@@ -31,6 +34,7 @@ func TestLifecycle(t *testing.T) {
 		}
 		const pieces = 8
 		step := len(data)/pieces + 1
+		looks := 0 // pieces after which the daemon was seen looking at the inbox
 		for i := 0; i < len(data); i += step {
 			// Cut mid-line, as a slow writer would.
 			if _, err := f.Write(data[i:min(i+step, len(data))]); err != nil {
@@ -40,7 +44,12 @@ func TestLifecycle(t *testing.T) {
 				t.Fatal(err)
 			}
 			wrote := time.Now()
-			time.Sleep(250 * time.Millisecond)
+			// The daemon looks at the inbox after this piece (a round that
+			// started after it), well within settle: it must not take the
+			// file. A look later than that proves nothing about settle.
+			if _, ok := lookedAfter(listen, "erp", wrote, settle/3); ok {
+				looks++
+			}
 			if _, err := os.Stat(filepath.Join(inbox, name)); err != nil {
 				t.Fatalf("the file was taken while still being written (after %d bytes of %d, %s after the last write): %v",
 					i+step, len(data), time.Since(wrote).Round(time.Millisecond), err)
@@ -51,6 +60,9 @@ func TestLifecycle(t *testing.T) {
 		}
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
+		}
+		if looks < pieces/2 {
+			t.Errorf("the daemon looked at the inbox after %d of %d pieces within settle/3: too few for the test to show anything", looks, pieces)
 		}
 		allIn(t, 30*time.Second, processed, []string{name})
 		if got := len(s.keyCounts(t, "sales_orders", "orderNumber")); got != 40 {
@@ -89,6 +101,7 @@ func TestLifecycle(t *testing.T) {
 		if got := readFile(t, findFile(t, processed, stem(name)+".1.csv")); got != v2 {
 			t.Errorf("processed/%s.1.csv holds:\n%s", stem(name), got)
 		}
+		s.noRepeats(t)
 		counts := s.keyCounts(t, "variants", "sku")
 		if counts["COL-1"] != 1 || counts["COL-2"] != 1 {
 			t.Errorf("variants COL-1 and COL-2 on the portal: %d and %d, want 1 each", counts["COL-1"], counts["COL-2"])

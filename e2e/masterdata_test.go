@@ -41,7 +41,8 @@ func TestDependencyOrder(t *testing.T) {
 				if split {
 					specs = append(specs, inboxSpec{name: "shop", url: shop, extra: `settle = "1s"`})
 				}
-				cfg := runConfig(t, dir, s, "", specs...)
+				listen := freeAddr(t)
+				cfg := runConfig(t, dir, s, listen, specs...)
 				if mode == "routes without type" {
 					// Types come from the header rows, read while the files settle.
 					var kept []string
@@ -66,7 +67,13 @@ func TestDependencyOrder(t *testing.T) {
 				for i, n := range good {
 					copySample(t, ed, "good", n, target(n), "")
 					if i == 0 {
-						time.Sleep(700 * time.Millisecond) // the orders file settles well before its master data
+						// The orders file is seen (and settles) before its
+						// master data: the daemon looked at its inbox since.
+						inbox := "erp"
+						if target(n) == shop {
+							inbox = "shop"
+						}
+						roundsAfter(t, listen, inbox, time.Now(), 1)
 					} else {
 						time.Sleep(50 * time.Millisecond)
 					}

@@ -21,6 +21,7 @@ type slowRun struct {
 	took              time.Duration
 	requests, creates int // API requests the simulator served, suppliers of the file on it
 	once              int // suppliers of the file on the portal exactly once
+	repeated          int // creates sent again and refused as already used
 	throttled         int
 }
 
@@ -55,7 +56,7 @@ func (sp slowPortal) run(t testing.TB) slowRun {
 	}
 	st := s.stats(t)
 	s.setFaults(t, 0, 0, 0)
-	r := slowRun{took: took, requests: st.Requests, throttled: st.Faults.Throttled}
+	r := slowRun{took: took, requests: st.Requests, throttled: st.Faults.Throttled, repeated: st.RepeatedCreates}
 	for k, c := range s.keyCounts(t, "connections", "code") {
 		if strings.HasPrefix(k, prefix) {
 			r.creates += c
@@ -73,6 +74,9 @@ func (r slowRun) landedOnce(t testing.TB, n int) {
 	t.Helper()
 	if r.once != n || r.creates != n {
 		t.Errorf("%d of %d suppliers on the portal exactly once (%d in all)", r.once, n, r.creates)
+	}
+	if r.repeated != 0 {
+		t.Errorf("%d create(s) were sent again and refused as already used, want 0", r.repeated)
 	}
 }
 

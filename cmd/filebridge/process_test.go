@@ -156,6 +156,11 @@ policy = "partial"
 	if n := sim.Stats().Counts["connections"]; n != 1 {
 		t.Errorf("the portal has %d connections after the forced replay, want 1", n)
 	}
+	// Every replay looked its documents up before sending: none was
+	// POSTed again and refused as already used.
+	if n := sim.Stats().RepeatedCreates; n != 0 {
+		t.Errorf("the replays sent %d create(s) of documents already on the portal, want 0", n)
+	}
 	if out, code := replay("NOPE.csv"); code != exitUsage {
 		t.Errorf("unknown file: exit %d:\n%s", code, out)
 	}

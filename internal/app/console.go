@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"time"
 
 	"filebridge/internal/console"
@@ -45,15 +44,6 @@ func (d *Daemon) concurrencyLimits() map[string]int {
 		out[name] = pc.Limit()
 	}
 	return out
-}
-
-// consoleMount registers the console on the server's mux.
-func (d *Daemon) consoleMount() ([]func(*http.ServeMux), error) {
-	c, err := d.Console()
-	if err != nil {
-		return nil, err
-	}
-	return []func(*http.ServeMux){c.Mount}, nil
 }
 
 func (d *Daemon) inbox(name string) *inbox.Inbox {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -34,8 +35,13 @@ func TestConsoleActions(t *testing.T) {
 	}
 	_, _ = d.RunOnce(ctx) // the bad file (and marker.txt) fail
 	srv := serveConsole(t, d)
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	get := func(path string) string { return getPage(t, srv, path) }
+	jar, err := cookiejar.New(nil) // one browser session: the CSRF token is bound to it
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := &http.Client{Jar: jar}
+	noRedirect := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string) string { return getPageWith(t, browser, srv, path) }
 	post := func(path, csrf string, extra url.Values) *http.Response {
 		t.Helper()
 		form := url.Values{"csrf": {csrf}}
@@ -118,7 +124,7 @@ func serveConsole(t *testing.T, d *app.Daemon) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Mount))
+	srv := httptest.NewServer(server.Handler(d.Registry, d.HealthReport, c.Access(false), c.Mount))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -126,7 +132,13 @@ func serveConsole(t *testing.T, d *app.Daemon) *httptest.Server {
 // getPage returns the body of GET path, failing the test unless it is 200 OK.
 func getPage(t *testing.T, srv *httptest.Server, path string) string {
 	t.Helper()
-	resp, err := http.Get(srv.URL + path)
+	return getPageWith(t, http.DefaultClient, srv, path)
+}
+
+// getPageWith is getPage with the given client (a browser session).
+func getPageWith(t *testing.T, client *http.Client, srv *httptest.Server, path string) string {
+	t.Helper()
+	resp, err := client.Get(srv.URL + path)
 	if err != nil {
 		t.Fatal(err)
 	}

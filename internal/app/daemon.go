@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -49,6 +50,10 @@ type Options struct {
 	// Now is the clock of the inboxes (unless Inbox.Now is set), the
 	// health report and the outbox runs; default time.Now.
 	Now func() time.Time
+	// HealthProbe is how often Run asks a portal that answered no request
+	// in that time whether it is up and takes the token; default
+	// DefaultHealthProbe.
+	HealthProbe time.Duration
 }
 
 // Daemon is everything `filebridge run` runs in one process: every inbox of
@@ -71,6 +76,9 @@ type Daemon struct {
 
 	schedMu sync.Mutex
 	sched   *outbox.Scheduler // while Run runs the schedules
+
+	watch  *portalWatch
+	probes map[string]*portal.Client // without retries, for the health probe
 }
 
 // Outbox is an outbox with its export jobs and the runner that writes them.
@@ -92,6 +100,9 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.HealthProbe <= 0 {
+		opts.HealthProbe = DefaultHealthProbe
 	}
 	if opts.Inbox.Now == nil {
 		opts.Inbox.Now = opts.Now
@@ -119,11 +130,21 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		Health: inbox.NewHealth(opts.Now), opts: opts, exports: NewExportMetrics(reg, opts.Now), lock: lock,
 	}
 	d.notifier = newNotifier(cfg, d)
-	popts := PortalOptions{Transport: api.Transport, Logger: log}
+	d.watch = newPortalWatch(d.Health, opts.Now, log)
+	transport := func(name string, base http.RoundTripper) http.RoundTripper {
+		return d.watch.Transport(name, api.Transport(name, base))
+	}
+	popts := PortalOptions{Transport: transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
 		d.Close()
 		return nil, err
 	}
+	noRetry := 0
+	if d.probes, err = NewPortals(cfg, PortalOptions{Transport: transport, Logger: log, MaxRetries: &noRetry, Timeout: probeTimeout}); err != nil {
+		d.Close()
+		return nil, err
+	}
+	reg.MustRegister(newPortalStatus(cfg.PortalNames(), d.Health))
 	if err := registerLimits(reg, d.Portals); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("registering the portal limits: %w", err)
@@ -280,11 +301,12 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 func (d *Daemon) Run(ctx context.Context) error {
 	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {
-		mounts, err := d.consoleMount()
+		c, err := d.Console()
 		if err != nil {
 			return err
 		}
-		if srv, err = server.Start(ctx, addr, server.Handler(d.Registry, d.HealthReport, mounts...), d.Log); err != nil {
+		h := server.Handler(d.Registry, d.HealthReport, c.Access(d.Config.Server.PublicHealth), c.Mount)
+		if srv, err = server.Start(ctx, addr, h, d.Log); err != nil {
 			return &UnreachableError{Err: err}
 		}
 	}
@@ -339,6 +361,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer held.Stop()
 		wg.Go(func() { d.watchHeld(ctx, held.C) })
 	}
+	probe := time.NewTicker(d.opts.HealthProbe)
+	defer probe.Stop()
+	wg.Go(func() { d.watch.run(ctx, probe.C, d.probes, d.opts.HealthProbe) })
 	stopRenewing := func() {}
 	if d.Journal.Shared() {
 		// Keep this instance's claims in a shared journal alive while its
@@ -428,6 +453,9 @@ func (d *Daemon) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), notifyGrace)
 		d.notifier.Close(ctx)
 		cancel()
+	}
+	for _, c := range d.probes {
+		c.Close()
 	}
 	if d.Journal != nil {
 		errs = append(errs, d.Journal.Close())

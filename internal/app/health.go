@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/outbox"
+	"filebridge/internal/portal"
 	"filebridge/internal/server"
 )
 
@@ -29,6 +31,9 @@ type ExportMetrics struct {
 type outboxRun struct {
 	at  time.Time
 	err string
+	// folder: the run failed for a reason other than the portal (its
+	// folder full or unreachable, the journal): the outbox is degraded.
+	folder bool
 }
 
 var _ outbox.Observer = (*ExportMetrics)(nil)
@@ -69,6 +74,8 @@ func (m *ExportMetrics) ExportRun(job outbox.Job, res outbox.Result, err error, 
 	if err != nil {
 		result = "failed"
 		run.err = err.Error()
+		var pe *portal.Error
+		run.folder = !errors.As(err, &pe) && !errors.Is(err, context.Canceled)
 	} else {
 		m.rows.WithLabelValues(job.Outbox, typ).Add(float64(res.Rows))
 		m.lastOK.WithLabelValues(job.Outbox, typ).Set(float64(run.at.UnixNano()) / 1e9)
@@ -138,6 +145,9 @@ func (d *Daemon) HealthReport(ctx context.Context) server.Health {
 		if r, ok := d.exports.lastRun(oc.Name); ok {
 			at := r.at
 			oh.LastRun, oh.LastError = &at, r.err
+			if r.folder {
+				oh.Status, oh.Reason = server.StatusDegraded, "the last export failed: "+r.err
+			}
 		}
 		h.Outboxes[oc.Name] = oh
 	}

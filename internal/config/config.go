@@ -91,6 +91,9 @@ type Server struct {
 	// Listen is not a loopback address.
 	TokenEnv string       `toml:"token_env"`
 	Users    []ServerUser `toml:"users"`
+	// PublicHealth lets a request without credentials read /healthz's
+	// status alone (no names, URLs or errors), for probes. Default false.
+	PublicHealth bool `toml:"public_health"`
 	// Token is read from TokenEnv by ResolveSecrets.
 	Token Secret `toml:"-"`
 }

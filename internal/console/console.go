@@ -8,8 +8,9 @@
 // into the browser's zone). Bound to a loopback address the console is open
 // to the machine's users; bound anywhere else the configuration requires
 // [server] token_env or [[server.users]], and every page and action checks
-// them. Actions are POSTs with a CSRF token and pass Go's cross-origin
-// protection. The console never shows a secret.
+// them. Actions are POSTs with a CSRF token bound to the browser's session
+// cookie and pass Go's cross-origin protection. The console never shows a
+// secret.
 package console
 
 import (
@@ -26,9 +27,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"filebridge/internal/config"
@@ -70,14 +69,18 @@ type Deps struct {
 type Console struct {
 	d     Deps
 	pages map[string]*template.Template
-	key   []byte // per process: signs the session cookie and the CSRF token
-	csrf  string
+	key   []byte // per process: signs the login cookie and the CSRF tokens
 	auth  bool
 	cop   *http.CrossOriginProtection
 }
 
-// cookieName is the session cookie set by the token login.
-const cookieName = "filebridge_console"
+// cookieName is the login cookie set by the token login; sessionCookie
+// holds the random id of a browser's session, which the login cookie and
+// the CSRF tokens are bound to.
+const (
+	cookieName    = "filebridge_console"
+	sessionCookie = "filebridge_session"
+)
 
 // New builds the console.
 func New(d Deps) (*Console, error) {
@@ -97,7 +100,6 @@ func New(d Deps) (*Console, error) {
 	if _, err := rand.Read(c.key); err != nil {
 		return nil, fmt.Errorf("console: making its key: %w", err)
 	}
-	c.csrf = c.sign("csrf")
 	c.auth = !d.Config.Server.Token.IsZero() || len(d.Config.Server.Users) > 0
 	pages, err := parsePages(c.funcs())
 	if err != nil {
@@ -169,9 +171,47 @@ func (c *Console) post(h http.HandlerFunc) http.Handler {
 	})
 }
 
+// csrfOK checks the form's CSRF token against the one of the request's
+// session: a token taken from another session's page is refused.
 func (c *Console) csrfOK(r *http.Request) bool {
-	got := r.PostFormValue("csrf")
-	return subtle.ConstantTimeCompare([]byte(got), []byte(c.csrf)) == 1
+	sid := sessionID(r)
+	return sid != "" && equal(r.PostFormValue("csrf"), c.sign("csrf:"+sid))
+}
+
+// sessionID is the id in the request's session cookie ("" without one).
+func sessionID(r *http.Request) string {
+	ck, err := r.Cookie(sessionCookie)
+	if err != nil || len(ck.Value) != 2*sessionIDBytes {
+		return ""
+	}
+	if _, err := hex.DecodeString(ck.Value); err != nil {
+		return ""
+	}
+	return ck.Value
+}
+
+const sessionIDBytes = 32
+
+// session returns the request's session id, or starts a new session (a
+// random id in a cookie set on w) when it has none or fresh is set.
+func (c *Console) session(w http.ResponseWriter, r *http.Request, fresh bool) (string, error) {
+	if sid := sessionID(r); sid != "" && !fresh {
+		return sid, nil
+	}
+	b := make([]byte, sessionIDBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("starting a console session: %w", err)
+	}
+	sid := hex.EncodeToString(b)
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: sid, Path: "/",
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	return sid, nil
+}
+
+// loginValue is the login cookie of session sid: a signature of the
+// session and the token, never the token.
+func (c *Console) loginValue(sid, tok string) string {
+	return c.sign("session:" + sid + "\x00" + tok)
 }
 
 func secureHeaders(w http.ResponseWriter) {
@@ -190,14 +230,14 @@ func (c *Console) allowed(r *http.Request) bool {
 		// Open only on a loopback listener, and only to requests naming
 		// this machine: a page elsewhere whose name was re-pointed at
 		// 127.0.0.1 (DNS rebinding) gets nothing.
-		return loopbackHost(r.Host)
+		return server.LoopbackHost(r.Host)
 	}
 	s := c.d.Config.Server
 	if tok := s.Token.Value(); tok != "" {
 		if h := r.Header.Get("Authorization"); len(h) > 7 && h[:7] == "Bearer " && equal(h[7:], tok) {
 			return true
 		}
-		if ck, err := r.Cookie(cookieName); err == nil && equal(ck.Value, c.sign("session:"+tok)) {
+		if ck, err := r.Cookie(cookieName); err == nil && sessionID(r) != "" && equal(ck.Value, c.loginValue(sessionID(r), tok)) {
 			return true
 		}
 	}
@@ -211,16 +251,18 @@ func (c *Console) allowed(r *http.Request) bool {
 	return false
 }
 
-func loopbackHost(hostport string) bool {
-	host, _, err := net.SplitHostPort(hostport)
-	if err != nil {
-		host = hostport
+// Access is the console's access rule for the server's other paths
+// (/metrics, /healthz): the same credentials as its pages; publicHealth
+// lets probes read /healthz's status without them.
+func (c *Console) Access(publicHealth bool) server.Access {
+	a := server.Access{Allowed: c.allowed, PublicHealth: publicHealth}
+	switch {
+	case len(c.d.Config.Server.Users) > 0:
+		a.Challenge = `Basic realm="filebridge", charset="UTF-8"`
+	case !c.d.Config.Server.Token.IsZero():
+		a.Challenge = `Bearer realm="filebridge"`
 	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
+	return a
 }
 
 func equal(a, b string) bool {
@@ -241,8 +283,8 @@ func (c *Console) unauthorized(w http.ResponseWriter, r *http.Request) {
 	c.render(w, r, http.StatusUnauthorized, "login", map[string]any{"Failed": r.Method == http.MethodPost})
 }
 
-// login takes the access token from a form and sets the session cookie
-// (it holds a signature of the token, never the token).
+// login takes the access token from a form, starts a new session and sets
+// the login cookie bound to it.
 func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 	tok := c.d.Config.Server.Token.Value()
 	switch {
@@ -257,21 +299,32 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 		c.d.Logger.Warn("console: refused a login", "remote", r.RemoteAddr)
 		c.unauthorized(w, r)
 	default:
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: c.sign("session:" + tok), Path: "/",
+		sid, err := c.session(w, r, true)
+		if err != nil {
+			c.fail(w, r, http.StatusInternalServerError, err)
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: c.loginValue(sid, tok), Path: "/",
 			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	}
 }
 
-// render executes a page; an error while rendering is logged (the status
-// is already sent).
-func (c *Console) render(w http.ResponseWriter, _ *http.Request, status int, page string, data map[string]any) {
+// render executes a page with the CSRF token of the request's session
+// (started here when it has none); an error while rendering is logged
+// (the status is already sent).
+func (c *Console) render(w http.ResponseWriter, r *http.Request, status int, page string, data map[string]any) {
 	t, ok := c.pages[page]
 	if !ok {
 		http.Error(w, "no page "+page, http.StatusInternalServerError)
 		return
 	}
-	data["CSRF"] = c.csrf
+	sid, err := c.session(w, r, false)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	data["CSRF"] = c.sign("csrf:" + sid)
 	data["Auth"] = c.auth
 	data["Now"] = c.d.Now()
 	data["Zone"] = c.d.Now().In(c.d.Location).Format("MST")

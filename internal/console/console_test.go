@@ -47,6 +47,23 @@ type consoleEnv struct {
 	done   int64
 	held   int64 // held for master data: waiting for two SKUs
 	inDir  string
+	// browser is the default client of do: a browser session (cookies).
+	browser *http.Client
+}
+
+// newBrowser is a client with its own cookies (a browser session) that
+// follows redirects unless noRedirect.
+func newBrowser(t *testing.T, noRedirect bool) *http.Client {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Jar: jar}
+	if noRedirect {
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	}
+	return c
 }
 
 func newConsoleEnv(t *testing.T, serverTOML string) *consoleEnv {
@@ -136,8 +153,9 @@ path = "state/fb.db"
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Mount))
+	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
 	t.Cleanup(e.srv.Close)
+	e.browser = newBrowser(t, false)
 	return e
 }
 
@@ -162,7 +180,7 @@ func (e *consoleEnv) do(t *testing.T, client *http.Client, method, path string, 
 		req.Header.Set(k, v)
 	}
 	if client == nil {
-		client = e.srv.Client()
+		client = e.browser
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -246,7 +264,7 @@ func TestConsoleReplay(t *testing.T) {
 		t.Fatalf("no CSRF token on the page:\n%s", page)
 	}
 	replayPath := fmt.Sprintf("/files/%d/replay", e.failed)
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	noRedirect := &http.Client{Jar: e.browser.Jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	tests := []struct {
 		name   string
 		method string
@@ -282,6 +300,59 @@ func TestConsoleReplay(t *testing.T) {
 	}
 }
 
+// TestConsoleCSRFSession: the CSRF token is bound to the browser's
+// session cookie: two sessions get different tokens (on the login page
+// too), and a POST captured from one session, token and all, is refused
+// in another, even one logged in with the same access token.
+func TestConsoleCSRFSession(t *testing.T) {
+	e := newConsoleEnv(t, "[server]\nlisten = \"0.0.0.0:0\"\ntoken_env = \"FB_CONSOLE_TEST_TOKEN\"\n")
+	login := func(name string, b *http.Client) string {
+		t.Helper()
+		_, page := e.do(t, b, "GET", "/login", nil, nil)
+		m := csrfRE.FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("%s: no CSRF token on the login page:\n%s", name, page)
+		}
+		code, page := e.do(t, b, "POST", "/login", url.Values{"csrf": {m[1]}, "token": {"console-secret"}}, nil)
+		if code != http.StatusSeeOther {
+			t.Fatalf("%s: login: %d:\n%s", name, code, page)
+		}
+		_, page = e.do(t, b, "GET", fmt.Sprintf("/files/%d", e.failed), nil, nil)
+		m2 := csrfRE.FindStringSubmatch(page)
+		if m2 == nil {
+			t.Fatalf("%s: no CSRF token on the file page:\n%s", name, page)
+		}
+		if m2[1] == m[1] {
+			t.Errorf("%s: the login kept the CSRF token of the session before it", name)
+		}
+		return m2[1]
+	}
+	a, b := newBrowser(t, true), newBrowser(t, true)
+	tokA, tokB := login("a", a), login("b", b)
+	if tokA == tokB {
+		t.Fatalf("two sessions got the same CSRF token %s", tokA)
+	}
+	replay := fmt.Sprintf("/files/%d/replay", e.failed)
+	bearer := map[string]string{"Authorization": "Bearer console-secret"}
+	for _, tt := range []struct {
+		name   string
+		client *http.Client
+		csrf   string
+		hdr    map[string]string
+		code   int
+	}{
+		{"b's token in a's session", a, tokB, nil, 403},
+		{"a's token without a session cookie", &http.Client{}, tokA, bearer, 403},
+		{"a's token in a's session", a, tokA, nil, 303},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if code, body := e.do(t, tt.client, "POST", replay, url.Values{"csrf": {tt.csrf}}, tt.hdr); code != tt.code {
+				t.Errorf("POST %s: %d, want %d:\n%s", replay, code, tt.code, body)
+			}
+		})
+	}
+}
+
 func TestConsoleAccess(t *testing.T) {
 	t.Run("token", func(t *testing.T) {
 		e := newConsoleEnv(t, "[server]\nlisten = \"0.0.0.0:0\"\ntoken_env = \"FB_CONSOLE_TEST_TOKEN\"\n")
@@ -295,6 +366,11 @@ func TestConsoleAccess(t *testing.T) {
 			{"no token, download", "/files/2/download/report", nil, 401},
 			{"bad token", "/", map[string]string{"Authorization": "Bearer wrong"}, 401},
 			{"bearer token", "/", map[string]string{"Authorization": "Bearer console-secret"}, 200},
+			{"no token, metrics", "/metrics", nil, 401},
+			{"no token, healthz", "/healthz", nil, 401},
+			{"bad token, metrics", "/metrics", map[string]string{"Authorization": "Bearer wrong"}, 401},
+			{"bearer token, metrics", "/metrics", map[string]string{"Authorization": "Bearer console-secret"}, 200},
+			{"bearer token, healthz", "/healthz", map[string]string{"Authorization": "Bearer console-secret"}, 200},
 			{"unknown path", "/admin", nil, 404},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
@@ -339,8 +415,8 @@ func TestConsoleAccess(t *testing.T) {
 	})
 	t.Run("basic auth", func(t *testing.T) {
 		e := newConsoleEnv(t, "[server]\nlisten = \"0.0.0.0:0\"\n[[server.users]]\nname = \"ops\"\npassword_env = \"FB_CONSOLE_TEST_PASSWORD\"\n")
-		req := func(user, pass string) int {
-			r, _ := http.NewRequestWithContext(t.Context(), "GET", e.srv.URL+"/files", nil)
+		req := func(path, user, pass string) int {
+			r, _ := http.NewRequestWithContext(t.Context(), "GET", e.srv.URL+path, nil)
 			if user != "" {
 				r.SetBasicAuth(user, pass)
 			}
@@ -358,8 +434,10 @@ func TestConsoleAccess(t *testing.T) {
 			user, pass string
 			code       int
 		}{{"", "", 401}, {"ops", "wrong", 401}, {"root", "ops-password", 401}, {"ops", "ops-password", 200}} {
-			if got := req(tt.user, tt.pass); got != tt.code {
-				t.Errorf("basic auth %q: %d, want %d", tt.user, got, tt.code)
+			for _, path := range []string{"/files", "/metrics", "/healthz"} {
+				if got := req(path, tt.user, tt.pass); got != tt.code {
+					t.Errorf("basic auth %q, %s: %d, want %d", tt.user, path, got, tt.code)
+				}
 			}
 		}
 	})

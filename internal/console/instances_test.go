@@ -69,9 +69,9 @@ url = "out"
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), nil, c.Mount))
+	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), nil, c.Access(false), c.Mount))
 	defer srv.Close()
-	e := &consoleEnv{srv: srv}
+	e := &consoleEnv{srv: srv, browser: newBrowser(t, false)}
 	tests := []struct {
 		path string
 		want []string // in this order

@@ -179,6 +179,14 @@ func (f *sftpFolder) dial(ctx context.Context) (*sftpConn, error) {
 func (f *sftpFolder) handshake(raw net.Conn) (*sftpConn, error) {
 	conn, chans, reqs, err := ssh.NewClientConn(raw, f.addr, f.sshCfg)
 	if err != nil {
+		var algo *ssh.AlgorithmNegotiationError
+		if errors.As(err, &algo) && algo.What == "host key" {
+			// known_hosts (or the pins) hold only key types the server
+			// does not offer: its key cannot be verified.
+			return nil, fmt.Errorf("%w: %s offers host keys of type %s only, but known_hosts has none of these types for it (only %s); "+
+				"if the server's keys were changed on purpose, add its key (ssh-keyscan -p PORT HOST), otherwise this may be an attack",
+				ErrHostKeyMismatch, f, strings.Join(algo.RequestedAlgorithms, ", "), strings.Join(algo.SupportedAlgorithms, ", "))
+		}
 		if strings.Contains(err.Error(), "unable to authenticate") {
 			return nil, fmt.Errorf("logging in to %s: %w; check the user name and the password or key", f, err)
 		}

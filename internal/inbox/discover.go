@@ -186,18 +186,19 @@ func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 	f, err := in.folder(ctx)
 	if err != nil {
 		in.order.looked(in.cfg.Name)
-		return RoundResult{}, in.noteError(&retryError{err: err})
+		return RoundResult{}, in.folderError(&retryError{err: err})
 	}
 	settled, waiting, next, err := in.scan(ctx, f)
 	if err != nil {
-		return RoundResult{}, in.noteError(&retryError{err: err})
+		return RoundResult{}, in.folderError(&retryError{err: err})
 	}
+	in.folderReached()
 	if !next.IsZero() {
 		if err := in.sleepUntil(ctx, next); err != nil {
 			return RoundResult{Waiting: waiting}, err
 		}
 		if settled, waiting, _, err = in.scan(ctx, f); err != nil {
-			return RoundResult{}, in.noteError(&retryError{err: err})
+			return RoundResult{}, in.folderError(&retryError{err: err})
 		}
 	}
 	return in.round(ctx, ctx, f, settled, waiting, false)
@@ -311,6 +312,7 @@ func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
 	if err != nil {
 		return in.failed(ctx, err)
 	}
+	in.folderReached()
 	res, err := in.round(ctx, work, f, settled, waiting, true)
 	switch {
 	case ctx.Err() != nil:
@@ -336,7 +338,7 @@ func (in *Inbox) failed(ctx context.Context, err error) time.Time {
 		return in.now()
 	}
 	d := in.backOff()
-	in.noteError(err)
+	in.folderError(err)
 	in.log.Warn("inbox folder unreachable; trying again later", "error", err, "retry_in", d)
 	return in.retryTime()
 }

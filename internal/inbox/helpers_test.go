@@ -225,9 +225,13 @@ func suppliersFile(prefix string, n int) string {
 }
 
 // onceEach checks that the portal holds each of its documents prefix1 to
-// prefixN exactly once.
+// prefixN exactly once, and that no create was sent again: the simulator
+// refuses a key it holds, so only its count of refused repeats shows one.
 func (e *env) onceEach(r portal.Resource, prefix string, n int) {
 	e.t.Helper()
+	if c := e.sim.RepeatedCreates(); c != 0 {
+		e.t.Errorf("%d create(s) were sent again and refused as already used, want 0", c)
+	}
 	for i := 1; i <= n; i++ {
 		if c := e.sim.Count(r, fmt.Sprintf("%s%d", prefix, i)); c != 1 {
 			e.t.Errorf("%s %s%d exists %d times, want 1", r, prefix, i, c)

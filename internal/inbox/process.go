@@ -45,6 +45,9 @@ type fileRun struct {
 	// their messages; heldFor is how long the file waited for them.
 	missing map[portal.Ref]string
 	heldFor time.Duration
+	// lookFirst looks every document with a key up on the portal before
+	// creating it (a replay, a forced re-submission).
+	lookFirst bool
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -176,7 +179,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			row.Size, in.cfg.MaxFileSize, in.cfg.Name))
 		return fr.finish(ctx)
 	}
-	if !in.forcedReplay(ctx, *row) && row.State == journal.FileClaimed && row.SHA256 != "" {
+	replay, forced := in.replayOf(ctx, *row)
+	// A replay or a forced re-submission carries documents a run before
+	// may have created: each is looked up by its key before it is sent.
+	fr.lookFirst = replay || fr.force
+	if !forced && row.State == journal.FileClaimed && row.SHA256 != "" {
 		orig, found, err := in.j.ProcessedHash(ctx, in.cfg.Name, in.p.Identity(), row.SHA256)
 		if err != nil {
 			return FileResult{}, err

@@ -67,17 +67,17 @@ func copyWithin(ctx context.Context, f folder.Folder, from, to string) error {
 	})
 }
 
-// forcedReplay links a file being processed to the replay request it
-// answers (the claim hook of Requeue) and reports whether that replay was
-// forced, so that the duplicate check is skipped.
-func (in *Inbox) forcedReplay(ctx context.Context, row journal.File) bool {
+// replayOf links a file being processed to the replay request it answers
+// (the claim hook of Requeue) and reports whether it is a replay and
+// whether that replay was forced, so that the duplicate check is skipped.
+func (in *Inbox) replayOf(ctx context.Context, row journal.File) (replay, force bool) {
 	r, found, err := in.j.LinkReplay(ctx, row)
 	if err != nil {
 		in.log.Warn("could not link the file to its replay request; it runs as an ordinary file", "file", row.Name, "error", err)
-		return false
+		return false, false
 	}
 	if found {
 		in.log.Info("replaying a file", "file", row.Name, "file_id", row.ID, "replay_of", r.OriginalID, "force", r.Force, "by", r.By)
 	}
-	return found && r.Force
+	return found, found && r.Force
 }

@@ -111,6 +111,16 @@ func (in *Inbox) noteError(err error) error {
 	return err
 }
 
+// folderError is noteError for a folder that could not be opened or
+// listed: the inbox is degraded until it is listed again.
+func (in *Inbox) folderError(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return err
+	}
+	in.folderUnreachable(err)
+	return in.noteError(err)
+}
+
 // setQueue records how many files wait (Status.Queue and the queue_depth
 // metric).
 func (in *Inbox) setQueue(n int) {

@@ -23,8 +23,9 @@ const batchSize = 256
 type task struct {
 	key string
 	doc formats.Doc
-	// resume: an earlier attempt may have reached the portal; the
-	// document is looked up by its key before anything is sent.
+	// resume: an earlier attempt (or run, for a replay) may have reached
+	// the portal; the document is looked up by its key before anything
+	// is sent.
 	resume bool
 }
 
@@ -106,6 +107,8 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 					continue
 				}
 				t.resume = jd.Result == journal.ResultSending
+			} else if fr.lookFirst && displayKey(t.doc) != "" {
+				t.resume = true
 			}
 			if stopped() {
 				return context.Cause(fr.stop)
@@ -202,7 +205,7 @@ func (fr *fileRun) send(ctx context.Context, t task) error {
 			fr.log.Warn("document sent before a restart without an answer cannot be looked up: not sent again", "doc", t.key)
 			return in.j.SetResult(context.WithoutCancel(ctx), row.ID, t.key, journal.ResultFailed, "", unknownOutcome)
 		case found:
-			fr.log.Info("document sent before a restart is on the portal: not sent again", "doc", t.key, "portal_id", out.ID)
+			fr.log.Info("document an earlier attempt or run sent is on the portal: not sent again", "doc", t.key, "portal_id", out.ID)
 			return fr.record(ctx, t, out, err)
 		case err != nil && !portal.IsInvalid(err):
 			return fr.record(ctx, t, out, err)

@@ -3,7 +3,10 @@
 // report of every portal and inbox that answers 200 while the daemon can do
 // its work and 503 while it is degraded: a portal paused (for example
 // because its token was refused) or unreachable, the journal not writable,
-// or an inbox whose SFTP host key does not match.
+// or an inbox whose SFTP host key does not match. Every path answers
+// under one access rule (Access): the console's credentials on a
+// listener off loopback, requests naming this machine on loopback; only a
+// details-free /healthz may be public, when configured.
 package server
 
 import (
@@ -14,6 +17,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -125,7 +129,12 @@ type RoundHealth struct {
 
 // OutboxHealth is the state of one outbox's exports.
 type OutboxHealth struct {
-	Portal  string     `json:"portal"`
+	Portal string `json:"portal"`
+	// Status is "degraded" with the reason while the last export failed
+	// for a reason other than the portal (its folder full or
+	// unreachable); empty otherwise.
+	Status  string     `json:"status,omitempty"`
+	Reason  string     `json:"reason,omitempty"`
 	LastRun *time.Time `json:"last_run,omitempty"`
 	// LastError is the error of the most recent failed export run.
 	LastError string `json:"last_error,omitempty"`
@@ -140,7 +149,8 @@ const (
 )
 
 // Healthy reports whether nothing is degraded: every portal ok, the
-// journal writable, no inbox in trouble.
+// journal writable, no inbox in trouble, no outbox whose last export
+// failed on its folder.
 func (h Health) Healthy() bool {
 	for _, p := range h.Portals {
 		if p.Status != StatusOK && p.Status != "" {
@@ -155,19 +165,83 @@ func (h Health) Healthy() bool {
 			return false
 		}
 	}
+	for _, out := range h.Outboxes {
+		if out.Status == StatusDegraded {
+			return false
+		}
+	}
 	return true
 }
 
 // HealthFunc builds the current health report.
 type HealthFunc func(ctx context.Context) Health
 
-// Handler serves /metrics from gatherer and /healthz from health. Each
-// mount registers more routes (the web console); without any, GET / says
-// where to look.
-func Handler(gatherer prometheus.Gatherer, health HealthFunc, mounts ...func(*http.ServeMux)) http.Handler {
+// Access is the one access rule of /metrics and /healthz, the same as the
+// console's pages.
+type Access struct {
+	// Allowed reports whether a request may read /metrics and the full
+	// /healthz (the console's check: token, login cookie or basic-auth
+	// user); nil allows only requests naming this machine (LoopbackHost),
+	// the rule of a loopback listener without credentials.
+	Allowed func(*http.Request) bool
+	// Challenge is the WWW-Authenticate header of a refusal ("": none).
+	Challenge string
+	// PublicHealth lets a request without credentials read /healthz with
+	// its status only ({"status":"ok"} or "degraded", 200 or 503): for a
+	// load balancer's or orchestrator's probe. Names, URLs and errors stay
+	// behind the rule.
+	PublicHealth bool
+}
+
+func (a Access) allowed(r *http.Request) bool {
+	if a.Allowed == nil {
+		return LoopbackHost(r.Host)
+	}
+	return a.Allowed(r)
+}
+
+func (a Access) refuse(w http.ResponseWriter) {
+	if a.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", a.Challenge)
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Error(w, "Unauthorized: send the console's access token (Authorization: Bearer) or a [[server.users]] login", http.StatusUnauthorized)
+}
+
+// LoopbackHost reports whether a request's Host names this machine
+// (localhost or a loopback address): a page elsewhere whose name was
+// re-pointed at 127.0.0.1 (DNS rebinding) does not.
+func LoopbackHost(hostport string) bool {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host = hostport
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// Handler serves /metrics from gatherer and /healthz from health, both
+// under access. Each mount registers more routes (the web console, which
+// checks the same rule); without any, GET / says where to look.
+func Handler(gatherer prometheus.Gatherer, health HealthFunc, access Access, mounts ...func(*http.ServeMux)) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{}))
+	metrics := promhttp.HandlerFor(gatherer, promhttp.HandlerOpts{})
+	mux.HandleFunc("GET /metrics", func(w http.ResponseWriter, r *http.Request) {
+		if !access.allowed(r) {
+			access.refuse(w)
+			return
+		}
+		metrics.ServeHTTP(w, r)
+	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		full := access.allowed(r)
+		if !full && !access.PublicHealth {
+			access.refuse(w)
+			return
+		}
 		h := health(r.Context())
 		code := http.StatusOK
 		h.Status = StatusOK
@@ -175,7 +249,13 @@ func Handler(gatherer prometheus.Gatherer, health HealthFunc, mounts ...func(*ht
 			code = http.StatusServiceUnavailable
 			h.Status = StatusDegraded
 		}
-		b, err := json.MarshalIndent(h, "", "  ")
+		var body any = h
+		if !full {
+			body = struct {
+				Status string `json:"status"`
+			}{h.Status}
+		}
+		b, err := json.MarshalIndent(body, "", "  ")
 		if err != nil {
 			http.Error(w, "encoding the health report: "+err.Error(), http.StatusInternalServerError)
 			return

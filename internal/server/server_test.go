@@ -43,9 +43,9 @@ func TestHealthz(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := Handler(prometheus.NewRegistry(), func(context.Context) Health { return tt.health })
+			h := Handler(prometheus.NewRegistry(), func(context.Context) Health { return tt.health }, Access{})
 			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9464/healthz", nil))
 			if rec.Code != tt.code {
 				t.Errorf("got %d, want %d", rec.Code, tt.code)
 			}
@@ -84,7 +84,7 @@ func TestAPIMetrics(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	srv, err := Start(t.Context(), "127.0.0.1:0", Handler(reg, func(context.Context) Health { return Health{} }), slog.New(slog.DiscardHandler))
+	srv, err := Start(t.Context(), "127.0.0.1:0", Handler(reg, func(context.Context) Health { return Health{} }, Access{}), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestHealthzInboxes(t *testing.T) {
 		},
 	}
 	rec := httptest.NewRecorder()
-	Handler(prometheus.NewRegistry(), func(context.Context) Health { return h }).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	Handler(prometheus.NewRegistry(), func(context.Context) Health { return h }, Access{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9464/healthz", nil))
 	if rec.Code != http.StatusOK {
 		t.Errorf("got %d, want 200", rec.Code)
 	}
@@ -168,5 +168,66 @@ func TestHealthzInboxes(t *testing.T) {
 	}
 	if got != string(want) {
 		t.Errorf("/healthz differs from %s:\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
+
+// TestAccess: /metrics and /healthz answer under one rule: off loopback
+// only with credentials (401 and no detail otherwise); a public health
+// status, when configured, says ok or degraded and nothing else.
+func TestAccess(t *testing.T) {
+	h := Health{
+		Portals: map[string]PortalHealth{"main": {Status: StatusUnreachable, Reason: "unreachable: dial tcp 10.1.2.3:443"}},
+		Inboxes: map[string]InboxHealth{"erp": {Portal: "main", LastError: "sftp://edi@files.example.com/out: ORDERS_7.csv: permission denied"}},
+	}
+	guard := func(r *http.Request) bool { return r.Header.Get("Authorization") == "Bearer s3cret" }
+	const secretish = "files.example.com"
+	tests := []struct {
+		name       string
+		access     Access
+		url, auth  string
+		metrics    int
+		healthz    int
+		fullHealth bool
+	}{
+		{"loopback listener, loopback host", Access{}, "http://127.0.0.1:9464", "", 200, 503, true},
+		{"loopback listener, another host (rebinding)", Access{}, "http://evil.example:9464", "", 401, 401, false},
+		{"guarded, no credentials", Access{Allowed: guard, Challenge: "Bearer"}, "http://10.0.0.5:9464", "", 401, 401, false},
+		{"guarded, wrong credentials", Access{Allowed: guard}, "http://10.0.0.5:9464", "Bearer nope", 401, 401, false},
+		{"guarded, credentials", Access{Allowed: guard}, "http://10.0.0.5:9464", "Bearer s3cret", 200, 503, true},
+		{"public health, no credentials", Access{Allowed: guard, PublicHealth: true}, "http://10.0.0.5:9464", "", 401, 503, false},
+		{"public health, credentials", Access{Allowed: guard, PublicHealth: true}, "http://10.0.0.5:9464", "Bearer s3cret", 200, 503, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := Handler(prometheus.NewRegistry(), func(context.Context) Health { return h }, tt.access)
+			get := func(path string) *httptest.ResponseRecorder {
+				req := httptest.NewRequest(http.MethodGet, tt.url+path, nil)
+				if tt.auth != "" {
+					req.Header.Set("Authorization", tt.auth)
+				}
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, req)
+				return rec
+			}
+			if rec := get("/metrics"); rec.Code != tt.metrics {
+				t.Errorf("/metrics: %d, want %d", rec.Code, tt.metrics)
+			} else if rec.Code == 401 && tt.access.Challenge != "" && rec.Header().Get("WWW-Authenticate") != tt.access.Challenge {
+				t.Errorf("/metrics: 401 without the challenge %q", tt.access.Challenge)
+			}
+			rec := get("/healthz")
+			if rec.Code != tt.healthz {
+				t.Errorf("/healthz: %d, want %d", rec.Code, tt.healthz)
+			}
+			body := rec.Body.String()
+			if got := strings.Contains(body, secretish); got != tt.fullHealth {
+				t.Errorf("/healthz shows the details: %v, want %v:\n%s", got, tt.fullHealth, body)
+			}
+			if tt.healthz == 503 && !tt.fullHealth {
+				var got map[string]any
+				if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || len(got) != 1 || got["status"] != StatusDegraded {
+					t.Errorf("public /healthz: %s, want only {\"status\": \"degraded\"}", body)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,200 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"filebridge/internal/inbox"
+	"filebridge/internal/portal"
+)
+
+// DefaultHealthProbe is how often the daemon asks a portal that no request
+// reached successfully in that time for one connection, so that /healthz
+// shows an outage or a refused token while no file comes.
+const DefaultHealthProbe = 30 * time.Second
+
+// probeTimeout bounds one health probe: a portal that does not answer
+// within it is unreachable, so an outage shows within DefaultHealthProbe
+// plus probeTimeout (40 s).
+const probeTimeout = 10 * time.Second
+
+// portalWatch keeps the portals' health current between files: every
+// request of a portal client goes through its transport, which notes
+// when the portal last answered 2xx (and clears a pause or an outage
+// then) and marks the portal unreachable at the first connection that
+// fails, not after the retries; probe asks an idle portal.
+type portalWatch struct {
+	health *inbox.Health
+	now    func() time.Time
+	log    *slog.Logger
+
+	mu     sync.Mutex
+	lastOK map[string]time.Time // by portal
+}
+
+func newPortalWatch(h *inbox.Health, now func() time.Time, log *slog.Logger) *portalWatch {
+	return &portalWatch{health: h, now: now, log: log, lastOK: map[string]time.Time{}}
+}
+
+// Transport wraps next so that the named portal's answers and failed
+// connections update its health.
+func (w *portalWatch) Transport(portalName string, next http.RoundTripper) http.RoundTripper {
+	return &watched{w: w, portal: portalName, next: next}
+}
+
+type watched struct {
+	w      *portalWatch
+	portal string
+	next   http.RoundTripper
+}
+
+func (t *watched) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(req)
+	switch {
+	case err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300:
+		t.w.answered(t.portal)
+	case err == nil && resp.StatusCode < 500:
+		t.w.reachable(t.portal) // it answered, if not with a success
+	case err != nil && req.Context().Err() == nil && connectFailed(err):
+		t.w.unreachable(t.portal, err)
+	}
+	return resp, err
+}
+
+// connectFailed reports whether err is a connection that could not be
+// made (refused, no route, unknown host, dial timeout): the request never
+// reached the portal.
+func connectFailed(err error) bool {
+	var op *net.OpError
+	var dns *net.DNSError
+	return errors.As(err, &op) && op.Op == "dial" || errors.As(err, &dns)
+}
+
+// answered records a 2xx of the portal: it is reachable and takes the token.
+func (w *portalWatch) answered(portalName string) {
+	w.mu.Lock()
+	w.lastOK[portalName] = w.now()
+	w.mu.Unlock()
+	w.reachable(portalName)
+	if w.health.Resume(portalName) {
+		w.log.Info("portal accepts the token again: submissions resumed", "portal", portalName)
+	}
+}
+
+// reachable records that the portal answered.
+func (w *portalWatch) reachable(portalName string) {
+	if w.health.Reachable(portalName) {
+		w.log.Info("portal reachable again", "portal", portalName)
+	}
+}
+
+func (w *portalWatch) unreachable(portalName string, err error) {
+	pe := &portal.Error{Err: err}
+	hint := portal.Hint(pe, portalName)
+	if hint != "" {
+		err = fmt.Errorf("%w (%s)", err, hint)
+	}
+	if w.health.Unreachable(portalName, err) {
+		w.log.Warn("portal unreachable: files wait and are retried", "portal", portalName, "error", err)
+	}
+}
+
+// idle reports whether no request of the portal succeeded within every.
+func (w *portalWatch) idle(portalName string, every time.Duration) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	last, ok := w.lastOK[portalName]
+	return !ok || w.now().Sub(last) >= every
+}
+
+// probe asks each portal idle for every for its first connection (the
+// cheapest documented call of both editions, as check does) with its
+// client without retries: an answer clears its trouble (the transport),
+// a refused token pauses it, any other failure marks it unreachable.
+func (w *portalWatch) probe(ctx context.Context, clients map[string]*portal.Client, every time.Duration) {
+	for name, c := range clients {
+		if ctx.Err() != nil {
+			return
+		}
+		if !w.idle(name, every) {
+			continue
+		}
+		_, err := c.Page(ctx, portal.Connections, url.Values{"page": {"1"}, "itemsPerPage": {"1"}})
+		switch {
+		case err == nil || ctx.Err() != nil:
+		case portal.IsAuth(err):
+			if hint := portal.Hint(err, name); hint != "" {
+				err = fmt.Errorf("%w (%s)", err, hint)
+			}
+			if w.health.Pause(name, err) {
+				w.log.Error("portal refused the token (health probe): submissions to it wait until it accepts it", "portal", name, "error", err)
+			}
+		default:
+			w.unreachable(name, fmt.Errorf("health probe: %w", err))
+		}
+	}
+}
+
+// run probes every tick until ctx ends.
+func (w *portalWatch) run(ctx context.Context, tick <-chan time.Time, clients map[string]*portal.Client, every time.Duration) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick:
+			w.probe(ctx, clients, every)
+		}
+	}
+}
+
+// portalStatus exports each portal's health as
+// filebridge_portal_status{portal,status}: 1 for its status now (ok,
+// paused or unreachable), 0 for the others.
+type portalStatus struct {
+	desc    *prometheus.Desc
+	portals []string
+	health  *inbox.Health
+}
+
+func newPortalStatus(portals []string, h *inbox.Health) *portalStatus {
+	return &portalStatus{
+		desc: prometheus.NewDesc("filebridge_portal_status",
+			"Health of a portal: 1 for its status now (ok, paused: token refused, unreachable), 0 for the others.",
+			[]string{"portal", "status"}, nil),
+		portals: portals, health: h,
+	}
+}
+
+func (p *portalStatus) Describe(ch chan<- *prometheus.Desc) { ch <- p.desc }
+
+func (p *portalStatus) Collect(ch chan<- prometheus.Metric) {
+	now := map[string]string{}
+	for _, st := range p.health.Snapshot() {
+		now[st.Portal] = "unreachable"
+		if st.Paused {
+			now[st.Portal] = "paused"
+		}
+	}
+	for _, name := range p.portals {
+		cur := now[name]
+		if cur == "" {
+			cur = "ok"
+		}
+		for _, s := range []string{"ok", "paused", "unreachable"} {
+			v := 0.0
+			if s == cur {
+				v = 1
+			}
+			ch <- prometheus.MustNewConstMetric(p.desc, prometheus.GaugeValue, v, name, s)
+		}
+	}
+}
