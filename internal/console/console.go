@@ -55,8 +55,9 @@ type Deps struct {
 	// Replay puts file id back through its inbox (force: a processed or
 	// duplicate file too) and returns the name it was put back under.
 	Replay func(ctx context.Context, id int64, force bool) (string, error)
-	// RunExport runs an export now and describes what it wrote.
-	RunExport func(ctx context.Context, outbox, export string) (string, error)
+	// RunExport runs an export now (since not zero: everything from since
+	// on again, leaving the cursor alone) and says what it wrote.
+	RunExport func(ctx context.Context, outbox, export string, since time.Time) (ExportDone, error)
 	// Open reads a file of an inbox folder (path relative to it).
 	Open func(ctx context.Context, inbox, path string) (io.ReadCloser, error)
 	// Location is the operator's time zone (default time.Local).
@@ -131,6 +132,7 @@ func (c *Console) Mount(mux *http.ServeMux) {
 	mux.Handle("/files/{id}/download/{kind}", c.get(c.download, true))
 	mux.Handle("/files/{id}/replay", c.post(c.replay))
 	mux.Handle("/exports/{outbox}/{export}/run", c.post(c.runExport))
+	mux.Handle("/api/exports/{outbox}/{export}/run", http.HandlerFunc(c.apiRunExport))
 }
 
 // get serves GET (and HEAD) only, behind the access check when guarded;
