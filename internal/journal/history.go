@@ -248,11 +248,12 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 	return s, nil
 }
 
-// RejectedPath is where NAME.rejected.csv lies beside the file's report
-// (it exists only when rows or documents were rejected); "" without a report.
+// RejectedPath is where NAME.rejected.csv lies beside the file's report;
+// "" when none was written: without a report, or when no document failed
+// (a failed file whose header or content could not be read has none).
 func (f File) RejectedPath() string {
 	stem, ok := strings.CutSuffix(f.ReportPath, ".report.csv")
-	if !ok || f.DocsFailed == 0 && f.State != FileFailed {
+	if !ok || f.DocsFailed == 0 {
 		return ""
 	}
 	return stem + ".rejected.csv"
