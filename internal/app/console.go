@@ -17,9 +17,11 @@ import (
 func (d *Daemon) Console() (*console.Console, error) {
 	return console.New(console.Deps{
 		Config: d.Config, Journal: d.Journal, Health: d.HealthReport, Logger: d.Log,
-		Limits:    d.concurrencyLimits,
-		Replay:    d.replay,
-		RunExport: d.exportNow,
+		Limits:     d.concurrencyLimits,
+		Replay:     d.replay,
+		RunExport:  d.exportNow,
+		Resend:     d.resend,
+		OpenExport: d.openExport,
 		Open: func(ctx context.Context, name, p string) (io.ReadCloser, error) {
 			in := d.inbox(name)
 			if in == nil {

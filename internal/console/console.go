@@ -60,6 +60,11 @@ type Deps struct {
 	RunExport func(ctx context.Context, outbox, export string, since time.Time) (ExportDone, error)
 	// Open reads a file of an inbox folder (path relative to it).
 	Open func(ctx context.Context, inbox, path string) (io.ReadCloser, error)
+	// OpenExport reads a file of an outbox folder (path relative to it).
+	OpenExport func(ctx context.Context, outbox, path string) (io.ReadCloser, error)
+	// Resend writes the file of export run id into its outbox again and
+	// returns the name it was written under.
+	Resend func(ctx context.Context, id int64) (string, error)
 	// Location is the operator's time zone (default time.Local).
 	Location *time.Location
 	Now      func() time.Time
@@ -133,6 +138,9 @@ func (c *Console) Mount(mux *http.ServeMux) {
 	mux.Handle("/files/{id}/replay", c.post(c.replay))
 	mux.Handle("/exports/{outbox}/{export}/run", c.post(c.runExport))
 	mux.Handle("/api/exports/{outbox}/{export}/run", http.HandlerFunc(c.apiRunExport))
+	mux.Handle("/exports", c.get(c.exportsPage, true))
+	mux.Handle("/exports/runs/{id}/download", c.get(c.downloadExport, true))
+	mux.Handle("/exports/runs/{id}/resend", c.post(c.resend))
 }
 
 // get serves GET (and HEAD) only, behind the access check when guarded;
@@ -347,7 +355,7 @@ func (c *Console) fail(w http.ResponseWriter, r *http.Request, status int, err e
 
 func parsePages(funcs template.FuncMap) (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
-	for _, p := range []string{"dashboard", "files", "file", "login", "error"} {
+	for _, p := range []string{"dashboard", "files", "file", "exports", "login", "error"} {
 		t, err := template.New(p).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, fmt.Errorf("console: parsing the %s page: %w", p, err)

@@ -226,7 +226,7 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 	s := ExportSummary{Outbox: outbox, Export: export}
 	one := func(cond string) (ExportRun, error) {
 		runs, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
+			WHERE outbox = ? AND export = ? AND resent_from = 0 `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
 		if err != nil || len(runs) == 0 {
 			return ExportRun{}, err
 		}

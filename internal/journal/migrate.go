@@ -152,6 +152,15 @@ CREATE TABLE instances (
 	seen_at    TEXT NOT NULL
 );
 `},
+	{name: "copies of export files, re-sends", sql: `
+CREATE TABLE export_copies (
+	id      INTEGER PRIMARY KEY,
+	run_id  INTEGER NOT NULL UNIQUE REFERENCES export_runs (id) ON DELETE CASCADE,
+	size    INTEGER NOT NULL,
+	content TEXT    NOT NULL
+);
+ALTER TABLE export_runs ADD COLUMN resent_from INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

@@ -59,6 +59,7 @@ type Result struct {
 	// File is the path written, relative to the outbox; "" when the run
 	// wrote nothing (no rows and WriteEmpty false).
 	File string
+	copy *fileCopy // the file compressed, for the journal's copy
 }
 
 // Journal is what the runner needs of the journal; *journal.DB has it.
@@ -134,6 +135,15 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 	if err != nil {
 		return res, fmt.Errorf("exporting %s: %w", job.Name(), err)
 	}
+	if keep, ok := r.Journal.(CopyKeeper); ok && res.copy != nil {
+		// A copy for a re-send; the file is in place whether it is kept or not.
+		kctx, cancel := recCtx()
+		if kerr := keep.KeepCopy(kctx, runID, res.copy.size, res.copy.gz.Bytes()); kerr != nil {
+			log.Warn("keeping a copy of the export file for a re-send", "file", res.File, "error", kerr)
+		}
+		cancel()
+	}
+	res.copy = nil
 	return res, nil
 }
 
@@ -184,7 +194,12 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 		if err != nil {
 			return Result{}, err
 		}
+		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
+			if keep {
+				res.copy = newFileCopy()
+				w = io.MultiWriter(w, res.copy)
+			}
 			ew, err := export.NewWriter(w, schema, opts)
 			if err != nil {
 				return err
@@ -202,7 +217,14 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 				}
 			}
 			res.Rows = ew.Rows()
-			return ew.Close()
+			if err := ew.Close(); err != nil {
+				return err
+			}
+			if res.copy != nil && !res.copy.close() {
+				log.Info("export file too large to keep a copy for a re-send", "file", name, "limit_bytes", MaxCopy)
+				res.copy = nil
+			}
+			return nil
 		})
 		if err != nil {
 			if errors.Is(err, fs.ErrExist) {
