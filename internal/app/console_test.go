@@ -270,4 +270,26 @@ func TestExportAPI(t *testing.T) {
 	if err != nil || len(runs) != 2 {
 		t.Errorf("export runs in the journal: %d (%v), want the 2 accepted, none of the refused", len(runs), err)
 	}
+
+	// With a console token: the CLI's Bearer token is required.
+	cfg = setup(t, "in", "out")
+	cfg.Server.Token = config.NewSecret("console-token")
+	d = openDaemon(t, cfg)
+	srv = serveConsole(t, d)
+	for _, tt := range []struct {
+		name   string
+		hdr    map[string]string
+		status int
+	}{
+		{"no token", nil, http.StatusUnauthorized},
+		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, http.StatusUnauthorized},
+		{"the token", map[string]string{"Authorization": "Bearer console-token"}, http.StatusOK},
+	} {
+		if status, ans := post(run, "application/json", `{}`, tt.hdr); status != tt.status {
+			t.Errorf("%s: status %d (%+v), want %d", tt.name, status, ans, tt.status)
+		}
+	}
+	if runs, err := d.Journal.RecentRuns(ctx, "erp-out", "stock", 0); err != nil || len(runs) != 1 {
+		t.Errorf("export runs with a token: %d (%v), want the one authorized", len(runs), err)
+	}
 }

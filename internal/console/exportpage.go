@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -146,8 +147,8 @@ func (c *Console) searchExports(ctx context.Context, key string) ([]exportHit, e
 	needle := []byte(strings.ToLower(key))
 	var out []exportHit
 	for _, run := range runs {
-		if run.FileName == "" || run.ResentFrom != 0 {
-			continue
+		if run.FileName == "" || run.ResentFrom != 0 || strings.HasSuffix(strings.ToLower(run.FileName), ".xlsx") {
+			continue // a workbook's text is compressed inside it: not searched
 		}
 		gz, _, err := c.d.Journal.Copy(ctx, run.ID)
 		if errors.Is(err, journal.ErrNotFound) {
@@ -156,30 +157,14 @@ func (c *Console) searchExports(ctx context.Context, key string) ([]exportHit, e
 		if err != nil {
 			return nil, err
 		}
-		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		lines, found, err := mentions(gz, needle)
 		if err != nil {
 			return nil, fmt.Errorf("reading the copy of %s: %w", run.FileName, err)
 		}
-		body, err := io.ReadAll(zr)
-		if err != nil {
-			return nil, fmt.Errorf("reading the copy of %s: %w", run.FileName, err)
-		}
-		if !bytes.Contains(bytes.ToLower(body), needle) {
+		if !found {
 			continue
 		}
-		hit := exportHit{Run: run}
-		if strings.HasSuffix(strings.ToLower(run.FileName), ".xlsx") {
-			hit.Lines = []string{"(a workbook: download it to see the rows)"}
-		} else {
-			for line := range bytes.Lines(body) {
-				if bytes.Contains(bytes.ToLower(line), needle) {
-					hit.Lines = append(hit.Lines, strings.TrimSpace(string(line)))
-					if len(hit.Lines) == 3 {
-						break
-					}
-				}
-			}
-		}
+		hit := exportHit{Run: run, Lines: lines}
 		out = append(out, hit)
 	}
 	return out, nil
@@ -252,4 +237,32 @@ func (c *Console) resend(w http.ResponseWriter, r *http.Request) {
 		v.Set("resent", fmt.Sprintf("%s written again into outbox %s as %s", run.FileName, run.Outbox, name))
 	}
 	http.Redirect(w, r, "/exports?"+v.Encode(), http.StatusSeeOther)
+}
+
+// mentions reads a gzip-compressed copy line by line (a stock snapshot can
+// be large) and reports whether needle (lower case) is in it, with the
+// first three lines that hold it.
+func mentions(gz []byte, needle []byte) ([]string, bool, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, false, err
+	}
+	br := bufio.NewReader(zr)
+	var lines []string
+	found := false
+	for {
+		line, err := br.ReadBytes('\n')
+		if bytes.Contains(bytes.ToLower(line), needle) {
+			found = true
+			if len(lines) < 3 {
+				lines = append(lines, strings.TrimSpace(string(line)))
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return lines, found, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
 }
