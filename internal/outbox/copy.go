@@ -18,21 +18,22 @@ type CopyKeeper interface {
 // but cannot be re-sent from the journal.
 const MaxCopy = 16 << 20
 
-// fileCopy compresses what is written to it, up to MaxCopy.
+// fileCopy compresses what is written to it, up to limit bytes.
 type fileCopy struct {
-	gz   bytes.Buffer
-	zw   *gzip.Writer
-	size int64
-	over bool
+	gz    bytes.Buffer
+	zw    *gzip.Writer
+	size  int64
+	limit int
+	over  bool
 }
 
-func newFileCopy() *fileCopy {
-	c := &fileCopy{}
+func newFileCopy(limit int) *fileCopy {
+	c := &fileCopy{limit: limit}
 	c.zw = gzip.NewWriter(&c.gz)
 	return c
 }
 
-// Write compresses p; past MaxCopy it stops keeping, but never fails the
+// Write compresses p; past the limit it stops keeping, but never fails the
 // file's writing.
 func (c *fileCopy) Write(p []byte) (int, error) {
 	c.size += int64(len(p))
@@ -40,7 +41,7 @@ func (c *fileCopy) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	_, _ = c.zw.Write(p) // into memory: no error
-	if c.gz.Len() > MaxCopy {
+	if c.gz.Len() > c.limit {
 		c.over = true
 		c.gz = bytes.Buffer{}
 	}
@@ -53,5 +54,5 @@ func (c *fileCopy) close() bool {
 		return false
 	}
 	_ = c.zw.Close()
-	return c.gz.Len() <= MaxCopy
+	return c.gz.Len() <= c.limit
 }

@@ -90,6 +90,9 @@ type Runner struct {
 	// document updated while the pages were read, or committed late, is
 	// still exported. Default DefaultOverlapMargin; negative: none.
 	OverlapMargin time.Duration
+	// CopyLimit is the largest compressed copy of a file kept for a
+	// re-send when the Journal is a CopyKeeper; default MaxCopy.
+	CopyLimit int
 }
 
 // Run exports what changed since the job's cursor and advances the cursor
@@ -197,7 +200,7 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
 			if keep {
-				res.copy = newFileCopy()
+				res.copy = newFileCopy(r.copyLimit())
 				w = io.MultiWriter(w, res.copy)
 			}
 			ew, err := export.NewWriter(w, schema, opts)
@@ -221,7 +224,7 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 				return err
 			}
 			if res.copy != nil && !res.copy.close() {
-				log.Info("export file too large to keep a copy for a re-send", "file", name, "limit_bytes", MaxCopy)
+				log.Info("export file too large to keep a copy for a re-send", "file", name, "limit_bytes", r.copyLimit())
 				res.copy = nil
 			}
 			return nil
@@ -325,6 +328,13 @@ func (r *Runner) overlap(start time.Time) time.Duration {
 		return 0
 	}
 	return m + r.now().Sub(start)
+}
+
+func (r *Runner) copyLimit() int {
+	if r.CopyLimit > 0 {
+		return r.CopyLimit
+	}
+	return MaxCopy
 }
 
 func (r *Runner) now() time.Time {
