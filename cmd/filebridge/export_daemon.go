@@ -45,7 +45,7 @@ func exportByDaemon(ctx context.Context, cfg *config.Config, outboxName, typ str
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return withCode(exitUnreachable, fmt.Errorf("filebridge run (%s) owns journal %s, so the export is its to run, but nothing answers on server.listen %s: %w (was it started with another configuration?)",
+		return withCode(exitUnreachable, fmt.Errorf("another filebridge (%s) owns journal %s, so the export is its to run, but nothing answers on server.listen %s: %w (is it filebridge run, started with this configuration? a process or replay holding the journal serves nothing: run export again once it finished)",
 			pidOf(owner), cfg.Journal.Path, srv.Listen, err))
 	}
 	defer resp.Body.Close()

@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"filebridge/internal/console"
+	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
 )
@@ -126,4 +130,57 @@ func TestExportCommand(t *testing.T) {
 	if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 3 {
 		t.Errorf("outbox holds %v, want the three files written", files)
 	}
+}
+
+// TestExportJournalOwned: while another process owns the journal, export
+// asks it over server.listen; when the config serves nothing there, or
+// nothing answers, it exits 3 and says what to do (no export runs here).
+func TestExportJournalOwned(t *testing.T) {
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 2,
+		Logger: slog.New(slog.DiscardHandler)})
+	t.Setenv("FB_EXPORT_OWNED_TOKEN", "demo-token")
+	for _, tt := range []struct {
+		name, listen string
+		want         []string
+	}{
+		{"server.listen off", "", []string{`server.listen is ""`, `set [server] listen = "127.0.0.1:9090"`, "restart filebridge run"}},
+		{"nothing answers", freeAddr(t), []string{"nothing answers on server.listen", "owns journal"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := outboxConfig(t, "path = \"state/journal.db\"\n[server]\nlisten = "+strconv.Quote(tt.listen), srv.URL+"/api", "FB_EXPORT_OWNED_TOKEN",
+				exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
+			dir := filepath.Dir(cfg)
+			if err := os.MkdirAll(filepath.Join(dir, "state"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			lock, err := journal.AcquireLock(filepath.Join(dir, "state", "journal.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.Release()
+			out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
+			if code != exitUnreachable {
+				t.Errorf("exit %d, want %d:\n%s", code, exitUnreachable, out)
+			}
+			for _, w := range append(tt.want, "PID "+strconv.Itoa(os.Getpid())) {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 0 {
+				t.Errorf("export wrote %v beside the journal's owner", files)
+			}
+		})
+	}
+}
+
+// freeAddr is a loopback address with a port free right now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }
