@@ -50,6 +50,9 @@ func exportByDaemon(ctx context.Context, cfg *config.Config, outboxName, typ str
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		if srv.Token.IsZero() {
+			return withCode(exitUsage, fmt.Errorf("%s answered %s: the daemon's console takes logins this command does not have; set [server] token_env in %s (and restart filebridge run) so that export can ask it", u, resp.Status, cfg.File))
+		}
 		return withCode(exitUsage, fmt.Errorf("%s answered %s: the token of [server] token_env is not the one the daemon uses", u, resp.Status))
 	}
 	var ans console.ExportAnswer

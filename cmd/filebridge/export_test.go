@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -9,9 +10,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"filebridge/internal/app"
+	"filebridge/internal/config"
 	"filebridge/internal/console"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
@@ -184,3 +188,76 @@ func freeAddr(t *testing.T) string {
 	defer ln.Close()
 	return ln.Addr().String()
 }
+
+// TestExportAsksDaemon runs a real daemon in-process (it holds the
+// journal's lock and serves its console with a token on server.listen):
+// export hands it the run with the config's token and prints what it
+// wrote; a config with another token is refused (exit 2, naming the token)
+// and runs nothing.
+func TestExportAsksDaemon(t *testing.T) {
+	_, srv := startSim(t, portalsim.Options{Edition: model.EditionB, Token: "demo-token", Preload: 2,
+		Logger: slog.New(slog.DiscardHandler)})
+	t.Setenv("FB_EXPORT_ASK_TOKEN", "demo-token")
+	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")
+	listen := freeAddr(t)
+	cfgPath := outboxConfig(t, "path = \"state/journal.db\"\n[server]\nlisten = "+strconv.Quote(listen)+"\ntoken_env = \"FB_EXPORT_ASK_CONSOLE\"",
+		srv.URL+"/api", "FB_EXPORT_ASK_TOKEN", exportTable("stock", "0 2 1 1 *", "STOCK_{seq}.csv"))
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := newOnMessage("filebridge running") // logged once the console serves
+	d, err := app.Open(t.Context(), cfg, slog.New(running), app.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	t.Cleanup(func() {
+		stop()
+		<-done
+		_ = d.Close()
+	})
+	select {
+	case <-running.ch:
+	case err := <-done:
+		t.Fatalf("the daemon stopped at start: %v", err)
+	}
+
+	t.Setenv("FB_EXPORT_ASK_CONSOLE", "another-token")
+	out, code := runExportCmd(t, "--config", cfgPath, "--outbox", "erp", "stock")
+	if code != exitUsage || !strings.Contains(out, "401 Unauthorized: the token of [server] token_env is not the one the daemon uses") {
+		t.Errorf("with another token: exit %d, want %d naming the token:\n%s", code, exitUsage, out)
+	}
+	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")
+	out, code = runExportCmd(t, "--config", cfgPath, "--outbox", "erp", "stock")
+	if code != exitOK || !strings.Contains(out, "erp/stock: wrote STOCK_000001.csv in file://") || !strings.Contains(out, "(2 rows; run by filebridge run, PID "+strconv.Itoa(os.Getpid())+")") {
+		t.Errorf("with the token: exit %d, want 0 and the file written by the daemon:\n%s", code, out)
+	}
+	if runs, err := d.Journal.RecentRuns(t.Context(), "erp", "stock", 0); err != nil || len(runs) != 1 {
+		t.Errorf("runs of the daemon: %d (%v), want the one authorized", len(runs), err)
+	}
+}
+
+// onMessage is a logger handler that closes ch at the first record whose
+// message is msg (and drops every record).
+type onMessage struct {
+	msg  string
+	ch   chan struct{}
+	once *sync.Once
+}
+
+func newOnMessage(msg string) onMessage {
+	return onMessage{msg: msg, ch: make(chan struct{}), once: &sync.Once{}}
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.once.Do(func() { close(h.ch) })
+	}
+	return nil
+}
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h onMessage) WithGroup(string) slog.Handler      { return h }
