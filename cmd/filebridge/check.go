@@ -260,6 +260,8 @@ func folderFailure(err error) (checkOutcome, string) {
 		return checkUnreachable, "host key mismatch: " + err.Error()
 	case errors.Is(err, folder.ErrHostKeyUnknown):
 		return checkUnreachable, "host key unknown: " + err.Error()
+	case errors.Is(err, folder.ErrKnownHostsMissing):
+		return checkUnreachable, err.Error()
 	case errors.Is(err, os.ErrNotExist):
 		return checkUnreachable, "the folder does not exist: " + err.Error() + "; create it or fix the url"
 	case strings.Contains(err.Error(), "logging in to"):

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +173,50 @@ url = %q
 	}
 	if got := srv.Accepted(); got != 2 { // the test's own client and check's
 		t.Errorf("%d connections, want check's one and the test's", got)
+	}
+}
+
+// TestCheckKnownHostsMissing: an SFTP inbox whose known_hosts file does not
+// exist is diagnosed as that file missing, naming it and how to fill it,
+// not as "the folder does not exist".
+func TestCheckKnownHostsMissing(t *testing.T) {
+	_, sim := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	srv := sftptest.NewServer(t)
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "ssh", "known_hosts")
+	host, port, err := net.SplitHostPort(srv.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FB_CHECK_KH_TOKEN", "demo-token")
+	t.Setenv("FB_CHECK_KH_PASSWORD", srv.Password)
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
+[journal]
+path = "state/journal.db"
+[portals.main]
+edition = "A"
+base_url = %q
+company = 42
+token_env = "FB_CHECK_KH_TOKEN"
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = %q
+password_env = "FB_CHECK_KH_PASSWORD"
+known_hosts = %q
+`, sim.URL+"/api", srv.URL("/"), missing), 0o600)
+	var out strings.Builder
+	err = runCheck(t.Context(), cfg, &out)
+	got := out.String()
+	if exitCode(err) != exitUnreachable {
+		t.Errorf("exit %d (%v), want %d:\n%s", exitCode(err), err, exitUnreachable, got)
+	}
+	for _, w := range []string{"FAIL inbox erp: ", missing + " does not exist", "ssh-keyscan -p " + port + " " + host + " >> " + missing, "ssh-keygen -lf " + missing} {
+		if !strings.Contains(got, w) {
+			t.Errorf("output lacks %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "the folder does not exist") {
+		t.Errorf("a missing known_hosts is reported as a missing folder:\n%s", got)
 	}
 }

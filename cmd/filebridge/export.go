@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/console"
-	"filebridge/internal/formats/export"
+	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/outbox"
 	"filebridge/internal/portal"
@@ -39,11 +38,17 @@ movements, tracking or items (as the portal's edition offers).
 2006-01-02 taken at midnight in the export's time zone) without reading or
 moving the cursor.
 
+While "filebridge run" owns the journal (SQLite), only it may move the cursor:
+export then hands the run to it over server.listen (with [server]'s token),
+waits for it and prints what it wrote. A journal shared by several instances
+(PostgreSQL) needs no hand-over: the run is recorded as a tick of its own, so it
+never overlaps a scheduled one.
+
 Exit codes: 0 done (also when there was nothing to export); 1 the portal refused
 the token or a value cannot be written; 2 usage or configuration error;
-3 the portal, the folder or the journal could not be reached, or (instances
-sharing a PostgreSQL journal) a run of this export is going on elsewhere: the run
-is then recorded as a tick of its own, so it never overlaps a scheduled one.`,
+3 the portal, the folder or the journal could not be reached, a run of this
+export is going on (here, in filebridge run or on another instance), or
+filebridge run owns the journal and serves nothing on server.listen.`,
 		Args: exportArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			typeName := ""
@@ -107,7 +112,11 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	}
 
 	log := app.NewLogger(cfg.Log, cmd.ErrOrStderr())
-	lock, err := app.LockJournal(cfg) // the export cursors are the journal owner's to move
+	lock, err := app.AcquireJournalLock(cfg) // the export cursors are the journal owner's to move
+	if le := (*journal.LockedError)(nil); errors.As(err, &le) {
+		// filebridge run owns the journal: it runs the export.
+		return exportByDaemon(ctx, cfg, out.Name, string(typ), since, le, cmd.OutOrStdout())
+	}
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
@@ -174,11 +183,7 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 // exportExitCode classes a failed export: the remote side or the data at
 // fault is 1, anything unreachable 3.
 func exportExitCode(err error) int {
-	var cell *export.CellError
-	switch {
-	case portal.IsAuth(err), portal.IsInvalid(err), errors.As(err, &cell):
-		return exitInvalid
-	case errors.Is(err, fs.ErrExist):
+	if console.ExportRefused(err) {
 		return exitInvalid
 	}
 	return exitUnreachable

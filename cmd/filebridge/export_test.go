@@ -1,15 +1,23 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"filebridge/internal/app"
+	"filebridge/internal/config"
 	"filebridge/internal/console"
+	"filebridge/internal/journal"
 	"filebridge/internal/portalsim"
 )
 
@@ -126,3 +134,129 @@ func TestExportCommand(t *testing.T) {
 		t.Errorf("outbox holds %v, want the three files written", files)
 	}
 }
+
+// TestExportJournalOwned: while another process owns the journal, export
+// asks it over server.listen; when the config serves nothing there, or
+// nothing answers, it exits 3 and says what to do (no export runs here).
+func TestExportJournalOwned(t *testing.T) {
+	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
+		Logger: slog.New(slog.DiscardHandler)})
+	t.Setenv("FB_EXPORT_OWNED_TOKEN", "demo-token")
+	for _, tt := range []struct {
+		name, listen string
+		want         []string
+	}{
+		{"server.listen off", "", []string{`server.listen is ""`, `set [server] listen = "127.0.0.1:9090"`, "restart filebridge run"}},
+		{"nothing answers", freeAddr(t), []string{"nothing answers on server.listen", "owns journal"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := outboxConfig(t, "path = \"state/journal.db\"\n[server]\nlisten = "+strconv.Quote(tt.listen), srv.URL+"/api", "FB_EXPORT_OWNED_TOKEN",
+				exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
+			dir := filepath.Dir(cfg)
+			if err := os.MkdirAll(filepath.Join(dir, "state"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			lock, err := journal.AcquireLock(filepath.Join(dir, "state", "journal.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lock.Release()
+			out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
+			if code != exitUnreachable {
+				t.Errorf("exit %d, want %d:\n%s", code, exitUnreachable, out)
+			}
+			for _, w := range append(tt.want, "PID "+strconv.Itoa(os.Getpid())) {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 0 {
+				t.Errorf("export wrote %v beside the journal's owner", files)
+			}
+		})
+	}
+}
+
+// freeAddr is a loopback address with a port free right now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestExportAsksDaemon runs a real daemon in-process (it holds the
+// journal's lock and serves its console with a token on server.listen):
+// export hands it the run with the config's token and prints what it
+// wrote; a config with another token is refused (exit 2, naming the token)
+// and runs nothing.
+func TestExportAsksDaemon(t *testing.T) {
+	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
+		Logger: slog.New(slog.DiscardHandler)})
+	t.Setenv("FB_EXPORT_ASK_TOKEN", "demo-token")
+	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")
+	listen := freeAddr(t)
+	cfgPath := outboxConfig(t, "path = \"state/journal.db\"\n[server]\nlisten = "+strconv.Quote(listen)+"\ntoken_env = \"FB_EXPORT_ASK_CONSOLE\"",
+		srv.URL+"/api", "FB_EXPORT_ASK_TOKEN", exportTable("stock", "0 2 1 1 *", "STOCK_{seq}.csv"))
+	cfg, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := newOnMessage("filebridge running") // logged once the console serves
+	d, err := app.Open(t.Context(), cfg, slog.New(running), app.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	t.Cleanup(func() {
+		stop()
+		<-done
+		_ = d.Close()
+	})
+	select {
+	case <-running.ch:
+	case err := <-done:
+		t.Fatalf("the daemon stopped at start: %v", err)
+	}
+
+	t.Setenv("FB_EXPORT_ASK_CONSOLE", "another-token")
+	out, code := runExportCmd(t, "--config", cfgPath, "--outbox", "erp", "stock")
+	if code != exitUsage || !strings.Contains(out, "401 Unauthorized: the token of [server] token_env is not the one the daemon uses") {
+		t.Errorf("with another token: exit %d, want %d naming the token:\n%s", code, exitUsage, out)
+	}
+	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")
+	out, code = runExportCmd(t, "--config", cfgPath, "--outbox", "erp", "stock")
+	if code != exitOK || !strings.Contains(out, "erp/stock: wrote STOCK_000001.csv in file://") || !strings.Contains(out, "(2 rows; run by filebridge run, PID "+strconv.Itoa(os.Getpid())+")") {
+		t.Errorf("with the token: exit %d, want 0 and the file written by the daemon:\n%s", code, out)
+	}
+	if runs, err := d.Journal.RecentRuns(t.Context(), "erp", "stock", 0); err != nil || len(runs) != 1 {
+		t.Errorf("runs of the daemon: %d (%v), want the one authorized", len(runs), err)
+	}
+}
+
+// onMessage is a logger handler that closes ch at the first record whose
+// message is msg (and drops every record).
+type onMessage struct {
+	msg  string
+	ch   chan struct{}
+	once *sync.Once
+}
+
+func newOnMessage(msg string) onMessage {
+	return onMessage{msg: msg, ch: make(chan struct{}), once: &sync.Once{}}
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.once.Do(func() { close(h.ch) })
+	}
+	return nil
+}
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h onMessage) WithGroup(string) slog.Handler      { return h }

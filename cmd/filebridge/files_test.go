@@ -208,3 +208,48 @@ func TestHeldFiles(t *testing.T) {
 		}
 	})
 }
+
+// TestShowListsWhatExists: show lists a rejected-rows file only when one
+// was written: a file that failed on its header has a report but no
+// rejected rows, while a file whose rows were rejected has both.
+func TestShowListsWhatExists(t *testing.T) {
+	cfg, inDir := processEnv(t, "demo-token", "")
+	src := t.TempDir()
+	for name, content := range map[string]string{
+		"SUPPLIERS_HEADER.csv": "kode,nom\nSUP-X,Supplier X\n",
+		"SUPPLIERS_ROWS.csv":   "code,name,relationship\nSUP-C,,Bogus\n",
+	} {
+		runProcessCmd(t, "--config", cfg, "--inbox", "erp", writeFile(t, filepath.Join(src, name), content, 0o644))
+	}
+	errDir := filepath.Join(inDir, "error")
+	tests := []struct {
+		file     string
+		rejected bool
+	}{
+		{"SUPPLIERS_HEADER.csv", false},
+		{"SUPPLIERS_ROWS.csv", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			stem := strings.TrimSuffix(tt.file, ".csv")
+			out, code := runOn(t, cfg, newShowCmd(), tt.file)
+			if code != exitOK || !strings.Contains(out, "state       failed:") || !strings.Contains(out, "report      "+filepath.Join(errDir, stem+".report.csv")) {
+				t.Fatalf("exit %d, want the failed file with its report:\n%s", code, out)
+			}
+			_, err := os.Stat(filepath.Join(errDir, stem+".rejected.csv"))
+			if exists := err == nil; exists != tt.rejected {
+				t.Fatalf("rejected rows file exists: %v, want %v", exists, tt.rejected)
+			}
+			if listed := strings.Contains(out, "rejected    "); listed != tt.rejected {
+				t.Errorf("show lists a rejected-rows file: %v, want %v:\n%s", listed, tt.rejected, out)
+			}
+			js, _ := runOn(t, cfg, newShowCmd(), "--format", "json", tt.file)
+			var got struct {
+				Files fileLocations `json:"files"`
+			}
+			if err := json.Unmarshal([]byte(js), &got); err != nil || (got.Files.Rejected != "") != tt.rejected {
+				t.Errorf("json files = %+v (%v), want a rejected path: %v", got.Files, err, tt.rejected)
+			}
+		})
+	}
+}

@@ -31,7 +31,14 @@ var tricky = []string{"in #1", "in%41", "in?x=1", "in #2 %zz?"}
 // "#" or "?") exist too, empty.
 func setup(t *testing.T, inboxName, outboxName string) *config.Config {
 	t.Helper()
-	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
+	return setupPreload(t, inboxName, outboxName, 0)
+}
+
+// setupPreload is setup with preload variants (with stock) on the
+// simulator.
+func setupPreload(t *testing.T, inboxName, outboxName string, preload int) *config.Config {
+	t.Helper()
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7, Preload: preload})
 	if err != nil {
 		t.Fatal(err)
 	}

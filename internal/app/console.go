@@ -11,18 +11,17 @@ import (
 	"filebridge/internal/model"
 )
 
-// exportNowTimeout bounds an export the console runs now.
-const exportNowTimeout = 2 * time.Minute
-
 // Console builds the web console of the daemon: it reads the daemon's
 // journal and health, replays a file through its inbox and runs an export
 // with the daemon's runner.
 func (d *Daemon) Console() (*console.Console, error) {
 	return console.New(console.Deps{
 		Config: d.Config, Journal: d.Journal, Health: d.HealthReport, Logger: d.Log,
-		Limits:    d.concurrencyLimits,
-		Replay:    d.replay,
-		RunExport: d.exportNow,
+		Limits:     d.concurrencyLimits,
+		Replay:     d.replay,
+		RunExport:  d.exportNow,
+		Resend:     d.resend,
+		OpenExport: d.openExport,
 		Open: func(ctx context.Context, name, p string) (io.ReadCloser, error) {
 			in := d.inbox(name)
 			if in == nil {
@@ -79,8 +78,9 @@ func (d *Daemon) replay(ctx context.Context, id int64, force bool) (string, erro
 	return name, err
 }
 
-// exportNow runs one export of an outbox now, as its schedule would.
-func (d *Daemon) exportNow(ctx context.Context, outboxName, export string) (string, error) {
+// exportNow runs one export of an outbox now, as its schedule would (since
+// not zero: everything from since on again, leaving the cursor alone).
+func (d *Daemon) exportNow(ctx context.Context, outboxName, export string, since time.Time) (console.ExportDone, error) {
 	for _, ob := range d.Outboxes {
 		if ob.Config.Name != outboxName {
 			continue
@@ -89,19 +89,14 @@ func (d *Daemon) exportNow(ctx context.Context, outboxName, export string) (stri
 			if job.Type != model.ExportType(export) {
 				continue
 			}
-			ctx, cancel := context.WithTimeout(ctx, exportNowTimeout)
-			defer cancel()
 			begin := d.opts.Now()
-			res, err := d.runNow(ctx, ob, job)
+			res, err := d.runNow(ctx, ob, job, since)
 			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			if err != nil {
-				return "", err
+				return console.ExportDone{}, err
 			}
-			if res.File == "" {
-				return "nothing to export, no file written", nil
-			}
-			return fmt.Sprintf("wrote %s (%d rows)", res.File, res.Rows), nil
+			return console.ExportDone{File: res.File, Rows: res.Rows, Folder: ob.Runner.Folder.String()}, nil
 		}
 	}
-	return "", fmt.Errorf("outbox %s has no %s export", outboxName, export)
+	return console.ExportDone{}, fmt.Errorf("outbox %s has no %s export: %w", outboxName, export, console.ErrNoSuchExport)
 }

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -17,6 +18,7 @@ import (
 
 	"filebridge/internal/app"
 	"filebridge/internal/config"
+	"filebridge/internal/console"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/server"
@@ -201,5 +203,93 @@ func TestConsoleHeld(t *testing.T) {
 				t.Errorf("GET %s lacks %q:\n%s", tt.path, w, page)
 			}
 		}
+	}
+}
+
+// TestExportAPI runs POST /api/exports/{outbox}/{export}/run (what
+// `filebridge export` asks the daemon while it owns the journal) over real
+// HTTP against the simulator: it needs no CSRF token, yet a browser's
+// cross-site form (not JSON) or a cross-origin fetch is refused before any
+// run; an unknown export is a 404; a run answers what it wrote.
+func TestExportAPI(t *testing.T) {
+	cfg := setup(t, "in", "out")
+	ctx := context.Background()
+	d := openDaemon(t, cfg)
+	srv := serveConsole(t, d)
+	post := func(path, ctype, body string, hdr map[string]string) (int, console.ExportAnswer) {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", ctype)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var ans console.ExportAnswer
+		_ = json.NewDecoder(resp.Body).Decode(&ans)
+		return resp.StatusCode, ans
+	}
+	const run = "/api/exports/erp-out/stock/run"
+	crossSite := map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
+	tests := []struct {
+		name   string
+		path   string
+		ctype  string
+		body   string
+		hdr    map[string]string
+		status int
+		want   string
+	}{
+		{"a cross-site form", run, "application/x-www-form-urlencoded", "since=2020-01-01", crossSite, http.StatusUnsupportedMediaType, "Content-Type: application/json"},
+		{"a plain-text body", run, "text/plain", `{}`, nil, http.StatusUnsupportedMediaType, "Content-Type: application/json"},
+		{"a cross-origin fetch", run, "application/json", `{}`, crossSite, http.StatusForbidden, "cross-origin"},
+		{"not JSON", run, "application/json", `since`, nil, http.StatusBadRequest, "reading the request"},
+		{"unknown outbox", "/api/exports/nope/stock/run", "application/json", `{}`, nil, http.StatusNotFound, `no outbox "nope"`},
+		{"unknown export", "/api/exports/erp-out/receipts/run", "application/json", `{}`, nil, http.StatusNotFound, "has no receipts export"},
+		{"run", run, "application/json", `{}`, nil, http.StatusOK, ""},
+		{"run since", run, "application/json", `{"since":"2020-01-01T00:00:00Z"}`, nil, http.StatusOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, ans := post(tt.path, tt.ctype, tt.body, tt.hdr)
+			if status != tt.status || !strings.Contains(ans.Error, tt.want) || (status == http.StatusOK) != (ans.Error == "") {
+				t.Errorf("status %d, answer %+v; want %d and %q", status, ans, tt.status, tt.want)
+			}
+			if status == http.StatusOK && (ans.Outbox != "erp-out" || ans.Export != "stock" || !strings.HasPrefix(ans.Folder, "file://")) {
+				t.Errorf("answer %+v: want the outbox, export and folder", ans)
+			}
+		})
+	}
+	runs, err := d.Journal.RecentRuns(ctx, "erp-out", "stock", 0)
+	if err != nil || len(runs) != 2 {
+		t.Errorf("export runs in the journal: %d (%v), want the 2 accepted, none of the refused", len(runs), err)
+	}
+
+	// With a console token: the CLI's Bearer token is required.
+	cfg = setup(t, "in", "out")
+	cfg.Server.Token = config.NewSecret("console-token")
+	d = openDaemon(t, cfg)
+	srv = serveConsole(t, d)
+	for _, tt := range []struct {
+		name   string
+		hdr    map[string]string
+		status int
+	}{
+		{"no token", nil, http.StatusUnauthorized},
+		{"wrong token", map[string]string{"Authorization": "Bearer nope"}, http.StatusUnauthorized},
+		{"the token", map[string]string{"Authorization": "Bearer console-token"}, http.StatusOK},
+	} {
+		if status, ans := post(run, "application/json", `{}`, tt.hdr); status != tt.status {
+			t.Errorf("%s: status %d (%+v), want %d", tt.name, status, ans, tt.status)
+		}
+	}
+	if runs, err := d.Journal.RecentRuns(ctx, "erp-out", "stock", 0); err != nil || len(runs) != 1 {
+		t.Errorf("export runs with a token: %d (%v), want the one authorized", len(runs), err)
 	}
 }

@@ -279,9 +279,15 @@ func (d *Daemon) ticks() outbox.Ticks {
 
 // runNow runs one export of ob now, outside its schedule: through the
 // running scheduler (never beside its own run of the export), and on a
-// shared journal as a tick of its own (outbox.RunNow).
-func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job) (outbox.Result, error) {
-	run := func(ctx context.Context) (outbox.Result, error) { return ob.Runner.Run(ctx, job) }
+// shared journal as a tick of its own (outbox.RunNow). A since not zero
+// exports everything from then on again, leaving the cursor alone.
+func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job, since time.Time) (outbox.Result, error) {
+	run := func(ctx context.Context) (outbox.Result, error) {
+		if !since.IsZero() {
+			return ob.Runner.RunSince(ctx, job, since)
+		}
+		return ob.Runner.Run(ctx, job)
+	}
 	d.schedMu.Lock()
 	sched := d.sched
 	d.schedMu.Unlock()
@@ -297,7 +303,7 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
 			begin := d.opts.Now()
-			res, err := d.runNow(ctx, ob, job)
+			res, err := d.runNow(ctx, ob, job, time.Time{})
 			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}

@@ -55,10 +55,16 @@ type Deps struct {
 	// Replay puts file id back through its inbox (force: a processed or
 	// duplicate file too) and returns the name it was put back under.
 	Replay func(ctx context.Context, id int64, force bool) (string, error)
-	// RunExport runs an export now and describes what it wrote.
-	RunExport func(ctx context.Context, outbox, export string) (string, error)
+	// RunExport runs an export now (since not zero: everything from since
+	// on again, leaving the cursor alone) and says what it wrote.
+	RunExport func(ctx context.Context, outbox, export string, since time.Time) (ExportDone, error)
 	// Open reads a file of an inbox folder (path relative to it).
 	Open func(ctx context.Context, inbox, path string) (io.ReadCloser, error)
+	// OpenExport reads a file of an outbox folder (path relative to it).
+	OpenExport func(ctx context.Context, outbox, path string) (io.ReadCloser, error)
+	// Resend writes the file of export run id into its outbox again and
+	// returns the name it was written under.
+	Resend func(ctx context.Context, id int64) (string, error)
 	// Location is the operator's time zone (default time.Local).
 	Location *time.Location
 	Now      func() time.Time
@@ -131,6 +137,10 @@ func (c *Console) Mount(mux *http.ServeMux) {
 	mux.Handle("/files/{id}/download/{kind}", c.get(c.download, true))
 	mux.Handle("/files/{id}/replay", c.post(c.replay))
 	mux.Handle("/exports/{outbox}/{export}/run", c.post(c.runExport))
+	mux.Handle("/api/exports/{outbox}/{export}/run", http.HandlerFunc(c.apiRunExport))
+	mux.Handle("/exports", c.get(c.exportsPage, true))
+	mux.Handle("/exports/runs/{id}/download", c.get(c.downloadExport, true))
+	mux.Handle("/exports/runs/{id}/resend", c.post(c.resend))
 }
 
 // get serves GET (and HEAD) only, behind the access check when guarded;
@@ -345,7 +355,7 @@ func (c *Console) fail(w http.ResponseWriter, r *http.Request, status int, err e
 
 func parsePages(funcs template.FuncMap) (map[string]*template.Template, error) {
 	pages := map[string]*template.Template{}
-	for _, p := range []string{"dashboard", "files", "file", "login", "error"} {
+	for _, p := range []string{"dashboard", "files", "file", "exports", "login", "error"} {
 		t, err := template.New(p).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/"+p+".html")
 		if err != nil {
 			return nil, fmt.Errorf("console: parsing the %s page: %w", p, err)

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -16,6 +17,10 @@ import (
 	"filebridge/internal/journal"
 	"filebridge/internal/server"
 )
+
+// exportNowTimeout bounds an export the console's Run now button runs
+// (the page waits for it).
+const exportNowTimeout = 2 * time.Minute
 
 // pageSize is the number of files a page of the files table shows.
 const pageSize = 25
@@ -395,12 +400,14 @@ func (c *Console) runExport(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	msg, err := c.d.RunExport(r.Context(), ob, ex)
+	ctx, cancel := context.WithTimeout(r.Context(), exportNowTimeout)
+	defer cancel()
+	done, err := c.d.RunExport(ctx, ob, ex, time.Time{})
 	v := url.Values{}
 	if err != nil {
 		v.Set("export_error", fmt.Sprintf("%s/%s: %v", ob, ex, err))
 	} else {
-		v.Set("exported", fmt.Sprintf("%s/%s: %s", ob, ex, msg))
+		v.Set("exported", fmt.Sprintf("%s/%s: %s", ob, ex, done))
 	}
 	http.Redirect(w, r, "/?"+v.Encode(), http.StatusSeeOther)
 }

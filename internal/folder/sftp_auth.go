@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"slices"
 	"strconv"
@@ -20,6 +21,9 @@ var (
 	ErrHostKeyUnknown = errors.New("SSH host key is unknown")
 	// ErrHostKeyMismatch: the server key differs from the known or pinned one.
 	ErrHostKeyMismatch = errors.New("SSH host key does not match")
+	// ErrKnownHostsMissing: the known_hosts file does not exist (it is
+	// not fs.ErrNotExist, which says the folder is missing).
+	ErrKnownHostsMissing = errors.New("the known_hosts file is missing")
 )
 
 // sshClientConfig builds the SSH client configuration: the login methods
@@ -110,8 +114,18 @@ func newHostKeyChecker(hostport string, opts Options) (*hostKeyChecker, error) {
 	}
 	if opts.KnownHostsFile != "" {
 		cb, err := knownhosts.New(opts.KnownHostsFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Not the folder missing: say which file, and how to fill it.
+			host, port, serr := net.SplitHostPort(hostport)
+			if serr != nil {
+				host, port = hostport, "22"
+			}
+			return nil, fmt.Errorf("%w: %s does not exist; fill it with the server's key: ssh-keyscan -p %s %s >> %s, "+
+				"then check the fingerprint it shows (ssh-keygen -lf %s) with the server's administrator",
+				ErrKnownHostsMissing, opts.KnownHostsFile, port, host, opts.KnownHostsFile, opts.KnownHostsFile)
+		}
 		if err != nil {
-			return nil, fmt.Errorf("reading known_hosts: %w", err)
+			return nil, fmt.Errorf("reading known_hosts %s: %w", opts.KnownHostsFile, err)
 		}
 		c.known = cb
 		c.algorithms = knownAlgorithms(cb, hostport)

@@ -137,18 +137,21 @@ type ExportRun struct {
 	Rows       int
 	FileName   string // the file written, empty when none was
 	Error      string // empty on success
+	// ResentFrom is the run whose file this one wrote again (a re-send
+	// of its kept copy); 0 for a run of the export.
+	ResentFrom int64
 }
 
 // Running reports whether the run has not been finished (it may also have
 // been interrupted by a crash).
 func (r ExportRun) Running() bool { return r.FinishedAt.IsZero() }
 
-const runColumns = `id, outbox, export, started_at, finished_at, row_count, file_name, error`
+const runColumns = `id, outbox, export, started_at, finished_at, row_count, file_name, error, resent_from`
 
 func scanRun(sc scanner) (ExportRun, error) {
 	var r ExportRun
 	var started, finished string
-	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error)
+	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error, &r.ResentFrom)
 	if err == nil {
 		r.StartedAt, err = parseTime(started)
 	}

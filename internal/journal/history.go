@@ -233,7 +233,7 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 	s := ExportSummary{Outbox: outbox, Export: export}
 	one := func(cond string) (ExportRun, error) {
 		runs, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
+			WHERE outbox = ? AND export = ? AND resent_from = 0 `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
 		if err != nil || len(runs) == 0 {
 			return ExportRun{}, err
 		}
@@ -255,11 +255,12 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 	return s, nil
 }
 
-// RejectedPath is where NAME.rejected.csv lies beside the file's report
-// (it exists only when rows or documents were rejected); "" without a report.
+// RejectedPath is where NAME.rejected.csv lies beside the file's report;
+// "" when none was written: without a report, or when no document failed
+// (a failed file whose header or content could not be read has none).
 func (f File) RejectedPath() string {
 	stem, ok := strings.CutSuffix(f.ReportPath, ".report.csv")
-	if !ok || f.DocsFailed == 0 && f.State != FileFailed {
+	if !ok || f.DocsFailed == 0 {
 		return ""
 	}
 	return stem + ".rejected.csv"

@@ -156,6 +156,15 @@ CREATE TABLE instances (
 ALTER TABLE instances ADD COLUMN token TEXT NOT NULL DEFAULT '';
 ALTER TABLE instances ADD COLUMN epoch TEXT NOT NULL DEFAULT '';
 `},
+	{name: "copies of export files, re-sends", sql: `
+CREATE TABLE export_copies (
+	id      INTEGER PRIMARY KEY,
+	run_id  INTEGER NOT NULL UNIQUE REFERENCES export_runs (id) ON DELETE CASCADE,
+	size    INTEGER NOT NULL,
+	content TEXT    NOT NULL
+);
+ALTER TABLE export_runs ADD COLUMN resent_from INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

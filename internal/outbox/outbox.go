@@ -61,6 +61,7 @@ type Result struct {
 	// File is the path written, relative to the outbox; "" when the run
 	// wrote nothing (no rows and WriteEmpty false).
 	File string
+	copy *fileCopy // the file compressed, for the journal's copy
 }
 
 // Journal is what the runner needs of the journal; *journal.DB has it.
@@ -98,6 +99,9 @@ type Runner struct {
 	// document updated while the pages were read, or committed late, is
 	// still exported. Default DefaultOverlapMargin; negative: none.
 	OverlapMargin time.Duration
+	// CopyLimit is the largest compressed copy of a file kept for a
+	// re-send when the Journal is a CopyKeeper; default MaxCopy.
+	CopyLimit int
 
 	// clock paces the retries of the run's record (tests); default the
 	// real one.
@@ -157,6 +161,15 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 	if err != nil {
 		return res, fmt.Errorf("exporting %s: %w", job.Name(), err)
 	}
+	if keep, ok := r.Journal.(CopyKeeper); ok && res.copy != nil {
+		// A copy for a re-send; the file is in place whether it is kept or not.
+		kctx, cancel := recCtx()
+		if kerr := keep.KeepCopy(kctx, runID, res.copy.size, res.copy.gz.Bytes()); kerr != nil {
+			log.Warn("keeping a copy of the export file for a re-send", "file", res.File, "error", kerr)
+		}
+		cancel()
+	}
+	res.copy = nil
 	return res, nil
 }
 
@@ -207,7 +220,12 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 		if err != nil {
 			return Result{}, err
 		}
+		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
+			if keep {
+				res.copy = newFileCopy(r.copyLimit())
+				w = io.MultiWriter(w, res.copy)
+			}
 			ew, err := export.NewWriter(w, schema, opts)
 			if err != nil {
 				return err
@@ -227,6 +245,10 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 			res.Rows = ew.Rows()
 			if err := ew.Close(); err != nil {
 				return err
+			}
+			if res.copy != nil && !res.copy.close() {
+				log.Info("export file too large to keep a copy for a re-send", "file", name, "limit_bytes", r.copyLimit())
+				res.copy = nil
 			}
 			// The last moment before the file goes in place: a run whose
 			// tick another instance may run now writes nothing.
@@ -331,6 +353,13 @@ func (r *Runner) overlap(start time.Time) time.Duration {
 		return 0
 	}
 	return m + r.now().Sub(start)
+}
+
+func (r *Runner) copyLimit() int {
+	if r.CopyLimit > 0 {
+		return r.CopyLimit
+	}
+	return MaxCopy
 }
 
 func (r *Runner) now() time.Time {
