@@ -136,7 +136,7 @@ path = "state/fb.db"
 		Config: cfg, Journal: db, Location: time.UTC,
 		Health: func(context.Context) server.Health {
 			return server.Health{Portals: map[string]server.PortalHealth{"main": {Status: server.StatusPaused, Reason: "the portal refused the token"}},
-				Inboxes: map[string]server.InboxHealth{"erp": {Queue: 3,
+				Inboxes: map[string]server.InboxHealth{"erp": {Queue: 3, Status: "degraded", Reason: "the disk of the inbox folder is full",
 					Held:    []server.HeldHealth{{File: "ORDERS_7.csv", Since: heldSince, Until: heldSince.Add(24 * time.Hour), WaitingFor: []string{"SKU A-1", "SKU A-2"}}},
 					Ignored: []server.IgnoredHealth{{File: "notes.txt", Reason: "no route matches the name: rename it or add a route", Since: t0}}}}}
 		},
@@ -525,5 +525,61 @@ func TestConsoleDocumentPages(t *testing.T) {
 				t.Errorf("the page shows %d documents, want %d", n, tc.rows)
 			}
 		})
+	}
+}
+
+// TestConsoleInFlightAndTrouble: the dashboard shows an inbox's and a
+// portal's trouble as a red badge with the reason, and each file in flight
+// with its documents settled, the share and the time left.
+func TestConsoleInFlightAndTrouble(t *testing.T) {
+	e := newConsoleEnv(t, "")
+	ctx := t.Context()
+	id, err := e.db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "ORDERS_BIG.csv", DocType: "sales_orders", State: journal.FileSubmitting,
+		Rows: 4, DocsTotal: 4, Path: "processing/ORDERS_BIG.csv", ClaimedAt: time.Now().Add(-time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.db.AddDocuments(ctx, id, []journal.Document{{Key: "O-1", Rows: "2"}, {Key: "O-2", Rows: "3"}, {Key: "O-3", Rows: "4"}, {Key: "O-4", Rows: "5"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"O-1", "O-2"} {
+		if err := e.db.SetResult(ctx, id, k, journal.ResultCreated, "/api/sales_orders/1", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, body := e.do(t, nil, "GET", "/", nil, nil)
+	if code != 200 {
+		t.Fatalf("%d:\n%s", code, body)
+	}
+	for _, want := range []string{
+		`<span class="badge bad inbox-trouble" title="the disk of the inbox folder is full">degraded</span>`,
+		`<span class="badge bad portal-trouble" title="the portal refused the token">paused</span>`,
+		`<table id="in-flight">`, `<a href="/files/` + fmt.Sprint(id) + `">ORDERS_BIG.csv</a>`,
+		`<progress max="4" value="2"></progress> 50% <small>(2 of 4 documents)</small>`, "about 1 min",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the dashboard lacks %q", want)
+		}
+	}
+	if strings.Contains(body, `ORDERS_7.csv</a></td><td><time`) {
+		t.Error("a held file is listed in flight")
+	}
+}
+
+func TestTimeLeft(t *testing.T) {
+	for _, tc := range []struct {
+		elapsed     time.Duration
+		done, total int
+		want        string
+	}{
+		{time.Minute, 0, 10, ""},
+		{time.Minute, 10, 10, ""},
+		{10 * time.Second, 5, 10, "about 10 s"},
+		{time.Minute, 1, 4, "about 3 min"},
+		{time.Hour, 1, 3, "about 2.0 h"},
+	} {
+		if got := timeLeft(tc.elapsed, tc.done, tc.total); got != tc.want {
+			t.Errorf("timeLeft(%s, %d, %d) = %q, want %q", tc.elapsed, tc.done, tc.total, got, tc.want)
+		}
 	}
 }

@@ -79,6 +79,10 @@ type inboxRow struct {
 	DoneToday   int
 	FailedToday int
 	LastError   string
+	// Status and Reason: the inbox's trouble (degraded, with why: a host
+	// key that does not match, a folder that cannot be reached, a full
+	// disk); "" while it is fine.
+	Status, Reason string
 	// Ignored are the entries of the inbox folder not taken, with why.
 	Ignored []server.IgnoredHealth
 }
@@ -124,6 +128,9 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 			// Between rounds the queue leaves the held files out.
 			row.Waiting = max(ih.Queue-row.Processing, 0)
 			row.Retrying, row.NextRetry, row.LastError = ih.Retrying, ih.NextRetry, ih.LastError
+			if ih.Status != "" && ih.Status != server.StatusOK {
+				row.Status, row.Reason = ih.Status, ih.Reason
+			}
 			row.Ignored = ih.Ignored
 		}
 		anyHeld = anyHeld || row.HeldCount > 0
@@ -148,13 +155,18 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
+	inFlight, err := c.inFlight(ctx, now)
+	if err != nil {
+		c.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
 	instances, _, err := c.instances(ctx, now)
 	if err != nil {
 		c.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
 	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
-		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports,
+		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports, "InFlight": inFlight,
 		"Shared": c.d.Journal.Shared(), "Instances": instances,
 		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
 		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
