@@ -128,6 +128,7 @@ func (c *Console) Mount(mux *http.ServeMux) {
 	mux.Handle("/files/{id}", c.get(c.file, true))
 	mux.Handle("/files/{id}/download/{kind}", c.get(c.download, true))
 	mux.Handle("/files/{id}/replay", c.post(c.replay))
+	mux.Handle("/files/{id}/ack", c.post(c.acknowledge))
 	mux.Handle("/exports/{outbox}/{export}/run", c.post(c.runExport))
 }
 

@@ -15,6 +15,10 @@ import (
 // duplicate) unless forced.
 var ErrNeedsForce = errors.New("the file went through")
 
+// ErrFixFile refuses, unless forced, to replay a file that failed in
+// itself (journal.File.FixFile): the same bytes fail the same way.
+var ErrFixFile = errors.New("the file failed in itself")
+
 // Requeue puts a file of the journal back into its inbox for another run:
 // it records a replay request in the journal, then copies the file from
 // where it ended (error/ or processed/) into the inbox folder under its
@@ -31,6 +35,8 @@ func Requeue(ctx context.Context, db *journal.DB, f folder.Folder, ic *config.In
 		return "", fmt.Errorf("replaying #%d %s: it is still in %s (%s): it finishes by itself, or run process with its name", file.ID, file.Name, ic.ProcessingDir, file.State)
 	case file.State != journal.FileFailed && !force:
 		return "", fmt.Errorf("replaying #%d %s: %w (%s); replay it again with --force (the console: the force box) to submit it once more", file.ID, file.Name, ErrNeedsForce, file.State)
+	case file.FixFile && !force:
+		return "", fmt.Errorf("replaying #%d %s: %w (rows invalid in the file, or file errors): a replay fails the same way; fix the file and drop it again (or replay it with --force)", file.ID, file.Name, ErrFixFile)
 	case file.FinalPath == "":
 		return "", fmt.Errorf("replaying #%d %s: the journal does not say where the file went", file.ID, file.Name)
 	}

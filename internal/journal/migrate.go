@@ -152,6 +152,15 @@ CREATE TABLE instances (
 	seen_at    TEXT NOT NULL
 );
 `},
+	{name: "failures as a work queue: resolution of failed files", sql: `
+ALTER TABLE files ADD COLUMN fix_file INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE files ADD COLUMN resolved_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN resolved_file INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE files ADD COLUMN resolved_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN resolved_note TEXT NOT NULL DEFAULT '';
+CREATE INDEX files_state_resolved ON files (state, resolved_at);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.
