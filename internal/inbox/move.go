@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
+	"slices"
+	"strings"
 
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
@@ -62,8 +64,12 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 		row.Message = fmt.Sprintf("the file has errors, nothing was submitted: see %s", row.ReportPath)
 	default:
 		row.State = journal.FileFailed
-		row.Message = fmt.Sprintf("%d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: see %s; fix the rows of %s and drop it again",
-			failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, row.ReportPath, rejectedOr(rejected, row.FinalPath))
+		todo := fmt.Sprintf("fix the rows of %s and drop it again", rejectedOr(rejected, row.FinalPath))
+		if missing := fr.missingText(); missing != "" && !fr.failedInItself(counts) {
+			todo = missing + ": add it to the portal and replay the file"
+		}
+		row.Message = fmt.Sprintf("%d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: %s; see %s",
+			failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, todo, row.ReportPath)
 	}
 	row.FixFile = !success && fr.failedInItself(counts)
 	if err := in.j.UpdateFile(ctx, *row); err != nil {
@@ -108,6 +114,25 @@ func (fr *fileRun) failedInItself(counts map[journal.Result]int) bool {
 	others := counts[journal.ResultInvalid] - bad + counts[journal.ResultConflict] +
 		counts[journal.ResultFailed] + counts[journal.ResultSkipped]
 	return others == 0
+}
+
+// missingText names the master data the file's documents lacked on the
+// portal, the first three of it ("" when none).
+func (fr *fileRun) missingText() string {
+	var codes []string
+	for r := range fr.missing {
+		codes = append(codes, r.String())
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	slices.Sort(codes)
+	more := ""
+	if len(codes) > 3 {
+		more = fmt.Sprintf(" and %d more", len(codes)-3)
+		codes = codes[:3]
+	}
+	return "not on the portal: " + strings.Join(codes, ", ") + more
 }
 
 // resolveOthers resolves the open failures the finished file settles (the

@@ -74,8 +74,9 @@ func copyWithin(ctx context.Context, f folder.Folder, from, to string) error {
 }
 
 // forcedReplay links a file being processed to the replay request it
-// answers (the claim hook of Requeue) and reports whether that replay was
-// forced, so that the duplicate check is skipped.
+// answers (the claim hook of Requeue), makes the portal client forget the
+// codes it believed missing, and reports whether that replay was forced,
+// so that the duplicate check is skipped.
 func (in *Inbox) forcedReplay(ctx context.Context, row journal.File) bool {
 	r, found, err := in.j.LinkReplay(ctx, row)
 	if err != nil {
@@ -84,6 +85,10 @@ func (in *Inbox) forcedReplay(ctx context.Context, row journal.File) bool {
 	}
 	if found {
 		in.log.Info("replaying a file", "file", row.Name, "file_id", row.ID, "replay_of", r.OriginalID, "force", r.Force, "by", r.By)
+		// A file is replayed because its master data was just fixed on
+		// the portal (by the console, `replay --queue` or a clerk): codes
+		// believed missing are asked for again.
+		in.p.ForgetMisses()
 	}
 	return found && r.Force
 }
