@@ -316,7 +316,7 @@ const numberHeaders = `(() => {
 // Last error cells the page has, then each one that does not lie within
 // the screen's width.
 const keyCellsOnScreen = `(() => {
-  const keys = ["State", "Result", "Message", "Health", "Last error"];
+  const keys = ["State", "Result", "Message", "Reason", "Health", "Last error"];
   let n = 0;
   const off = [];
   for (const table of document.querySelectorAll("table")) {

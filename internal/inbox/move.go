@@ -64,12 +64,13 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 		row.Message = fmt.Sprintf("the file has errors, nothing was submitted: see %s", row.ReportPath)
 	default:
 		row.State = journal.FileFailed
-		todo := fmt.Sprintf("fix the rows of %s and drop it again", rejectedOr(rejected, row.FinalPath))
+		row.Message = fmt.Sprintf("%d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: see %s; fix the rows of %s and drop it again",
+			failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, row.ReportPath, rejectedOr(rejected, row.FinalPath))
 		if missing := fr.missingText(); missing != "" && !fr.failedInItself(counts) {
-			todo = missing + ": add it to the portal and replay the file"
+			// What to do first: the reason columns show the message's start.
+			row.Message = fmt.Sprintf("%s: add it to the portal and replay the file; %d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: see %s",
+				missing, failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, row.ReportPath)
 		}
-		row.Message = fmt.Sprintf("%d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: %s; see %s",
-			failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, todo, row.ReportPath)
 	}
 	row.FixFile = !success && fr.failedInItself(counts)
 	if err := in.j.UpdateFile(ctx, *row); err != nil {
