@@ -145,10 +145,10 @@ policy = "partial"
 	if !strings.Contains(first.String(), "replayed as  #") {
 		t.Errorf("show of the first run lacks its replay:\n%s", first)
 	}
-	// Both failed runs are resolved: the first replay by the second, the
-	// original by the file that created its missing R-2; neither is an
-	// open failure any more.
-	if !strings.Contains(first.String(), "resolved    by file #6 at ") {
+	// The replay that succeeded resolves both failed runs (the one it
+	// replays and the original before it); neither is an open failure
+	// any more.
+	if !strings.Contains(first.String(), "resolved    by replay #6 (cli) at ") {
 		t.Errorf("show of the original lacks its resolution:\n%s", first)
 	}
 	if mid, _ := execute(t, newShowCmd(), false, "--config", cfg, "4"); !strings.Contains(mid.String(), "resolved    by replay #6 (cli) at ") {

@@ -128,7 +128,8 @@ func resolve(ctx context.Context, tx *txn, id int64, r Resolution, at string) (b
 }
 
 // ResolveBy resolves the open failures file f settles now that it is
-// finished: the file it replays when f is done, and each earlier failed
+// finished: the file it replays when f is done (and the file that one
+// replayed, up the chain of replays), and each earlier failed
 // file of the same portal and document type whose documents that did not
 // reach the portal all did since, through f or files between (f being one
 // of them). It returns the ids resolved.
@@ -146,11 +147,11 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 		out = out[:0]
 		at := formatTime(d.now())
 		if f.State == FileDone {
-			r, found, err := linkedReplay(ctx, tx, f)
+			chain, err := replayChain(ctx, tx, f)
 			if err != nil {
 				return err
 			}
-			if found {
+			for _, r := range chain {
 				ok, err := resolve(ctx, tx, r.OriginalID, Resolution{Kind: ResolvedByReplay, FileID: f.ID, By: r.By}, at)
 				if err != nil {
 					return err
@@ -185,11 +186,11 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 // or a failure settledFailures finds.
 func (d *DB) settlesAny(ctx context.Context, f File) (bool, error) {
 	if f.State == FileDone {
-		r, found, err := linkedReplay(ctx, d.r, f)
+		chain, err := replayChain(ctx, d.r, f)
 		if err != nil {
 			return false, err
 		}
-		if found {
+		for _, r := range chain {
 			o, err := d.File(ctx, r.OriginalID)
 			if err != nil && !errors.Is(err, ErrNotFound) {
 				return false, err
@@ -201,6 +202,23 @@ func (d *DB) settlesAny(ctx context.Context, f File) (bool, error) {
 	}
 	ids, err := settledFailures(ctx, d.r, f)
 	return len(ids) > 0, err
+}
+
+// replayChain lists the replays f ends: the one f is the run of, the one
+// its original was the run of, and so on (a failed replay replayed
+// again), nearest first.
+func replayChain(ctx context.Context, q rowQuerier, f File) ([]Replay, error) {
+	var chain []Replay
+	seen := map[int64]bool{f.ID: true}
+	for id := f.ID; ; {
+		r, found, err := linkedReplay(ctx, q, File{ID: id})
+		if err != nil || !found || seen[r.OriginalID] {
+			return chain, err
+		}
+		chain = append(chain, r)
+		seen[r.OriginalID] = true
+		id = r.OriginalID
+	}
 }
 
 // querier is a conn or a *txn.

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -85,14 +86,29 @@ func TestResolveFailures(t *testing.T) {
 		if _, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "C.csv", OriginalID: broken.ID, By: "cli"}); err != nil {
 			t.Fatal(err)
 		}
+		// Its first replay fails too (no documents either) and is replayed
+		// in turn: the replay that succeeds resolves both.
+		again := finishTest(t, d, "C.csv", "P", FileFailed, "error/C.1.csv", nil)
+		if _, _, err := d.LinkReplay(ctx, again); err != nil {
+			t.Fatal(err)
+		}
+		if ids := resolveBy(again); len(ids) != 0 {
+			t.Fatalf("a failed replay resolved %v", ids)
+		}
+		if _, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "C.csv", OriginalID: again.ID, By: "console"}); err != nil {
+			t.Fatal(err)
+		}
 		replay := finishTest(t, d, "C.csv", "P", FileDone, "processed/C.csv", map[string]Result{"9": ResultCreated})
 		if _, _, err := d.LinkReplay(ctx, replay); err != nil {
 			t.Fatal(err)
 		}
-		if ids := resolveBy(replay); !slices.Equal(ids, []int64{broken.ID}) {
-			t.Fatalf("ResolveBy(replay) = %v, want [%d]", ids, broken.ID)
+		if ids := resolveBy(replay); !slices.Equal(ids, []int64{again.ID, broken.ID}) {
+			t.Fatalf("ResolveBy(replay) = %v, want [%d %d]", ids, again.ID, broken.ID)
 		}
-		if got, _ := d.File(ctx, broken.ID); got.Resolved.What() != "replay #6" || got.Resolved.By != "cli" {
+		if got, _ := d.File(ctx, again.ID); got.Resolved.What() != fmt.Sprintf("replay #%d", replay.ID) || got.Resolved.By != "console" {
+			t.Errorf("the failed replay's resolution = %+v", got.Resolved)
+		}
+		if got, _ := d.File(ctx, broken.ID); got.Resolved.What() != fmt.Sprintf("replay #%d", replay.ID) || got.Resolved.By != "cli" {
 			t.Errorf("replayed file's resolution = %+v", got.Resolved)
 		}
 
@@ -120,8 +136,8 @@ func TestResolveFailures(t *testing.T) {
 		if err != nil || len(fs) != 1 || fs[0].ID != stillOpen.ID {
 			t.Errorf("open failures = %v, %v; want only #%d", fs, err, stillOpen.ID)
 		}
-		if n, err := d.CountFiles(ctx, FileFilter{States: []FileState{FileFailed}}); err != nil || n != 5 {
-			t.Errorf("all failures = %d, %v; want 5", n, err)
+		if n, err := d.CountFiles(ctx, FileFilter{States: []FileState{FileFailed}}); err != nil || n != 6 {
+			t.Errorf("all failures = %d, %v; want 6", n, err)
 		}
 		day, err := d.InboxDay(ctx, t0.Add(-time.Hour))
 		if err != nil || day["erp"][FileFailed] != 1 {
@@ -134,8 +150,8 @@ func TestResolveFailures(t *testing.T) {
 		for _, f := range rf {
 			ids = append(ids, f.ID)
 		}
-		if err != nil || !slices.Equal(ids, []int64{failed.ID, part.ID, broken.ID}) {
-			t.Errorf("ResolvedFailures = %v, %v; want [%d %d %d]", ids, err, failed.ID, part.ID, broken.ID)
+		if err != nil || !slices.Equal(ids, []int64{failed.ID, part.ID, broken.ID, again.ID}) {
+			t.Errorf("ResolvedFailures = %v, %v; want [%d %d %d %d]", ids, err, failed.ID, part.ID, broken.ID, again.ID)
 		}
 		if rf, err := d.ResolvedFailures(ctx, "erp", "error", t0); err != nil || len(rf) != 0 {
 			t.Errorf("ResolvedFailures before any resolution = %v, %v", rf, err)
