@@ -15,6 +15,10 @@ func TestAckCommand(t *testing.T) {
 		!strings.Contains(out, "2 of 2 document(s) failed (1 invalid") || !strings.Contains(out, "1 of 1 files") {
 		t.Errorf("files --state failed before ack: want SUPPLIERS_BAD.csv with its reason:\n%s", out)
 	}
+	// Its rows are invalid in the file: show says what to do instead of a replay.
+	if out := mustRunOn(t, cfg, newShowCmd(), "SUPPLIERS_BAD.csv"); !strings.Contains(out, "open        the file failed in itself: fix the file and drop it again") {
+		t.Errorf("show of an open failure that failed in itself:\n%s", out)
+	}
 	out := mustRunOn(t, cfg, newAckCmd(), "--note", "entered on the portal by hand", "SUPPLIERS_BAD.csv")
 	who := osUser()
 	if !strings.Contains(out, "#2 SUPPLIERS_BAD.csv: resolved, acknowledged by "+who+" at ") || !strings.Contains(out, ": entered on the portal by hand") {
