@@ -88,10 +88,11 @@ func TestFailuresWorkQueue(t *testing.T) {
 		return true
 	})
 	month := time.Now().Format("2006/01")
-	if got := files(t, errDir); !has(got, "resolved/"+month+"/"+orders) || !has(got, "resolved/"+month+"/ORDERS_20260401.report.csv") {
-		t.Errorf("error/ = %q, want the order file and its report under resolved/%s/", got, month)
+	// Named after the failed run's id (#3): unique whatever the names.
+	if got := files(t, errDir); !has(got, "resolved/"+month+"/3-"+orders) || !has(got, "resolved/"+month+"/3-ORDERS_20260401.report.csv") {
+		t.Errorf("error/ = %q, want the order file and its report under resolved/%s/ as 3-NAME", got, month)
 	}
-	if out, _ := runCmd(t, 30*time.Second, "show", "--config", cfg, "3"); !strings.Contains(out, filepath.Join("error", "resolved", filepath.FromSlash(month), orders)) {
+	if out, _ := runCmd(t, 30*time.Second, "show", "--config", cfg, "3"); !strings.Contains(out, filepath.Join("error", "resolved", filepath.FromSlash(month), "3-"+orders)) {
 		t.Errorf("show does not point at the moved file:\n%s", out)
 	}
 	st := s.stats(t)

@@ -18,8 +18,8 @@ const ResolvedDir = "resolved"
 
 // ArchiveResolved moves the files (original, report, rejected rows) of the
 // inbox's failures resolved more than error_retention before now out of
-// error/ into error/resolved/YYYY/MM/, and records their new place in the
-// journal. They are moved, not deleted: error/ keeps only the open work,
+// error/ into error/resolved/YYYY/MM/ (named ID-NAME), and records their
+// new place in the journal. They are moved, not deleted: error/ keeps only the open work,
 // while what a clerk or an auditor may ask for later stays at hand (and
 // replays of resolved files never need it). It returns the number of
 // failures moved; a zero error_retention does nothing.
@@ -46,29 +46,32 @@ func (in *Inbox) ArchiveResolved(ctx context.Context, now time.Time) (int, error
 	return n, nil
 }
 
+// archive moves one resolved failure's files into
+// error/resolved/YYYY/MM/, each named after its journal id ("3-NAME"):
+// unique there whatever the names, and a move cut short (a crash before
+// the journal recorded it) is finished by the next one, which finds the
+// files already at their new names.
 func (in *Inbox) archive(ctx context.Context, f folder.Folder, file journal.File, loc *time.Location) error {
 	dir := path.Join(in.cfg.ErrorDir, ResolvedDir, file.Resolved.At.In(loc).Format("2006/01"))
 	if err := f.MkdirAll(ctx, dir); err != nil {
 		return err
 	}
-	final, report, err := freeNames(ctx, f, dir, path.Base(file.FinalPath), true)
-	if err != nil {
-		return err
+	to := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		return path.Join(dir, fmt.Sprintf("%d-%s", file.ID, path.Base(p)))
 	}
-	moved := journal.File{ReportPath: report, DocsFailed: file.DocsFailed, State: file.State}
-	moves := [][2]string{{file.FinalPath, final}}
-	if file.ReportPath != "" {
-		moves = append(moves, [2]string{file.ReportPath, report}, [2]string{file.RejectedPath(), moved.RejectedPath()})
-	}
-	for _, m := range moves {
-		// A file already gone (removed by hand, a rejected-rows file
-		// never written) has nothing to move.
-		if err := f.Rename(ctx, m[0], m[1]); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	final, report := to(file.FinalPath), to(file.ReportPath)
+	for _, p := range []string{file.FinalPath, file.ReportPath, file.RejectedPath()} {
+		if p == "" {
+			continue
+		}
+		// Gone already: moved by a run cut short, or a rejected-rows file
+		// never written, or removed by hand.
+		if err := f.Rename(ctx, p, to(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
-	}
-	if file.ReportPath == "" {
-		report = ""
 	}
 	if err := in.j.SetFiledPaths(ctx, file.ID, final, report); err != nil {
 		return err

@@ -2,7 +2,11 @@ package inbox_test
 
 import (
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,7 +72,7 @@ func TestFailuresWorkQueue(t *testing.T) {
 	if n, err := e.in.ArchiveResolved(ctx, at.Add(61*time.Minute)); n != 1 || err != nil {
 		t.Fatalf("ArchiveResolved past the retention = %d, %v; want 1", n, err)
 	}
-	dir := "error/resolved/" + at.Format("2006/01") + "/"
+	dir := fmt.Sprintf("error/resolved/%s/%d-", at.Format("2006/01"), orig.ID)
 	want := []string{dir + "ORDERS_20260316.csv", dir + "ORDERS_20260316.rejected.csv", dir + "ORDERS_20260316.report.csv"}
 	if got := e.ls("error"); !slices.Equal(got, want) {
 		t.Errorf("error/ = %q, want %q", got, want)
@@ -79,6 +83,39 @@ func TestFailuresWorkQueue(t *testing.T) {
 	}
 	if n, err := e.in.ArchiveResolved(ctx, at.Add(48*time.Hour)); n != 0 || err != nil {
 		t.Errorf("a second ArchiveResolved = %d, %v; want nothing left to move", n, err)
+	}
+
+	// A move cut short (files moved, the journal not told) is finished by
+	// the next round: the journal points at the files where they are.
+	e.drop("SUPPLIERS_BAD.csv", "code,name,relationship\nSUP-Y,,Manufacturer\n")
+	e.runOnce()
+	cut := e.fileNamed("SUPPLIERS_BAD.csv")
+	if _, err := e.j.Acknowledge(ctx, cut.ID, "ana", ""); err != nil {
+		t.Fatal(err)
+	}
+	cut, _ = e.j.File(ctx, cut.ID)
+	cutDir := fmt.Sprintf("error/resolved/%s/%d-", cut.Resolved.At.In(time.Local).Format("2006/01"), cut.ID)
+	if err := os.MkdirAll(filepath.Join(e.dir, filepath.FromSlash(path.Dir(cutDir))), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(e.dir, "error", "SUPPLIERS_BAD.csv"), filepath.Join(e.dir, filepath.FromSlash(cutDir+"SUPPLIERS_BAD.csv"))); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := e.in.ArchiveResolved(ctx, cut.Resolved.At.Add(2*time.Hour)); n != 1 || err != nil {
+		t.Fatalf("ArchiveResolved after a cut-short move = %d, %v; want 1", n, err)
+	}
+	cut, _ = e.j.File(ctx, cut.ID)
+	wantCut := []string{cutDir + "SUPPLIERS_BAD.csv", cutDir + "SUPPLIERS_BAD.rejected.csv", cutDir + "SUPPLIERS_BAD.report.csv"}
+	if cut.FinalPath != wantCut[0] || cut.ReportPath != wantCut[2] {
+		t.Errorf("journal after a cut-short move: %s, %s; want %s, %s", cut.FinalPath, cut.ReportPath, wantCut[0], wantCut[2])
+	}
+	for _, p := range wantCut {
+		if !e.exists(p) {
+			t.Errorf("%s is missing: %q", p, e.ls("error"))
+		}
+	}
+	if left := e.ls("error"); slices.ContainsFunc(left, func(p string) bool { return !strings.HasPrefix(p, "error/resolved/") }) {
+		t.Errorf("error/ still holds %q", left)
 	}
 
 	// Rows invalid in the file: only a corrected file helps.
