@@ -178,6 +178,13 @@ func TestConsoleInBrowser(t *testing.T) {
 	if n := s.stats(t).Counts["purchase_orders"]; n != 2 {
 		t.Errorf("the portal holds %d receptions, want 2: R-1 and R-2 once each", n)
 	}
+	// The replay resolved the failure: the original says so, and the
+	// Failed list (open failures) no longer holds it.
+	waitText("the original resolved by its replay", failedURL, "#resolved", "by replay #")
+	do("opening the Failed list", chromedp.Navigate(base+"/files?state=failed"), chromedp.WaitVisible(chromedp.CSS("#files")))
+	if list := text("the Failed list", "#files"); strings.Contains(list, bad) {
+		t.Errorf("the Failed list still holds the resolved %s: %q", bad, list)
+	}
 
 	// The held file: on the dashboard with the code it waits for, under
 	// the held filter; the entry no route takes, listed with its reason.
@@ -203,7 +210,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	// screen.
 	for _, width := range []int64{390, 420} {
 		do("emulating a phone", chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile, chromedp.EmulateScale(3)))
-		for _, u := range []string{base + "/", base + "/files", failedURL} {
+		for _, u := range []string{base + "/", base + "/files", failedURL, base + "/files?state=failed&resolved=1"} {
 			do("opening "+u+" on a phone", chromedp.Navigate(u), chromedp.WaitVisible(chromedp.CSS("main")))
 			widths, err := chromedp.Run(ctx, chromedp.Evaluate[[]int]("[window.innerWidth, document.documentElement.scrollWidth]"))
 			if err != nil || len(widths) != 2 || int64(widths[0]) != width || widths[1] > widths[0] {
@@ -309,7 +316,7 @@ const numberHeaders = `(() => {
 // Last error cells the page has, then each one that does not lie within
 // the screen's width.
 const keyCellsOnScreen = `(() => {
-  const keys = ["State", "Result", "Message", "Health", "Last error"];
+  const keys = ["State", "Result", "Message", "Reason", "Health", "Last error"];
   let n = 0;
   const off = [];
   for (const table of document.querySelectorAll("table")) {

@@ -34,7 +34,7 @@ func addCompletions(root *cobra.Command) {
 		switch c.Name() {
 		case "files":
 			_ = c.RegisterFlagCompletionFunc("state", completeStates)
-		case "show", "replay":
+		case "show", "replay", "ack":
 			c.ValidArgsFunction = completeFiles
 		case "export":
 			c.ValidArgsFunction = completeExportTypes
@@ -120,11 +120,14 @@ func completeFiles(cmd *cobra.Command, args []string, prefix string) ([]string, 
 	}
 	defer db.Close()
 	filter := journal.FileFilter{Limit: 50}
-	if cmd.Name() == "replay" {
+	switch cmd.Name() {
+	case "replay":
 		filter.States = []journal.FileState{journal.FileFailed}
 		if force, _ := cmd.Flags().GetBool("force"); force {
 			filter.States = nil
 		}
+	case "ack": // the open failures
+		filter.States, filter.Unresolved = []journal.FileState{journal.FileFailed}, true
 	}
 	files, err := db.Files(ctx, filter)
 	if err != nil {

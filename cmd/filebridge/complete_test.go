@@ -56,6 +56,7 @@ func TestCompletion(t *testing.T) {
 			[]string{"3\tSUPPLIERS_2.csv, duplicate", "2\tSUPPLIERS_BAD.csv, failed", "1\tSUPPLIERS_1.csv, done"}},
 		{"replay: failed files", []string{"replay", "--config", cfg, ""}, []string{"2\tSUPPLIERS_BAD.csv, failed"}},
 		{"replay --force: any file", []string{"replay", "--config", cfg, "--force", "1"}, []string{"1\tSUPPLIERS_1.csv, done"}},
+		{"ack: open failures", []string{"ack", "--config", cfg, ""}, []string{"2\tSUPPLIERS_BAD.csv, failed"}},
 		{"no config: the flag it needs", []string{"show", ""}, []string{"--config\tconfiguration file (required)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

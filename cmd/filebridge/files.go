@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,13 +22,14 @@ type filesFlags struct {
 	cfgPath, inbox, docType, since, name, format string
 	states                                       []string
 	limit, page                                  int
+	all                                          bool // resolved failures too
 }
 
 // newFilesCmd builds `filebridge files`: the journal's history of files.
 func newFilesCmd() *cobra.Command {
 	var fl filesFlags
 	cmd := &cobra.Command{
-		Use:   "files --config FILE [--inbox NAME] [--state S] [--since TIME] [--format table|json|csv]",
+		Use:   "files --config FILE [--inbox NAME] [--state S] [--all] [--since TIME] [--format table|json|csv]",
 		Short: "List the files filebridge received, newest first, from the journal",
 		Long: `files lists the files the journal holds, newest first: journal id, name, inbox,
 document type, state, when it was received and finished (in this machine's time
@@ -41,6 +43,10 @@ portal yet (claimed or submitting with a hold): the table then names the codes
 each waits for and when it fails if they are still missing.
 On a journal shared by several instances (PostgreSQL) HELD BY names the
 instance working on each open file and until when its lease runs.
+--state failed lists the open failures, the work queue: failed files not
+resolved yet, with the reason of each; --all adds the resolved ones (resolved by
+their replay, by a later file that put their documents in the portal, or
+acknowledged with "filebridge ack"), whose state reads "failed (resolved)".
 --state can be given several times or as a list (failed,duplicate).
 --since takes 24h or 7d (back from now), a date 2026-11-21, a local time
 2026-11-21T02:00:00 or RFC 3339. --limit rows a page (default 50), --page N the
@@ -63,6 +69,7 @@ could not be read.`,
 	f.StringVar(&fl.format, "format", "table", "output: table, json or csv")
 	f.IntVar(&fl.limit, "limit", 50, "files a page (0: all)")
 	f.IntVar(&fl.page, "page", 1, "page number, 1 the newest")
+	f.BoolVar(&fl.all, "all", false, "with --state failed: the resolved failures too")
 	return cmd
 }
 
@@ -102,6 +109,7 @@ func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilt
 		}
 		ff.States = append(ff.States, st)
 	}
+	ff.Unresolved = slices.Contains(ff.States, journal.FileFailed) && !fl.all
 	if ff.Held && len(ff.States) > 0 {
 		return ff, fmt.Errorf("--state %s: held lists the held files alone; give --state held without other states", strings.Join(fl.states, ","))
 	}
@@ -150,9 +158,49 @@ type fileRecord struct {
 	Message   string         `json:"message,omitempty"`
 	// Held is set while the file waits for master data not on the portal.
 	Held *heldRecord `json:"held,omitempty"`
+	// Resolved says how a failed file left the work queue.
+	Resolved *resolvedRecord `json:"resolved,omitempty"`
 	// HeldBy is, on a journal shared by several instances, the instance
 	// working on the open file and until when its lease runs.
 	HeldBy *holderRecord `json:"held_by,omitempty"`
+}
+
+// resolvedRecord is how a failure was resolved: "replay", "file" (with
+// the id of the replay or file) or "acknowledged", by whom, when, why.
+type resolvedRecord struct {
+	By     string    `json:"by"`
+	FileID int64     `json:"file_id,omitempty"`
+	Who    string    `json:"who,omitempty"`
+	At     time.Time `json:"at"`
+	Note   string    `json:"note,omitempty"`
+}
+
+func newResolvedRecord(r journal.Resolution) *resolvedRecord {
+	if r.Open() {
+		return nil
+	}
+	return &resolvedRecord{By: r.Kind, FileID: r.FileID, Who: r.By, At: r.At, Note: r.Note}
+}
+
+// stateText is the state the tables show: "claimed (held)", "failed
+// (resolved)".
+func stateText(f journal.File) string {
+	switch {
+	case f.Held():
+		return string(f.State) + " (held)"
+	case f.State == journal.FileFailed && !f.Resolved.Open():
+		return string(f.State) + " (resolved)"
+	}
+	return string(f.State)
+}
+
+// reason is a failure's message cut for a table column.
+func reason(msg string, format outputFormat) string {
+	const width = 70
+	if format != formatTable || len([]rune(msg)) <= width {
+		return orDash(msg)
+	}
+	return string([]rune(msg)[:width-1]) + "…"
 }
 
 // holderRecord is who holds an open file of a shared journal.
@@ -208,7 +256,8 @@ type heldRecord struct {
 
 func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int) fileRecord {
 	r := fileRecord{ID: f.ID, Name: f.Name, Inbox: f.Inbox, Type: f.DocType, State: string(f.State),
-		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message}
+		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message,
+		Resolved: newResolvedRecord(f.Resolved)}
 	if t := f.FinishedAt(); !t.IsZero() {
 		r.Finished = &t
 	}
@@ -274,16 +323,19 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 		return writeHeld(w, cfg, files, total, format)
 	}
 	t := &table{header: []string{"ID", "NAME", "INBOX", "TYPE", "STATE", "RECEIVED", "FINISHED", "ROWS", "DOCUMENTS", "FINAL PATH"}}
+	failures := slices.Equal(ff.States, []journal.FileState{journal.FileFailed})
+	if failures {
+		t.header = append(t.header, "REASON")
+	}
 	if hs != nil {
 		t.header = append(t.header, "HELD BY")
 	}
 	for _, f := range files {
-		state := string(f.State)
-		if f.Held() {
-			state += " (held)"
-		}
-		cells := []string{strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), state, localTime(f.ClaimedAt),
+		cells := []string{strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), stateText(f), localTime(f.ClaimedAt),
 			orDash(localTime(f.FinishedAt())), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), orDash(f.FinalPath)}
+		if failures {
+			cells = append(cells, reason(f.Message, format))
+		}
 		if hs != nil {
 			h, ok := hs[f.ID]
 			cells = append(cells, heldBy(h, ok))

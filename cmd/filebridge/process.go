@@ -117,8 +117,10 @@ func newReplayCmd() *cobra.Command {
 		Long: `replay puts a file of the journal (its id as "files" lists it, or its name: the
 newest of that name) back through its inbox's pipeline, typically after a clerk
 created the missing SKU or supplier on the portal. A failed file is replayed as
-it is; a processed or duplicate file only with --force (it then skips the
-duplicate check). Documents the first run created are looked up on the portal by
+it is, unless it failed in itself (rows invalid in the file, file errors: fix
+the file and drop it again); a processed or duplicate file, or such a failed
+one, only with --force (it then skips the duplicate check). A replay that
+succeeds resolves the failure (see files --state failed). Documents the first run created are looked up on the portal by
 their key, never created twice. The journal keeps both runs and links them
 ("show" names the replay and the original).
 
@@ -128,7 +130,8 @@ it up at its next poll; otherwise replay runs the pipeline itself, as "process"
 does, and prints where the file went.
 
 Exit codes: as process: 0 every document is in the portal; 1 rows or documents
-were rejected again, or the file needs --force; 2 usage or configuration error;
+were rejected again, or the file needs --force (it went through, or failed in
+itself); 2 usage or configuration error;
 3 the portal, the folder or the journal could not be reached.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -136,7 +139,7 @@ were rejected again, or the file needs --force; 2 usage or configuration error;
 		},
 	}
 	requireConfig(cmd, &fl.cfgPath)
-	cmd.Flags().BoolVar(&fl.force, "force", false, "replay a processed or duplicate file too")
+	cmd.Flags().BoolVar(&fl.force, "force", false, "replay a processed or duplicate file, or one that failed in itself, too")
 	cmd.Flags().BoolVar(&fl.queue, "queue", false, "only put the file back for the running daemon, do not process it here")
 	return cmd
 }
@@ -243,7 +246,7 @@ func replayTarget(ctx context.Context, cfg *config.Config, db *journal.DB, ref s
 }
 
 func requeueExit(err error) int {
-	if errors.Is(err, inbox.ErrNeedsForce) {
+	if errors.Is(err, inbox.ErrNeedsForce) || errors.Is(err, inbox.ErrFixFile) {
 		return exitInvalid
 	}
 	if errors.Is(err, context.Canceled) {

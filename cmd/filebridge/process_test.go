@@ -145,6 +145,21 @@ policy = "partial"
 	if !strings.Contains(first.String(), "replayed as  #") {
 		t.Errorf("show of the first run lacks its replay:\n%s", first)
 	}
+	// The replay that succeeded resolves both failed runs (the one it
+	// replays and the original before it); neither is an open failure
+	// any more.
+	if !strings.Contains(first.String(), "resolved    by replay #6 (cli) at ") {
+		t.Errorf("show of the original lacks its resolution:\n%s", first)
+	}
+	if mid, _ := execute(t, newShowCmd(), false, "--config", cfg, "4"); !strings.Contains(mid.String(), "resolved    by replay #6 (cli) at ") {
+		t.Errorf("show of the first replay lacks its resolution:\n%s", mid)
+	}
+	if out := mustRunOn(t, cfg, newFilesCmd(), "--state", "failed"); strings.Contains(out, "RECEPTIONS_1.csv") {
+		t.Errorf("files --state failed still lists the resolved failures:\n%s", out)
+	}
+	if out := mustRunOn(t, cfg, newFilesCmd(), "--state", "failed", "--all"); strings.Count(out, "failed (resolved)") != 2 {
+		t.Errorf("files --state failed --all: want both runs failed (resolved):\n%s", out)
+	}
 
 	// A processed file needs --force; with it the duplicate check is skipped.
 	if out, code := replay("SUPPLIERS_1.csv"); code != exitInvalid || !strings.Contains(out, "--force") {
@@ -195,7 +210,11 @@ func TestReplayQueued(t *testing.T) {
 				}
 				t.Cleanup(func() { _ = lock.Release() })
 			}
-			out := mustRunOn(t, cfg, newReplayCmd(), append(tc.args, "SUPPLIERS_BAD.csv")...)
+			// Its row is invalid in the file: a replay needs --force.
+			if out, code := runOn(t, cfg, newReplayCmd(), append(tc.args, "SUPPLIERS_BAD.csv")...); code != exitInvalid || !strings.Contains(out, "fix the file and drop it again") {
+				t.Errorf("replay of a file that failed in itself: exit %d:\n%s", code, out)
+			}
+			out := mustRunOn(t, cfg, newReplayCmd(), append(tc.args, "--force", "SUPPLIERS_BAD.csv")...)
 			if !strings.Contains(out, tc.want) {
 				t.Errorf("output %s", out)
 			}

@@ -191,6 +191,9 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 	}
 	fmt.Fprintf(w, "#%d %s  (inbox %s, %s)\n", f.ID, f.Name, f.Inbox, orDash(f.DocType))
 	fmt.Fprintf(w, "  state       %s: %s\n", f.State, orDash(f.Message))
+	if f.State == journal.FileFailed {
+		fmt.Fprintf(w, "  %s\n", failureText(f, cfgPath))
+	}
 	fmt.Fprintf(w, "  received    %s\n", localTime(f.ClaimedAt))
 	if rec.HeldBy != nil {
 		fmt.Fprintf(w, "  held by     %s\n", heldBy(*rec.HeldBy, true))
@@ -257,6 +260,31 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 	}
 	fmt.Fprintln(w, line)
 	return nil
+}
+
+// failureText says where a failure stands: resolved by what, who, when,
+// or open with what to do about it.
+func failureText(f journal.File, cfgPath string) string {
+	r := f.Resolved
+	switch {
+	case !r.Open():
+		s := "resolved    by " + r.What()
+		switch {
+		case r.Kind == journal.Acknowledged:
+			s = "resolved    acknowledged by " + orDash(r.By)
+		case r.By != "":
+			s += " (" + r.By + ")"
+		}
+		s += " at " + localTime(r.At)
+		if r.Note != "" {
+			s += ": " + r.Note
+		}
+		return s
+	case f.FixFile:
+		return "open        the file failed in itself: fix the file and drop it again (a replay fails the same way); or acknowledge it: filebridge ack --config " + cfgPath + " " + strconv.FormatInt(f.ID, 10)
+	}
+	return fmt.Sprintf("open        once the cause is fixed (master data, the portal): filebridge replay --config %s %d; or acknowledge it: filebridge ack --config %s %d",
+		cfgPath, f.ID, cfgPath, f.ID)
 }
 
 func documentTable(recs []documentRecord) *table {

@@ -69,13 +69,7 @@ func (d *Daemon) replay(ctx context.Context, id int64, force bool) (string, erro
 	if err != nil {
 		return "", err
 	}
-	name, err := inbox.Requeue(ctx, d.Journal, folder, ic, f, force, "console")
-	if err == nil {
-		if pc := d.Portals[ic.Portal]; pc != nil {
-			pc.ForgetMisses() // the data was just fixed on the portal
-		}
-	}
-	return name, err
+	return inbox.Requeue(ctx, d.Journal, folder, ic, f, force, "console") // its claim forgets the portal's misses
 }
 
 // exportNow runs one export of an outbox now, as its schedule would (since

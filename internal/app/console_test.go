@@ -25,8 +25,8 @@ import (
 )
 
 // TestConsoleActions runs the console of a daemon over real HTTP: the
-// dashboard, "Run now" of an export, and a replay that the daemon's next
-// round picks up and links to the original.
+// dashboard, "Run now" of an export, and a (forced) replay that the
+// daemon's next round picks up and links to the original.
 func TestConsoleActions(t *testing.T) {
 	cfg := setup(t, "in", "out")
 	ctx := context.Background()
@@ -83,7 +83,12 @@ func TestConsoleActions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp = post("/files/"+itoa(files[0].ID)+"/replay", m[1], nil)
+	// Its row is invalid in the file itself: a plain replay is refused
+	// (the page offers none), a forced one goes.
+	if resp := post("/files/"+itoa(files[0].ID)+"/replay", m[1], nil); resp.StatusCode != http.StatusConflict {
+		t.Fatalf("replay of a file with invalid rows: %s, want 409", resp.Status)
+	}
+	resp = post("/files/"+itoa(files[0].ID)+"/replay", m[1], url.Values{"force": {"1"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("replay: %s", resp.Status)
 	}

@@ -231,6 +231,10 @@ type Inbox struct {
 	// Retention deletes the dated folders of ProcessedDir older than it
 	// ("90d"); zero (the default) keeps them.
 	Retention Retention `toml:"retention"`
+	// ErrorRetention moves the files of failures resolved longer ago than
+	// it out of ErrorDir into ErrorDir/resolved/YYYY/MM. Default "30d";
+	// "0s" keeps them in ErrorDir.
+	ErrorRetention Keep `toml:"error_retention"`
 	// MaxFileSize refuses larger files before reading. Default 100 MiB.
 	MaxFileSize ByteSize `toml:"max_file_size"`
 	// OperationTimeout bounds one folder operation. Default "30s".

@@ -31,6 +31,7 @@ const (
 	DefaultRetryBackoff         = 30 * time.Second
 	DefaultRetryBackoffMax      = 15 * time.Minute
 	DefaultHoldMissing          = 30 * time.Minute
+	DefaultErrorRetention       = 30 * 24 * time.Hour
 	DefaultFileConcurrency      = 16
 	DefaultUnmatched            = UnmatchedLeave
 	DefaultPolicy               = PolicyReject
@@ -133,6 +134,9 @@ func (in *Inbox) provision(p presence) {
 	setDur(&in.RetryBackoff, p, "retry_backoff", DefaultRetryBackoff)
 	setDur(&in.RetryBackoffMax, p, "retry_backoff_max", DefaultRetryBackoffMax)
 	setDur(&in.HoldMissing, p, "hold_missing", DefaultHoldMissing)
+	if !p.has("error_retention") {
+		in.ErrorRetention = Keep(DefaultErrorRetention)
+	}
 	setInt(&in.FileConcurrency, p, "file_concurrency", DefaultFileConcurrency)
 	setStr(&in.Unmatched, DefaultUnmatched)
 }

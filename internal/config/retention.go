@@ -46,3 +46,32 @@ func (r Retention) MarshalText() ([]byte, error) {
 	}
 	return []byte(d.String()), nil
 }
+
+// Keep is how long resolved failures stay in error/ (error_retention):
+// "30d" (days) or any Go duration ("12h", "90s"); "0s" keeps them for ever.
+type Keep time.Duration
+
+// Dur is the time as a time.Duration (0: for ever).
+func (k Keep) Dur() time.Duration { return time.Duration(k) }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (k *Keep) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return fmt.Errorf("error_retention %q: write a number of days such as \"30d\", a duration such as \"12h\", or \"0s\" to keep resolved failures in error/ for ever", s)
+		}
+		*k = Keep(time.Duration(n) * 24 * time.Hour)
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("error_retention %q: write a number of days such as \"30d\", a duration such as \"12h\", or \"0s\" to keep resolved failures in error/ for ever", s)
+	}
+	*k = Keep(d)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k Keep) MarshalText() ([]byte, error) { return Retention(k).MarshalText() }

@@ -136,6 +136,7 @@ func (c *Console) Mount(mux *http.ServeMux) {
 	mux.Handle("/files/{id}", c.get(c.file, true))
 	mux.Handle("/files/{id}/download/{kind}", c.get(c.download, true))
 	mux.Handle("/files/{id}/replay", c.post(c.replay))
+	mux.Handle("/files/{id}/ack", c.post(c.acknowledge))
 	mux.Handle("/exports/{outbox}/{export}/run", c.post(c.runExport))
 	mux.Handle("/api/exports/{outbox}/{export}/run", http.HandlerFunc(c.apiRunExport))
 	mux.Handle("/exports", c.get(c.exportsPage, true))

@@ -11,13 +11,13 @@ const maxInFlight = 20
 
 // inFlightRow is a file being processed now, with how far it got.
 type inFlightRow struct {
-	ID                int64
-	Inbox, Name       string
-	Since             time.Time
-	Done, Total       int
-	Percent           int    // of the documents settled
-	Left              string // time left at the rate so far, "" while unknown
-	Reading           string // what it does while its documents are not known yet
+	ID          int64
+	Inbox, Name string
+	Since       time.Time
+	Done, Total int
+	Percent     int    // of the documents settled
+	Left        string // time left at the rate so far, "" while unknown
+	Reading     string // what it does while its documents are not known yet
 }
 
 // inFlight lists the open files that are not held for master data, with

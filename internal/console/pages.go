@@ -51,10 +51,20 @@ func (c *Console) funcs() template.FuncMap {
 			return template.HTML(fmt.Sprintf(`<time datetime="%s">%s</time>`,
 				template.HTMLEscapeString(t.UTC().Format(time.RFC3339)), template.HTMLEscapeString(lt.Format("2006-01-02 15:04:05 MST"))))
 		},
-		"docs": docSummary,
-		"base": path.Base,
-		"sub":  func(a, b int) int { return a - b },
+		"docs":  docSummary,
+		"base":  path.Base,
+		"sub":   func(a, b int) int { return a - b },
+		"short": short,
 	}
+}
+
+// short cuts a message for a table cell (the whole one is its title).
+func short(msg string) string {
+	const width = 90
+	if r := []rune(msg); len(r) > width {
+		return string(r[:width-1]) + "…"
+	}
+	return msg
 }
 
 // docSummary is "3 created, 1 invalid"; "–" without documents.
@@ -177,6 +187,9 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 type fileFilter struct {
 	Inbox, State, Type, Date, Q string
 	Page                        int
+	// Resolved lists the resolved failures too (state=failed&resolved=1);
+	// the failed list is otherwise the open ones, the work queue.
+	Resolved bool
 }
 
 func (f fileFilter) query(page int) template.URL {
@@ -185,6 +198,9 @@ func (f fileFilter) query(page int) template.URL {
 		if s != "" {
 			v.Set(k, s)
 		}
+	}
+	if f.Resolved {
+		v.Set("resolved", "1")
 	}
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
@@ -197,7 +213,8 @@ func (f fileFilter) query(page int) template.URL {
 
 func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"), Page: 1}
+	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"), Page: 1,
+		Resolved: q.Get("resolved") == "1"}
 	if p, err := strconv.Atoi(q.Get("page")); err == nil && p > 1 {
 		ff.Page = p
 	}
@@ -211,6 +228,7 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 			problems = append(problems, fmt.Sprintf("state %q is unknown: choose one of the list", ff.State))
 		}
 		jf.States = []journal.FileState{st}
+		jf.Unresolved = st == journal.FileFailed && !ff.Resolved
 	}
 	if ff.Date != "" {
 		d, err := time.ParseInLocation(time.DateOnly, ff.Date, c.d.Location)
@@ -261,7 +279,12 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 		"Inboxes": inboxes, "Types": types, "Shared": c.d.Journal.Shared(), "Holders": holders,
 		"States": []string{string(journal.FileClaimed), string(journal.FileSubmitting), stateHeld,
 			string(journal.FileDone), string(journal.FileFailed), string(journal.FileDuplicate)},
-		"From": jf.Offset + 1, "To": jf.Offset + len(files),
+		"From": jf.Offset + 1, "To": jf.Offset + len(files), "Failures": ff.State == string(journal.FileFailed),
+	}
+	if ff.State == string(journal.FileFailed) {
+		flip := ff
+		flip.Resolved, flip.Page = !ff.Resolved, 1
+		data["FlipResolved"] = flip.query(1)
 	}
 	if ff.Page > 1 {
 		data["Prev"] = ff.query(ff.Page - 1)
@@ -338,7 +361,7 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 	data := map[string]any{
 		"Title": f.Name, "File": f, "Held": heldInfo, "Docs": docs, "DocPage": dp.view(f.ID, len(docs), docsTotal),
 		"Counts": counts[f.ID], "Downloads": downloads,
-		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open(),
+		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open() && (f.State != journal.FileFailed || f.Replayable()),
 		"NeedsForce": f.State != journal.FileFailed, "Replayed": r.URL.Query().Get("replayed"),
 	}
 	if isReplay {

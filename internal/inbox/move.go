@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"path"
+	"slices"
+	"strings"
 
+	"filebridge/internal/config"
 	"filebridge/internal/folder"
 	"filebridge/internal/formats"
 	"filebridge/internal/journal"
@@ -63,10 +66,17 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 		row.State = journal.FileFailed
 		row.Message = fmt.Sprintf("%d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: see %s; fix the rows of %s and drop it again",
 			failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, row.ReportPath, rejectedOr(rejected, row.FinalPath))
+		if missing := fr.missingText(); missing != "" && !fr.failedInItself(counts) {
+			// What to do first: the reason columns show the message's start.
+			row.Message = fmt.Sprintf("%s: add it to the portal and replay the file; %d of %d document(s) failed (%d invalid, %d conflict, %d not submitted), %d in the portal: see %s",
+				missing, failed, ok+failed, invalid, counts[journal.ResultConflict], counts[journal.ResultSkipped], ok, row.ReportPath)
+		}
 	}
+	row.FixFile = !success && fr.failedInItself(counts)
 	if err := in.j.UpdateFile(ctx, *row); err != nil {
 		return FileResult{}, err
 	}
+	fr.resolveOthers(ctx)
 	if success {
 		in.recovered()
 	}
@@ -84,6 +94,61 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	res.RejectedPath = rejected
 	res.Invalid = invalid
 	return res, nil
+}
+
+// failedInItself reports whether the finished file failed only because of
+// what it holds (file errors, rows invalid in it): a replay of the same
+// bytes fails the same way, only a corrected file helps. Refused,
+// conflicting or failed documents and missing master data can go through
+// a replay.
+func (fr *fileRun) failedInItself(counts map[journal.Result]int) bool {
+	if fileErrors(fr.sum) > 0 {
+		return true
+	}
+	bad := fr.sum.InvalidDocs
+	if bad == 0 {
+		return false
+	}
+	if fr.policy() != config.PolicyPartial {
+		return true // nothing of the file was submitted for its invalid rows
+	}
+	others := counts[journal.ResultInvalid] - bad + counts[journal.ResultConflict] +
+		counts[journal.ResultFailed] + counts[journal.ResultSkipped]
+	return others == 0
+}
+
+// missingText names the master data the file's documents lacked on the
+// portal, the first three of it ("" when none).
+func (fr *fileRun) missingText() string {
+	var codes []string
+	for r := range fr.missing {
+		codes = append(codes, r.String())
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	slices.Sort(codes)
+	more := ""
+	if len(codes) > 3 {
+		more = fmt.Sprintf(" and %d more", len(codes)-3)
+		codes = codes[:3]
+	}
+	return "not on the portal: " + strings.Join(codes, ", ") + more
+}
+
+// resolveOthers resolves the open failures the finished file settles (the
+// file it replays, earlier files whose missing documents are now in the
+// portal). A journal error is logged: the failures stay open, which an
+// operator can acknowledge.
+func (fr *fileRun) resolveOthers(ctx context.Context) {
+	ids, err := fr.in.j.ResolveBy(ctx, fr.row)
+	if err != nil {
+		fr.log.Warn("could not mark the failures this file settles as resolved; acknowledge them by hand", "error", err)
+		return
+	}
+	for _, id := range ids {
+		fr.log.Info("resolved an earlier failed file", "resolved_file_id", id)
+	}
 }
 
 func rejectedOr(rejected, file string) string {

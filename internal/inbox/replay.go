@@ -15,6 +15,10 @@ import (
 // duplicate) unless forced.
 var ErrNeedsForce = errors.New("the file went through")
 
+// ErrFixFile refuses, unless forced, to replay a file that failed in
+// itself (journal.File.FixFile): the same bytes fail the same way.
+var ErrFixFile = errors.New("the file failed in itself")
+
 // Requeue puts a file of the journal back into its inbox for another run:
 // it records a replay request in the journal, then copies the file from
 // where it ended (error/ or processed/) into the inbox folder under its
@@ -31,6 +35,8 @@ func Requeue(ctx context.Context, db *journal.DB, f folder.Folder, ic *config.In
 		return "", fmt.Errorf("replaying #%d %s: it is still in %s (%s): it finishes by itself, or run process with its name", file.ID, file.Name, ic.ProcessingDir, file.State)
 	case file.State != journal.FileFailed && !force:
 		return "", fmt.Errorf("replaying #%d %s: %w (%s); replay it again with --force (the console: the force box) to submit it once more", file.ID, file.Name, ErrNeedsForce, file.State)
+	case file.FixFile && !force:
+		return "", fmt.Errorf("replaying #%d %s: %w (rows invalid in the file, or file errors): a replay fails the same way; fix the file and drop it again (or replay it with --force)", file.ID, file.Name, ErrFixFile)
 	case file.FinalPath == "":
 		return "", fmt.Errorf("replaying #%d %s: the journal does not say where the file went", file.ID, file.Name)
 	}
@@ -68,8 +74,9 @@ func copyWithin(ctx context.Context, f folder.Folder, from, to string) error {
 }
 
 // replayOf links a file being processed to the replay request it answers
-// (the claim hook of Requeue) and reports whether it is a replay and
-// whether that replay was forced, so that the duplicate check is skipped.
+// (the claim hook of Requeue), makes the portal client forget the codes it
+// believed missing, and reports whether it is a replay and whether that
+// replay was forced, so that the duplicate check is skipped.
 func (in *Inbox) replayOf(ctx context.Context, row journal.File) (replay, force bool) {
 	r, found, err := in.j.LinkReplay(ctx, row)
 	if err != nil {
@@ -78,6 +85,10 @@ func (in *Inbox) replayOf(ctx context.Context, row journal.File) (replay, force 
 	}
 	if found {
 		in.log.Info("replaying a file", "file", row.Name, "file_id", row.ID, "replay_of", r.OriginalID, "force", r.Force, "by", r.By)
+		// A file is replayed because its master data was just fixed on
+		// the portal (by the console, `replay --queue` or a clerk): codes
+		// believed missing are asked for again.
+		in.p.ForgetMisses()
 	}
 	return found, found && r.Force
 }

@@ -43,8 +43,9 @@ func (d *DB) HoldsTick(ctx context.Context) error {
 	return holdsTick(ctx, d.r, d, t)
 }
 
-// querier is a pool or a transaction.
+// querier is a conn (a pool) or a *txn.
 type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 

@@ -62,19 +62,30 @@ type File struct {
 	WaitingFor string
 	ClaimedAt  time.Time
 	UpdatedAt  time.Time // set by the journal on every change
+	// FixFile says that a failed file failed in itself (rows invalid in
+	// it, or file errors): only a corrected file helps, not a replay.
+	FixFile bool
+	// Resolved says how a failed file left the work queue (zero: open).
+	// Only Resolve and ResolveBy write it.
+	Resolved Resolution
 }
 
 const fileColumns = `id, inbox, name, path, size, sha256, doc_type, state, row_count,
 	docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
-	claimed_at, updated_at`
+	claimed_at, updated_at, fix_file, resolved_at, resolution, resolved_file, resolved_by, resolved_note`
 
 func scanFile(sc scanner) (File, error) {
 	var f File
-	var claimed, updated, held string
+	var claimed, updated, held, resolved string
+	var fixFile int
 	err := sc.Scan(&f.ID, &f.Inbox, &f.Name, &f.Path, &f.Size, &f.SHA256, &f.DocType, &f.State, &f.Rows,
 		&f.DocsTotal, &f.DocsOK, &f.DocsFailed, &f.ReportPath, &f.FinalPath, &f.Message, &f.Portal, &held, &f.WaitingFor,
-		&claimed, &updated)
+		&claimed, &updated, &fixFile, &resolved, &f.Resolved.Kind, &f.Resolved.FileID, &f.Resolved.By, &f.Resolved.Note)
 	if err != nil {
+		return File{}, err
+	}
+	f.FixFile = fixFile != 0
+	if f.Resolved.At, err = parseTime(resolved); err != nil {
 		return File{}, err
 	}
 	if f.HeldSince, err = parseTime(held); err != nil {
@@ -194,7 +205,7 @@ func (d *DB) ProcessedHash(ctx context.Context, inbox, portal, sha256 string) (F
 }
 
 // UpdateFile stores f's path, document type, state, counts, report and
-// final paths, message and hold; Inbox, Name, Portal, ClaimedAt and the
+// final paths, message, hold and FixFile (not its resolution); Inbox, Name, Portal, ClaimedAt and the
 // Size and SHA256 its claim read never change (leaving out the hash
 // spares two indexes a write: a third of the pages an update writes).
 // UpdatedAt is set to now. It returns ErrNotFound for an unknown id.
@@ -215,11 +226,15 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 // updateFileQuery stores what UpdateFile stores, with updateFileArgs.
 const updateFileQuery = `UPDATE files SET path = ?, doc_type = ?,
 	state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
-	final_path = ?, message = ?, held_since = ?, waiting_for = ?, updated_at = ? WHERE id = ?`
+	final_path = ?, message = ?, held_since = ?, waiting_for = ?, fix_file = ?, updated_at = ? WHERE id = ?`
 
 func (d *DB) updateFileArgs(f File) []any {
+	fixFile := 0
+	if f.FixFile {
+		fixFile = 1
+	}
 	return []any{f.Path, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,
-		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, formatTime(d.now()), f.ID}
+		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, fixFile, formatTime(d.now()), f.ID}
 }
 
 // RecentFiles lists the inbox's most recently claimed files, newest first,

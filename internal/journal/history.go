@@ -72,9 +72,12 @@ type FileFilter struct {
 	Name    string    // part of the file name, case-insensitive
 	// Held selects the files held in processing/ for master data not on
 	// the portal yet (open, with held_since set).
-	Held   bool
-	Limit  int // at most this many (<= 0: all)
-	Offset int // skip this many of the newest first
+	Held bool
+	// Unresolved leaves out the failures resolved already (the work
+	// queue: failed files still open).
+	Unresolved bool
+	Limit      int // at most this many (<= 0: all)
+	Offset     int // skip this many of the newest first
 }
 
 func (f FileFilter) where() (string, []any) {
@@ -94,6 +97,9 @@ func (f FileFilter) where() (string, []any) {
 	}
 	if f.Held {
 		conds = append(conds, "held_since != '' AND state IN ('claimed', 'submitting')")
+	}
+	if f.Unresolved {
+		conds = append(conds, "resolved_at = ''")
 	}
 	if f.DocType != "" {
 		conds = append(conds, "doc_type = ?")
@@ -207,10 +213,11 @@ func queryCounts[G, S comparable](ctx context.Context, c conn, q string, args ..
 }
 
 // InboxDay counts an inbox's files by state among those claimed at or
-// after since (e.g. the start of today), for the console's dashboard.
+// after since (e.g. the start of today), for the console's dashboard;
+// resolved failures no longer count.
 func (d *DB) InboxDay(ctx context.Context, since time.Time) (map[string]map[FileState]int, error) {
 	out, err := queryCounts[string, FileState](ctx, d.r, `SELECT inbox, state, count(*) FROM files
-		WHERE claimed_at >= ? OR state IN ('claimed', 'submitting') GROUP BY inbox, state`, formatTime(since))
+		WHERE (claimed_at >= ? OR state IN ('claimed', 'submitting')) AND resolved_at = '' GROUP BY inbox, state`, formatTime(since))
 	if err != nil {
 		return nil, fmt.Errorf("counting today's files: %w", err)
 	}

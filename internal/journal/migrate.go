@@ -165,6 +165,15 @@ CREATE TABLE export_copies (
 );
 ALTER TABLE export_runs ADD COLUMN resent_from INTEGER NOT NULL DEFAULT 0;
 `},
+	{name: "failures as a work queue: resolution of failed files", sql: `
+ALTER TABLE files ADD COLUMN fix_file INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE files ADD COLUMN resolved_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN resolved_file INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE files ADD COLUMN resolved_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE files ADD COLUMN resolved_note TEXT NOT NULL DEFAULT '';
+CREATE INDEX files_state_resolved ON files (state, resolved_at);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.
