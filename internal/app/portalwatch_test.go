@@ -135,7 +135,7 @@ func TestHealthProbe(t *testing.T) {
 		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"status": "unreachable"`) {
 			t.Errorf("/healthz: %d\n%s", resp.StatusCode, body)
 		}
-		if page := getPage(t, srv, "/"); !strings.Contains(page, `<span class="state unreachable">unreachable</span>`) {
+		if page := getPage(t, srv, "/"); !strings.Contains(page, `<span class="badge bad portal-trouble" title="`) || !strings.Contains(page, `">unreachable</span>`) {
 			t.Errorf("the dashboard does not show the portal unreachable:\n%s", page)
 		}
 	})

@@ -18,7 +18,9 @@ import (
 func TestConsoleWorkQueue(t *testing.T) {
 	e := newConsoleEnv(t, "")
 	ctx := t.Context()
-	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	// The browser's session cookie goes with each action (the CSRF token
+	// is bound to it).
+	noRedirect := &http.Client{Jar: e.browser.Jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	page := func(path string) string {
 		t.Helper()
 		code, body := e.do(t, nil, "GET", path, nil, nil)
