@@ -65,17 +65,13 @@ func runAck(ctx context.Context, fl ackFlags, ref, who string, w io.Writer) erro
 		return withCode(exitUsage, fmt.Errorf("config %s: %w", fl.cfgPath, err))
 	}
 	db, err := app.OpenJournalForNotes(ctx, cfg) // run may own it
-
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
 	defer db.Close()
-	files, err := db.FindFiles(ctx, ref)
+	files, err := findFiles(ctx, db, ref)
 	if err != nil {
-		if isNotFound(err) {
-			return withCode(exitUsage, err)
-		}
-		return withCode(exitUnreachable, err)
+		return err
 	}
 	f, err := db.Acknowledge(ctx, files[0].ID, who, fl.note)
 	switch {

@@ -230,12 +230,9 @@ func daemonOwns(cfg *config.Config) bool {
 
 // replayTarget finds the file and its inbox in the config.
 func replayTarget(ctx context.Context, cfg *config.Config, db *journal.DB, ref string) (journal.File, *config.Inbox, error) {
-	files, err := db.FindFiles(ctx, ref)
+	files, err := findFiles(ctx, db, ref)
 	if err != nil {
-		if isNotFound(err) {
-			return journal.File{}, nil, withCode(exitUsage, err)
-		}
-		return journal.File{}, nil, withCode(exitUnreachable, err)
+		return journal.File{}, nil, err
 	}
 	file := files[0]
 	ic := cfg.Inbox(file.Inbox)

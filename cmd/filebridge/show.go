@@ -141,13 +141,9 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 		return err
 	}
 	defer db.Close()
-	files, err := db.FindFiles(ctx, ref)
+	files, err := findFiles(ctx, db, ref)
 	if err != nil {
-		if isNotFound(err) {
-			// A wrong argument, as in replay: a usage error.
-			return withCode(exitUsage, err)
-		}
-		return withCode(exitUnreachable, err)
+		return err
 	}
 	f := files[0]
 	page, problems, err := dl.pageOf(f, format)
@@ -293,6 +289,19 @@ func documentTable(recs []documentRecord) *table {
 		t.add(orDash(d.Rows), d.Key, d.Result, orDash(d.PortalID), strconv.Itoa(d.Attempts), orDash(d.Message))
 	}
 	return t
+}
+
+// findFiles finds the files ref names (an id, or a name: newest first);
+// a ref that names none is a wrong argument, exit 2 in every command.
+func findFiles(ctx context.Context, db *journal.DB, ref string) ([]journal.File, error) {
+	files, err := db.FindFiles(ctx, ref)
+	if err != nil {
+		if isNotFound(err) {
+			return nil, withCode(exitUsage, err)
+		}
+		return nil, withCode(exitUnreachable, err)
+	}
+	return files, nil
 }
 
 func isNotFound(err error) bool { return errors.Is(err, journal.ErrNotFound) }

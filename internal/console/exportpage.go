@@ -173,21 +173,7 @@ func (c *Console) searchExports(ctx context.Context, key string) ([]exportHit, e
 // runOf reads the export run of the {id} path value; a 404 when there is
 // none.
 func (c *Console) runOf(w http.ResponseWriter, r *http.Request) (journal.ExportRun, bool) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil {
-		http.NotFound(w, r)
-		return journal.ExportRun{}, false
-	}
-	run, err := c.d.Journal.Run(r.Context(), id)
-	if errors.Is(err, journal.ErrNotFound) {
-		http.NotFound(w, r)
-		return journal.ExportRun{}, false
-	}
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return journal.ExportRun{}, false
-	}
-	return run, true
+	return byID(c, w, r, c.d.Journal.Run)
 }
 
 // downloadExport sends the file an export run wrote, read from the outbox

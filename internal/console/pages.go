@@ -297,21 +297,28 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 
 // fileOf reads the file of the {id} path value; a 404 when there is none.
 func (c *Console) fileOf(w http.ResponseWriter, r *http.Request) (journal.File, bool) {
+	return byID(c, w, r, c.d.Journal.File)
+}
+
+// byID reads what the {id} path value names with get: a 404 when the
+// value is no id or names nothing, a 500 when the journal fails.
+func byID[T any](c *Console, w http.ResponseWriter, r *http.Request, get func(context.Context, int64) (T, error)) (T, bool) {
+	var zero T
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
 		http.NotFound(w, r)
-		return journal.File{}, false
+		return zero, false
 	}
-	f, err := c.d.Journal.File(r.Context(), id)
+	v, err := get(r.Context(), id)
 	if errors.Is(err, journal.ErrNotFound) {
 		http.NotFound(w, r)
-		return journal.File{}, false
+		return zero, false
 	}
 	if err != nil {
 		c.fail(w, r, http.StatusInternalServerError, err)
-		return journal.File{}, false
+		return zero, false
 	}
-	return f, true
+	return v, true
 }
 
 func (c *Console) file(w http.ResponseWriter, r *http.Request) {
