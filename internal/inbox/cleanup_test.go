@@ -9,50 +9,41 @@ import (
 	"time"
 )
 
-// TestTempsRemovedAtStart: temporary files a kill or a grace timeout left
-// in the inbox root, processing/ and error/ are removed when the inbox
-// first opens its folder; other files, dotted or not, stay.
-func TestTempsRemovedAtStart(t *testing.T) {
-	e := newEnv(t, envOpts{})
-	stale := []string{".ORDERS.csv.0123456789ab.part", "processing/.X.csv.aaaaaaaaaaaa.part", "error/.X.report.csv.bbbbbbbbbbbb.part"}
-	keep := []string{"error/X.csv", "error/.notes", "processing/.Y.csv.part"}
-	for _, p := range append(slices.Clone(stale), keep...) {
-		e.drop(p, "")
-	}
-	e.runOnce()
-	for _, p := range stale {
-		if e.exists(p) {
-			t.Errorf("%s is still there", p)
-		}
-	}
-	for _, p := range keep {
-		if !e.exists(p) {
-			t.Errorf("%s was removed", p)
-		}
-	}
-}
-
-// TestTempsRemovedFromProcessed: the temporary reports a kill left in
-// today's and yesterday's processed/YYYY/MM/DD/, of files no open journal
-// row names any more (another instance, or a later run, finished them),
-// are removed at the start; the reports there stay.
-func TestTempsRemovedFromProcessed(t *testing.T) {
-	e := newEnv(t, envOpts{stopped: true})
-	stale := []string{processed + "/.A.report.csv.cccccccccccc.part", "processed/2026/03/15/.B.report.csv.dddddddddddd.part"}
-	keep := []string{processed + "/A.csv", processed + "/A.report.csv"}
-	for _, p := range append(slices.Clone(stale), keep...) {
-		e.drop(p, "")
-	}
-	e.runOnce()
-	for _, p := range stale {
-		if e.exists(p) {
-			t.Errorf("%s is still there", p)
-		}
-	}
-	for _, p := range keep {
-		if !e.exists(p) {
-			t.Errorf("%s was removed", p)
-		}
+// TestTempsRemoved: the temporary files a kill left are removed at the
+// start: in the inbox, processing/ and error/; and the temporary reports in
+// today's and yesterday's processed/YYYY/MM/DD/ of files no open journal
+// row names any more (another instance, or a later run, finished them).
+// The files beside them stay.
+func TestTempsRemoved(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		opts        envOpts
+		stale, keep []string
+	}{
+		{"inbox, processing and error", envOpts{},
+			[]string{".ORDERS.csv.0123456789ab.part", "processing/.X.csv.aaaaaaaaaaaa.part", "error/.X.report.csv.bbbbbbbbbbbb.part"},
+			[]string{"error/X.csv", "error/.notes", "processing/.Y.csv.part"}},
+		{"processed", envOpts{stopped: true},
+			[]string{processed + "/.A.report.csv.cccccccccccc.part", "processed/2026/03/15/.B.report.csv.dddddddddddd.part"},
+			[]string{processed + "/A.csv", processed + "/A.report.csv"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.opts)
+			for _, p := range append(slices.Clone(tc.stale), tc.keep...) {
+				e.drop(p, "")
+			}
+			e.runOnce()
+			for _, p := range tc.stale {
+				if e.exists(p) {
+					t.Errorf("%s is still there", p)
+				}
+			}
+			for _, p := range tc.keep {
+				if !e.exists(p) {
+					t.Errorf("%s was removed", p)
+				}
+			}
+		})
 	}
 }
 
