@@ -9,6 +9,10 @@
 # input under testdata/fuzz/ always fails.
 set -euo pipefail
 budget=${1:-10s}
+# Targets that zip and open a whole workbook for every input (about 10 ms
+# each: 20000x took 188 s of a 7.5-minute CI run) get a tenth of an
+# execution count.
+slow=" FuzzXLSXSheet "
 cd "$(dirname "$0")/.."
 found=0 failed=0
 for pkg in $(go list ./...); do
@@ -17,8 +21,12 @@ for pkg in $(go list ./...); do
     found=1
     corpus="$dir/testdata/fuzz/$f"
     before=$( (ls "$corpus" 2>/dev/null || true) | wc -l)
-    echo "fuzz $pkg $f ($budget)"
-    if out=$(go test -run '^$' -fuzz "^${f}\$" -fuzztime "$budget" "$pkg" 2>&1); then
+    b=$budget
+    if [[ $slow == *" $f "* && $budget == *x ]]; then
+      b=$(( ${budget%x} / 10 ))x
+    fi
+    echo "fuzz $pkg $f ($b)"
+    if out=$(go test -run '^$' -fuzz "^${f}\$" -fuzztime "$b" "$pkg" 2>&1); then
       echo "$out" | tail -n 1
       continue
     fi
