@@ -280,27 +280,7 @@ func (e *encodingError) Error() string {
 // is not transcoded) without NUL bytes. encoding/csv passes any byte through.
 func (s *csvSource) textOK(rec []string) bool {
 	for _, f := range rec {
-		if !plainASCII(f) && (strings.IndexByte(f, 0) >= 0 || s.utf8 && !utf8.ValidString(f)) {
-			return false
-		}
-	}
-	return true
-}
-
-// plainASCII reports whether s holds only ASCII bytes other than NUL,
-// eight bytes at a time.
-func plainASCII(s string) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&hi != 0 || (w-lo)&^w&hi != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+		if strings.IndexByte(f, 0) >= 0 || s.utf8 && !utf8.ValidString(f) {
 			return false
 		}
 	}

@@ -76,6 +76,8 @@ func TestRules(t *testing.T) {
 		{"positive int", A, Out, []ov{{"quantity": "-3"}}, nil, "quantity", "greater than 0", 2},
 		{"positive warehouse", A, In, []ov{{"warehouseLocation": "0"}}, nil, "warehouseLocation", "greater than 0", 2},
 		{"integer", A, In, []ov{{"quantity": "2.5"}}, nil, "quantity", "whole number", 2},
+		{"integer with sign", A, Out, []ov{{"quantity": "+7"}}, nil, "", "", 0},
+		{"integer beyond int64", A, Out, []ov{{"quantity": "9223372036854775808"}}, nil, "quantity", "is too large", 2},
 		{"integer with .0", B, Out, []ov{{"quantity": "2.0"}}, nil, "quantity", "without decimals: write 2", 2},
 		{"number", A, I, []ov{{"length": "45cm"}}, nil, "length", "not a number", 2},
 		{"ean check digit", A, I, []ov{{"ean": "4006381333932"}}, nil, "ean", "check digit", 2},

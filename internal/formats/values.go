@@ -126,7 +126,7 @@ func enumMessage(f *model.Field, s string) string {
 
 // parseInt reads a whole number.
 func (p *parser) parseInt(s string) (int64, string) {
-	if n, ok := atoi(s); ok {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, ""
 	}
 	if p.xlsx && isFloatText(s) {
@@ -145,35 +145,6 @@ func (p *parser) parseInt(s string) (int64, string) {
 		return 0, fmt.Sprintf("must be a whole number written without decimals: write %s", d)
 	}
 	return 0, fmt.Sprintf("must be a whole number, not %s", s)
-}
-
-// atoi parses optional sign and ASCII digits without allocating.
-func atoi(s string) (int64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	neg := false
-	switch s[0] {
-	case '-':
-		neg, s = true, s[1:]
-	case '+':
-		s = s[1:]
-	}
-	if s == "" || len(s) > 18 {
-		return 0, false
-	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
 }
 
 // isFloatText reports whether s looks like a number a spreadsheet wrote:
