@@ -133,7 +133,7 @@ func (i Issue) Error() string {
 		fmt.Fprintf(&b, ", column %q", i.Column)
 	}
 	if i.Value != "" {
-		fmt.Fprintf(&b, " (value %q)", clip(i.Value, 60))
+		fmt.Fprintf(&b, " (value %q)", model.Clip(i.Value, 60))
 	}
 	b.WriteString(": ")
 	if i.Warning {
@@ -141,15 +141,6 @@ func (i Issue) Error() string {
 	}
 	b.WriteString(i.Message)
 	return b.String()
-}
-
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }
 
 // Doc is one decoded document with the rows it came from. Exactly one of the

@@ -2,13 +2,16 @@ package portal
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"net/http"
 	"strings"
-	"unicode/utf8"
+
+	"golang.org/x/net/html"
+
+	"filebridge/internal/model"
 )
 
 // Class says what a caller should do about a failed call.
@@ -194,11 +197,12 @@ func decodeError(status int, body []byte) *Error {
 				if msg == "" {
 					msg = strings.TrimSpace(string(v.Title))
 				}
-				e.Violations = append(e.Violations, Violation{Field: clip(string(v.PropertyPath), 200), Message: clip(msg, 500)})
+				e.Violations = append(e.Violations, Violation{Field: model.Clip(string(v.PropertyPath), 200), Message: model.Clip(msg, 500)})
 			}
-			e.Message = firstNonEmpty(string(eb.HydraDescription), string(eb.Description), string(eb.Detail),
-				string(eb.Message), errorText(eb.Error), string(eb.HydraTitle), string(eb.Title))
-			e.Message = clip(strings.TrimSpace(e.Message), 500)
+			e.Message = cmp.Or(strings.TrimSpace(string(eb.HydraDescription)), strings.TrimSpace(string(eb.Description)),
+				strings.TrimSpace(string(eb.Detail)), strings.TrimSpace(string(eb.Message)), strings.TrimSpace(errorText(eb.Error)),
+				strings.TrimSpace(string(eb.HydraTitle)), strings.TrimSpace(string(eb.Title)))
+			e.Message = model.Clip(e.Message, 500)
 			if len(e.Violations) > 0 && e.Message != "" && coveredByViolations(e.Message, e.Violations) {
 				e.Message = ""
 			}
@@ -206,7 +210,7 @@ func decodeError(status int, body []byte) *Error {
 		}
 	}
 	e.proxy = trimmed[0] == '<'
-	e.Message = clip(plainText(trimmed), 200)
+	e.Message = model.Clip(plainText(trimmed), 200)
 	return e
 }
 
@@ -266,86 +270,25 @@ func coveredByViolations(msg string, vs []Violation) bool {
 	return true
 }
 
-// plainText strips tags and collapses white space of an HTML or text body.
-// It reads s byte by byte and matches tag names without changing case, so
-// every offset is one of s (lowercasing may change a string's byte length).
+// plainText is the text of an HTML or text body, without the content of
+// <script> and <style>, its white space collapsed to single spaces.
 func plainText(b []byte) string {
-	var out strings.Builder
-	inTag, space := false, false
-	s := string(b)
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "?")
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !inTag && c == '<' {
-			// Drop the content of <script> and <style>.
-			for _, tag := range []string{"script", "style"} {
-				if hasPrefixFold(s[i+1:], tag) {
-					end := indexFold(s[i:], "</"+tag)
-					if end < 0 {
-						i = len(s)
-					} else {
-						i += end
-					}
-					break
-				}
+	z := html.NewTokenizer(bytes.NewReader(bytes.ToValidUTF8(b, []byte("?"))))
+	var words []string
+	skip := false
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return strings.Join(words, " ")
+		case html.TextToken:
+			if !skip {
+				words = append(words, strings.Fields(string(z.Text()))...)
 			}
-			inTag = true
-			continue
-		}
-		if inTag {
-			if c == '>' {
-				inTag = false
-				space = true
-			}
-			continue
-		}
-		if c == ' ' || c == '\n' || c == '\r' || c == '\t' {
-			space = true
-			continue
-		}
-		if space && out.Len() > 0 {
-			out.WriteByte(' ')
-		}
-		space = false
-		out.WriteByte(c)
-	}
-	return html.UnescapeString(out.String())
-}
-
-// hasPrefixFold reports whether s begins with the ASCII word prefix, in
-// any case.
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
-}
-
-// indexFold is the byte offset in s of the first ASCII word sub, in any
-// case, or -1.
-func indexFold(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if hasPrefixFold(s[i:], sub) {
-			return i
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			skip = string(name) == "script" || string(name) == "style"
+		case html.EndTagToken:
+			skip = false
 		}
 	}
-	return -1
-}
-
-// clip shortens s to at most n runes, never inside one: every message
-// read from a response body goes through it.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if strings.TrimSpace(s) != "" {
-			return s
-		}
-	}
-	return ""
 }

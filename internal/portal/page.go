@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"filebridge/internal/model"
 )
 
 // page is one page of a collection read into model documents.
@@ -63,7 +65,7 @@ func decodeAs[W, M any](raw []byte, conv func(*W) M) (M, error) {
 	var w W
 	if err := json.Unmarshal(raw, &w); err != nil {
 		var zero M
-		return zero, fmt.Errorf("reading %s: %w", clip(string(bytes.TrimSpace(raw)), 80), err)
+		return zero, fmt.Errorf("reading %s: %w", model.Clip(string(bytes.TrimSpace(raw)), 80), err)
 	}
 	return conv(&w), nil
 }
