@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
 // progressMinSize is the size from which validate shows its progress.
@@ -25,23 +26,18 @@ type progress struct {
 }
 
 // newProgress returns a progress indicator writing to w, enabled when w is
-// a character device (a terminal).
+// a terminal.
 func newProgress(w io.Writer) *progress {
 	return &progress{w: w, enabled: isTerminal(w)}
 }
 
-// isTerminal reports whether w is a character device (a terminal), or a
-// termLine sharing one.
+// isTerminal reports whether w is a terminal, or a termLine sharing one.
 func isTerminal(w io.Writer) bool {
 	if t, ok := w.(interface{ Terminal() bool }); ok {
 		return t.Terminal()
 	}
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // countingReaderAt records the furthest offset read.

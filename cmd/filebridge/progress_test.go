@@ -3,20 +3,46 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// TestProgressDisabledOffTerminal: a buffer, a file and /dev/null (a
+// character device, not a terminal) get no progress line.
 func TestProgressDisabledOffTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	p := newProgress(&buf)
-	r := strings.NewReader("data")
-	if got := p.track("f.csv", r, 10<<20); got != io.ReaderAt(r) {
-		t.Error("a non-terminal writer must get the reader unwrapped")
+	open := func(name string) func(t *testing.T) io.Writer {
+		return func(t *testing.T) io.Writer {
+			f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = f.Close() })
+			return f
+		}
 	}
-	p.done()
-	if buf.Len() != 0 {
-		t.Errorf("wrote %q", buf.String())
+	tests := []struct {
+		name string
+		w    func(t *testing.T) io.Writer
+	}{
+		{"buffer", func(*testing.T) io.Writer { return new(bytes.Buffer) }},
+		{"file", open(filepath.Join(t.TempDir(), "err.log"))},
+		{"dev null", open(os.DevNull)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := tt.w(t)
+			p := newProgress(w)
+			r := strings.NewReader("data")
+			if got := p.track("f.csv", r, 10<<20); got != io.ReaderAt(r) {
+				t.Error("a non-terminal writer must get the reader unwrapped")
+			}
+			p.done()
+			if b, ok := w.(*bytes.Buffer); ok && b.Len() != 0 {
+				t.Errorf("wrote %q", b.String())
+			}
+		})
 	}
 }
 
