@@ -370,11 +370,3 @@ func demoExports(ctx context.Context, d *app.Daemon, w io.Writer) {
 		}
 	}
 }
-
-// rel is p relative to dir when it is inside it.
-func rel(dir, p string) string {
-	if r, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}

@@ -418,7 +418,7 @@ func TestSeveralADay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec+" "+tt.zone, func(t *testing.T) {
-			s, err := ParseSchedule(tt.spec)
+			s, err := parseSchedule(tt.spec)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -107,11 +107,6 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	}
 }
 
-// ParseSchedule parses a cron schedule the way the outbox runs it: five
-// fields (minute hour day-of-month month day-of-week) or a descriptor such
-// as "@daily", evaluated in the time zone of the times given to Next.
-func ParseSchedule(spec string) (cron.Schedule, error) { return parseSchedule(spec) }
-
 func parseSchedule(spec string) (cron.Schedule, error) {
 	s := strings.TrimSpace(spec)
 	if s == "" {

@@ -310,7 +310,7 @@ func TestDetectType(t *testing.T) {
 		{A, "name,ean", ""},
 	}
 	for _, tt := range tests {
-		dt, err := DetectType(tt.e, strings.Split(tt.header, ","))
+		dt, err := detectType(tt.e, strings.Split(tt.header, ","))
 		if dt.Name != tt.want || (tt.want == "") != (err != nil) {
 			t.Errorf("%s %q: %q, %v; want %q", tt.e, tt.header, dt.Name, err, tt.want)
 		}

@@ -252,10 +252,3 @@ func FileType(ctx context.Context, r io.ReaderAt, size int64, name string, opts 
 	}
 	return detectType(opts.Edition, OurNames(header, opts.Columns))
 }
-
-// DetectType picks the document type of an edition from a header row: the
-// type whose columns the header matches most, among the types whose key
-// column is present. A tie or no match is an error telling to set the type.
-func DetectType(e model.Edition, header []string) (model.DocType, error) {
-	return detectType(e, header)
-}

@@ -72,6 +72,9 @@ func OurNames(header []string, cols map[string]string) []string {
 	return out
 }
 
+// detectType picks the document type of an edition from a header row: the
+// type whose columns the header matches most, among the types whose key
+// column is present. A tie or no match is an error telling to set the type.
 func detectType(e model.Edition, header []string) (model.DocType, error) {
 	norm := make(map[string]bool, len(header))
 	for _, h := range header {

@@ -194,12 +194,3 @@ func (in *Inbox) unhold(id int64) {
 		in.metrics.unheld(in.cfg.Name, h.Name)
 	}
 }
-
-// heldFiles lists the held files, oldest first.
-func (in *Inbox) heldFiles() []HeldFile {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	out := slices.Collect(maps.Values(in.held))
-	slices.SortFunc(out, func(a, b HeldFile) int { return a.Since.Compare(b.Since) })
-	return out
-}

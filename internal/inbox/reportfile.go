@@ -1,9 +1,6 @@
 package inbox
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strings"
@@ -75,35 +72,6 @@ func (rw *reportWriter) flush() error {
 	return rw.w.Error()
 }
 
-// ReadReport reads a NAME.report.csv written by filebridge (any delimiter,
-// with or without byte order mark) and calls fn with each line, the
-// spreadsheet neutralisation undone. It stops at fn's first error.
-func ReadReport(r io.Reader, fn func(ReportLine) error) error {
-	br := bufio.NewReader(r)
-	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\uFEFF")) {
-		_, _ = br.Discard(3)
-	}
-	cr := csv.NewReader(br)
-	cr.Comma = ','
-	if b, err := br.Peek(4); err == nil && string(b[:3]) == "row" && b[3] != ',' {
-		cr.Comma = rune(b[3]) // the file's own delimiter (";", tab)
-	}
-	cr.FieldsPerRecord = -1
-	var ferr error
-	err := gocsv.UnmarshalDecoderToCallback(gocsv.NewSimpleDecoderFromCSVReader(cr), func(l ReportLine) {
-		if ferr != nil {
-			return // drain: gocsv's callback cannot stop the read
-		}
-		l.Row, l.Key, l.Result = unneutralize(l.Row), unneutralize(l.Key), unneutralize(l.Result)
-		l.PortalID, l.Message = unneutralize(l.PortalID), unneutralize(l.Message)
-		ferr = fn(l)
-	})
-	if err != nil {
-		return fmt.Errorf("reading a report: %w", err)
-	}
-	return ferr
-}
-
 // neutralize defuses a text cell a spreadsheet would read as a formula,
 // as the exports do (export.Neutralize): a leading '=', '+', '-', '@',
 // tab or carriage return gets an apostrophe. A plain number ("-5",
@@ -147,15 +115,6 @@ func neutralizeRaw(raw string, delim rune) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// unneutralize undoes neutralize: a leading apostrophe is dropped only
-// where it precedes one of the formula characters.
-func unneutralize(s string) string {
-	if len(s) >= 2 && s[0] == '\'' && strings.IndexByte("=+-@\t\r", s[1]) >= 0 {
-		return s[1:]
-	}
-	return s
 }
 
 // isPlainNumber reports whether s is a signed decimal number: digits with

@@ -2,7 +2,6 @@ package portal
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -511,9 +510,4 @@ func (c *Client) walk(ctx context.Context, r Resource) error {
 	}
 	c.refs.walked[r] = c.refs.now()
 	return nil
-}
-
-// ctxErr reports whether err comes from a canceled or expired context.
-func ctxErr(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

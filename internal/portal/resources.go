@@ -36,9 +36,6 @@ var editionResources = map[model.Edition][]Resource{
 		PurchaseOrders, SalesOrders, Fulfillments, ShippingUnits, ShippingUnitEvents, Stocks, StockMovements},
 }
 
-// Resources lists the collections an edition serves.
-func Resources(e model.Edition) []Resource { return editionResources[e] }
-
 // AllResources lists every resource name any edition knows, sorted.
 func AllResources() []Resource {
 	return []Resource{CarrierServices, Carriers, Connections, Fulfillments, PurchaseOrders, SalesOrders,

@@ -314,9 +314,6 @@ func Start(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (
 	return s, nil
 }
 
-// Addr is the address the server listens on (useful with port 0).
-func (s *Server) Addr() string { return s.ln.Addr().String() }
-
 // Shutdown stops accepting connections and waits for requests in flight
 // until ctx is done.
 func (s *Server) Shutdown(ctx context.Context) error {

@@ -89,7 +89,7 @@ func TestAPIMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Shutdown(context.Background())
-	resp, err := http.Get("http://" + srv.Addr() + "/metrics")
+	resp, err := http.Get("http://" + srv.ln.Addr().String() + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}

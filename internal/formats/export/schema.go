@@ -127,25 +127,6 @@ func For(t model.ExportType, e model.Edition) (*Schema, error) {
 	return s, nil
 }
 
-// MustFor is For for types known to be valid; it panics otherwise.
-func MustFor(t model.ExportType, e model.Edition) *Schema {
-	s, err := For(t, e)
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
-// Columns returns the columns of an export type in an edition, with their
-// kinds and descriptions, for the documentation and `templates`.
-func Columns(t model.ExportType, e model.Edition) ([]Column, error) {
-	s, err := For(t, e)
-	if err != nil {
-		return nil, err
-	}
-	return append([]Column(nil), s.Columns...), nil
-}
-
 // Header returns the column names in order.
 func (s *Schema) Header() []string {
 	h := make([]string, len(s.Columns))
@@ -154,9 +135,6 @@ func (s *Schema) Header() []string {
 	}
 	return h
 }
-
-// RowType is the Go type of the schema's rows, e.g. ReceiptRow.
-func (s *Schema) RowType() reflect.Type { return s.rowType }
 
 // columnsOf reads the tagged fields of a row struct.
 func columnsOf(t reflect.Type) ([]Column, error) {

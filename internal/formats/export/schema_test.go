@@ -70,3 +70,22 @@ func TestMarkdown(t *testing.T) {
 		t.Error("Markdown(A) documents the tracking export")
 	}
 }
+
+// MustFor is For for types known to be valid; it panics otherwise.
+func MustFor(t model.ExportType, e model.Edition) *Schema {
+	s, err := For(t, e)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Columns returns the columns of an export type in an edition, with their
+// kinds and descriptions, for the documentation and `templates`.
+func Columns(t model.ExportType, e model.Edition) ([]Column, error) {
+	s, err := For(t, e)
+	if err != nil {
+		return nil, err
+	}
+	return append([]Column(nil), s.Columns...), nil
+}
