@@ -1,7 +1,8 @@
 package inbox
 
 import (
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -19,13 +20,19 @@ import (
 // succeeds again resumes the portal. While the journal is not writable
 // every inbox pauses its rounds; they resume when it is writable again.
 type Health struct {
-	mu      sync.Mutex
-	paused  map[string]PortalHealth
-	down    map[string]PortalHealth // unreachable portals
-	journal Trouble
-	inboxes map[string]Trouble
-	now     func() time.Time
+	mu       sync.Mutex
+	troubles map[string]Trouble // by what is degraded: the keys below
+	now      func() time.Time
 }
+
+// The keys of Health.troubles, each followed by the portal's or the
+// inbox's name but the journal's.
+const (
+	healthPaused  = "paused portal "
+	healthDown    = "unreachable portal "
+	healthJournal = "journal"
+	healthInbox   = "inbox "
+)
 
 // PortalHealth is the state of one paused or unreachable portal, as
 // /healthz shows it.
@@ -48,50 +55,69 @@ type Trouble struct {
 // times come from now (nil: time.Now).
 func NewHealth(now func() time.Time) *Health { return &Health{now: now} }
 
+// set records the trouble of key, keeping its Since when it had one, and
+// reports whether the trouble is new and whether its reason changed.
+func (h *Health) set(key, reason string) (fresh, changed bool) {
+	if h == nil {
+		return false, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.troubles == nil {
+		h.troubles = map[string]Trouble{}
+	}
+	t, had := h.troubles[key]
+	if !had {
+		t.Since = h.clock()
+	}
+	changed = had && t.Reason != reason
+	t.Reason = reason
+	h.troubles[key] = t
+	return !had, changed
+}
+
+// clear removes the trouble of key and reports whether it had one.
+func (h *Health) clear(key string) bool {
+	if h == nil {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, had := h.troubles[key]
+	delete(h.troubles, key)
+	return had
+}
+
+// get is the trouble of key, and whether it has one.
+func (h *Health) get(key string) (Trouble, bool) {
+	if h == nil {
+		return Trouble{}, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t, ok := h.troubles[key]
+	return t, ok
+}
+
 // Pause marks the portal paused because of err and reports whether it was
 // running until now, so that the caller logs the pause once. The reason
 // is err's message, which never carries the token.
 func (h *Health) Pause(portal string, err error) bool {
-	if h == nil {
-		return false
-	}
 	reason := "paused"
 	if err != nil {
 		reason = err.Error()
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.paused == nil {
-		h.paused = map[string]PortalHealth{}
-	}
-	if st, ok := h.paused[portal]; ok {
-		st.Reason = reason
-		h.paused[portal] = st
-		return false
-	}
-	h.paused[portal] = PortalHealth{Portal: portal, Paused: true, Reason: reason, Since: h.clock()}
-	return true
+	fresh, _ := h.set(healthPaused+portal, reason)
+	return fresh
 }
 
 // Resume marks the portal running again and reports whether it was paused.
-func (h *Health) Resume(portal string) bool {
-	if h == nil {
-		return false
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return removed(h.paused, portal)
-}
+func (h *Health) Resume(portal string) bool { return h.clear(healthPaused + portal) }
 
 // Paused reports whether the portal is paused, and why.
 func (h *Health) Paused(portal string) (bool, string) {
-	if h == nil {
-		return false, ""
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	st, ok := h.paused[portal]
-	return ok, st.Reason
+	t, ok := h.get(healthPaused + portal)
+	return ok, t.Reason
 }
 
 // Snapshot lists the paused and the unreachable portals sorted by name
@@ -103,16 +129,17 @@ func (h *Health) Snapshot() []PortalHealth {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	out := make([]PortalHealth, 0, len(h.paused)+len(h.down))
-	for _, st := range h.paused {
-		out = append(out, st)
-	}
-	for name, st := range h.down {
-		if _, ok := h.paused[name]; !ok {
-			out = append(out, st)
+	var out []PortalHealth
+	for key, t := range h.troubles {
+		if name, ok := strings.CutPrefix(key, healthPaused); ok {
+			out = append(out, PortalHealth{Portal: name, Paused: true, Reason: t.Reason, Since: t.Since})
+		} else if name, ok := strings.CutPrefix(key, healthDown); ok {
+			if _, paused := h.troubles[healthPaused+name]; !paused {
+				out = append(out, PortalHealth{Portal: name, Unreachable: true, Reason: t.Reason, Since: t.Since})
+			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Portal < out[j].Portal })
+	slices.SortFunc(out, func(a, b PortalHealth) int { return strings.Compare(a.Portal, b.Portal) })
 	return out
 }
 
@@ -124,124 +151,55 @@ func (h *Health) Healthy() bool {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.paused) == 0 && len(h.down) == 0 && h.journal.Reason == "" && len(h.inboxes) == 0
+	return len(h.troubles) == 0
 }
 
 // Unreachable marks the portal unreachable because of err and reports
 // whether it was reachable until now (log it once).
 func (h *Health) Unreachable(portal string, err error) bool {
-	if h == nil {
-		return false
-	}
 	reason := "unreachable"
 	if err != nil {
 		reason = "unreachable: " + err.Error()
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.down == nil {
-		h.down = map[string]PortalHealth{}
-	}
-	st, ok := h.down[portal]
-	if !ok {
-		st = PortalHealth{Portal: portal, Unreachable: true, Since: h.clock()}
-	}
-	st.Reason = reason
-	h.down[portal] = st
-	return !ok
+	fresh, _ := h.set(healthDown+portal, reason)
+	return fresh
 }
 
 // Reachable marks the portal reachable again and reports whether it was
 // unreachable.
-func (h *Health) Reachable(portal string) bool {
-	if h == nil {
-		return false
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return removed(h.down, portal)
-}
+func (h *Health) Reachable(portal string) bool { return h.clear(healthDown + portal) }
 
 // JournalDown records that the journal cannot be written and reports
 // whether it could until now (log it once).
 func (h *Health) JournalDown(err error) bool {
-	if h == nil {
-		return false
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	was := h.journal.Reason != ""
-	h.journal.Reason = err.Error()
-	if !was {
-		h.journal.Since = h.clock()
-	}
-	return !was
+	fresh, _ := h.set(healthJournal, err.Error())
+	return fresh
 }
 
 // JournalUp records that the journal can be written again and reports
 // whether it could not until now.
-func (h *Health) JournalUp() bool {
-	if h == nil {
-		return false
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	was := h.journal.Reason != ""
-	h.journal = Trouble{}
-	return was
-}
+func (h *Health) JournalUp() bool { return h.clear(healthJournal) }
 
 // Journal is the journal's trouble (zero while it is writable).
 func (h *Health) Journal() Trouble {
-	if h == nil {
-		return Trouble{}
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.journal
+	t, _ := h.get(healthJournal)
+	return t
 }
 
 // InboxTrouble records why an inbox is degraded and reports whether it
 // was not (or for another reason) until now (log it once).
 func (h *Health) InboxTrouble(inbox, reason string) bool {
-	if h == nil {
-		return false
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.inboxes == nil {
-		h.inboxes = map[string]Trouble{}
-	}
-	old, ok := h.inboxes[inbox]
-	if ok && old.Reason == reason {
-		return false
-	}
-	since := h.clock()
-	if ok {
-		since = old.Since
-	}
-	h.inboxes[inbox] = Trouble{Reason: reason, Since: since}
-	return true
+	fresh, changed := h.set(healthInbox+inbox, reason)
+	return fresh || changed
 }
 
 // InboxFine clears an inbox's trouble and reports whether it had one.
-func (h *Health) InboxFine(inbox string) bool {
-	if h == nil {
-		return false
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return removed(h.inboxes, inbox)
-}
+func (h *Health) InboxFine(inbox string) bool { return h.clear(healthInbox + inbox) }
 
 // Inbox is an inbox's trouble (zero while it is fine).
 func (h *Health) Inbox(inbox string) Trouble {
-	if h == nil {
-		return Trouble{}
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.inboxes[inbox]
+	t, _ := h.get(healthInbox + inbox)
+	return t
 }
 
 func (h *Health) clock() time.Time {
@@ -249,11 +207,4 @@ func (h *Health) clock() time.Time {
 		return h.now().UTC()
 	}
 	return time.Now().UTC() // the zero Health's clock
-}
-
-// removed deletes key from m and reports whether it was there.
-func removed[V any](m map[string]V, key string) bool {
-	_, ok := m[key]
-	delete(m, key)
-	return ok
 }
