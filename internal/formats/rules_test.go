@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,8 +147,8 @@ func TestRules(t *testing.T) {
 			for _, o := range tt.rows {
 				rows = append(rows, exampleRow(tt.e, tt.k, o))
 			}
-			dt, _ := model.DocTypeOf(tt.e, tt.k)
-			res := decodeBytes(t, "F.csv", csvFile(',', head, rows...), Options{Edition: tt.e, Type: dt.Name})
+			i := slices.IndexFunc(model.DocTypes(tt.e), func(dt model.DocType) bool { return dt.Kind == tt.k })
+			res := decodeBytes(t, "F.csv", csvFile(',', head, rows...), Options{Edition: tt.e, Type: model.DocTypes(tt.e)[i].Name})
 			if res.err != nil {
 				t.Fatal(res.err)
 			}

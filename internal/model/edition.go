@@ -117,16 +117,6 @@ func LookupDocType(e Edition, name string) (DocType, error) {
 	return DocType{}, fmt.Errorf("unknown document type %q for edition %s: use one of %s", name, e, strings.Join(names, ", "))
 }
 
-// DocTypeOf returns the edition's document type of a kind.
-func DocTypeOf(e Edition, k Kind) (DocType, bool) {
-	for _, dt := range docTypes[e] {
-		if dt.Kind == k {
-			return dt, true
-		}
-	}
-	return DocType{}, false
-}
-
 // ExportType is a scheduled outbound export.
 type ExportType string
 
