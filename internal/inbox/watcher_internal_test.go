@@ -91,4 +91,12 @@ func TestWatcherDispatch(t *testing.T) {
 	if n, _ := testkit.InotifyInstances("self"); n != before {
 		t.Errorf("%d inotify instances once every folder is unwatched, want %d", n, before)
 	}
+	// A folder that does not exist yet cannot be watched (Run polls and
+	// tries again after each round), and holds no inotify instance.
+	if _, err := w.watch(filepath.Join(root, "later"), newHints()); err == nil {
+		t.Error("a missing folder was watched")
+	}
+	if n, _ := testkit.InotifyInstances("self"); n != before {
+		t.Errorf("%d inotify instances after a failed watch, want %d", n, before)
+	}
 }
