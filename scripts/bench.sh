@@ -32,7 +32,7 @@ go test -run '^$' -bench "$inboxes" -count=3 -timeout 30m ./e2e/ | tee -a bench.
 # throttling or failing portal).
 echo
 echo "== end-to-end figures =="
-grep -E '^(Benchmark(PickupLatency|SFTPInbox|LocalInboxFiles|LargeOrderFile|SlowPortal)|\s+(throughput_|files_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
+grep -E '^(Benchmark(PickupLatency|SFTPInbox|LocalInboxFiles|LargeOrderFile|SlowPortal|Tenants)|\s+(throughput_|files_|tenants_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
 
 # --- memory: `run` on a generated 300 MB order file of 200-line orders,
 # valid and all invalid (limit 400 MiB), and on 1,000,000 order lines

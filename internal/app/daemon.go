@@ -171,6 +171,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}
 	metrics := m.inbox
 	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
+	watcher := inbox.NewWatcher(log)    // one inotify instance for every local inbox
 	for i := range cfg.Inboxes {
 		ic := cfg.Inboxes[i]
 		p := cfg.Portals[ic.Portal]
@@ -179,7 +180,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		}
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox,
+			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox, Watcher: watcher,
 			Folder:   FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil), // the inbox logs through its own logger
 			OnFailed: d.fileFailed(&cfg.Inboxes[i]),
 		})

@@ -175,8 +175,14 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 		c.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
+	totals, inboxes, inboxPages, exports, exportPages := summarise(r.URL.Query(), inboxes, exports)
+	if totals != nil { // held and ignored entries of the inboxes listed
+		anyHeld = slices.ContainsFunc(inboxes, func(r inboxRow) bool { return r.HeldCount > 0 })
+		anyIgnored = slices.ContainsFunc(inboxes, func(r inboxRow) bool { return len(r.Ignored) > 0 })
+	}
 	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
 		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports, "InFlight": inFlight,
+		"Totals": totals, "InboxPages": inboxPages, "ExportPages": exportPages,
 		"Shared": c.d.Journal.Shared(), "Instances": instances,
 		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
 		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),

@@ -3,12 +3,9 @@ package inbox
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/fsnotify/fsnotify"
 
 	"filebridge/internal/backoff"
 	"filebridge/internal/folder"
@@ -230,7 +227,11 @@ func (in *Inbox) Run(ctx context.Context) error {
 	if _, err := in.folder(ctx); err != nil {
 		in.log.Debug("inbox folder not open yet; the first round retries", "error", err)
 	}
-	alarm, unwatch, werr := in.watch(ctx)
+	w := in.watcher
+	if w == nil {
+		w = NewWatcher(in.log)
+	}
+	alarm, unwatch, werr := in.watch(ctx, w)
 	defer func() { unwatch() }()
 	if werr != nil {
 		in.log.Warn("file-system events unavailable for now; polling, and watching again after each round", "inbox_path", in.cfg.Folder.Path, "error", werr)
@@ -261,7 +262,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 			if werr != nil && ctx.Err() == nil {
 				// The folder may exist now (created by the round, or by
 				// someone else): watch it from now on.
-				if alarm, unwatch, werr = in.watch(ctx); werr == nil {
+				if alarm, unwatch, werr = in.watch(ctx, w); werr == nil {
 					in.log.Info("watching the inbox folder for file-system events", "inbox_path", in.cfg.Folder.Path)
 					wake = in.now()
 				}
@@ -444,63 +445,26 @@ func (a *alarm) take() time.Time {
 	return t
 }
 
-// watch watches a local inbox for file-system events and looks at the
-// files they are about as they come, even while a round runs (observe):
-// the returned alarm rings with the time a round should run (nil for
-// SFTP, or when the watcher cannot start: err says why, and polling
-// still works). The watcher stops when ctx ends; wait returns once it has
-// (the watcher closed, no look at the folder under way).
-func (in *Inbox) watch(ctx context.Context) (a *alarm, wait func(), err error) {
+// watch watches a local inbox for file-system events, through the
+// process's shared Watcher (Deps.Watcher; w when there is none), and looks
+// at the files they are about as they come, even while a round runs
+// (observe): the returned alarm rings with the time a round should run
+// (nil for SFTP, or when the folder cannot be watched: err says why, and
+// polling still works). The watching stops when ctx ends; wait returns
+// once it has (the folder unwatched, no look at it under way).
+func (in *Inbox) watch(ctx context.Context, w *Watcher) (a *alarm, wait func(), err error) {
 	var wg sync.WaitGroup
 	if in.cfg.Folder.IsSFTP() {
 		return nil, wg.Wait, nil
 	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		return nil, wg.Wait, fmt.Errorf("starting a file-system watcher: %w", err)
-	}
-	root := filepath.Clean(in.cfg.Folder.Path)
-	if err := w.Add(root); err != nil {
-		if cerr := w.Close(); cerr != nil {
-			in.log.Debug("closing the file-system watcher", "error", cerr)
-		}
-		return nil, wg.Wait, fmt.Errorf("watching %s: %w", root, err)
-	}
 	h := &hints{signal: make(chan struct{}, 1), names: map[string]struct{}{}}
+	unwatch, err := w.watch(in.cfg.Folder.Path, h)
+	if err != nil {
+		return nil, wg.Wait, err
+	}
 	a = &alarm{signal: make(chan struct{}, 1)}
 	wg.Go(func() {
-		defer func() {
-			if err := w.Close(); err != nil {
-				in.log.Debug("closing the file-system watcher", "error", err)
-			}
-		}()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				if ev.Has(fsnotify.Chmod) && !ev.Has(fsnotify.Write) {
-					continue
-				}
-				if filepath.Dir(ev.Name) != root {
-					h.add("", true)
-					continue
-				}
-				h.add(filepath.Base(ev.Name), false)
-			case err, ok := <-w.Errors:
-				if !ok {
-					return
-				}
-				// An overflow loses events: look at everything.
-				h.add("", true)
-				in.log.Debug("file-system watcher error", "error", err)
-			}
-		}
-	})
-	wg.Go(func() {
+		defer unwatch()
 		for {
 			select {
 			case <-ctx.Done():

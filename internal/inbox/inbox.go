@@ -54,6 +54,9 @@ type Deps struct {
 	// Concurrency is the number of documents submitted at once; the portal
 	// client's own semaphore bounds the requests. Default 8.
 	Concurrency int
+	// Watcher watches the folders of the local inboxes of the process
+	// (one inotify instance for all). Nil: one of the inbox's own.
+	Watcher *Watcher
 	// Options change timing, for demo --once and tests.
 	Options Options
 	// OnFailed, when set, hears of every file that ended failed (to notify
@@ -102,6 +105,7 @@ type Inbox struct {
 	order    *Order
 	wake     <-chan struct{} // signalled when a file of the portal finished
 	open     func(ctx context.Context) (folder.Folder, error)
+	watcher  *Watcher // nil: Run starts one of its own
 	workers  int
 	opts     Options
 
@@ -218,7 +222,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		cfg: cfg, j: deps.Journal, p: deps.Portal, edition: e,
 		log:     log.With("inbox", cfg.Name),
 		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder, onFailed: deps.OnFailed,
-		workers: deps.Concurrency, opts: deps.Options,
+		workers: deps.Concurrency, opts: deps.Options, watcher: deps.Watcher,
 		looks: map[string]look{},
 	}
 	if in.health == nil {

@@ -29,6 +29,12 @@ type Order struct {
 	mu      sync.Mutex
 	inboxes map[string]*pending
 	subs    []chan struct{}
+	// unlooked counts the inboxes not looked at yet, and kinds the files
+	// of each kind order (> 0) in the inboxes' roots and claimed: blocker
+	// answers from them without going through a thousand inboxes when
+	// nothing blocks.
+	unlooked int
+	kinds    map[int]int
 }
 
 // pending is what one inbox has not finished, by kind order: files in the
@@ -45,7 +51,14 @@ type jobKind struct {
 }
 
 // NewOrder returns an Order with no inbox.
-func NewOrder() *Order { return &Order{inboxes: map[string]*pending{}} }
+func NewOrder() *Order { return &Order{inboxes: map[string]*pending{}, kinds: map[int]int{}} }
+
+// count adds delta to the files of kind order k (o.mu held).
+func (o *Order) count(k, delta int) {
+	if k > 0 {
+		o.kinds[k] += delta
+	}
+}
 
 // register adds an inbox and returns the channel signalled when a file of
 // the portal finished (or stopped blocking), so that a deferred file is
@@ -53,9 +66,7 @@ func NewOrder() *Order { return &Order{inboxes: map[string]*pending{}} }
 func (o *Order) register(inbox string) <-chan struct{} {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.inboxes[inbox] == nil {
-		o.inboxes[inbox] = &pending{root: map[string]int{}, jobs: map[int64]jobKind{}}
-	}
+	o.get(inbox)
 	ch := make(chan struct{}, 1)
 	o.subs = append(o.subs, ch)
 	return ch
@@ -72,8 +83,12 @@ func (o *Order) setRoot(inbox string, root map[string]int) {
 		if _, ok := root[name]; !ok && k > 0 {
 			gone = true
 		}
+		o.count(k, -1)
 	}
-	p.looked = true
+	for _, k := range root {
+		o.count(k, 1)
+	}
+	o.look(p)
 	p.root = root
 	o.mu.Unlock()
 	if gone {
@@ -85,7 +100,7 @@ func (o *Order) setRoot(inbox string, root map[string]int) {
 // folder could not be listed).
 func (o *Order) looked(inbox string) {
 	o.mu.Lock()
-	o.get(inbox).looked = true
+	o.look(o.get(inbox))
 	o.mu.Unlock()
 }
 
@@ -93,8 +108,15 @@ func (o *Order) looked(inbox string) {
 func (o *Order) claimed(inbox, name string, id int64, order int) {
 	o.mu.Lock()
 	p := o.get(inbox)
-	delete(p.root, name)
+	if k, ok := p.root[name]; ok {
+		o.count(k, -1)
+		delete(p.root, name)
+	}
+	if j, ok := p.jobs[id]; ok {
+		o.count(j.order, -1)
+	}
 	p.jobs[id] = jobKind{name: name, order: order}
+	o.count(order, 1)
 	o.mu.Unlock()
 }
 
@@ -104,7 +126,11 @@ func (o *Order) claimed(inbox, name string, id int64, order int) {
 // each other for ever.
 func (o *Order) finished(inbox string, id int64, wake bool) {
 	o.mu.Lock()
-	delete(o.get(inbox).jobs, id)
+	p := o.get(inbox)
+	if j, ok := p.jobs[id]; ok {
+		o.count(j.order, -1)
+		delete(p.jobs, id)
+	}
 	o.mu.Unlock()
 	if wake {
 		o.notify()
@@ -119,6 +145,13 @@ func (o *Order) blocker(order int) string {
 	type cand struct {
 		order       int
 		inbox, name string
+	}
+	blocked := o.unlooked > 0
+	for k, n := range o.kinds {
+		blocked = blocked || (k < order && n > 0)
+	}
+	if !blocked {
+		return ""
 	}
 	var found []cand
 	for name, p := range o.inboxes {
@@ -150,8 +183,17 @@ func (o *Order) get(inbox string) *pending {
 	if p == nil {
 		p = &pending{root: map[string]int{}, jobs: map[int64]jobKind{}}
 		o.inboxes[inbox] = p
+		o.unlooked++
 	}
 	return p
+}
+
+// look marks an inbox as looked at (o.mu held).
+func (o *Order) look(p *pending) {
+	if !p.looked {
+		p.looked = true
+		o.unlooked--
+	}
 }
 
 func (o *Order) notify() {

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -44,6 +45,28 @@ func TestOrderBlocker(t *testing.T) {
 			o.claimed("erp", "SKU.csv", 7, item)
 			o.finished("erp", 7, true)
 		}, outbound, ""},
+		{"claimed again at each round, then finished, does not block", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item})
+			o.setRoot("shop", nil)
+			o.claimed("erp", "SKU.csv", 7, item)
+			o.claimed("erp", "SKU.csv", 7, item)
+			o.finished("erp", 7, true)
+			o.finished("erp", 7, true)
+		}, outbound, ""},
+		{"a file gone from a later listing does not block", func(o *Order) {
+			o.setRoot("erp", map[string]int{"SKU.csv": item})
+			o.setRoot("shop", nil)
+			o.setRoot("erp", map[string]int{"ORDERS.csv": outbound})
+		}, outbound, ""},
+		{"a file of a later listing blocks", func(o *Order) {
+			o.setRoot("erp", nil)
+			o.setRoot("shop", nil)
+			o.setRoot("shop", map[string]int{"SUP.csv": partner})
+		}, item, "SUP.csv (partner)"},
+		{"an inbox looked at twice, another not yet", func(o *Order) {
+			o.setRoot("erp", nil)
+			o.looked("erp")
+		}, partner, `inbox "shop"`},
 		{"an unreadable inbox counts as looked at", func(o *Order) {
 			o.setRoot("erp", nil)
 			o.looked("shop")
@@ -90,5 +113,22 @@ func woke(wake <-chan struct{}) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// BenchmarkOrderBlocker: the blocker of a file whose kind nothing pending
+// comes before, among 1,000 inboxes of one portal (one operator's tenants)
+// holding files of later kinds.
+func BenchmarkOrderBlocker(b *testing.B) {
+	o := NewOrder()
+	for i := range 1000 {
+		name := fmt.Sprintf("t%04d", i)
+		o.register(name)
+		o.setRoot(name, map[string]int{"ORDERS.csv": model.KindOutbound.Order()})
+	}
+	for b.Loop() {
+		if got := o.blocker(model.KindItem.Order()); got != "" {
+			b.Fatalf("blocked by %s", got)
+		}
 	}
 }

@@ -159,11 +159,29 @@ func (d *DB) File(ctx context.Context, id int64) (File, error) {
 	return f, nil
 }
 
+// byInbox is the WHERE clause of the files of one inbox ("": every
+// inbox), with inboxArgs its argument: a condition on inbox alone, which
+// the indexes starting with inbox serve (a thousand inboxes each asking for
+// theirs do not each read the files of all).
+func byInbox(inbox string) string {
+	if inbox == "" {
+		return ` WHERE 1 = 1`
+	}
+	return ` WHERE inbox = ?`
+}
+
+func inboxArgs(inbox string) []any {
+	if inbox == "" {
+		return nil
+	}
+	return []any{inbox}
+}
+
 // OpenFiles lists the inbox's files still claimed or submitting, oldest
 // first: after a crash these are resumed. An empty inbox lists every inbox.
 func (d *DB) OpenFiles(ctx context.Context, inbox string) ([]File, error) {
-	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files
-		WHERE state IN ('claimed', 'submitting') AND (? = '' OR inbox = ?) ORDER BY id`, inbox, inbox)
+	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+byInbox(inbox)+` AND state IN ('claimed', 'submitting') ORDER BY id`,
+		inboxArgs(inbox)...)
 	if err != nil {
 		return nil, fmt.Errorf("listing open files of inbox %q: %w", inbox, err)
 	}
@@ -240,8 +258,8 @@ func (d *DB) updateFileArgs(f File) []any {
 // RecentFiles lists the inbox's most recently claimed files, newest first,
 // at most limit of them (limit <= 0: all). An empty inbox lists every inbox.
 func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, error) {
-	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files
-		WHERE (? = '' OR inbox = ?) ORDER BY id DESC LIMIT ?`, inbox, inbox, d.limitArg(limit))
+	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+byInbox(inbox)+` ORDER BY id DESC LIMIT ?`,
+		append(inboxArgs(inbox), d.limitArg(limit))...)
 	if err != nil {
 		return nil, fmt.Errorf("listing recent files of inbox %q: %w", inbox, err)
 	}
@@ -260,7 +278,7 @@ func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, e
 		}
 		out[s] = n
 		return nil
-	}, `SELECT state, count(*) FROM files WHERE (? = '' OR inbox = ?) GROUP BY state`, inbox, inbox)
+	}, `SELECT state, count(*) FROM files`+byInbox(inbox)+` GROUP BY state`, inboxArgs(inbox)...)
 	if err != nil {
 		return nil, fmt.Errorf("counting files of inbox %q: %w", inbox, err)
 	}

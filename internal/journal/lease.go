@@ -118,8 +118,8 @@ func (d *DB) Leases(ctx context.Context, inbox string) ([]Lease, error) {
 			return l, fmt.Errorf("file %d: %w", l.FileID, err)
 		}
 		return l, nil
-	}, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
-		WHERE (? = '' OR inbox = ?) AND state IN `+openStates+` ORDER BY id`, inbox, inbox)
+	}, `SELECT id, inbox, name, path, state, owner, lease_until FROM files`+byInbox(inbox)+
+		` AND state IN `+openStates+` ORDER BY id`, inboxArgs(inbox)...)
 	if err != nil {
 		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
 	}

@@ -1,0 +1,132 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"filebridge/internal/app"
+	"filebridge/internal/config"
+	"filebridge/internal/inbox"
+	"filebridge/internal/journal"
+	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
+)
+
+// manyInboxes writes and loads a config of n local inboxes in/NNN of one
+// simulator portal, polling once an hour, and returns it with the inbox
+// folders.
+func manyInboxes(t *testing.T, n int) (*config.Config, []string, *portalsim.Sim) {
+	t.Helper()
+	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(sim.Handler())
+	t.Cleanup(srv.Close)
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[journal]\npath = %q\n\n[server]\nlisten = \"\"\n\n[portals.main]\nedition = \"A\"\nbase_url = %q\ncompany = 42\ntoken_file = \"token\"\n",
+		filepath.Join(root, "journal.db"), srv.URL+"/api")
+	dirs := make([]string, n)
+	for i := range dirs {
+		dirs[i] = filepath.Join(root, "in", fmt.Sprintf("%03d", i))
+		if err := os.MkdirAll(dirs[i], 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "\n[[inboxes]]\nname = \"t%03d\"\nportal = \"main\"\nurl = %q\npoll = \"1h\"\n", i, dirs[i])
+	}
+	file := filepath.Join(root, "config.toml")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(file)
+	if err != nil {
+		t.Fatalf("loading the config: %v", err)
+	}
+	return cfg, dirs, sim
+}
+
+// TestManyInboxesShareOneWatcher: 300 local inboxes in one process (more
+// than Linux's default of 128 inotify instances a user) all take a file
+// dropped after their first round from its file-system event (the next
+// poll is an hour away), through one inotify instance.
+func TestManyInboxesShareOneWatcher(t *testing.T) {
+	const n = 300
+	cfg, dirs, sim := manyInboxes(t, n)
+	before, err := testkit.InotifyInstances("self")
+	if err != nil {
+		t.Skipf("SKIPPING: no /proc: %v", err)
+	}
+	d, err := app.Open(context.Background(), cfg, discard(), app.Options{Inbox: inbox.Options{SkipSettle: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	}()
+	// Every inbox watches its folder before its first round: once that
+	// round is over, only an event brings a file in within the hour.
+	waitUntil(t, 30*time.Second, "every inbox finished its first round", func() bool {
+		for _, in := range d.Inboxes {
+			if in.Status().LastRound.End.IsZero() {
+				return false
+			}
+		}
+		return true
+	})
+	for i, dir := range dirs {
+		tmp := filepath.Join(dir, ".SUPPLIERS.csv.part")
+		body := fmt.Sprintf("code,name,relationship\nT-%03d,Tenant %03d,Manufacturer\n", i, i)
+		if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, "SUPPLIERS.csv")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitUntil(t, 60*time.Second, "every dropped file on the portal", func() bool { return sim.Len(portalsim.Connections) == n })
+	waitUntil(t, 30*time.Second, "every file done in the journal", func() bool {
+		for _, in := range d.Inboxes {
+			if states, err := d.Journal.FileStates(ctx, in.Name()); err != nil || states[journal.FileDone] != 1 {
+				return false
+			}
+		}
+		return true
+	})
+	got, err := testkit.InotifyInstances("self")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got-before > 1 || got > 4 {
+		t.Errorf("%d inotify instances in the process (%d before the daemon), want one more at most and 4 in all", got, before)
+	}
+}
+
+// waitUntil polls cond until it holds, failing the test after within (a
+// correctness deadline, not a performance one).
+func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %s: %s", within, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
