@@ -204,22 +204,32 @@ func validEAN(v string) bool {
 	return int(v[len(v)-1]-'0') == (10-sum%10)%10
 }
 
-// num reads a JSON number ("number" in the documents). With StrictInput
-// off a numeric string is taken too.
-func (o in) num(name string, fl field) decimal {
+// numberText is the text of the number member name: false when it is
+// absent (missing, if required); "" when it is no JSON number (with
+// StrictInput off a string is taken too), which the caller refuses.
+func (o in) numberText(name string, fl field) (string, bool) {
 	x, ok := o.get(name)
 	if !ok {
 		o.missing(name, fl.required)
-		return ""
+		return "", false
 	}
-	text := ""
 	switch v := x.(type) {
 	case json.Number:
-		text = v.String()
+		return v.String(), true
 	case string:
 		if !o.strict() {
-			text = v
+			return v, true
 		}
+	}
+	return "", true
+}
+
+// num reads a JSON number ("number" in the documents). With StrictInput
+// off a numeric string is taken too.
+func (o in) num(name string, fl field) decimal {
+	text, ok := o.numberText(name, fl)
+	if !ok {
+		return ""
 	}
 	d, err := parseDecimal(text)
 	if text == "" || err != nil {
@@ -234,19 +244,9 @@ func (o in) num(name string, fl field) decimal {
 
 // integer reads a whole JSON number ("integer" in the documents).
 func (o in) integer(name string, fl field) int64 {
-	x, ok := o.get(name)
+	text, ok := o.numberText(name, fl)
 	if !ok {
-		o.missing(name, fl.required)
 		return 0
-	}
-	text := ""
-	switch v := x.(type) {
-	case json.Number:
-		text = v.String()
-	case string:
-		if !o.strict() {
-			text = v
-		}
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {

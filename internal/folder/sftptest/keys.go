@@ -5,6 +5,7 @@
 package sftptest
 
 import (
+	"crypto"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
@@ -33,15 +34,7 @@ func newKeyPair(t testing.TB) keyPair {
 	if err != nil {
 		t.Fatalf("generating key: %v", err)
 	}
-	signer, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatalf("wrapping key: %v", err)
-	}
-	block, err := ssh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatalf("encoding key: %v", err)
-	}
-	return keyPair{signer: signer, pem: pem.EncodeToMemory(block)}
+	return pairOf(t, priv)
 }
 
 // newRSAKeyPair returns a throwaway 2048-bit RSA key.
@@ -51,6 +44,12 @@ func newRSAKeyPair(t testing.TB) keyPair {
 	if err != nil {
 		t.Fatalf("generating key: %v", err)
 	}
+	return pairOf(t, priv)
+}
+
+// pairOf wraps a private key as a signer and encodes it in OpenSSH's PEM.
+func pairOf(t testing.TB, priv crypto.PrivateKey) keyPair {
+	t.Helper()
 	signer, err := ssh.NewSignerFromKey(priv)
 	if err != nil {
 		t.Fatalf("wrapping key: %v", err)
