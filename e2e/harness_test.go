@@ -41,10 +41,17 @@ func start(t testing.TB, name string, args ...string) *process {
 // startEnv is start with more environment variables ("K=V").
 func startEnv(t testing.TB, name string, env []string, args ...string) *process {
 	t.Helper()
-	p := &process{name: name, out: &testkit.Buffer{}, done: make(chan struct{}), started: time.Now()}
-	p.cmd = exec.Command(bin, args...)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	return startCmd(t, name, cmd)
+}
+
+// startCmd starts cmd as the process name, its output kept (and shown
+// when the test fails), killed at the end of the test.
+func startCmd(t testing.TB, name string, cmd *exec.Cmd) *process {
+	t.Helper()
+	p := &process{name: name, cmd: cmd, out: &testkit.Buffer{}, done: make(chan struct{}), started: time.Now()}
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	p.cmd.Env = append(os.Environ(), env...)
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", name, err)
 	}
@@ -239,10 +246,22 @@ func (s *sim) stats(t testing.TB) simStats {
 	return st
 }
 
+// setLatency makes the simulator wait d before every API response
+// (POST /_sim/faults).
+func (s *sim) setLatency(t testing.TB, d time.Duration) {
+	t.Helper()
+	s.postFaults(t, fmt.Sprintf(`{"latency":%q}`, d))
+}
+
 // setFaults changes the injected faults (POST /_sim/faults).
 func (s *sim) setFaults(t testing.TB, fail, throttle, drop float64) {
 	t.Helper()
-	body := fmt.Sprintf(`{"failRate":%g,"throttleRate":%g,"dropRate":%g}`, fail, throttle, drop)
+	s.postFaults(t, fmt.Sprintf(`{"failRate":%g,"throttleRate":%g,"dropRate":%g}`, fail, throttle, drop))
+}
+
+// postFaults posts body to /_sim/faults.
+func (s *sim) postFaults(t testing.TB, body string) {
+	t.Helper()
 	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatalf("setting faults: %v", err)

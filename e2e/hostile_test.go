@@ -67,42 +67,7 @@ func TestFIFOBesideGoodFiles(t *testing.T) {
 // limit bytes (ulimit -v), as the drills ran it.
 func startLimited(t testing.TB, name string, limit int64, args ...string) *process {
 	t.Helper()
-	p := &process{name: name, out: &testkit.Buffer{}, done: make(chan struct{}), started: time.Now()}
-	p.cmd = exec.Command("/bin/sh", append([]string{"-c", `ulimit -v "$0" && exec "$@"`, strconv.FormatInt(limit>>10, 10), bin}, args...)...)
-	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", name, err)
-	}
-	go func() { p.err = p.cmd.Wait(); close(p.done) }()
-	running.Store(p, true)
-	t.Cleanup(func() {
-		running.Delete(p)
-		p.kill()
-		if t.Failed() {
-			t.Logf("--- output of %s ---\n%s", name, tail(p.out.String(), 12000))
-		}
-	})
-	return p
-}
-
-// peakRSS is the peak resident memory of a running process (VmHWM).
-func peakRSS(t testing.TB, pid int) int64 {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatalf("no VmHWM in /proc/%d/status", pid)
-	return 0
+	return startCmd(t, name, exec.Command("/bin/sh", append([]string{"-c", `ulimit -v "$0" && exec "$@"`, strconv.FormatInt(limit>>10, 10), bin}, args...)...))
 }
 
 // TestHostileWorkbookDaemon: `filebridge run`, under a 3 GB address-space
@@ -141,7 +106,10 @@ func TestHostileWorkbookDaemon(t *testing.T) {
 	allIn(t, 30*time.Second, filepath.Join(inbox, "error"), []string{hostile})
 	took := time.Since(begin)
 	allIn(t, 30*time.Second, filepath.Join(inbox, "processed"), good)
-	peak := peakRSS(t, p.cmd.Process.Pid)
+	peak, err := testkit.PeakRSS(strconv.Itoa(p.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("a %d-byte workbook of 1.5 GiB of spaces refused %s after the start; peak RSS of the daemon %d MiB", st.Size(), took.Round(time.Millisecond), peak>>20)
 	if p.exited() {
 		t.Fatal("the daemon died")

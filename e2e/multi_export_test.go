@@ -177,11 +177,7 @@ func TestExportRedoneAfterKill(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "e2e_redo")
 	s := startSim(t, "B", "--preload", "4")
-	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"1500ms"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
+	s.setLatency(t, 1500*time.Millisecond)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	cfg := sharedConfig(t, dir, s, url, out, 20*time.Second, "stock")

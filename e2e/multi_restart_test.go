@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,11 +30,7 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 	s := startSim(t, "B", "--preload", "4")
 	// Runs longer than the period: the next tick comes while one runs, and
 	// is skipped only while its runner counts as alive.
-	resp, err := http.Post(s.URL+"/_sim/faults", "application/json", strings.NewReader(`{"latency":"2500ms"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
+	s.setLatency(t, 2500*time.Millisecond)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
 	cfg := sharedConfig(t, dir, s, url, out, exportEvery, "stock", "movements")

@@ -18,17 +18,10 @@ import (
 	"filebridge/internal/testkit"
 )
 
-// eventually polls cond (the daemon works in its own goroutines) until it
-// holds, failing after a generous deadline.
+// eventually waits for what the daemon does in its own goroutines.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Eventually(t, 30*time.Second, what, cond)
 }
 
 // TestReload: SIGHUP adds an inbox without a restart; an invalid file and

@@ -160,14 +160,12 @@ tls = "none"
 		t.Errorf("file_failed event %+v", e)
 	}
 	var mail []byte
-	deadline := time.Now().Add(30 * time.Second)
-	for len(mail) == 0 && time.Now().Before(deadline) {
+	testkit.Eventually(t, 30*time.Second, "the mail", func() bool {
 		if m := testkit.Mails(t, maildir); len(m) > 0 {
 			mail = m[0]
-		} else {
-			time.Sleep(20 * time.Millisecond)
 		}
-	}
+		return mail != nil
+	})
 	for _, want := range []string{"Subject: filebridge: SUPPLIERS_BAD.csv failed in inbox erp", "To: <desk@example.com>", `filename="SUPPLIERS_BAD.report.csv"`} {
 		if !strings.Contains(string(mail), want) {
 			t.Errorf("the mail lacks %q:\n%s", want, mail)

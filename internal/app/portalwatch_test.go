@@ -18,6 +18,7 @@ import (
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/server"
+	"filebridge/internal/testkit"
 )
 
 // watchEnv is a daemon on the config of setup whose portal is a simulator
@@ -110,13 +111,7 @@ func TestHealthProbe(t *testing.T) {
 		e := newWatchEnv(t, "", 20*time.Millisecond)
 		e.run(t)
 		// Observed: the probe reached the portal while it was up.
-		deadline := time.Now().Add(10 * time.Second)
-		for e.sim.Stats().Requests == 0 {
-			if time.Now().After(deadline) {
-				t.Fatal("the health probe never asked the portal")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		testkit.Eventually(t, 10*time.Second, "the health probe asking the portal", func() bool { return e.sim.Stats().Requests > 0 })
 		e.waitPortal(t, server.StatusOK)
 		e.stopPortal()
 		p := e.waitPortal(t, server.StatusUnreachable)

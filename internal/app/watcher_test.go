@@ -82,7 +82,7 @@ func TestManyInboxesShareOneWatcher(t *testing.T) {
 	}()
 	// Every inbox watches its folder before its first round: once that
 	// round is over, only an event brings a file in within the hour.
-	waitUntil(t, 30*time.Second, "every inbox finished its first round", func() bool {
+	testkit.Eventually(t, 30*time.Second, "every inbox finished its first round", func() bool {
 		for _, in := range d.Inboxes {
 			if in.Status().LastRound.End.IsZero() {
 				return false
@@ -100,8 +100,8 @@ func TestManyInboxesShareOneWatcher(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitUntil(t, 60*time.Second, "every dropped file on the portal", func() bool { return sim.Len(portalsim.Connections) == n })
-	waitUntil(t, 30*time.Second, "every file done in the journal", func() bool {
+	testkit.Eventually(t, 60*time.Second, "every dropped file on the portal", func() bool { return sim.Len(portalsim.Connections) == n })
+	testkit.Eventually(t, 30*time.Second, "every file done in the journal", func() bool {
 		for _, in := range d.Inboxes {
 			if states, err := d.Journal.FileStates(ctx, in.Name()); err != nil || states[journal.FileDone] != 1 {
 				return false
@@ -115,18 +115,5 @@ func TestManyInboxesShareOneWatcher(t *testing.T) {
 	}
 	if got-before > 1 || got > 4 {
 		t.Errorf("%d inotify instances in the process (%d before the daemon), want one more at most and 4 in all", got, before)
-	}
-}
-
-// waitUntil polls cond until it holds, failing the test after within (a
-// correctness deadline, not a performance one).
-func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("not within %s: %s", within, what)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

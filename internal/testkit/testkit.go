@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Buffer is a bytes.Buffer safe for writer goroutines and a reader (a
@@ -82,4 +83,18 @@ func FreePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Eventually polls cond until it holds (what a test waits for happens in
+// other goroutines or processes), failing the test after within: a
+// correctness deadline, not a performance one.
+func Eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("not within %s: %s", within, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
