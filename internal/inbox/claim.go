@@ -42,6 +42,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	if err := in.checkJournal(ctx); err != nil {
 		return res, in.retryLater(err)
 	}
+	in.requeueGrown(ctx, f)
 	jobs, err := in.openJobs(ctx, f)
 	if err != nil {
 		if ctx.Err() != nil {

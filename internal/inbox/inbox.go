@@ -110,6 +110,7 @@ type Inbox struct {
 	opts     Options
 
 	work       sync.Mutex // held while a file is claimed or processed
+	grownLook  time.Time  // the last look for files grown after their reading (requeueGrown; under work)
 	readMu     sync.Mutex // guards the reading ledger (reading.go) and readWarned
 	readWarned bool       // a ledger that cannot be written was logged
 	// strays are the files of processing/ without an open journal row,
