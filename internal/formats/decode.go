@@ -75,6 +75,7 @@ type firstRow struct {
 // decode implements Decode: the header, the decoder's setup, the row loop.
 func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(Doc) error) (Summary, error) {
 	var sum Summary
+	opts = opts.withLayout()
 	dt, err := checkOptions(opts)
 	if err != nil {
 		return sum, err
@@ -591,6 +592,7 @@ func (d *decoder) finish() (Summary, error) {
 
 // rawRows implements Rows.
 func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) ([]string, error) {
+	opts = opts.withLayout()
 	if _, err := checkOptions(opts); err != nil {
 		return nil, err
 	}

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"filebridge/internal/fixedwidth"
 	"filebridge/internal/model"
 )
 
@@ -31,9 +32,12 @@ type Options struct {
 	// Type is a document type name or alias of the edition ("skus",
 	// "purchase_orders"...); "" detects it from the header row.
 	Type string
-	// Format is "csv" or "xlsx"; "" picks it by file extension (.csv, .txt,
-	// .tsv: csv; .xlsx: xlsx).
+	// Format is "csv", "xlsx" or "fixed"; "" picks it by file extension
+	// (.csv, .txt, .tsv: csv; .xlsx: xlsx).
 	Format string
+	// Layout cuts the lines of a "fixed" file into columns (the file has no
+	// header row: the layout names the columns).
+	Layout fixedwidth.Layout
 	// Delimiter of CSV fields; 0 detects it among ',' ';' '\t' '|'.
 	Delimiter rune
 	// Charset of CSV files: "" or "utf-8", "windows-1252", "iso-8859-1".

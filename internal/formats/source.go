@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"filebridge/internal/fixedwidth"
 )
 
 // rowSource yields the rows of one sheet or CSV file.
@@ -61,11 +63,11 @@ func (e *fileProblem) Error() string {
 // formatOf returns "csv" or "xlsx" for the options and file name.
 func formatOf(name string, opts Options) (string, error) {
 	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
-	case "csv", "xlsx":
+	case "csv", "xlsx", fixedwidth.Format:
 		return f, nil
 	case "":
 	default:
-		return "", fmt.Errorf("unknown file format %q: use \"csv\" or \"xlsx\"", opts.Format)
+		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\" or \"fixed\"", opts.Format)
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv", ".txt", ".tsv":
@@ -91,8 +93,11 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 	if err != nil {
 		return nil, err
 	}
-	if format == "xlsx" {
+	switch format {
+	case "xlsx":
 		return openXLSX(r, size, name, opts)
+	case fixedwidth.Format:
+		return openFixed(r, size, opts)
 	}
 	return openCSV(r, size, opts)
 }

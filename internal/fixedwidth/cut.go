@@ -1,0 +1,230 @@
+package fixedwidth
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Cutter cuts the lines of one file into cells by a layout. It keeps the
+// fields of the last header record (see RecordType.Header).
+type Cutter struct {
+	l Layout
+	// comma writes implied decimals with a decimal comma (the route reads
+	// "12,50").
+	comma bool
+	width int
+	// lineWidth is the end of the last field of the row records, hdrWidth
+	// that of the header records.
+	lineWidth, hdrWidth int
+	codes               []string // the codes of the records read
+	cells, hdr          []string
+	hdrSeen             bool
+	runes               []rune
+	problems            []string
+	// Broken says the last line cut could not be read as a row at all
+	// (its record type is unknown, or no header record came before it):
+	// its problem is all there is to say of it.
+	Broken bool
+}
+
+// NewCutter returns a Cutter of a checked layout (see Check).
+func NewCutter(l Layout, decimalComma bool) *Cutter {
+	c := &Cutter{l: l, comma: decimalComma, width: l.Width(), cells: make([]string, len(l.Fields)), hdr: make([]string, len(l.Fields))}
+	for _, f := range l.Fields {
+		if c.isHeader(f) {
+			c.hdrWidth = max(c.hdrWidth, f.End())
+		} else {
+			c.lineWidth = max(c.lineWidth, f.End())
+		}
+		if !slices.Contains(c.codes, f.Record) {
+			c.codes = append(c.codes, f.Record)
+		}
+	}
+	return c
+}
+
+func (c *Cutter) isHeader(f Field) bool {
+	return c.l.Record != nil && c.l.Record.Header != "" && f.Record == c.l.Record.Header
+}
+
+// Cut cuts one line (without its line end) into cells in layout order.
+// row is false for a line that makes no row: a header record (its fields
+// are kept for the rows after it) or a skipped record. problem says, when
+// not "", what is wrong with the line, the columns first ("columns 31–40
+// (quantity): ..."); cells then hold what could be read. cells are valid
+// until the next call.
+func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
+	line = strings.TrimRight(line, "\r")
+	c.runes = c.runes[:0]
+	for _, r := range line {
+		c.runes = append(c.runes, r)
+	}
+	rs := c.runes
+	c.problems = c.problems[:0]
+	c.Broken = false
+	if strings.TrimSpace(line) == "" {
+		clear(c.cells)
+		return c.cells, true, "" // an empty line: the decoder skips it
+	}
+	header := false
+	if r := c.l.Record; r != nil {
+		code := r.code(rs)
+		switch {
+		case slices.Contains(r.Skip, code):
+			return nil, false, ""
+		case r.Header != "" && code == r.Header:
+			header = true
+		case !slices.Contains(c.codes, code):
+			clear(c.cells)
+			c.Broken = true
+			return c.cells, true, fmt.Sprintf("%s: record type %q is none of the layout's (%s): add it to record_type.skip if its lines are not to be read",
+				spanOf(r.Start, r.Length, "record type"), code, strings.Join(quoted(c.codes), ", "))
+		}
+	}
+	width := c.width
+	if c.l.Record != nil {
+		width = c.lineWidth
+		if header {
+			width = c.hdrWidth
+		}
+	}
+	cut := false
+	for i, f := range c.l.Fields {
+		if c.isHeader(f) != header {
+			if !header {
+				c.cells[i] = c.hdr[i]
+			}
+			continue
+		}
+		var s string
+		switch {
+		case f.Start > len(rs):
+		case f.End() > len(rs):
+			s = string(rs[f.Start-1:])
+		default:
+			s = string(rs[f.Start-1 : f.End()])
+		}
+		if f.End() > len(rs) && !cut {
+			cut = true
+			c.problem("%s: the line ends at column %d, the layout needs %d characters: check that the file was not cut or its lines not trimmed",
+				f.Span(), len(rs), width)
+		}
+		s = strings.TrimRight(s, " ")
+		if f.Decimals > 0 {
+			if v, ok := Implied(s, f.Decimals, c.comma); ok {
+				s = v
+			} else {
+				c.problem("%s: %q is not a number: the layout gives it %d implied decimals, so it holds digits only (and a sign), e.g. %s for %s",
+					f.Span(), strings.TrimSpace(s), f.Decimals, example(f), exampleValue(f, c.comma))
+			}
+		}
+		if header {
+			c.hdr[i] = s
+		} else {
+			c.cells[i] = s
+		}
+	}
+	if len(rs) > width {
+		if extra := strings.TrimRight(string(rs[width:]), " "); extra != "" {
+			n := utf8.RuneCountInString(extra)
+			c.problem("%s: %d characters past the layout's last column %d (%q): the line is longer than the layout; check the starts and lengths",
+				spanOf(width+1, n, ""), n, width, clip(extra))
+		}
+	}
+	if header {
+		c.hdrSeen = true
+		if len(c.problems) == 0 {
+			return nil, false, ""
+		}
+		// The problem of a header record is reported on its line.
+		for i, f := range c.l.Fields {
+			if c.isHeader(f) {
+				c.cells[i] = c.hdr[i]
+			} else {
+				c.cells[i] = ""
+			}
+		}
+		return c.cells, true, strings.Join(c.problems, "; ")
+	}
+	if c.l.Record != nil && c.l.Record.Header != "" && !c.hdrSeen {
+		c.Broken = true
+		c.problem("the line comes before any header record %q: the columns of its order are not known", c.l.Record.Header)
+	}
+	return c.cells, true, strings.Join(c.problems, "; ")
+}
+
+func (c *Cutter) problem(format string, args ...any) {
+	c.problems = append(c.problems, fmt.Sprintf(format, args...))
+}
+
+func spanOf(start, length int, name string) string {
+	s := fmt.Sprintf("columns %d–%d", start, start+length-1)
+	if length == 1 {
+		s = fmt.Sprintf("column %d", start)
+	}
+	if name != "" {
+		s += " (" + name + ")"
+	}
+	return s
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 20 {
+		return string(r[:20]) + "…"
+	}
+	return s
+}
+
+// example is 1250 with the field's decimals (12.50 with 2) written in
+// field f: "000001250".
+func example(f Field) string {
+	digits := "1250"
+	if len(digits) > f.Length {
+		digits = digits[len(digits)-f.Length:]
+	}
+	return strings.Repeat("0", f.Length-len(digits)) + digits
+}
+
+func exampleValue(f Field, comma bool) string {
+	v, _ := Implied(example(f), f.Decimals, comma)
+	return v
+}
+
+// Implied reads a number with implied decimals: digits with an optional
+// sign before or after them ("000001250", "-00001250", "00001250-"), spaces
+// around; "" stays "". It returns the number with its decimal separator
+// ("12.50", or "12,50" with comma) and whether s is such a number.
+func Implied(s string, decimals int, comma bool) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", true
+	}
+	neg := false
+	switch {
+	case s[0] == '-' || s[0] == '+':
+		neg, s = s[0] == '-', s[1:]
+	case s[len(s)-1] == '-' || s[len(s)-1] == '+':
+		neg, s = s[len(s)-1] == '-', s[:len(s)-1]
+	}
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return "", false
+	}
+	if len(s) <= decimals {
+		s = strings.Repeat("0", decimals-len(s)+1) + s
+	}
+	whole := strings.TrimLeft(s[:len(s)-decimals], "0")
+	if whole == "" {
+		whole = "0"
+	}
+	sep := "."
+	if comma {
+		sep = ","
+	}
+	out := whole + sep + s[len(s)-decimals:]
+	if neg && strings.Trim(s, "0") != "" {
+		out = "-" + out
+	}
+	return out, true
+}

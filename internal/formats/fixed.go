@@ -1,0 +1,112 @@
+package formats
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+
+	"filebridge/internal/fixedwidth"
+)
+
+// fixedSource reads the lines of a fixed-width file and cuts them by the
+// route's layout (see fixedwidth.Cutter). The file has no header row: the
+// layout names the columns.
+type fixedSource struct {
+	r    *bufio.Reader
+	cut  *fixedwidth.Cutter
+	utf8 bool // the text is not transcoded: it must be valid UTF-8
+	line int
+}
+
+// withLayout makes the options of a fixed-width file read like a file
+// without header row whose positions are the layout's column names.
+func (o Options) withLayout() Options {
+	if isFixed(o.Format) {
+		o.NoHeader = true
+		o.Positions = o.Layout.Names()
+		o.HeaderRow = 0
+	}
+	return o
+}
+
+func isFixed(format string) bool {
+	return strings.EqualFold(strings.TrimSpace(format), fixedwidth.Format)
+}
+
+func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
+	if len(opts.Layout.Fields) == 0 {
+		return nil, errors.New("a fixed-width file needs the layout of the route")
+	}
+	charset, err := normCharset(opts.Charset)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), int(min(size+1, readSize)))
+	head, err := br.Peek(4)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("reading: %w", err)
+	}
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bytes.HasPrefix(head, oleMagic[:min(len(oleMagic), 4)]):
+		return nil, &fileProblem{msg: "this is a workbook (or another binary file), not a fixed-width text file: check the route's match and format"}
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		return nil, &fileProblem{msg: "the file is UTF-16 text: have the host write it in UTF-8 or a single-byte charset (set charset on the route)"}
+	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
+		_, _ = br.Discard(3)
+		charset = charsetUTF8
+	}
+	s := &fixedSource{cut: fixedwidth.NewCutter(opts.Layout, opts.DecimalComma)}
+	switch charset {
+	case charsetWindows1252:
+		s.r = bufio.NewReader(charmap.Windows1252.NewDecoder().Reader(br))
+	case charsetLatin1:
+		s.r = bufio.NewReader(charmap.ISO8859_1.NewDecoder().Reader(br))
+	default:
+		s.r, s.utf8 = br, true
+	}
+	return s, nil
+}
+
+// next cuts the next line that makes a row.
+func (s *fixedSource) next() (int, []string, error) {
+	for {
+		line, err := s.r.ReadString('\n')
+		if line == "" && err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0, nil, io.EOF
+			}
+			return 0, nil, fmt.Errorf("reading line %d: %w", s.line+1, err)
+		}
+		s.line++
+		line = strings.TrimSuffix(line, "\n")
+		if strings.IndexByte(line, 0) >= 0 {
+			return 0, nil, &fileProblem{row: s.line, msg: fmt.Sprintf("the file holds a NUL byte on line %d: it is not a text file; have the host write it again", s.line)}
+		}
+		if s.utf8 && !utf8.ValidString(line) {
+			return 0, nil, &fileProblem{row: s.line, msg: fmt.Sprintf("the file is not valid UTF-8 on line %d: it was probably written in a single-byte charset; set charset = \"windows-1252\" or \"iso-8859-1\" on the route", s.line)}
+		}
+		cells, row, problem := s.cut.Cut(line)
+		if !row {
+			continue
+		}
+		if problem != "" {
+			re := &rowError{row: s.line, cells: cells, msg: problem}
+			if s.cut.Broken {
+				// Like a broken CSV record: said once, the line kept as is.
+				re.last, re.value, re.raw = s.line, line, line
+			}
+			return s.line, cells, re
+		}
+		return s.line, cells, nil
+	}
+}
+
+func (s *fixedSource) cell(int, int) string { return "" }
+func (s *fixedSource) sheet() string        { return "" }
+func (s *fixedSource) close() error         { return nil }
