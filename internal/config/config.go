@@ -19,6 +19,7 @@ import (
 	"time"
 	_ "time/tzdata" // time zones without the system database (Windows, scratch images)
 
+	"filebridge/internal/fixedwidth"
 	"filebridge/internal/model"
 	"filebridge/internal/redact"
 )
@@ -280,8 +281,12 @@ type Route struct {
 	// Policy is "reject" (default: any error, nothing submitted) or
 	// "partial" (valid documents submitted).
 	Policy string `toml:"policy"`
-	// Format is "csv", "xlsx" or "" (by extension).
+	// Format is "csv", "xlsx", "fixed" or "" (by extension).
 	Format string `toml:"format"`
+	// Layout cuts the lines of a fixed-width file (format = "fixed") into
+	// columns; RecordType says where a line's record type code is.
+	Layout     []fixedwidth.Field     `toml:"layout"`
+	RecordType *fixedwidth.RecordType `toml:"record_type"`
 	// Delimiter is "," ";" "\t" "|" or "" (detected); "tab" reads as "\t".
 	Delimiter string `toml:"delimiter"`
 	// Charset is "utf-8" (default), "windows-1252" or "iso-8859-1".
@@ -368,8 +373,11 @@ type Export struct {
 	// written. Default "UTC".
 	Timezone string         `toml:"timezone"`
 	Location *time.Location `toml:"-"`
-	// Format is "csv" or "xlsx"; default from Filename's extension, else csv.
+	// Format is "csv", "xlsx" or "fixed"; default from Filename's
+	// extension, else csv.
 	Format string `toml:"format"`
+	// Layout places the columns of a fixed-width file (format = "fixed").
+	Layout []fixedwidth.Field `toml:"layout"`
 	// Filename is a template with {date} {time} {datetime} {seq} {type}
 	// {outbox}. Default "<TYPE>_{datetime}.<format>", e.g.
 	// "STOCK_{datetime}.csv".

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"filebridge/internal/fixedwidth"
 	"filebridge/internal/model"
 )
 
@@ -99,7 +100,9 @@ func TestExample(t *testing.T) {
 		{"path default", c.Portal("main").Path("stocks"), "/stocks"},
 		{"erp folder", c.Inbox("erp").Folder, FolderURL{Scheme: "sftp", User: "edi", Host: "files.example.com", Port: 22, Path: "/outgoing"}},
 		{"erp password", c.Inbox("erp").Password.Value(), "example-password"},
-		{"erp routes", len(c.Inbox("erp").Routes), 2},
+		{"erp routes", len(c.Inbox("erp").Routes), 3},
+		{"fixed-width route", c.Route("erp", "ITEMS_1.txt").Layout[2], fixedwidth.Field{Name: "buyPrice", Start: 45, Length: 9, Decimals: 2}},
+		{"fixed-width export", c.Outbox("erp-out").Exports[2].Layout[1].Length, 9},
 		{"sku route charset", c.Route("erp", "in/sku_2026.csv").Charset, CharsetWindows1252},
 		{"sku route constants", c.Route("erp", "SKU_1.csv").Constants(), map[string]string{"warehouseLocation": "3"}},
 		{"orders route", c.Route("erp", "ORDERS_1.XLSX").Type, "orders"},

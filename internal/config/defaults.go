@@ -55,8 +55,9 @@ const (
 
 // File formats.
 const (
-	FormatCSV  = "csv"
-	FormatXLSX = "xlsx"
+	FormatCSV   = "csv"
+	FormatXLSX  = "xlsx"
+	FormatFixed = "fixed" // fixed-width lines, cut by a layout
 )
 
 // New returns a Config holding the top-level defaults, the state before a

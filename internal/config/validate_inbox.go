@@ -109,8 +109,8 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 		p.add(where, "policy %q: use %q or %q", r.Policy, PolicyReject, PolicyPartial)
 	}
 	r.Format = strings.ToLower(strings.TrimSpace(r.Format))
-	if r.Format != "" && r.Format != FormatCSV && r.Format != FormatXLSX {
-		p.add(where, "format %q: use \"csv\", \"xlsx\", or leave it out to go by the file extension", r.Format)
+	if r.Format != "" && r.Format != FormatCSV && r.Format != FormatXLSX && r.Format != FormatFixed {
+		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), or leave it out to go by the file extension", r.Format)
 	}
 	if r.Sheet != "" && r.Format == FormatCSV {
 		p.add(where, "sheet is set but format is \"csv\": sheets exist only in xlsx files")
@@ -127,7 +127,9 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 	} else {
 		r.Location = loc
 	}
+	validateRouteLayout(p, where, edition, r)
 	switch {
+	case r.Format == FormatFixed: // the layout names the columns
 	case r.Header && len(r.Positions) > 0:
 		p.add(where, "positions is used only with header = false: set header = false to read columns by position, or map foreign headers in [inboxes.routes.columns]")
 	case !r.Header && len(r.Positions) == 0:

@@ -80,11 +80,15 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 			e.Format = FormatXLSX
 		}
 	}
-	if e.Format != FormatCSV && e.Format != FormatXLSX {
-		p.add(where, "format %q: use \"csv\" or \"xlsx\"", e.Format)
+	if e.Format != FormatCSV && e.Format != FormatXLSX && e.Format != FormatFixed {
+		p.add(where, "format %q: use \"csv\", \"xlsx\" or \"fixed\" (with a layout)", e.Format)
 	}
 	if e.Filename == "" && e.Type != "" {
-		e.Filename = strings.ToUpper(string(e.Type)) + "_{datetime}." + e.Format
+		ext := e.Format
+		if ext == FormatFixed {
+			ext = "txt" // what hosts name fixed-width files
+		}
+		e.Filename = strings.ToUpper(string(e.Type)) + "_{datetime}." + ext
 	}
 	if err := checkFilename(e.Filename, e.Format, e.RunsSeveralTimesADay); err != nil {
 		p.add(where, "%v", err)
@@ -105,6 +109,7 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	if err := checkLayout(e.DateLayout); err != nil {
 		p.add(where, "%v", err)
 	}
+	validateExportLayout(p, where, edition, e)
 }
 
 func parseSchedule(spec string) (cron.Schedule, error) {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"filebridge/internal/config"
+	"filebridge/internal/fixedwidth"
 	"filebridge/internal/formats"
 	"filebridge/internal/model"
 )
@@ -21,6 +22,7 @@ func FormatOptions(e model.Edition, r *config.Route, maxSize int64) formats.Opti
 	}
 	o.Type = r.Type
 	o.Format = r.Format
+	o.Layout = fixedwidth.Layout{Fields: r.Layout, Record: r.RecordType}
 	switch d := r.Delimiter; {
 	case strings.EqualFold(d, "tab") || d == `\t`:
 		o.Delimiter = '\t'
