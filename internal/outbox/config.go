@@ -35,6 +35,7 @@ func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, err
 			CRLF:       e.CRLF,
 			Decimal:    e.Decimal,
 			DateLayout: e.DateLayout,
+			Layout:     e.Layout,
 		},
 	}, nil
 }

@@ -18,24 +18,39 @@ import (
 // single-byte charsets never produce a byte the csv.Writer would treat as a
 // delimiter, quote or line end other than the characters themselves.
 type csvEncoder struct {
-	w       *csv.Writer
-	opts    Options
+	textEncoder
+	w    *csv.Writer
+	opts Options
+	rec  []string
+}
+
+// textEncoder converts text to the charset of a file (CSV, fixed-width).
+type textEncoder struct {
+	charset string
 	charmap *charmap.Charmap // nil: UTF-8
-	rec     []string
 	buf     []byte
 }
 
-func newCSVEncoder(w io.Writer, opts Options) (*csvEncoder, error) {
-	e := &csvEncoder{opts: opts}
-	switch opts.Charset {
+func newTextEncoder(charset string) (textEncoder, error) {
+	t := textEncoder{charset: charset}
+	switch charset {
 	case UTF8:
 	case Windows1252:
-		e.charmap = charmap.Windows1252
+		t.charmap = charmap.Windows1252
 	case Latin1:
-		e.charmap = charmap.ISO8859_1
+		t.charmap = charmap.ISO8859_1
 	default:
-		return nil, fmt.Errorf("charset %q: use %q, %q or %q", opts.Charset, UTF8, Windows1252, Latin1)
+		return t, fmt.Errorf("charset %q: use %q, %q or %q", charset, UTF8, Windows1252, Latin1)
 	}
+	return t, nil
+}
+
+func newCSVEncoder(w io.Writer, opts Options) (*csvEncoder, error) {
+	te, err := newTextEncoder(opts.Charset)
+	if err != nil {
+		return nil, err
+	}
+	e := &csvEncoder{textEncoder: te, opts: opts}
 	if opts.BOM && e.charmap != nil {
 		return nil, fmt.Errorf("a byte order mark needs charset %q, not %q", UTF8, opts.Charset)
 	}
@@ -109,16 +124,23 @@ func (e *csvEncoder) format(v *value) string {
 			return strings.Replace(v.s, ".", ",", 1)
 		}
 		return v.s
+	}
+	return formatOther(e.opts, v)
+}
+
+// formatOther renders an integer, a date or a boolean as text.
+func formatOther(opts Options, v *value) string {
+	switch v.col.Kind {
 	case Integer:
 		return strconv.FormatInt(v.i, 10)
 	case DateTime:
-		layout := e.opts.DateLayout
+		layout := opts.DateLayout
 		if layout == "" {
 			layout = time.RFC3339
 		}
-		return v.t.In(e.opts.Location).Format(layout)
+		return v.t.In(opts.Location).Format(layout)
 	case Date:
-		layout := e.opts.DateLayout
+		layout := opts.DateLayout
 		if layout == "" {
 			layout = time.DateOnly
 		}
@@ -131,7 +153,7 @@ func (e *csvEncoder) format(v *value) string {
 
 // encode converts s to the target charset, failing on the first character
 // it lacks.
-func (e *csvEncoder) encode(s string) (string, error) {
+func (e *textEncoder) encode(s string) (string, error) {
 	if e.charmap == nil {
 		return s, nil
 	}
@@ -150,7 +172,7 @@ func (e *csvEncoder) encode(s string) (string, error) {
 		c, ok := e.charmap.EncodeRune(r)
 		if !ok {
 			return "", fmt.Errorf("%w: %q (%U) cannot be written in %s; set charset = \"utf-8\" on this export, or change the text in the portal",
-				ErrUnencodable, r, r, e.opts.Charset)
+				ErrUnencodable, r, r, e.charset)
 		}
 		b = append(b, c)
 	}

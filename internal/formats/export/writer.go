@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"filebridge/internal/fixedwidth"
 	"filebridge/internal/model"
 )
 
@@ -16,8 +17,9 @@ import (
 type Format string
 
 const (
-	CSV  Format = "csv"
-	XLSX Format = "xlsx"
+	CSV   Format = "csv"
+	XLSX  Format = "xlsx"
+	Fixed Format = fixedwidth.Format // fixed-width lines placed by Options.Layout
 )
 
 // Charsets an export may be written in (CSV only; XLSX is always UTF-8).
@@ -54,6 +56,10 @@ type Options struct {
 	Location *time.Location
 	// Sheet names the XLSX sheet; default the export type.
 	Sheet string
+	// Layout places the columns of a Fixed file (no header row): texts
+	// left-aligned, numbers right-aligned and zero-padded with implied
+	// decimals, dates as DateLayout writes them.
+	Layout []fixedwidth.Field
 }
 
 // CellError is a value that cannot be written, with its place in the file.
@@ -143,8 +149,10 @@ func NewWriter(w io.Writer, s *Schema, opts Options) (*Writer, error) {
 		enc, err = newCSVEncoder(w, opts)
 	case XLSX:
 		enc, err = newXLSXEncoder(w, s, opts)
+	case Fixed:
+		enc, err = newFixedEncoder(w, s, opts)
 	default:
-		err = fmt.Errorf("format %q: use \"csv\" or \"xlsx\"", opts.Format)
+		err = fmt.Errorf("format %q: use \"csv\", \"xlsx\" or \"fixed\"", opts.Format)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("starting export file: %w", err)
