@@ -18,12 +18,14 @@ func newTemplatesCmd() *cobra.Command {
 	var edition, out string
 	cmd := &cobra.Command{
 		Use:   "templates",
-		Short: "Write a CSV and an XLSX template for every document type",
+		Short: "Write a CSV and an XLSX template, and a fixed-width sample, for every document type",
 		Long: `Write, for each inbound document type, a CSV template (the header row only; docs/columns.md
 shows an example of every column) and an XLSX template (a "data" sheet to fill in, with code and
 EAN columns formatted as text, an "example" sheet with one filled-in row, and a "columns" sheet
 describing every column: required, type, limits, example). No template holds an example in the
-rows filebridge reads, so a forgotten example row is never submitted.
+rows filebridge reads, so a forgotten example row is never submitted. For fixed-width hosts,
+NAME.fixed.txt is a sample file of the example row and NAME.fixed.toml the route (format = "fixed"
+and its layout) that reads it.
 
 With --edition the files go into --out; without it, both editions go into OUT/A and OUT/B.`,
 		Example: `  filebridge templates --edition A --out ./templates

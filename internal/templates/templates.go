@@ -3,7 +3,9 @@
 // docs/columns.md gives an example of every column) and an XLSX template (a
 // "data" sheet to fill in, an "example" sheet with a filled-in row and a
 // "columns" sheet describing every column). No template carries an example
-// in the rows filebridge reads, so a forgotten example is never submitted. Everything comes from
+// in the rows filebridge reads, so a forgotten example is never submitted.
+// For hosts that write fixed-width files, NAME.fixed.txt is a sample of the
+// example row and NAME.fixed.toml the route whose layout reads it. Everything comes from
 // model.SpecFor, so a template always carries exactly the columns filebridge
 // reads. The output is deterministic: the same edition gives the same bytes.
 //
@@ -83,7 +85,7 @@ func ExampleCSV(spec model.Spec) ([]byte, error) {
 }
 
 // Write writes the CSV and XLSX templates of every document type of edition
-// e into dir (created if missing) and returns the paths written, in the
+// e, and a sample fixed-width file with the route that reads it, into dir (created if missing) and returns the paths written, in the
 // edition's dependency order.
 func Write(dir string, e model.Edition) ([]string, error) {
 	if len(model.DocTypes(e)) == 0 {
@@ -106,10 +108,14 @@ func Write(dir string, e model.Edition) ([]string, error) {
 		if err != nil {
 			return paths, fmt.Errorf("building %s template: %w", dt.Name, err)
 		}
+		fixedData, err := FixedSample(spec)
+		if err != nil {
+			return paths, fmt.Errorf("building %s fixed-width sample: %w", dt.Name, err)
+		}
 		for _, out := range []struct {
 			ext  string
 			data []byte
-		}{{".csv", csvData}, {".xlsx", xlsxData}} {
+		}{{".csv", csvData}, {".xlsx", xlsxData}, {".fixed.txt", fixedData}, {".fixed.toml", FixedRoute(spec, dt)}} {
 			p := filepath.Join(dir, Name(dt)+out.ext)
 			if err := os.WriteFile(p, out.data, 0o644); err != nil {
 				return paths, fmt.Errorf("writing template: %w", err)
