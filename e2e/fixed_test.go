@@ -121,7 +121,7 @@ func TestFixedWidthFiles(t *testing.T) {
 	skuFile := filepath.Join(work, "SKU_1.txt")
 	mustWrite(t, skuFile, cp1252)
 	bad := filepath.Join(work, "SKU_BAD.txt")
-	mustWrite(t, bad, skus[0]+"\n"+skus[1][:70]+"\n")
+	mustWrite(t, bad, cp1252[:strings.Index(cp1252, "\r\n")]+"\n"+skus[1][:70]+"\n")
 
 	h := func(no, name, street, zip, city, cc string) string {
 		return fmt.Sprintf("H%-17s%-20s%-4s%-30s%-30s%-10s%-20s%-2s", no, "EXT-"+no, "3", name, street, zip, city, cc)
@@ -143,6 +143,19 @@ func TestFixedWidthFiles(t *testing.T) {
 	out, code := runCmd(t, 30*time.Second, "validate", "--config", cfg, "--inbox", "erp", bad)
 	if code == 0 || !strings.Contains(out, "columns 68–73 (width): the line ends at column 70") {
 		t.Fatalf("validate of a cut line: exit %d, want a failure naming line 2's columns:\n%s", code, out)
+	}
+
+	// Processed, the cut file goes to error/ whole, its report naming the
+	// line and the columns.
+	out, code = runCmd(t, 60*time.Second, "process", "--config", cfg, "--inbox", "erp", bad)
+	report := readFile(t, filepath.Join(inbox, "error", "SKU_BAD.report.csv"))
+	if code == 0 || !has(files(t, inbox), "error/SKU_BAD.txt") ||
+		!strings.Contains(report, "2,FW-TABLE,invalid,,\"line 2: columns 68–73 (width): the line ends at column 70") ||
+		!strings.Contains(report, "1,FW-CHAIR,") || strings.Contains(report, "FW-CHAIR,invalid") {
+		t.Fatalf("process of a cut line: exit %d, want the file in error/ with line 2's columns in its report:\n%s\n%s", code, out, report)
+	}
+	if n := s.stats(t).Counts["variants"]; n != 1 {
+		t.Fatalf("the portal holds %d variants after a rejected file, want the 1 preloaded", n)
 	}
 
 	before := s.stats(t).Requests

@@ -21,7 +21,10 @@ type fixedSource struct {
 	r    *bufio.Reader
 	cut  *fixedwidth.Cutter
 	utf8 bool // the text is not transcoded: it must be valid UTF-8
-	line int
+	// watch sees the bytes of a file read in a single-byte charset (a
+	// UTF-8 file there would shift every column after an accented letter).
+	watch *charsetWatch
+	line  int
 }
 
 // withLayout makes the options of a fixed-width file read like a file
@@ -64,9 +67,11 @@ func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
 	s := &fixedSource{cut: fixedwidth.NewCutter(opts.Layout, opts.DecimalComma)}
 	switch charset {
 	case charsetWindows1252:
-		s.r = bufio.NewReader(charmap.Windows1252.NewDecoder().Reader(br))
+		s.watch = newCharsetWatch(br, charset)
+		s.r = bufio.NewReader(charmap.Windows1252.NewDecoder().Reader(s.watch))
 	case charsetLatin1:
-		s.r = bufio.NewReader(charmap.ISO8859_1.NewDecoder().Reader(br))
+		s.watch = newCharsetWatch(br, charset)
+		s.r = bufio.NewReader(charmap.ISO8859_1.NewDecoder().Reader(s.watch))
 	default:
 		s.r, s.utf8 = br, true
 	}
@@ -79,6 +84,12 @@ func (s *fixedSource) next() (int, []string, error) {
 		line, err := s.r.ReadString('\n')
 		if line == "" && err != nil {
 			if errors.Is(err, io.EOF) {
+				if s.watch != nil {
+					if p := s.watch.problem(); p != nil {
+						p.col = -1
+						return 0, nil, p
+					}
+				}
 				return 0, nil, io.EOF
 			}
 			return 0, nil, fmt.Errorf("reading line %d: %w", s.line+1, err)
