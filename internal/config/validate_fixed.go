@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -68,10 +69,18 @@ func validateExportLayout(p *problems, where string, edition model.Edition, e *E
 			if _, ok := cols[name]; ok {
 				return ""
 			}
-			return fmt.Sprintf("%q is not a column of the %s export (edition %s): use one of %v (see docs/exports.md)", name, e.Type, edition, s.Header())
+			return fmt.Sprintf("%q is not a column of the %s export (edition %s): use one of %s (see docs/exports.md)", name, e.Type, edition, strings.Join(s.Header(), ", "))
 		}
 	}
-	for _, msg := range (fixedwidth.Layout{Fields: e.Layout}).Check(known) {
+	fields := make([]fixedwidth.Field, len(e.Layout))
+	for i, f := range e.Layout {
+		if f.Record != "" {
+			p.add(where, "layout[%d] (%s): record applies to inbound files: an export writes one kind of line", i, f.Name)
+		}
+		fields[i] = f
+		fields[i].Record = ""
+	}
+	for _, msg := range (fixedwidth.Layout{Fields: fields}).Check(known) {
 		p.add(where, "%s", msg)
 	}
 	for i, f := range e.Layout {

@@ -146,7 +146,7 @@ func (l Layout) checkRecords() []string {
 	if r == nil {
 		for i, f := range l.Fields {
 			if f.Record != "" {
-				out = append(out, fmt.Sprintf("layout[%d] (%s): record %q is set but the route has no record_type: add record_type = { start = 1, length = %d } saying where the code is", i, f.Name, f.Record, len(f.Record)))
+				out = append(out, fmt.Sprintf("layout[%d] (%s): record %q is set but there is no record_type: add record_type = { start = 1, length = %d } to the route, saying where the code is", i, f.Name, f.Record, len(f.Record)))
 				break
 			}
 		}

@@ -41,7 +41,7 @@ func TestCheck(t *testing.T) {
 				"layout: columns 1–10 (orderNumber) overlaps column 1 (record type): give each column its own characters",
 			}},
 		{"record without record_type", Layout{Fields: []Field{{Name: "sku", Start: 1, Length: 10, Record: "D"}}},
-			[]string{`layout[0] (sku): record "D" is set but the route has no record_type: add record_type = { start = 1, length = 1 } saying where the code is`}},
+			[]string{`layout[0] (sku): record "D" is set but there is no record_type: add record_type = { start = 1, length = 1 } to the route, saying where the code is`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
