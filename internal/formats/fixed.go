@@ -51,8 +51,8 @@ func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
 		return nil, err
 	}
 	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), int(min(size+1, readSize)))
-	head, err := br.Peek(4)
-	if err != nil && !errors.Is(err, io.EOF) {
+	head, err := br.Peek(sniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("reading: %w", err)
 	}
 	switch {
@@ -65,15 +65,19 @@ func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
 		charset = charsetUTF8
 	}
 	s := &fixedSource{cut: fixedwidth.NewCutter(opts.Layout, opts.DecimalComma)}
+	var in io.Reader = br
+	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+		in = crLines{br} // lines end in CR alone, as in CSV files
+	}
 	switch charset {
 	case charsetWindows1252:
-		s.watch = newCharsetWatch(br, charset)
+		s.watch = newCharsetWatch(in, charset)
 		s.r = bufio.NewReader(charmap.Windows1252.NewDecoder().Reader(s.watch))
 	case charsetLatin1:
-		s.watch = newCharsetWatch(br, charset)
+		s.watch = newCharsetWatch(in, charset)
 		s.r = bufio.NewReader(charmap.ISO8859_1.NewDecoder().Reader(s.watch))
 	default:
-		s.r, s.utf8 = br, true
+		s.r, s.utf8 = bufio.NewReader(in), true
 	}
 	return s, nil
 }

@@ -63,6 +63,7 @@ func TestFixedWidthGolden(t *testing.T) {
 		{"skus", "skus.txt", Options{Type: "skus", Charset: "windows-1252", Layout: skuLayout()}},
 		{"skus_comma", "skus.txt", Options{Type: "skus", Charset: "windows-1252", DecimalComma: true, Layout: skuLayout()}},
 		{"skus_bad", "skus_bad.txt", Options{Type: "skus", Charset: "windows-1252", Layout: skuLayout()}},
+		{"skus_cr", "skus_cr.txt", Options{Type: "skus", Charset: "windows-1252", Layout: skuLayout()}},
 		{"skus_not_utf8", "skus.txt", Options{Type: "skus", Layout: skuLayout()}},
 		{"skus_utf8_in_1252", "skus_utf8.txt", Options{Type: "skus", Charset: "windows-1252", Layout: skuLayout()}},
 		{"orders", "orders.txt", Options{Type: "orders", Layout: orderLayout()}},
