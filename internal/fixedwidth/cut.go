@@ -27,6 +27,9 @@ type Cutter struct {
 	// (its record type is unknown, or no header record came before it):
 	// its problem is all there is to say of it.
 	Broken bool
+	// Reported are the fields of the last line whose value the problem
+	// already names (a number column holding more than digits).
+	Reported []int
 }
 
 // NewCutter returns a Cutter of a checked layout (see Check).
@@ -63,7 +66,7 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 	}
 	rs := c.runes
 	c.problems = c.problems[:0]
-	c.Broken = false
+	c.Broken, c.Reported = false, c.Reported[:0]
 	if strings.TrimSpace(line) == "" {
 		clear(c.cells)
 		return c.cells, true, "" // an empty line: the decoder skips it
@@ -116,6 +119,7 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 			if v, ok := Implied(s, f.Decimals, c.comma); ok {
 				s = v
 			} else {
+				c.Reported = append(c.Reported, i)
 				c.problem("%s: %q is not a number: the layout gives it %d implied decimals, so it holds digits only (and a sign), e.g. %s for %s",
 					f.Span(), strings.TrimSpace(s), f.Decimals, example(f), exampleValue(f, c.comma))
 			}

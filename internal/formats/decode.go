@@ -53,7 +53,9 @@ type decoder struct {
 	bad     []bool // not valid
 	fromDef []bool // value is the route's default
 	broken  bool   // the row is a CSV record that could not be parsed
-	issues  []Issue
+	// reported are the cells whose value the row's own problem names.
+	reported []int
+	issues   []Issue
 
 	// seen holds the key of every master-data document read so far (SKU NUL
 	// code for packagings) with the row it first appeared on: keys of up to
@@ -360,7 +362,9 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 	d.row, d.cells = row, cells
 	d.issues = d.issues[:0]
 	d.broken = re != nil && re.last > 0 // a broken CSV record (a workbook row's own problem has no last)
+	d.reported = nil
 	if re != nil {
+		d.reported = re.reported
 		d.issues = append(d.issues, d.issueAt(row, -1, re.value, re.msg, false))
 	}
 	if w := d.lay.width; w > 0 {
@@ -538,6 +542,9 @@ func (d *decoder) warnAt(fi int, val, msg string) {
 func (d *decoder) fieldIssue(fi int, val, msg string) {
 	if d.broken {
 		return // its cells are what remains of a broken record: said once
+	}
+	if d.reported != nil && slices.Contains(d.reported, d.lay.cellOf[fi]) {
+		return // the row's problem names this value
 	}
 	d.issues = append(d.issues, d.issueAt(d.row, fi, val, msg, d.fromDef[fi]))
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -111,7 +112,7 @@ func (s *fixedSource) next() (int, []string, error) {
 			continue
 		}
 		if problem != "" {
-			re := &rowError{row: s.line, cells: cells, msg: problem}
+			re := &rowError{row: s.line, cells: cells, msg: problem, reported: slices.Clone(s.cut.Reported)}
 			if s.cut.Broken {
 				// Like a broken CSV record: said once, the line kept as is.
 				re.last, re.value, re.raw = s.line, line, line

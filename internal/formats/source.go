@@ -36,6 +36,9 @@ type rowError struct {
 	// keeps them).
 	last       int
 	value, raw string
+	// reported are the cells whose value msg already names (a fixed-width
+	// number column holding more than digits): not reported again.
+	reported []int
 }
 
 func (e *rowError) Error() string { return fmt.Sprintf("line %d: %s", e.row, e.msg) }
