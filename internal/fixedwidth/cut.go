@@ -21,7 +21,7 @@ type Cutter struct {
 	codes               []string // the codes of the records read
 	cells, hdr          []string
 	hdrSeen             bool
-	runes               []rune
+	line                chars
 	problems            []string
 	// Broken says the last line cut could not be read as a row at all
 	// (its record type is unknown, or no header record came before it):
@@ -60,11 +60,8 @@ func (c *Cutter) isHeader(f Field) bool {
 // until the next call.
 func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 	line = strings.TrimRight(line, "\r")
-	c.runes = c.runes[:0]
-	for _, r := range line {
-		c.runes = append(c.runes, r)
-	}
-	rs := c.runes
+	c.line.set(line)
+	rs := &c.line
 	c.problems = c.problems[:0]
 	c.Broken, c.Reported = false, c.Reported[:0]
 	if strings.TrimSpace(line) == "" {
@@ -101,18 +98,11 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 			}
 			continue
 		}
-		var s string
-		switch {
-		case f.Start > len(rs):
-		case f.End() > len(rs):
-			s = string(rs[f.Start-1:])
-		default:
-			s = string(rs[f.Start-1 : f.End()])
-		}
-		if f.End() > len(rs) && !cut {
+		s := rs.slice(f.Start-1, f.End())
+		if f.End() > rs.len() && !cut {
 			cut = true
 			c.problem("%s: the line ends at column %d, the layout needs %d characters: check that the file was not cut or its lines not trimmed",
-				f.Span(), len(rs), width)
+				f.Span(), rs.len(), width)
 		}
 		s = strings.TrimRight(s, " ")
 		if f.Decimals > 0 {
@@ -130,8 +120,8 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 			c.cells[i] = s
 		}
 	}
-	if len(rs) > width {
-		if extra := strings.TrimRight(string(rs[width:]), " "); extra != "" {
+	if rs.len() > width {
+		if extra := strings.TrimRight(rs.slice(width, rs.len()), " "); extra != "" {
 			n := utf8.RuneCountInString(extra)
 			c.problem("%s: %d characters past the layout's last column %d (%q): the line is longer than the layout; check the starts and lengths",
 				spanOf(width+1, n, ""), n, width, clip(extra))
@@ -212,8 +202,13 @@ func Implied(s string, decimals int, comma bool) (string, bool) {
 	case s[len(s)-1] == '-' || s[len(s)-1] == '+':
 		neg, s = s[len(s)-1] == '-', s[:len(s)-1]
 	}
-	if s == "" || strings.Trim(s, "0123456789") != "" {
+	if s == "" {
 		return "", false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return "", false
+		}
 	}
 	if len(s) <= decimals {
 		s = strings.Repeat("0", decimals-len(s)+1) + s
@@ -231,4 +226,48 @@ func Implied(s string, decimals int, comma bool) (string, bool) {
 		out = "-" + out
 	}
 	return out, true
+}
+
+// chars indexes a line by character: offs holds the byte offset of each
+// character, nil for an ASCII line (nearly every line), whose characters
+// are its bytes. Slices share the line's memory.
+type chars struct {
+	s    string
+	offs []int
+}
+
+func (c *chars) set(s string) {
+	c.s, c.offs = s, c.offs[:0]
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for j := range s {
+				c.offs = append(c.offs, j)
+			}
+			return
+		}
+	}
+}
+
+// len is the number of characters.
+func (c *chars) len() int {
+	if len(c.offs) == 0 {
+		return len(c.s)
+	}
+	return len(c.offs)
+}
+
+// slice returns characters a to b-1 (as many of them as the line has).
+func (c *chars) slice(a, b int) string {
+	n := c.len()
+	a, b = min(a, n), min(b, n)
+	if len(c.offs) == 0 {
+		return c.s[a:b]
+	}
+	off := func(i int) int {
+		if i == n {
+			return len(c.s)
+		}
+		return c.offs[i]
+	}
+	return c.s[off(a):off(b)]
 }

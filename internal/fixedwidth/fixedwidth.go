@@ -62,12 +62,10 @@ type RecordType struct {
 	Skip []string `toml:"skip"`
 }
 
-// code returns the record type code of a line ("" when it is too short).
-func (r *RecordType) code(line []rune) string {
-	if len(line) < r.Start-1+r.Length {
-		return strings.TrimRight(string(line[min(r.Start-1, len(line)):]), " ")
-	}
-	return strings.TrimRight(string(line[r.Start-1:r.Start-1+r.Length]), " ")
+// code returns the record type code of a line (what there is of it on a
+// short line).
+func (r *RecordType) code(line *chars) string {
+	return strings.TrimRight(line.slice(r.Start-1, r.Start-1+r.Length), " ")
 }
 
 // Layout is the columns of a fixed-width file, and its record types.

@@ -127,6 +127,8 @@ func TestCut(t *testing.T) {
 	}{
 		{"4711  01250", "4711|12.50", ""},
 		{"4711  01250\r", "4711|12.50", ""},
+		{"Köln€ 01250", "Köln€|12.50", ""},
+		{"Köln€ 012", "Köln€|0.12", "columns 7–11 (quantity): the line ends at column 9, the layout needs 11 characters: check that the file was not cut or its lines not trimmed"},
 		{"4711  012", "4711|0.12", "columns 7–11 (quantity): the line ends at column 9, the layout needs 11 characters: check that the file was not cut or its lines not trimmed"},
 		{"4711  01250   ", "4711|12.50", ""},
 		{"4711  01250 XY", "4711|12.50", `columns 12–14: 3 characters past the layout's last column 11 (" XY"): the line is longer than the layout; check the starts and lengths`},

@@ -3,6 +3,7 @@ package fixedwidth
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -59,25 +60,38 @@ func PadNumber(f Field, s string) (string, error) {
 	return out, nil
 }
 
-// Line assembles the padded values of one line: vals[i] goes in field i.
-// Characters no field covers are spaces. The line has no line end.
+// Line assembles the padded values of one line: vals[i] goes in field i,
+// cut or padded with spaces to its length. Characters no field covers are
+// spaces. The line has no line end. The layout must be checked (no
+// overlapping fields).
 func (l Layout) Line(b *strings.Builder, vals []string) {
-	width := l.Width()
-	line := make([]rune, width)
-	for i := range line {
-		line[i] = ' '
+	order := make([]int, len(l.Fields))
+	for i := range order {
+		order[i] = i
 	}
-	for i, f := range l.Fields {
-		j := f.Start - 1
-		for _, r := range vals[i] {
-			if j >= f.End() {
-				break
-			}
-			line[j] = r
-			j++
+	slices.SortFunc(order, func(i, j int) int { return l.Fields[i].Start - l.Fields[j].Start })
+	pos := 1 // the next character to write
+	for _, i := range order {
+		f := l.Fields[i]
+		writeSpaces(b, f.Start-pos)
+		v := vals[i]
+		n := utf8.RuneCountInString(v)
+		if n > f.Length {
+			v, n = string([]rune(v)[:f.Length]), f.Length
 		}
+		b.WriteString(v)
+		writeSpaces(b, f.Length-n)
+		pos = f.End() + 1
 	}
-	for _, r := range line {
-		b.WriteRune(r)
+}
+
+const spaces = "                                "
+
+func writeSpaces(b *strings.Builder, n int) {
+	for ; n > len(spaces); n -= len(spaces) {
+		b.WriteString(spaces)
+	}
+	if n > 0 {
+		b.WriteString(spaces[:n])
 	}
 }

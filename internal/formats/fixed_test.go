@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -140,4 +141,50 @@ func FuzzDecodeFixed(f *testing.F) {
 			checkDocs(t, A, data, r.docs)
 		}
 	})
+}
+
+// genSKUFixed writes the SKU rows of BenchmarkValidateSKUs1M as
+// fixed-width lines of skuLayout.
+func genSKUFixed(rows int) func(string) error {
+	return func(path string) error {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		l := skuLayout()
+		vals := make([]string, len(l.Fields))
+		var line strings.Builder
+		for i := 0; i < rows; i++ {
+			c := skuCells(i)
+			row := map[string]string{}
+			for j, h := range skuBenchHead {
+				row[h] = c[j]
+			}
+			for j, fl := range l.Fields {
+				pad := fixedwidth.PadText
+				if fl.Decimals > 0 || fl.Name == "quantityPerBox" {
+					pad = fixedwidth.PadNumber
+				}
+				if vals[j], err = pad(fl, row[fl.Name]); err != nil {
+					return err
+				}
+			}
+			line.Reset()
+			l.Line(&line, vals)
+			line.WriteByte('\n')
+			_, _ = w.WriteString(line.String())
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return f.Close()
+	}
+}
+
+// BenchmarkValidateSKUsFixed1M is BenchmarkValidateSKUs1M on the same rows
+// as a fixed-width file cut by skuLayout.
+func BenchmarkValidateSKUsFixed1M(b *testing.B) {
+	path := benchFile(b, "SKU_FIXED_1000000.txt", genSKUFixed(1_000_000))
+	benchDecode(b, path, Options{Edition: A, Type: "skus", Format: "fixed", Layout: skuLayout(), MaxSize: 1 << 30}, 1_000_000)
 }
