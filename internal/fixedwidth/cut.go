@@ -110,8 +110,8 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 				s = v
 			} else {
 				c.Reported = append(c.Reported, i)
-				c.problem("%s: %q is not a number: the layout gives it %d implied decimals, so it holds digits only (and a sign), e.g. %s for %s",
-					f.Span(), strings.TrimSpace(s), f.Decimals, example(f), exampleValue(f, c.comma))
+				c.problem("%s: %q is not a number: the layout gives it %s, so it holds digits only (and a sign), e.g. %s for %s",
+					f.Span(), strings.TrimSpace(s), impliedDecimals(f.Decimals), example(f), exampleValue(f, c.comma))
 			}
 		}
 		if header {
@@ -147,6 +147,13 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 		c.problem("the line comes before any header record %q: the columns of its order are not known", c.l.Record.Header)
 	}
 	return c.cells, true, strings.Join(c.problems, "; ")
+}
+
+func impliedDecimals(n int) string {
+	if n == 1 {
+		return "1 implied decimal"
+	}
+	return fmt.Sprintf("%d implied decimals", n)
 }
 
 func (c *Cutter) problem(format string, args ...any) {
