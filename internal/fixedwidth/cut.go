@@ -28,7 +28,8 @@ type Cutter struct {
 	// its problem is all there is to say of it.
 	Broken bool
 	// Reported are the fields of the last line whose value the problem
-	// already names (a number column holding more than digits).
+	// already stands for (columns a short line cuts, a number column
+	// holding more than digits).
 	Reported []int
 }
 
@@ -99,6 +100,9 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 			continue
 		}
 		s := rs.slice(f.Start-1, f.End())
+		if f.End() > rs.len() {
+			c.Reported = append(c.Reported, i) // the line's problem names it
+		}
 		if f.End() > rs.len() && !cut {
 			cut = true
 			c.problem("%s: the line ends at column %d, the layout needs %d characters: check that the file was not cut or its lines not trimmed",
