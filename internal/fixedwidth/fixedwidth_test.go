@@ -145,3 +145,40 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+// TestCutRecords: with record types, header records carry their columns
+// onto the line records after them, skipped codes make no row, and an
+// unknown code or a line before any header is a broken row.
+func TestCutRecords(t *testing.T) {
+	l := Layout{
+		Record: &RecordType{Start: 1, Length: 1, Header: "H", Skip: []string{"T"}},
+		Fields: []Field{
+			{Name: "orderNumber", Start: 2, Length: 5, Record: "H"},
+			{Name: "sku", Start: 2, Length: 4, Record: "D"},
+			{Name: "quantity", Start: 6, Length: 3, Record: "D"},
+		},
+	}
+	c := NewCutter(l, false)
+	tests := []struct {
+		line   string
+		row    bool
+		cells  string
+		broken bool
+		prob   string
+	}{
+		{"DA1  002", true, "|A1|002", true, `the line comes before any header record "H": the columns of its order are not known`},
+		{"HSO-1 ", false, "", false, ""},
+		{"DA1  002", true, "SO-1|A1|002", false, ""},
+		{"DB2  010", true, "SO-1|B2|010", false, ""},
+		{"T00002", false, "", false, ""},
+		{"X", true, "||", true, `column 1 (record type): record type "X" is none of the layout's ("H", "D"): add it to record_type.skip if its lines are not to be read`},
+		{"HSO", true, "SO||", false, "columns 2–6 (orderNumber): the line ends at column 3, the layout needs 6 characters: check that the file was not cut or its lines not trimmed"},
+		{"DC3  001", true, "SO|C3|001", false, ""},
+	}
+	for _, tt := range tests {
+		cells, row, prob := c.Cut(tt.line)
+		if row != tt.row || strings.Join(cells, "|") != tt.cells || c.Broken != tt.broken || prob != tt.prob {
+			t.Errorf("Cut(%q) = %q, row %v, broken %v, %q; want %q, %v, %v, %q", tt.line, cells, row, c.Broken, prob, tt.cells, tt.row, tt.broken, tt.prob)
+		}
+	}
+}
