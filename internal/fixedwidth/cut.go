@@ -24,8 +24,9 @@ type Cutter struct {
 	line                chars
 	problems            []string
 	// Broken says the last line cut could not be read as a row at all
-	// (its record type is unknown, or no header record came before it):
-	// its problem is all there is to say of it.
+	// (its record type is unknown, no header record came before it, or it
+	// is a header record with a problem): its problem is all there is to
+	// say of it.
 	Broken bool
 	// Reported are the fields of the last line whose value the problem
 	// already stands for (columns a short line cuts, a number column
@@ -136,7 +137,9 @@ func (c *Cutter) Cut(line string) (cells []string, row bool, problem string) {
 		if len(c.problems) == 0 {
 			return nil, false, ""
 		}
-		// The problem of a header record is reported on its line.
+		// The problem of a header record is reported on its line, a row
+		// of its own that is no line of the order.
+		c.Broken = true
 		for i, f := range c.l.Fields {
 			if c.isHeader(f) {
 				c.cells[i] = c.hdr[i]

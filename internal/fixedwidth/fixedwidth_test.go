@@ -172,7 +172,7 @@ func TestCutRecords(t *testing.T) {
 		{"DB2  010", true, "SO-1|B2|010", false, ""},
 		{"T00002", false, "", false, ""},
 		{"X", true, "||", true, `column 1 (record type): record type "X" is none of the layout's ("H", "D"): add it to record_type.skip if its lines are not to be read`},
-		{"HSO", true, "SO||", false, "columns 2–6 (orderNumber): the line ends at column 3, the layout needs 6 characters: check that the file was not cut or its lines not trimmed"},
+		{"HSO", true, "SO||", true, "columns 2–6 (orderNumber): the line ends at column 3, the layout needs 6 characters: check that the file was not cut or its lines not trimmed"},
 		{"DC3  001", true, "SO|C3|001", false, ""},
 	}
 	for _, tt := range tests {
