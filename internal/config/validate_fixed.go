@@ -98,6 +98,10 @@ func validateExportLayout(p *problems, where string, edition model.Edition, e *E
 			if f.Decimals > 0 {
 				p.add(where, "%s: decimals apply to numbers; %s is a text", at, f.Name)
 			}
+			if n := apiMaxLen(edition, e.Type, f.Name); n > f.Length && !f.Truncate {
+				p.add(where, "%s: %s can be %d characters long in edition %s, the column has %d: lengthen it, or set truncate = true on it to cut longer ones",
+					at, f.Name, n, edition, f.Length)
+			}
 		default:
 			if f.Decimals > 0 || f.Truncate {
 				p.add(where, "%s: decimals and truncate apply to numbers and texts; %s is a %s", at, f.Name, c.Kind)
@@ -108,6 +112,31 @@ func validateExportLayout(p *problems, where string, edition model.Edition, e *E
 			}
 		}
 	}
+}
+
+// exportSource is the inbound kind whose fields an export's columns carry:
+// the API's limits on them bound what the export writes.
+var exportSource = map[model.ExportType]model.Kind{
+	model.ExportReceipts:  model.KindInbound,
+	model.ExportShipments: model.KindOutbound,
+	model.ExportTracking:  model.KindOutbound,
+	model.ExportStock:     model.KindItem,
+	model.ExportMovements: model.KindItem,
+	model.ExportItems:     model.KindItem,
+}
+
+// apiMaxLen is the API's length limit of an export's text column (0: none
+// stated): the field of the same name of the export's source documents,
+// else of the SKUs (a line's sku is a SKU).
+func apiMaxLen(e model.Edition, t model.ExportType, name string) int {
+	for _, k := range []model.Kind{exportSource[t], model.KindItem} {
+		if spec, ok := model.SpecFor(e, k); ok {
+			if f, ok := spec.Field(name); ok && f.MaxLen > 0 {
+				return f.MaxLen
+			}
+		}
+	}
+	return 0
 }
 
 // kindLayout is the layout dates of kind k are written with.
