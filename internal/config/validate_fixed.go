@@ -34,11 +34,26 @@ func validateRouteLayout(p *problems, where string, edition model.Edition, r *Ro
 	for _, msg := range l.Check(known) {
 		p.add(where, "%s", msg)
 	}
+	var spec model.Spec
+	if r.DocType.Name != "" && edition != "" {
+		spec, _ = model.SpecFor(edition, r.DocType.Kind)
+	}
 	for i, f := range r.Layout {
 		if f.Truncate {
 			p.add(where, "layout[%d] (%s): truncate applies to exports only: an inbound value is read whole", i, f.Name)
 		}
+		if sf, ok := spec.Field(f.Name); ok && f.Decimals > 0 && sf.Type != model.TDecimal {
+			p.add(where, "layout[%d] (%s): decimals apply to number columns; %s is %s (see docs/columns.md)", i, f.Name, f.Name, withArticle(sf.Type.String()))
+		}
 	}
+}
+
+// withArticle puts "a" or "an" before a type name.
+func withArticle(s string) string {
+	if s != "" && strings.ContainsRune("aeiouAEIOU", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
 }
 
 // validateExportLayout checks the layout of a fixed-width export: columns
