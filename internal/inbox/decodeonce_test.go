@@ -1,6 +1,8 @@
 package inbox_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"filebridge/internal/formats"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/model"
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
 )
@@ -125,4 +128,36 @@ func TestDecodeOnce(t *testing.T) {
 			t.Errorf("%d repeated creates, want 0", c)
 		}
 	})
+}
+
+// TestRejectedInterleaved: the rows of orders that are not together in the
+// file come back in the rejected rows in file order, each with its own
+// message, from the journal's documents in order of their first rows.
+func TestRejectedInterleaved(t *testing.T) {
+	e := newEnv(t, envOpts{edition: model.EditionB})
+	b, err := os.ReadFile(filepath.Join("..", "..", "samples", "B", "good", "SALES_ORDERS_20260316.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	second := strings.Replace(lines[2], ",2,SOFA-VELVET-GREEN,1,", ",2,SOFA-VELVET-GREEN,0,", 1)
+	e.drop("SALES_ORDERS_MIXED.csv", lines[0]+lines[1]+lines[3]+second)
+	res := result(t, e.runOnce(), "SALES_ORDERS_MIXED.csv")
+	if res.State != journal.FileFailed || res.RejectedPath == "" {
+		t.Fatalf("state %s, rejected %q (%s); want failed with rejected rows", res.State, res.RejectedPath, res.Message)
+	}
+	rows := strings.Split(strings.TrimSpace(strings.TrimPrefix(e.read(res.RejectedPath), "\uFEFF")), "\n")
+	if len(rows) != 4 {
+		t.Fatalf("rejected rows:\n%s\nwant the header and 3 rows", strings.Join(rows, "\n"))
+	}
+	for i, want := range []string{"SO-2026-20001,WEB-771203", "SO-2026-20002,", "SO-2026-20001,WEB-771203"} {
+		if !strings.HasPrefix(rows[i+1], want) {
+			t.Errorf("rejected row %d: %q, want it to start with %q", i+1, rows[i+1], want)
+		}
+	}
+	for i, want := range []string{"this row is fine, but its order failed", "not submitted", `line 4, column ""quantity""`} {
+		if !strings.Contains(rows[i+1], want) {
+			t.Errorf("rejected row %d: %q, want its message to say %q", i+1, rows[i+1], want)
+		}
+	}
 }

@@ -186,7 +186,7 @@ func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Se
 		where = ` AND result IN ('pending', 'sending')`
 	}
 	q := `SELECT ` + documentColumns + `, body, first_row, id FROM documents
-		WHERE file_id = ?` + where + ` AND (first_row > ? OR (first_row = ? AND id > ?))
+		WHERE file_id = ?` + where + ` AND (first_row, id) > (?, ?)
 		ORDER BY first_row, id LIMIT ?`
 	return func(yield func(Document, error) bool) {
 		var lastRow int
@@ -204,7 +204,7 @@ func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Se
 				doc.UpdatedAt, err = parseTime(updated)
 				page = append(page, doc)
 				return err
-			}, q, fileID, lastRow, lastRow, lastID, docBatch)
+			}, q, fileID, lastRow, lastID, docBatch)
 			if err != nil {
 				yield(Document{}, fmt.Errorf("reading the documents of file %d: %w", fileID, err))
 				return

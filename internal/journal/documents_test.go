@@ -226,6 +226,30 @@ func TestEndDocuments(t *testing.T) {
 		if s, _ := d.Summary(ctx, id); s != `{"Rows":3}` {
 			t.Errorf("summary after EndDocuments without one: %q", s)
 		}
+		// Bodies stay while the file is open, and go with the summary when
+		// it ends.
+		if err := d.AddDocuments(ctx, id, []Document{{Key: "A-1", Rows: "2", Body: `{"Key":"A-1"}`}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, state := range []FileState{FileSubmitting, FileDone} {
+			f.State = state
+			if err := d.UpdateFile(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+			bodies := 0
+			for doc, err := range d.FileDocuments(ctx, id, false) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if doc.Body != "" {
+					bodies++
+				}
+			}
+			s, _ := d.Summary(ctx, id)
+			if open := state.Open(); (bodies == 1) != open || (s != "") != open {
+				t.Errorf("file %s: %d bodies, summary %q", state, bodies, s)
+			}
+		}
 	})
 }
 
