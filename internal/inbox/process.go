@@ -383,13 +383,12 @@ func (fr *fileRun) decode(ctx context.Context, fresh bool) (refSet, error) {
 			return nil, je.err
 		}
 		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
-	} else {
-		b, err := json.Marshal(sum)
-		if err != nil {
-			return nil, fmt.Errorf("encoding the summary of %s: %w", row.Name, err)
-		}
-		fr.summary = string(b)
 	}
+	b, err := json.Marshal(decoding{Summary: sum, Problems: fr.problems})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the summary of %s: %w", row.Name, err)
+	}
+	fr.summary = string(b)
 	if fr.tail, err = fr.keep(ctx, fresh, batch, docs); err != nil {
 		return nil, err
 	}
@@ -469,6 +468,12 @@ func docOf(jd journal.Document) (formats.Doc, error) {
 	return d, nil
 }
 
+// decoding is what the decoding of a file found, as the journal keeps it.
+type decoding struct {
+	Summary  formats.Summary
+	Problems []string // the file cannot be read
+}
+
 // loadSummary takes what the decoding of the file found from the journal;
 // false when its decoding did not finish.
 func (fr *fileRun) loadSummary(ctx context.Context) (bool, error) {
@@ -476,9 +481,11 @@ func (fr *fileRun) loadSummary(ctx context.Context) (bool, error) {
 	if err != nil || s == "" {
 		return false, err
 	}
-	if err := json.Unmarshal([]byte(s), &fr.sum); err != nil {
+	var dec decoding
+	if err := json.Unmarshal([]byte(s), &dec); err != nil {
 		return false, fmt.Errorf("reading the summary of %s from the journal: %w", fr.row.Name, err)
 	}
+	fr.sum, fr.problems = dec.Summary, append(fr.problems, dec.Problems...)
 	return true, nil
 }
 
