@@ -18,7 +18,8 @@ import (
 // TestDecodeOnce: a file is decoded once, however it goes: submission, the
 // report and the rejected rows come from the journal (and a raw reading
 // of the rows to reject); a held file looked at again, even after a
-// restart, is not decoded again, nor is it when its master data arrives;
+// restart, is not decoded again (nor written again while it waits for the
+// same codes), nor is it when its master data arrives;
 // a replay is one new run, decoded once.
 func TestDecodeOnce(t *testing.T) {
 	// decodes runs a round and returns it with the decodings it did.
@@ -71,9 +72,13 @@ func TestDecodeOnce(t *testing.T) {
 			if restart {
 				e.withClock(c)
 			}
+			before := e.j.WriteStats().Writes
 			rr, n := decodes(e)
 			if res := result(t, rr, "ORDERS_20260316.csv"); !res.Held {
 				t.Fatalf("round %d: %s %s; want held", i+1, res.State, res.Message)
+			}
+			if w := e.j.WriteStats().Writes - before; i > 0 && w != 0 {
+				t.Errorf("round %d of a held file waiting for the same codes: %d journal writes, want none", i+1, w)
 			}
 			want := int64(0)
 			if i == 0 {

@@ -305,7 +305,9 @@ func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err err
 		// Every reference resolved before the first create: a file that
 		// waits for master data is held, not failed.
 		held, err := fr.checkRefs(ctx, refs)
-		if err == nil && held != nil {
+		if err == nil && held != nil && fr.summary != "" {
+			// Decoded in this round: a held file looked at again, from the
+			// journal, costs no write.
 			err = fr.endDecode(ctx)
 		}
 		if err != nil {
