@@ -20,6 +20,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"filebridge/internal/fixedwidth"
@@ -228,8 +229,16 @@ func (s Summary) Valid() bool { return !hasError(s.FileIssues) && s.InvalidDocs 
 // password-protected workbook, invalid options) or fn's error; problems of
 // rows and columns are Issues, never errors, and all of them are collected.
 func Decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(Doc) error) (Summary, error) {
+	decodes.Add(1)
 	return decode(ctx, r, size, name, opts, fn)
 }
+
+// decodes counts the calls of Decode in this process.
+var decodes atomic.Int64
+
+// Decodes says how many times Decode was called in this process: a test
+// sees that a file is decoded once however it is processed.
+func Decodes() int64 { return decodes.Load() }
 
 // Rows streams the raw cells of every non-empty data row (after charset
 // decoding) with its row number (CSV line or XLSX row), and returns the

@@ -25,7 +25,7 @@ type HeldFile struct {
 // maxWaitingShown bounds the codes named in a message.
 const maxWaitingShown = 10
 
-// refSet gathers the references of a file's valid documents (pass 1).
+// refSet gathers the references of a file's valid documents.
 type refSet map[portal.Ref]struct{}
 
 // docRefs lists the references of a document to codes that must already

@@ -42,7 +42,7 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	if err := fr.plan(ctx, success); err != nil {
 		return FileResult{}, err
 	}
-	rejected, err := fr.writeReports(ctx)
+	rejected, err := fr.writeReports(ctx, failed)
 	if err != nil {
 		return FileResult{}, err
 	}

@@ -3,11 +3,13 @@ package inbox
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,6 +56,11 @@ type fileRun struct {
 	changed    bool
 	changeNote string
 	keys       map[string]bool
+	// tail are the last documents of the decoding and summary its
+	// summary, journaled with the file's next state (one write for a
+	// small file).
+	tail    []journal.Document
+	summary string
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -248,47 +255,39 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			break
 		}
 	}
-	if err := fr.settleGone(ctx); err != nil {
-		return FileResult{}, err
-	}
 	return fr.finish(ctx)
 }
 
-// read runs pass 1 (decode and validate the whole file, nothing
-// submitted) and pass 2 (record every document, submit the valid ones)
-// on fr.src. done says the file's run ends with res (held for master
-// data, or quarantined).
+// read decodes fr.src once, journaling its documents as they are formed
+// (a file decoded before and not changed since is taken from the journal
+// instead), checks their references, and submits the valid ones from the
+// journal. done says the file's run ends with res (held for master data,
+// or quarantined).
 func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err error) {
-	in, row, src := fr.in, &fr.row, fr.src
+	row := &fr.row
 	fresh := row.State == journal.FileClaimed
-	refs := refSet{}
-	endRead, err := in.beginRead(row.Name, src.size)
-	if errors.Is(err, errStoppedReading) {
-		res, err := fr.quarantine(ctx, src.size)
-		return res, true, err
+	var refs refSet
+	decoded := false
+	if !fr.changed {
+		if decoded, err = fr.loadSummary(ctx); err != nil {
+			return FileResult{}, false, err
+		}
 	}
-	if fr.changed {
-		fr.keys = map[string]bool{}
+	if decoded && fresh {
+		if refs, err = fr.journalRefs(ctx); err != nil {
+			return FileResult{}, false, err
+		}
 	}
-	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
-		if fresh && d.Valid() {
-			for _, r := range in.docRefs(d) {
-				refs[r] = struct{}{}
+	if !decoded {
+		if refs, err = fr.decode(ctx, fresh); err != nil {
+			if errors.Is(err, errStoppedReading) {
+				res, err := fr.quarantine(ctx, fr.src.size)
+				return res, true, err
 			}
+			return FileResult{}, false, err
 		}
-		if fr.keys != nil {
-			fr.keys[journalKey(d)] = true
-		}
-		return fr.stop.Err()
-	})
-	endRead()
-	if err != nil {
-		if fr.stop.Err() != nil || ctx.Err() != nil {
-			return FileResult{}, false, cmp.Or(fr.stop.Err(), ctx.Err())
-		}
-		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
 	}
-	fr.sum = sum
+	sum := fr.sum
 	if sum.Sheet != "" {
 		// The clerk sees which sheet of the workbook was read.
 		fr.notes = append(fr.notes, fmt.Sprintf("read the sheet %q of the workbook", sum.Sheet))
@@ -306,6 +305,11 @@ func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err err
 		// Every reference resolved before the first create: a file that
 		// waits for master data is held, not failed.
 		held, err := fr.checkRefs(ctx, refs)
+		if err == nil && held != nil && fr.summary != "" {
+			// Decoded in this round: a held file looked at again, from the
+			// journal, costs no write.
+			err = fr.endDecode(ctx)
+		}
 		if err != nil {
 			return FileResult{}, false, err
 		}
@@ -313,15 +317,197 @@ func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err err
 			return *held, true, nil
 		}
 	}
-	// The new state is stored with the file's first documents, else with
-	// its plan (finish).
 	row.Rows, row.DocsTotal, row.State = sum.Rows, sum.Docs, journal.FileSubmitting
-	if len(fr.problems) == 0 {
-		if err := fr.submit(ctx, fresh); err != nil {
-			return FileResult{}, false, err
-		}
+	if err := fr.endDecode(ctx); err != nil {
+		return FileResult{}, false, err
+	}
+	if err := fr.settleGone(ctx); err != nil {
+		return FileResult{}, false, err
+	}
+	if err := fr.submit(ctx); err != nil {
+		return FileResult{}, false, err
 	}
 	return FileResult{}, false, nil
+}
+
+// decode is the one decoding of fr.src: it journals every document as it
+// is formed, a batch at a time (invalid ones with their messages, valid
+// ones pending), then the file's summary, and returns the references of
+// the valid documents of a fresh file. A reading that fails is a problem
+// of the file (its documents are then settled unsent).
+func (fr *fileRun) decode(ctx context.Context, fresh bool) (refSet, error) {
+	in, row, src := fr.in, &fr.row, fr.src
+	endRead, err := in.beginRead(row.Name, src.size)
+	if err != nil {
+		return nil, err
+	}
+	if fr.changed {
+		fr.keys = map[string]bool{}
+	}
+	refs := refSet{}
+	batch := make([]journal.Document, 0, batchSize)
+	docs := make([]formats.Doc, 0, batchSize)
+	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
+		if fresh && d.Valid() {
+			for _, r := range in.docRefs(d) {
+				refs[r] = struct{}{}
+			}
+		}
+		jd, err := docRecord(d)
+		if err != nil {
+			return err
+		}
+		if fr.keys != nil {
+			fr.keys[jd.Key] = true
+		}
+		batch, docs = append(batch, jd), append(docs, d)
+		if len(batch) < batchSize {
+			return fr.stop.Err()
+		}
+		keep, err := fr.keep(ctx, fresh, batch, docs)
+		if err == nil {
+			err = in.j.AddDocuments(ctx, row.ID, keep)
+		}
+		if err != nil {
+			return &journalError{err}
+		}
+		batch, docs = batch[:0], docs[:0]
+		return fr.stop.Err()
+	})
+	endRead()
+	fr.sum = sum
+	if err != nil {
+		if fr.stop.Err() != nil || ctx.Err() != nil {
+			return nil, cmp.Or(fr.stop.Err(), ctx.Err())
+		}
+		var je *journalError
+		if errors.As(err, &je) {
+			return nil, je.err
+		}
+		fr.problems = append(fr.problems, "the file cannot be read: "+err.Error())
+	}
+	b, err := json.Marshal(decoding{Summary: sum, Problems: fr.problems})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the summary of %s: %w", row.Name, err)
+	}
+	fr.summary = string(b)
+	if fr.tail, err = fr.keep(ctx, fresh, batch, docs); err != nil {
+		return nil, err
+	}
+	return refs, nil
+}
+
+// endDecode journals the file's row with the last documents of its
+// decoding and its summary.
+func (fr *fileRun) endDecode(ctx context.Context) error {
+	if err := fr.in.j.EndDocuments(ctx, fr.row, fr.summary, fr.tail); err != nil {
+		return err
+	}
+	fr.tail, fr.summary = nil, ""
+	return nil
+}
+
+// journalError is a failure to journal documents while the file is being
+// decoded: the file is retried, it is not a problem of the file.
+type journalError struct{ err error }
+
+func (e *journalError) Error() string { return e.err.Error() }
+
+// keep returns the documents of a batch the journal records. Those of a
+// fresh file replace what an earlier reading recorded (nothing of it was
+// sent). Of a file read again after it changed, a document already
+// settled stays so unless it is reconsidered (it is then looked up before
+// it is sent again), and one sent without an answer is looked up before
+// it is sent.
+func (fr *fileRun) keep(ctx context.Context, fresh bool, batch []journal.Document, docs []formats.Doc) ([]journal.Document, error) {
+	if fresh {
+		return slices.Clone(batch), nil
+	}
+	keep := make([]journal.Document, 0, len(batch))
+	for i, jd := range batch {
+		old, err := fr.in.j.Document(ctx, fr.row.ID, jd.Key)
+		switch {
+		case errors.Is(err, journal.ErrNotFound):
+		case err != nil:
+			return nil, err
+		case !docs[i].Valid() && old.Result != journal.ResultPending:
+			continue
+		case old.Result == journal.ResultSending:
+			jd.Result = journal.ResultSending
+		case old.Result.Final() && !fr.reconsider(old, jd, docs[i]):
+			continue
+		case old.Result.Final():
+			jd.Result = journal.ResultSending // looked up first
+		}
+		keep = append(keep, jd)
+	}
+	return keep, nil
+}
+
+// docRecord is the journal's record of a decoded document: invalid with
+// its messages, else pending, with its decoded form.
+func docRecord(d formats.Doc) (journal.Document, error) {
+	body, err := json.Marshal(d)
+	if err != nil {
+		return journal.Document{}, fmt.Errorf("encoding document %s: %w", displayKey(d), err)
+	}
+	jd := journal.Document{Key: journalKey(d), Rows: rowsText(d.Rows), Body: string(body), Result: journal.ResultPending}
+	if len(d.Rows) > 0 {
+		jd.FirstRow = slices.Min(d.Rows)
+	}
+	if !d.Valid() {
+		jd.Result, jd.Message = journal.ResultInvalid, issuesText(d.Issues, false)
+	}
+	return jd, nil
+}
+
+// docOf decodes a document's body as docRecord journaled it.
+func docOf(jd journal.Document) (formats.Doc, error) {
+	var d formats.Doc
+	if err := json.Unmarshal([]byte(jd.Body), &d); err != nil {
+		return formats.Doc{}, fmt.Errorf("reading document %s from the journal: %w", jd.Key, err)
+	}
+	return d, nil
+}
+
+// decoding is what the decoding of a file found, as the journal keeps it.
+type decoding struct {
+	Summary  formats.Summary
+	Problems []string // the file cannot be read
+}
+
+// loadSummary takes what the decoding of the file found from the journal;
+// false when its decoding did not finish.
+func (fr *fileRun) loadSummary(ctx context.Context) (bool, error) {
+	s, err := fr.in.j.Summary(ctx, fr.row.ID)
+	if err != nil || s == "" {
+		return false, err
+	}
+	var dec decoding
+	if err := json.Unmarshal([]byte(s), &dec); err != nil {
+		return false, fmt.Errorf("reading the summary of %s from the journal: %w", fr.row.Name, err)
+	}
+	fr.sum, fr.problems = dec.Summary, append(fr.problems, dec.Problems...)
+	return true, nil
+}
+
+// journalRefs gathers the references of the pending documents of a file
+// decoded before (a held file looked at again).
+func (fr *fileRun) journalRefs(ctx context.Context) (refSet, error) {
+	refs := refSet{}
+	for jd, err := range fr.in.j.FileDocuments(ctx, fr.row.ID, true) {
+		if err != nil {
+			return nil, err
+		}
+		d, err := docOf(jd)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range fr.in.docRefs(d) {
+			refs[r] = struct{}{}
+		}
+	}
+	return refs, nil
 }
 
 // quarantine sends a file that stopped filebridge while it was being read

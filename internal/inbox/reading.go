@@ -13,7 +13,7 @@ import (
 )
 
 // The reading ledger: before the inbox reads a file's content through the
-// decoder (its header for the type, the whole file for pass 1), it counts
+// decoder (its header for the type, the whole file for its decoding), it counts
 // one start of reading that file in a small local file, and removes the
 // count when the reading ended, however it ended. A process that dies
 // while reading (out of memory, a crash in a library, kill -9) leaves the

@@ -1,15 +1,19 @@
 package inbox
 
 import (
+	"container/heap"
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
+	"math"
 	"path"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"filebridge/internal/formats"
@@ -27,10 +31,12 @@ type note struct{ result, msg string }
 // writeReports writes NAME.report.csv next to the file's final path and,
 // when documents failed, NAME.rejected.csv with exactly their rows (raw
 // cells, original header, an "error" column), in UTF-8 with a byte order
-// mark and the file's delimiter: ready to fix and drop again. Both are
-// streamed, in time linear in the rows. It returns the rejected file's
-// path ("" when none was written).
-func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
+// mark and the file's delimiter: ready to fix and drop again. Both come
+// from one reading of the file's documents in the journal, in row order,
+// and the rejected rows from one raw pass over the file beside it: they
+// are streamed, in time linear in the rows. It returns the rejected
+// file's path ("" when none was written).
+func (fr *fileRun) writeReports(ctx context.Context, failed int) (string, error) {
 	row := &fr.row
 	// A stop that comes while the reports are written ends the writing
 	// (a huge file's reports take long): the temporary files are removed,
@@ -46,10 +52,10 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 	}
 	delim := fr.delimiter()
 	withDocs := fr.src != nil && len(fr.problems) == 0
-	var spool *rejectSpool
-	if withDocs {
-		spool = newRejectSpool()
-		defer spool.Close()
+	_, rejectedName := reportNames(path.Base(row.FinalPath))
+	rejected := ""
+	if withDocs && failed > 0 {
+		rejected = path.Join(path.Dir(row.FinalPath), rejectedName)
 	}
 	err := fr.createFile(ctx, row.ReportPath, func(w io.Writer) error {
 		rw, err := newReportWriter(w, delim)
@@ -84,38 +90,20 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 			}
 		}
 		if withDocs {
-			if err := spool.reset(); err != nil {
-				return err
+			docs := &docLines{fr: fr, rw: rw, limit: limit}
+			next, stop := iter.Pull2(fr.in.j.FileDocuments(ctx, row.ID, false))
+			defer stop()
+			docs.next = next
+			if rejected != "" {
+				if err := fr.createFile(ctx, rejected, func(w io.Writer) error { return fr.writeRejected(ctx, w, delim, docs) }); err != nil {
+					return fmt.Errorf("writing the rejected rows of %s: %w", row.Name, err)
+				}
 			}
-			_, err := formats.Decode(ctx, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
-				jd, err := fr.in.j.Document(ctx, row.ID, journalKey(d))
-				if err != nil {
-					return err
-				}
-				if jd.Result.OK() {
-					return rw.add(ReportLine{Row: rowsText(d.Rows), Key: displayKey(d), Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message})
-				}
-				if err := spool.addDoc(d, jd.Message); err != nil {
-					return err
-				}
-				column, problem := jd.Message, ""
-				for _, is := range d.Issues {
-					if !is.Warning {
-						column, problem = is.Column, is.Message
-						break
-					}
-				}
-				if !limit.keep(string(jd.Result), column, problem) {
-					return nil
-				}
-				return rw.add(ReportLine{Row: rowsText(d.Rows), Key: displayKey(d), Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message})
-			})
-			if err != nil {
+			if err := docs.upTo(math.MaxInt); err != nil {
 				return fmt.Errorf("reading the results of %s: %w", row.Name, err)
 			}
 		}
-		_, rejected := reportNames(path.Base(row.FinalPath))
-		for _, l := range limit.omitted(rejected) {
+		for _, l := range limit.omitted(rejectedName) {
 			if err := rw.add(l); err != nil {
 				return err
 			}
@@ -125,66 +113,198 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("writing the report of %s: %w", row.Name, err)
 	}
-	if spool == nil || spool.empty() {
-		return "", nil
-	}
-	_, rejected := reportNames(path.Base(row.FinalPath))
-	rejected = path.Join(path.Dir(row.FinalPath), rejected)
-	err = fr.createFile(ctx, rejected, func(w io.Writer) error {
-		msgs, err := spool.reader()
-		if err != nil {
-			return err
-		}
-		cw := newCSVWriter(w, delim)
-		width := 0
-		if !fr.opts.NoHeader && len(fr.sum.Header) > 0 {
-			width = len(fr.sum.Header)
-			out := make([]string, 0, width+1)
-			for _, h := range fr.sum.Header {
-				out = append(out, neutralize(h))
-			}
-			_ = cw.Write(append(out, "error"))
-		}
-		// A file in another charset than its route's: its rows are written
-		// as the clerk meant them.
-		opts := fr.opts
-		if cs := fr.sum.LikelyCharset; cs != "" {
-			opts.Charset = cs
-		}
-		out := make([]string, 0, width+1)
-		_, err = formats.Rows(ctx, fr.src, fr.src.size, row.Name, opts, func(r int, cells []string, raw string) error {
-			msg, ok, err := msgs.message(r)
-			if err != nil || !ok {
+	return rejected, nil
+}
+
+// docLines writes the report line of each document of the journal, in
+// row order, and keeps the error-column messages of the rows of failed
+// documents until the rejected-rows pass reaches them.
+type docLines struct {
+	fr    *fileRun
+	rw    *reportWriter
+	limit *lineCap
+	next  func() (journal.Document, error, bool)
+	ahead *journal.Document // read and not written yet
+	done  bool
+	rows  rowHeap
+}
+
+// upTo writes the lines of the documents whose first row is at most row.
+func (dl *docLines) upTo(row int) error {
+	for !dl.done {
+		if dl.ahead == nil {
+			jd, err, ok := dl.next()
+			if err != nil {
 				return err
 			}
-			if raw != "" {
-				// A broken record: its lines as the file has them, to
-				// mend and drop again, then the error column.
-				cw.Flush()
-				if _, err := io.WriteString(w, neutralizeRaw(raw, delim)+string(delim)); err != nil {
-					return err
-				}
-				return cw.Write([]string{neutralize(msg)})
+			if !ok {
+				dl.done = true
+				return nil
 			}
-			out = out[:0]
-			for _, c := range cells {
-				out = append(out, neutralize(c))
-			}
-			for len(out) < width {
-				out = append(out, "")
-			}
-			return cw.Write(append(out, neutralize(msg)))
-		})
-		if err != nil {
-			return fmt.Errorf("reading the rows of %s: %w", row.Name, err)
+			dl.ahead = &jd
 		}
-		cw.Flush()
-		return cw.Error()
+		if dl.ahead.FirstRow > row {
+			return nil
+		}
+		jd := *dl.ahead
+		dl.ahead = nil
+		if err := dl.line(jd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// line writes a document's report line; a failed one's rows wait in
+// dl.rows with their messages.
+func (dl *docLines) line(jd journal.Document) error {
+	l := ReportLine{Row: jd.Rows, Key: jd.Key, Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message}
+	if jd.Result.OK() || jd.Body == "" {
+		// A document in the portal is valid: the key shown is its journal
+		// key, unless it has none (journalKey names it by its line).
+		if jd.Key == fmt.Sprintf(" (line %d)", jd.FirstRow) {
+			l.Key = ""
+		}
+		return dl.rw.add(l)
+	}
+	d, err := docOf(jd)
+	if err != nil {
+		return err
+	}
+	l.Key = displayKey(d)
+	rowMessages(d, jd.Message, func(row int, msg string) {
+		heap.Push(&dl.rows, rowMessage{row, msg})
+	})
+	column, problem := jd.Message, ""
+	for _, is := range d.Issues {
+		if !is.Warning {
+			column, problem = is.Column, is.Message
+			break
+		}
+	}
+	if !dl.limit.keep(string(jd.Result), column, problem) {
+		return nil
+	}
+	return dl.rw.add(l)
+}
+
+// message returns the error-column message of a row of the file, false
+// when the row did not fail; rows are asked for in ascending order.
+func (dl *docLines) message(row int) (string, bool, error) {
+	if err := dl.upTo(row); err != nil {
+		return "", false, err
+	}
+	msg, ok := "", false
+	for dl.rows.Len() > 0 && dl.rows[0].row <= row {
+		m := heap.Pop(&dl.rows).(rowMessage)
+		if m.row == row && !ok {
+			msg, ok = m.msg, true
+		}
+	}
+	return msg, ok, nil
+}
+
+// writeRejected writes the rows of the failed documents, as the file has
+// them, with their messages: one raw pass over the file.
+func (fr *fileRun) writeRejected(ctx context.Context, w io.Writer, delim rune, docs *docLines) error {
+	cw := newCSVWriter(w, delim)
+	width := 0
+	if !fr.opts.NoHeader && len(fr.sum.Header) > 0 {
+		width = len(fr.sum.Header)
+		out := make([]string, 0, width+1)
+		for _, h := range fr.sum.Header {
+			out = append(out, neutralize(h))
+		}
+		_ = cw.Write(append(out, "error"))
+	}
+	// A file in another charset than its route's: its rows are written
+	// as the clerk meant them.
+	opts := fr.opts
+	if cs := fr.sum.LikelyCharset; cs != "" {
+		opts.Charset = cs
+	}
+	out := make([]string, 0, width+1)
+	_, err := formats.Rows(ctx, fr.src, fr.src.size, fr.row.Name, opts, func(r int, cells []string, raw string) error {
+		msg, ok, err := docs.message(r)
+		if err != nil || !ok {
+			return err
+		}
+		if raw != "" {
+			// A broken record: its lines as the file has them, to mend
+			// and drop again, then the error column.
+			cw.Flush()
+			if _, err := io.WriteString(w, neutralizeRaw(raw, delim)+string(delim)); err != nil {
+				return err
+			}
+			return cw.Write([]string{neutralize(msg)})
+		}
+		out = out[:0]
+		for _, c := range cells {
+			out = append(out, neutralize(c))
+		}
+		for len(out) < width {
+			out = append(out, "")
+		}
+		return cw.Write(append(out, neutralize(msg)))
 	})
 	if err != nil {
-		return "", fmt.Errorf("writing the rejected rows of %s: %w", row.Name, err)
+		return fmt.Errorf("reading the rows of %s: %w", fr.row.Name, err)
 	}
-	return rejected, nil
+	cw.Flush()
+	return cw.Error()
+}
+
+// rowMessage is the error-column message of one failed row.
+type rowMessage struct {
+	row int
+	msg string
+}
+
+// rowHeap holds the messages of failed rows the raw pass has not reached,
+// the lowest row first: only the rows of documents whose rows are not
+// together (orders interleaved) wait in it long.
+type rowHeap []rowMessage
+
+func (h rowHeap) Len() int           { return len(h) }
+func (h rowHeap) Less(i, j int) bool { return h[i].row < h[j].row }
+func (h rowHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *rowHeap) Push(x any)        { *h = append(*h, x.(rowMessage)) }
+func (h *rowHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// rowMessages calls fn with the error-column message of every row of a
+// failed document: the row's own problems, or, when the row itself is
+// fine, why its document failed (another row of the order, or the
+// portal's answer; the same text for every such row). It is linear in the
+// rows and issues of the document.
+func rowMessages(d formats.Doc, docMsg string, fn func(row int, msg string)) {
+	byRow := map[int][]string{}
+	for _, is := range d.Issues {
+		if is.Row > 0 && !is.Warning {
+			byRow[is.Row] = append(byRow[is.Row], issueText(is))
+		}
+	}
+	fine := docMsg
+	if len(d.Rows) > 1 {
+		fine = "this row is fine, but its order failed: " + docMsg
+	}
+	for _, r := range d.Rows {
+		if r <= 0 {
+			continue
+		}
+		own, seen := byRow[r]
+		switch {
+		case !seen:
+			fn(r, fine)
+		case own != nil:
+			fn(r, strings.Join(own, "; "))
+			byRow[r] = nil // a row listed twice gets its problems once
+		}
+	}
 }
 
 // lineCap counts report lines per result, column and problem and keeps

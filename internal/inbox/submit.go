@@ -27,22 +27,19 @@ type task struct {
 	// the portal; the document is looked up by its key before anything
 	// is sent.
 	resume bool
-	rows   string // the source rows, as the journal records them
 }
 
-// submit is pass 2: it decodes the file again, records its documents in
-// the journal in batches (invalid ones with their messages, valid ones
-// pending, or skipped when the file may not be submitted) and hands the
-// pending ones to the workers as soon as their batch is durable. fresh
-// says no document of the file was recorded before; otherwise each is
-// looked up and only those not settled yet are sent (again).
+// submit reads the file's open documents from the journal, in row order,
+// and hands them to the workers, or settles them unsent: invalid for a
+// reference not on the portal, skipped when the file may not be submitted
+// (those results are journaled a batch at a time).
 //
 // It returns nil when every document is settled, or the first error that
 // stops the file (transient, auth, journal): documents already sent keep
 // their results, those in flight stay "sending". Once fr.stop ended no
 // document is sent any more, but those already sent finish under ctx and
 // their results are journaled; submit then returns fr.stop's error.
-func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
+func (fr *fileRun) submit(ctx context.Context) error {
 	in, row := fr.in, &fr.row
 	submittable, skipMsg := fr.decision()
 	sendCtx, cancel := context.WithCancelCause(ctx)
@@ -71,45 +68,43 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 		})
 	}
 
-	var ( // grown by append up to batchSize: most files have a few documents
-		batch   []journal.Document
-		pend    []task
-		started bool // the row is stored, with the first batch
-	)
+	settled := make([]journal.Document, 0, batchSize) // decided unsent
 	flush := func() error {
-		if len(batch) == 0 {
+		if len(settled) == 0 {
 			return nil
 		}
-		var err error
-		if started {
-			err = in.j.AddDocuments(sendCtx, row.ID, batch)
-		} else {
-			err = in.j.StartDocuments(sendCtx, *row, batch)
-		}
-		if err != nil {
-			return err
-		}
-		started = true
-		for _, t := range pend {
-			if !fresh {
-				jd, err := in.j.Document(sendCtx, row.ID, t.key)
-				if err != nil {
-					return err
-				}
-				if jd.Result.Final() && !fr.reconsider(jd, t) {
-					continue
-				}
-				if jd.Result == journal.ResultSending && displayKey(t.doc) == "" {
-					// Without a key the portal cannot be asked whether
-					// the earlier attempt created it: never send twice.
-					if err := in.j.SetResult(sendCtx, row.ID, t.key, journal.ResultFailed, "", unknownOutcome); err != nil {
+		err := in.j.SetResults(sendCtx, row.ID, settled)
+		settled = settled[:0]
+		return err
+	}
+	derr := func() error {
+		for jd, err := range in.j.FileDocuments(sendCtx, row.ID, true) {
+			if err != nil {
+				return err
+			}
+			d, err := docOf(jd)
+			if err != nil {
+				return err
+			}
+			t := task{key: jd.Key, doc: d, resume: jd.Result == journal.ResultSending || (fr.lookFirst && displayKey(d) != "")}
+			switch msg := fr.missingOf(d); {
+			case jd.Result == journal.ResultSending && displayKey(d) == "":
+				// Without a key the portal cannot be asked whether the
+				// earlier attempt created it: never send twice.
+				jd.Result, jd.Message = journal.ResultFailed, unknownOutcome
+			case jd.Result == journal.ResultSending:
+			case msg != "":
+				jd.Result, jd.Message = journal.ResultInvalid, msg
+			case !submittable:
+				jd.Result, jd.Message = journal.ResultSkipped, skipMsg
+			}
+			if jd.Result.Final() {
+				if settled = append(settled, jd); len(settled) >= batchSize {
+					if err := flush(); err != nil {
 						return err
 					}
-					continue
 				}
-				t.resume = jd.Result == journal.ResultSending || jd.Result.Final()
-			} else if fr.lookFirst && displayKey(t.doc) != "" {
-				t.resume = true
+				continue
 			}
 			if stopped() {
 				return context.Cause(fr.stop)
@@ -123,33 +118,8 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 				return context.Cause(fr.stop)
 			}
 		}
-		batch, pend = batch[:0], pend[:0]
-		return nil
-	}
-	_, derr := formats.Decode(sendCtx, fr.src, fr.src.size, row.Name, fr.opts, func(d formats.Doc) error {
-		if stopped() {
-			return context.Cause(fr.stop)
-		}
-		jd := journal.Document{Key: journalKey(d), Rows: rowsText(d.Rows)}
-		switch {
-		case !d.Valid():
-			jd.Result, jd.Message = journal.ResultInvalid, issuesText(d.Issues, false)
-		case fr.missingOf(d) != "":
-			jd.Result, jd.Message = journal.ResultInvalid, fr.missingOf(d)
-		case !submittable:
-			jd.Result, jd.Message = journal.ResultSkipped, skipMsg
-		default:
-			pend = append(pend, task{key: jd.Key, doc: d, rows: jd.Rows})
-		}
-		batch = append(batch, jd)
-		if len(batch) >= batchSize {
-			return flush()
-		}
-		return nil
-	})
-	if derr == nil {
-		derr = flush()
-	}
+		return flush()
+	}()
 	close(tasks)
 	wg.Wait()
 	if ctx.Err() != nil {
@@ -171,15 +141,15 @@ func (fr *fileRun) submit(ctx context.Context, fresh bool) error {
 // file that changed since is submitted again, looked up first: one not
 // sent then (invalid or skipped, e.g. a row cut by its writer), or one in
 // the portal whose rows changed (the portal compares it).
-func (fr *fileRun) reconsider(jd journal.Document, t task) bool {
-	if !fr.changed || displayKey(t.doc) == "" {
+func (fr *fileRun) reconsider(old, now journal.Document, d formats.Doc) bool {
+	if !fr.changed || !d.Valid() || displayKey(d) == "" {
 		return false
 	}
-	switch jd.Result {
+	switch old.Result {
 	case journal.ResultInvalid, journal.ResultSkipped:
 		return true
 	case journal.ResultCreated, journal.ResultExists:
-		return jd.Rows != t.rows
+		return old.Rows != now.Rows
 	}
 	return false
 }
@@ -191,6 +161,9 @@ const unknownOutcome = "sent earlier without an answer, and it has no code the p
 // decision says whether the file's valid documents may be submitted, and
 // otherwise the message recorded on them.
 func (fr *fileRun) decision() (bool, string) {
+	if len(fr.problems) > 0 {
+		return false, "not submitted: " + fr.problems[0]
+	}
 	for _, is := range fr.sum.FileIssues {
 		if !is.Warning {
 			return false, "not submitted: the file has errors (" + issueText(is) + "); fix them and drop the whole file again"

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 )
@@ -65,6 +66,12 @@ type Document struct {
 	Message   string
 	Attempts  int
 	UpdatedAt time.Time // set by the journal on every change
+	// Body is the document as its file's decoding formed it (the inbox
+	// encodes it), and FirstRow its first source row: a file is decoded
+	// once, then submitted and reported from the journal. Only
+	// FileDocuments reads them back.
+	Body     string
+	FirstRow int
 }
 
 const documentColumns = `file_id, key, src_rows, result, portal_id, message, attempts, updated_at`
@@ -85,22 +92,25 @@ func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]D
 	return queryAll(ctx, d.r, scanDocument, query, args...)
 }
 
-// AddDocuments records the documents of a file in one transaction. It is
-// idempotent: a document whose (file, key) is already recorded is kept
-// untouched, so a resumed file keeps its results and attempts. A document
-// without a result is pending; FileID of the elements is ignored.
+// AddDocuments records the documents of a file in one transaction, as a
+// reading of the file formed them: a document whose (file, key) is
+// already recorded takes the given rows, body, result and message, and
+// keeps its attempts and portal id (the inbox decides which documents of
+// a file read again it records again). A document without a result is
+// pending; FileID of the elements is ignored.
 func (d *DB) AddDocuments(ctx context.Context, fileID int64, docs []Document) error {
-	return d.addDocuments(ctx, nil, fileID, docs)
+	return d.addDocuments(ctx, nil, "", fileID, docs)
 }
 
-// StartDocuments stores f as UpdateFile does and adds its first documents
-// as AddDocuments does, in one transaction: a file is recorded submitting
-// together with its first documents (one journal write instead of two).
-func (d *DB) StartDocuments(ctx context.Context, f File, docs []Document) error {
-	return d.addDocuments(ctx, &f, f.ID, docs)
+// EndDocuments stores f as UpdateFile does, the summary of its decoding
+// (as SetSummary; "" keeps the one recorded) and its last documents (as
+// AddDocuments), in one transaction: the end of a file's decoding is one
+// journal write.
+func (d *DB) EndDocuments(ctx context.Context, f File, summary string, docs []Document) error {
+	return d.addDocuments(ctx, &f, summary, f.ID, docs)
 }
 
-func (d *DB) addDocuments(ctx context.Context, f *File, fileID int64, docs []Document) error {
+func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID int64, docs []Document) error {
 	for _, doc := range docs {
 		if doc.Key == "" {
 			return fmt.Errorf("adding documents of file %d: a document on rows %q has no key", fileID, doc.Rows)
@@ -119,6 +129,9 @@ func (d *DB) addDocuments(ctx context.Context, f *File, fileID int64, docs []Doc
 			if err == nil {
 				err = affectedOne(res)
 			}
+			if err == nil && summary != "" {
+				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = ? WHERE id = ?`, summary, fileID)
+			}
 			if err != nil {
 				return err
 			}
@@ -133,8 +146,10 @@ func (d *DB) addDocuments(ctx context.Context, f *File, fileID int64, docs []Doc
 			}
 		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO documents
-			(file_id, key, src_rows, result, portal_id, message, attempts, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (file_id, key) DO NOTHING`)
+			(file_id, key, src_rows, result, portal_id, message, attempts, updated_at, body, first_row)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (file_id, key) DO UPDATE SET src_rows = excluded.src_rows,
+			result = excluded.result, message = excluded.message, updated_at = excluded.updated_at,
+			body = excluded.body, first_row = excluded.first_row`)
 		if err != nil {
 			return err
 		}
@@ -145,7 +160,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, fileID int64, docs []Doc
 				r = ResultPending
 			}
 			if _, err := stmt.ExecContext(ctx, fileID, doc.Key, doc.Rows, r, doc.PortalID, doc.Message,
-				doc.Attempts, now); err != nil {
+				doc.Attempts, now, doc.Body, doc.FirstRow); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
 		}
@@ -155,6 +170,70 @@ func (d *DB) addDocuments(ctx context.Context, f *File, fileID int64, docs []Doc
 		return fmt.Errorf("adding %d documents of file %d: %w", len(docs), fileID, err)
 	}
 	return nil
+}
+
+// docBatch is how many documents FileDocuments reads at once.
+const docBatch = 256
+
+// FileDocuments yields the documents of a file with their bodies in row
+// order (by first row, then in the order they were added), reading them a
+// batch at a time: memory stays the same whatever the size of the file.
+// With open, only those pending or sending. The documents are read
+// between batches, so fn may record results meanwhile.
+func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Seq2[Document, error] {
+	where := ""
+	if open {
+		where = ` AND result IN ('pending', 'sending')`
+	}
+	q := `SELECT ` + documentColumns + `, body, first_row, id FROM documents
+		WHERE file_id = ?` + where + ` AND (first_row, id) > (?, ?)
+		ORDER BY first_row, id LIMIT ?`
+	return func(yield func(Document, error) bool) {
+		var lastRow int
+		var lastID int64 = -1
+		for {
+			var page []Document
+			err := d.r.eachRow(ctx, func(sc scanner) error {
+				var doc Document
+				var updated string
+				if err := sc.Scan(&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
+					&doc.Attempts, &updated, &doc.Body, &doc.FirstRow, &lastID); err != nil {
+					return err
+				}
+				var err error
+				doc.UpdatedAt, err = parseTime(updated)
+				page = append(page, doc)
+				return err
+			}, q, fileID, lastRow, lastID, docBatch)
+			if err != nil {
+				yield(Document{}, fmt.Errorf("reading the documents of file %d: %w", fileID, err))
+				return
+			}
+			for _, doc := range page {
+				if !yield(doc, nil) {
+					return
+				}
+			}
+			if len(page) < docBatch {
+				return
+			}
+			lastRow = page[len(page)-1].FirstRow
+		}
+	}
+}
+
+// Summary returns what EndDocuments recorded for a file ("" when its
+// decoding did not finish).
+func (d *DB) Summary(ctx context.Context, fileID int64) (string, error) {
+	var s string
+	err := d.r.QueryRowContext(ctx, `SELECT summary FROM files WHERE id = ?`, fileID).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the summary of file %d: %w", fileID, err)
+	}
+	return s, nil
 }
 
 // Documents lists a file's documents in the order they were added.

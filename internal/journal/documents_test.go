@@ -45,7 +45,8 @@ func TestAddDocumentsIdempotent(t *testing.T) {
 		if err := d.SetResult(ctx, id, "B-2", ResultCreated, "/api/sales_orders/7", ""); err != nil {
 			t.Fatal(err)
 		}
-		// Adding again (a resumed file) keeps existing rows and appends new ones.
+		// Adding again (a file read again) replaces rows, result and message,
+		// keeps attempts and portal ids, and appends new documents.
 		clock.set(t0.Add(2 * time.Minute))
 		again := []Document{
 			{Key: "A-1", Rows: "99", Result: ResultFailed},
@@ -63,8 +64,8 @@ func TestAddDocumentsIdempotent(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []Document{
-			{FileID: id, Key: "B-2", Rows: "2-3", Result: ResultCreated, PortalID: "/api/sales_orders/7", Attempts: 1, UpdatedAt: t0.Add(time.Minute)},
-			{FileID: id, Key: "A-1", Rows: "4", Result: ResultPending, UpdatedAt: t0},
+			{FileID: id, Key: "B-2", Rows: "99", Result: ResultPending, PortalID: "/api/sales_orders/7", Attempts: 1, UpdatedAt: t0.Add(2 * time.Minute)},
+			{FileID: id, Key: "A-1", Rows: "99", Result: ResultFailed, UpdatedAt: t0.Add(2 * time.Minute)},
 			{FileID: id, Key: "C-3", Rows: "5-9", Result: ResultInvalid, Message: "bad country", UpdatedAt: t0},
 			{FileID: id, Key: "D-4", Rows: "10", Result: ResultPending, UpdatedAt: t0.Add(2 * time.Minute)},
 		}
@@ -102,9 +103,73 @@ func TestAddDocumentsIdempotent(t *testing.T) {
 	})
 }
 
-// TestStartDocuments: the file's row and its first documents are stored
-// in one transaction; a failed document or an unknown file keeps neither.
-func TestStartDocuments(t *testing.T) {
+// TestFileDocuments: a file's documents come back with their bodies in
+// row order, a batch at a time, and those pending or sending alone with
+// open; a document added again keeps its attempts.
+func TestFileDocuments(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		ctx := t.Context()
+		id := claimTest(t, d, "erp", "O.csv", "orders")
+		// More than two batches, added out of row order (the orders of a
+		// grouped file end in another order than they start).
+		n := 2*docBatch + 7
+		var docs []Document
+		for i := range n {
+			row := 2 + (i*7919)%n // a permutation of 2..n+1
+			docs = append(docs, Document{Key: fmt.Sprintf("O-%d", row), Rows: fmt.Sprint(row), FirstRow: row, Body: fmt.Sprintf(`{"row":%d}`, row)})
+		}
+		docs[3].Result, docs[3].Message = ResultInvalid, "bad"
+		if err := d.AddDocuments(ctx, id, docs); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.StartAttempt(ctx, id, docs[5].Key); err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct {
+			name string
+			open bool
+			want int
+		}{{"all", false, n}, {"open", true, n - 1}} {
+			prev, count := 0, 0
+			for doc, err := range d.FileDocuments(ctx, id, tt.open) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if doc.FirstRow <= prev || doc.Body != fmt.Sprintf(`{"row":%d}`, doc.FirstRow) {
+					t.Fatalf("%s: document %s (first row %d, body %q) after row %d", tt.name, doc.Key, doc.FirstRow, doc.Body, prev)
+				}
+				if tt.open && doc.Result == ResultInvalid {
+					t.Errorf("%s: invalid document %s listed", tt.name, doc.Key)
+				}
+				prev = doc.FirstRow
+				count++
+			}
+			if count != tt.want {
+				t.Errorf("%s: %d documents, want %d", tt.name, count, tt.want)
+			}
+		}
+
+		again := docs[5]
+		again.Rows, again.FirstRow, again.Body, again.Result = "9999", 9999, `{"row":9999}`, ResultPending
+		if err := d.AddDocuments(ctx, id, []Document{again}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := d.Document(ctx, id, again.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Rows != "9999" || got.Result != ResultPending || got.Attempts != 1 {
+			t.Errorf("document added again: %+v", got)
+		}
+
+	})
+}
+
+// TestEndDocuments: the file's row, its summary and its last documents
+// are stored in one transaction; a failed document or an unknown file
+// keeps none of them.
+func TestEndDocuments(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		d := openTest(t)
 		ctx := t.Context()
@@ -125,8 +190,8 @@ func TestStartDocuments(t *testing.T) {
 			{"empty key", f, []Document{{Key: "A-1"}, {Key: ""}}},
 			{"bad state", File{ID: id, State: "maybe"}, []Document{{Key: "A-1"}}},
 		} {
-			if err := d.StartDocuments(ctx, tt.f, tt.docs); err == nil {
-				t.Errorf("%s: StartDocuments succeeded", tt.name)
+			if err := d.EndDocuments(ctx, tt.f, `{"Rows":3}`, tt.docs); err == nil {
+				t.Errorf("%s: EndDocuments succeeded", tt.name)
 			}
 		}
 		if got, _ := d.File(ctx, id); got.State != FileClaimed {
@@ -135,7 +200,10 @@ func TestStartDocuments(t *testing.T) {
 		if docs, _ := d.Documents(ctx, id); len(docs) != 0 {
 			t.Errorf("after failed calls: %d documents", len(docs))
 		}
-		if err := d.StartDocuments(ctx, f, []Document{{Key: "A-1", Rows: "2"}, {Key: "B-2", Rows: "3"}}); err != nil {
+		if s, err := d.Summary(ctx, id); err != nil || s != "" {
+			t.Errorf("after failed calls: summary %q, %v", s, err)
+		}
+		if err := d.EndDocuments(ctx, f, `{"Rows":3}`, []Document{{Key: "A-1", Rows: "2"}, {Key: "B-2", Rows: "3"}}); err != nil {
 			t.Fatal(err)
 		}
 		got, err := d.File(ctx, id)
@@ -143,10 +211,44 @@ func TestStartDocuments(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.State != FileSubmitting || got.Rows != 3 || got.DocsTotal != 2 {
-			t.Errorf("file after StartDocuments: state %q, rows %d, docs %d", got.State, got.Rows, got.DocsTotal)
+			t.Errorf("file after EndDocuments: state %q, rows %d, docs %d", got.State, got.Rows, got.DocsTotal)
 		}
 		if docs, _ := d.Documents(ctx, id); len(docs) != 2 || docs[0].Result != ResultPending {
-			t.Errorf("documents after StartDocuments: %+v", docs)
+			t.Errorf("documents after EndDocuments: %+v", docs)
+		}
+		if s, err := d.Summary(ctx, id); err != nil || s != `{"Rows":3}` {
+			t.Errorf("summary after EndDocuments: %q, %v", s, err)
+		}
+		// An empty summary keeps the one recorded.
+		if err := d.EndDocuments(ctx, f, "", nil); err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := d.Summary(ctx, id); s != `{"Rows":3}` {
+			t.Errorf("summary after EndDocuments without one: %q", s)
+		}
+		// Bodies stay while the file is open, and go with the summary when
+		// it ends.
+		if err := d.AddDocuments(ctx, id, []Document{{Key: "A-1", Rows: "2", Body: `{"Key":"A-1"}`}}); err != nil {
+			t.Fatal(err)
+		}
+		for _, state := range []FileState{FileSubmitting, FileDone} {
+			f.State = state
+			if err := d.UpdateFile(ctx, f); err != nil {
+				t.Fatal(err)
+			}
+			bodies := 0
+			for doc, err := range d.FileDocuments(ctx, id, false) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if doc.Body != "" {
+					bodies++
+				}
+			}
+			s, _ := d.Summary(ctx, id)
+			if open := state.Open(); (bodies == 1) != open || (s != "") != open {
+				t.Errorf("file %s: %d bodies, summary %q", state, bodies, s)
+			}
 		}
 	})
 }

@@ -227,13 +227,33 @@ func (d *DB) ProcessedHash(ctx context.Context, inbox, portal, sha256 string) (F
 // Size and SHA256 its claim read never change (leaving out the hash
 // spares two indexes a write: a third of the pages an update writes).
 // UpdatedAt is set to now. It returns ErrNotFound for an unknown id.
+// A file that ends (done, failed, duplicate) drops the summary and the
+// documents' bodies of its decoding: they served to submit and report it,
+// and the journal of a daemon that runs for years keeps its results only.
 func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	if !f.State.Valid() {
 		return fmt.Errorf("updating file %d: unknown file state %q", f.ID, f.State)
 	}
-	res, err := d.exec(ctx, updateFileQuery, d.updateFileArgs(f)...)
-	if err == nil {
-		err = affectedOne(res)
+	var err error
+	if f.State.Open() {
+		var res sql.Result
+		if res, err = d.exec(ctx, updateFileQuery, d.updateFileArgs(f)...); err == nil {
+			err = affectedOne(res)
+		}
+	} else {
+		err = d.write(ctx, func(tx *txn) error {
+			res, err := tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(f)...)
+			if err == nil {
+				err = affectedOne(res)
+			}
+			if err == nil {
+				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = '' WHERE id = ? AND summary <> ''`, f.ID)
+			}
+			if err == nil {
+				_, err = tx.ExecContext(ctx, `UPDATE documents SET body = '' WHERE file_id = ? AND body <> ''`, f.ID)
+			}
+			return err
+		})
 	}
 	if err != nil {
 		return fmt.Errorf("updating file %d (%s): %w", f.ID, f.Name, err)

@@ -174,6 +174,12 @@ ALTER TABLE files ADD COLUMN resolved_by TEXT NOT NULL DEFAULT '';
 ALTER TABLE files ADD COLUMN resolved_note TEXT NOT NULL DEFAULT '';
 CREATE INDEX files_state_resolved ON files (state, resolved_at);
 `},
+	{name: "files decoded once: documents' bodies and first rows, the file's summary", sql: `
+ALTER TABLE documents ADD COLUMN body TEXT NOT NULL DEFAULT '';
+ALTER TABLE documents ADD COLUMN first_row INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX documents_file_row ON documents (file_id, first_row, id);
+ALTER TABLE files ADD COLUMN summary TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // SchemaVersion is the schema version this code writes.
