@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,14 +59,18 @@ func (e *fileProblem) Error() string {
 	return e.msg
 }
 
-// formatOf returns "csv" or "xlsx" for the options and file name.
-func formatOf(name string, opts Options) (string, error) {
+// formatOf returns "csv", "xlsx" or "x12" for the options, file name and
+// first bytes of the file.
+func formatOf(name string, head []byte, opts Options) (string, error) {
 	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
-	case "csv", "xlsx":
+	case "csv", "xlsx", "x12":
 		return f, nil
 	case "":
 	default:
-		return "", fmt.Errorf("unknown file format %q: use \"csv\" or \"xlsx\"", opts.Format)
+		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\" or \"x12\"", opts.Format)
+	}
+	if f := sniffEDI(head); f != "" {
+		return f, nil
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv", ".txt", ".tsv":
@@ -87,14 +92,33 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
 	}
-	format, err := formatOf(name, opts)
+	head := make([]byte, min(size, 512))
+	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	format, err := formatOf(name, head, opts)
 	if err != nil {
 		return nil, err
 	}
-	if format == "xlsx" {
+	switch format {
+	case "xlsx":
 		return openXLSX(r, size, name, opts)
+	case "x12":
+		return openX12(r, size, opts)
 	}
 	return openCSV(r, size, opts)
+}
+
+// sniffEDI names the EDI standard a file's first bytes start with, "" for
+// none: an X12 interchange starts with ISA and its separator at the fixed
+// places of ISA01 and ISA16.
+func sniffEDI(head []byte) string {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	if len(head) > 103 && bytes.HasPrefix(head, []byte("ISA")) && head[6] == head[3] && head[103] == head[3] {
+		return "x12"
+	}
+	return ""
 }
 
 // humanBytes renders a byte count for people.

@@ -47,6 +47,7 @@ type Group struct {
 type Set struct {
 	ID       string // ST01
 	Control  string // ST02
+	Start    int    // the ordinal of ST in the interchange (ISA is 1)
 	Segments []edi.Segment
 }
 
@@ -298,7 +299,7 @@ func (p *parser) parse(data []byte) (*Interchange, error) {
 				p.setErr(gi, len(g.Sets)-1, edi.LevelSet, "2", s, 0, "set %s %s has no SE trailer before the next ST", set.ID, set.Control)
 			}
 			s.Pos = 1
-			g.Sets = append(g.Sets, Set{ID: s.Value(1), Control: s.Value(2), Segments: []edi.Segment{s}})
+			g.Sets = append(g.Sets, Set{ID: s.Value(1), Control: s.Value(2), Start: p.n, Segments: []edi.Segment{s}})
 			set = &g.Sets[len(g.Sets)-1]
 			if set.Control == "" {
 				p.setErr(gi, len(g.Sets)-1, edi.LevelSet, "7", s, 2, "the transaction set control number (ST02) is empty")
