@@ -2,8 +2,8 @@ package formats
 
 import (
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +59,6 @@ func TestX12Decode(t *testing.T) {
 		})
 	}
 }
-
 
 // TestX12Issues checks what a clerk reads about a bad interchange: a value
 // named by its set, segment and element; an envelope problem refusing the
