@@ -60,6 +60,9 @@ const (
 	FormatX12  = "x12"
 )
 
+// DefaultX12Version is the X12 version of exports (GS08).
+const DefaultX12Version = "004010"
+
 // DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.
 const DefaultAckDir = "acks"
 
