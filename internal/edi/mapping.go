@@ -289,6 +289,11 @@ func (t *Table) Segments(header map[string]string, lines []map[string]string) []
 			scope = append(scope, s)
 			i = len(scope) - 1
 		}
+		for _, q := range []Qualifier{f.Qual, f.LoopQual} {
+			if q.Elem > 0 && (q == f.Qual || f.Tag == f.Loop) && scope[i].Value(q.Elem) == "" {
+				setElem(&scope[i], q.Elem, 0, q.Value)
+			}
+		}
 		setElem(&scope[i], f.Elem, f.Comp, v)
 		return scope
 	}
