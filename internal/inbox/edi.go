@@ -56,6 +56,9 @@ func (fr *fileRun) openX12() (*x12Run, error) {
 	return &x12Run{ic: ic, ack: ack, envelopeErr: err, failed: map[int]rowFailure{}}, nil
 }
 
+// x12Route reports whether the file's route reads X12 (format "x12").
+func (fr *fileRun) x12Route() bool { return fr.opts.Format == config.FormatX12 }
+
 // senderKey names a partner in the journal: "ZZ:SHOPERP".
 func senderKey(p edi.Party) string {
 	return strings.TrimSpace(p.Qualifier) + ":" + strings.TrimSpace(p.ID)
