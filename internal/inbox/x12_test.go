@@ -158,3 +158,29 @@ func TestX12Replay(t *testing.T) {
 		t.Errorf("repeatedCreates %d", n)
 	}
 }
+
+// TestX12PortalRefusal: a set whose order the portal refuses (an unknown
+// warehouse) is rejected in the 997 (AK5 R), the others accepted, with
+// policy partial.
+func TestX12PortalRefusal(t *testing.T) {
+	e := newEnv(t, envOpts{edition: model.EditionA,
+		routes: route("*.x12", "", `format = "x12"`, `policy = "partial"`) + route("*.csv", "")})
+	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
+	e.runOnce()
+	e.dropSample("A/good/SKU_20260302.csv", "")
+	e.runOnce()
+	data := x12Testdata(t, "940.x12")
+	i := strings.Index(data, "ST*940*0002")
+	data = data[:i] + strings.Replace(data[i:], "N1*WH*Main warehouse*9*3~", "N1*WH*Main warehouse*9*999~", 1)
+	e.drop("ORDERS_1.x12", data)
+	res := result(t, e.runOnce(), "ORDERS_1.x12")
+	if res.DocsOK != 2 || res.Invalid != 1 {
+		t.Fatalf("940 with an unknown warehouse in set 0002: %+v", res)
+	}
+	ack := ackOf(t, e)
+	for _, want := range []string{"AK2*940*0001~\nAK5*A~", "AK2*940*0002~\nAK5*R*5~", "AK2*940*0003~\nAK5*A~", "AK9*P*3*3*2~"} {
+		if !strings.Contains(ack, want) {
+			t.Errorf("997 lacks %q:\n%s", want, ack)
+		}
+	}
+}
