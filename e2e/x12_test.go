@@ -85,7 +85,7 @@ func x12Config(t *testing.T, s *sim, sshd *sftptest.SSHD, dir, inbox string) str
 	b.WriteString(readFile(t, cfg))
 	b.WriteString("\n  [[inboxes.routes]]\n  match = \"*.x12\"\n  format = \"x12\"\n  ack_dir = \"acks\"\n")
 	fmt.Fprintf(&b, "\n[[outboxes]]\nname = \"partner\"\nportal = \"main\"\nurl = %q\n%s", sshd.URL(inbox+"/acks"), login)
-	for _, e := range []struct{ typ, set string }{{"shipments", "945"}, {"receipts", "944"}, {"stock", "846"}} {
+	for _, e := range []struct{ typ, set string }{{"shipments", "945"}, {"receipts", "944"}, {"stock", "846"}, {"movements", "947"}} {
 		fmt.Fprintf(&b, "\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"0 0 1 1 *\"\n  filename = \"%s_{seq}.x12\"\n"+
 			"    [outboxes.exports.x12]\n    sender = \"ZZ:WAREHOUSE\"\n    receiver = \"ZZ:SHOPERP\"\n", e.typ, e.set)
 	}
@@ -181,12 +181,20 @@ func x12EndToEnd(t *testing.T, edition string) {
 	for range 3 {
 		s.tick(t) // in WMS, then shipped and received
 	}
-	for _, typ := range []string{"shipments", "receipts", "stock"} {
+	// The simulator damages stock now and then (a movement to locked).
+	for i := 0; i < 60 && s.stats(t).Counts["stock_movements"] == 0; i++ {
+		s.tick(t)
+	}
+	moves := s.stats(t).Counts["stock_movements"]
+	if moves == 0 {
+		t.Fatal("no stock movement after 60 ticks of the simulator")
+	}
+	for _, typ := range []string{"shipments", "receipts", "stock", "movements"} {
 		if out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "partner", typ); code != 0 {
 			t.Fatalf("export %s: exit %d:\n%s", typ, code, out)
 		}
 	}
-	var f945, f944, f846 string
+	var f945, f944, f846, f947 string
 	for _, f := range files(t, acks) {
 		switch {
 		case strings.HasPrefix(f, "945_"):
@@ -195,10 +203,15 @@ func x12EndToEnd(t *testing.T, edition string) {
 			f944 = filepath.Join(acks, f)
 		case strings.HasPrefix(f, "846_"):
 			f846 = filepath.Join(acks, f)
+		case strings.HasPrefix(f, "947_"):
+			f947 = filepath.Join(acks, f)
 		}
 	}
-	if f945 == "" || f944 == "" || f846 == "" {
-		t.Fatalf("the partner's folder holds %q, want a 945, a 944 and an 846", files(t, acks))
+	if f945 == "" || f944 == "" || f846 == "" || f947 == "" {
+		t.Fatalf("the partner's folder holds %q, want a 945, a 944, an 846 and a 947", files(t, acks))
+	}
+	if got := len(x12Lines(parseX12(t, f947), "W15", 2, "W19", 2, 6)); got != moves {
+		t.Errorf("the 947 holds %d adjustments, want the simulator's %d movements:\n%s", got, moves, readFile(t, f947))
 	}
 	// The 846 lists every SKU of the portal: the 50 preloaded and the 832's 2.
 	if got := strings.Count(readFile(t, f846), "\nLIN**SK*"); got != 52 {
