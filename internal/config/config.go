@@ -281,12 +281,16 @@ type Route struct {
 	// Policy is "reject" (default: any error, nothing submitted) or
 	// "partial" (valid documents submitted).
 	Policy string `toml:"policy"`
-	// Format is "csv", "xlsx", "fixed" or "" (by extension).
+	// Format is "csv", "xlsx", "fixed", "x12" or "" (an X12 interchange
+	// by its ISA header, else by extension).
 	Format string `toml:"format"`
 	// Layout cuts the lines of a fixed-width file (format = "fixed") into
 	// columns; RecordType says where a line's record type code is.
 	Layout     []fixedwidth.Field     `toml:"layout"`
 	RecordType *fixedwidth.RecordType `toml:"record_type"`
+	// AckDir is the inbox folder the 997 acknowledgement of each X12 file
+	// goes to (default "acks").
+	AckDir string `toml:"ack_dir"`
 	// Delimiter is "," ";" "\t" "|" or "" (detected); "tab" reads as "\t".
 	Delimiter string `toml:"delimiter"`
 	// Charset is "utf-8" (default), "windows-1252" or "iso-8859-1".
@@ -362,6 +366,18 @@ type Outbox struct {
 	Notify Notify `toml:"notify"`
 }
 
+// X12Export is the envelope of an x12 export: who sends it to whom.
+type X12Export struct {
+	// Sender and Receiver are "qualifier:id" (ISA05:ISA06, ISA07:ISA08),
+	// e.g. "ZZ:WAREHOUSE"; the ids are GS02/GS03 too.
+	Sender   string `toml:"sender"`
+	Receiver string `toml:"receiver"`
+	// Version is "004010" (default) or "005010".
+	Version string `toml:"version"`
+	// Test marks the interchanges as test data (ISA15 = T).
+	Test bool `toml:"test"`
+}
+
 // Export is one scheduled export into an outbox.
 type Export struct {
 	// Type is an export the portal's edition offers (see model.ExportTypes).
@@ -373,11 +389,13 @@ type Export struct {
 	// written. Default "UTC".
 	Timezone string         `toml:"timezone"`
 	Location *time.Location `toml:"-"`
-	// Format is "csv", "xlsx" or "fixed"; default from Filename's
+	// Format is "csv", "xlsx", "fixed" or "x12"; default from Filename's
 	// extension, else csv.
 	Format string `toml:"format"`
 	// Layout places the columns of a fixed-width file (format = "fixed").
 	Layout []fixedwidth.Field `toml:"layout"`
+	// X12 are the partners and version of an x12 export.
+	X12 X12Export `toml:"x12"`
 	// Filename is a template with {date} {time} {datetime} {seq} {type}
 	// {outbox}. Default "<TYPE>_{datetime}.<format>", e.g.
 	// "STOCK_{datetime}.csv".

@@ -58,7 +58,14 @@ const (
 	FormatCSV   = "csv"
 	FormatXLSX  = "xlsx"
 	FormatFixed = "fixed" // fixed-width lines, cut by a layout
+	FormatX12   = "x12"
 )
+
+// DefaultX12Version is the X12 version of exports (GS08).
+const DefaultX12Version = "004010"
+
+// DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.
+const DefaultAckDir = "acks"
 
 // New returns a Config holding the top-level defaults, the state before a
 // file is decoded into it.
@@ -147,6 +154,7 @@ func (r *Route) provision(p presence) {
 	setStr(&r.Charset, DefaultCharset)
 	setStr(&r.Decimal, DefaultDecimal)
 	setStr(&r.Timezone, DefaultTimezone)
+	setStr(&r.AckDir, DefaultAckDir)
 	if !p.has("header") {
 		r.Header = true
 	}

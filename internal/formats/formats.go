@@ -33,8 +33,9 @@ type Options struct {
 	// Type is a document type name or alias of the edition ("skus",
 	// "purchase_orders"...); "" detects it from the header row.
 	Type string
-	// Format is "csv", "xlsx" or "fixed"; "" picks it by file extension
-	// (.csv, .txt, .tsv: csv; .xlsx: xlsx).
+	// Format is "csv", "xlsx", "fixed" or "x12"; "" picks it by content (an
+	// X12 interchange starts with ISA) or file extension (.csv, .txt, .tsv:
+	// csv; .xlsx: xlsx).
 	Format string
 	// Layout cuts the lines of a "fixed" file into columns (the file has no
 	// header row: the layout names the columns).
@@ -128,6 +129,9 @@ func (i Issue) Error() string {
 	switch {
 	case i.Sheet != "" && i.Cell != "":
 		fmt.Fprintf(&b, " sheet %q cell %s", i.Sheet, i.Cell)
+	case i.Cell != "" && i.Sheet == "":
+		b.WriteString(" ")
+		b.WriteString(i.Cell) // an EDI segment and element
 	case i.Sheet != "" && i.Row > 0:
 		fmt.Fprintf(&b, " sheet %q row %d", i.Sheet, i.Row)
 	case i.Row > 0:

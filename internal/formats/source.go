@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"filebridge/internal/edi/x12"
 	"filebridge/internal/fixedwidth"
 )
 
@@ -63,14 +64,18 @@ func (e *fileProblem) Error() string {
 	return e.msg
 }
 
-// formatOf returns "csv" or "xlsx" for the options and file name.
-func formatOf(name string, opts Options) (string, error) {
+// formatOf returns "csv", "xlsx" or "x12" for the options, file name and
+// first bytes of the file.
+func formatOf(name string, head []byte, opts Options) (string, error) {
 	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
-	case "csv", "xlsx", fixedwidth.Format:
+	case "csv", "xlsx", fixedwidth.Format, "x12":
 		return f, nil
 	case "":
 	default:
-		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\" or \"fixed\"", opts.Format)
+		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\", \"fixed\" or \"x12\"", opts.Format)
+	}
+	if f := sniffEDI(head); f != "" {
+		return f, nil
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv", ".txt", ".tsv":
@@ -92,7 +97,11 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
 	}
-	format, err := formatOf(name, opts)
+	head := make([]byte, min(size, 512))
+	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	format, err := formatOf(name, head, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -101,8 +110,19 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return openXLSX(r, size, name, opts)
 	case fixedwidth.Format:
 		return openFixed(r, size, opts)
+	case "x12":
+		return openX12(r, size, opts)
 	}
 	return openCSV(r, size, opts)
+}
+
+// sniffEDI names the EDI standard a file's first bytes start with, "" for
+// none.
+func sniffEDI(head []byte) string {
+	if x12.IsX12(head) {
+		return "x12"
+	}
+	return ""
 }
 
 // humanBytes renders a byte count for people.

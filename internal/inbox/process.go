@@ -61,6 +61,8 @@ type fileRun struct {
 	// small file).
 	tail    []journal.Document
 	summary string
+	// x12 is the interchange of an X12 file (nil for other formats).
+	x12 *x12Run
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -208,9 +210,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		case found && orig.ID != row.ID && fr.force:
 			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
 				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
-		case found && orig.ID != row.ID:
-			return fr.duplicate(ctx, orig)
+		case found && orig.ID != row.ID && !fr.x12Route():
+			return fr.duplicate(ctx, orig, "")
 		}
+		// An X12 file sent again is found by its interchange (x12Duplicate),
+		// which also acknowledges it.
 	}
 	if src == nil {
 		var err error
@@ -226,6 +230,15 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	}
 	fr.src = src
 	defer func() { _ = fr.src.Close() }() // a source read again (Close is idempotent)
+	var err error
+	if fr.x12, err = fr.openX12(); err != nil {
+		return FileResult{}, err
+	}
+	if !replay && !fr.force { // a replay sends a known interchange again on purpose
+		if res, dup, err := fr.x12Duplicate(ctx); dup || err != nil {
+			return res, err
+		}
+	}
 
 	// A file that changed since its claim (its writer was not done) is
 	// read again whole once it settles, as often as it changes before

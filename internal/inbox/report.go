@@ -172,6 +172,7 @@ func (dl *docLines) line(jd journal.Document) error {
 		return err
 	}
 	l.Key = displayKey(d)
+	dl.fr.noteFailed(d, jd.Message)
 	rowMessages(d, jd.Message, func(row int, msg string) {
 		heap.Push(&dl.rows, rowMessage{row, msg})
 	})
@@ -425,13 +426,13 @@ func (fr *fileRun) delimiter() rune {
 // duplicate ends a file whose content was already processed successfully:
 // nothing is submitted; it goes to processed/ with a report saying of
 // which file it is a duplicate.
-func (fr *fileRun) duplicate(ctx context.Context, orig journal.File) (FileResult, error) {
+func (fr *fileRun) duplicate(ctx context.Context, orig journal.File, why string) (FileResult, error) {
 	in, row := fr.in, &fr.row
 	where := orig.FinalPath
 	if where == "" {
 		where = orig.Path
 	}
-	msg := fmt.Sprintf("duplicate of %s processed at %s (%s): nothing submitted", orig.Name,
+	msg := fmt.Sprintf("%sduplicate of %s processed at %s (%s): nothing submitted", why, orig.Name,
 		orig.UpdatedAt.UTC().Format(time.RFC3339), where)
 	fr.notes = append(fr.notes[:0:0], msg)
 	if err := fr.plan(ctx, true); err != nil {

@@ -180,6 +180,22 @@ ALTER TABLE documents ADD COLUMN first_row INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX documents_file_row ON documents (file_id, first_row, id);
 ALTER TABLE files ADD COLUMN summary TEXT NOT NULL DEFAULT '';
 `},
+	{name: "EDI: interchanges received, control numbers sent", sql: `
+CREATE TABLE edi_interchanges (
+	sender  TEXT    NOT NULL,
+	control TEXT    NOT NULL,
+	file_id INTEGER NOT NULL,
+	inbox   TEXT    NOT NULL,
+	name    TEXT    NOT NULL,
+	seen_at TEXT    NOT NULL,
+	PRIMARY KEY (sender, control)
+);
+CREATE TABLE edi_controls (
+	partner TEXT    NOT NULL PRIMARY KEY,
+	last    INTEGER NOT NULL
+);
+ALTER TABLE export_runs ADD COLUMN edi_control INTEGER NOT NULL DEFAULT 0;
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

@@ -85,8 +85,10 @@ func ExampleCSV(spec model.Spec) ([]byte, error) {
 }
 
 // Write writes the CSV and XLSX templates of every document type of edition
-// e, and a sample fixed-width file with the route that reads it, into dir (created if missing) and returns the paths written, in the
-// edition's dependency order.
+// e into dir (created if missing), a sample fixed-width file with the
+// route that reads it, and a sample X12 interchange of the set that feeds
+// it (orders.940.x12: the spec's examples), and returns the paths written,
+// in the edition's dependency order.
 func Write(dir string, e model.Edition) ([]string, error) {
 	if len(model.DocTypes(e)) == 0 {
 		return nil, fmt.Errorf("writing templates: unknown edition %q", e)
@@ -118,6 +120,17 @@ func Write(dir string, e model.Edition) ([]string, error) {
 		}{{".csv", csvData}, {".xlsx", xlsxData}, {".fixed.txt", fixedData}, {".fixed.toml", FixedRoute(spec, dt)}} {
 			p := filepath.Join(dir, Name(dt)+out.ext)
 			if err := os.WriteFile(p, out.data, 0o644); err != nil {
+				return paths, fmt.Errorf("writing template: %w", err)
+			}
+			paths = append(paths, p)
+		}
+		sample, set, ok, err := X12Sample(spec, dt)
+		if err != nil {
+			return paths, err
+		}
+		if ok {
+			p := filepath.Join(dir, Name(dt)+"."+set+".x12")
+			if err := os.WriteFile(p, sample, 0o644); err != nil {
 				return paths, fmt.Errorf("writing template: %w", err)
 			}
 			paths = append(paths, p)

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"filebridge/internal/edi/x12"
 	"filebridge/internal/fixedwidth"
 	"filebridge/internal/model"
 )
@@ -20,6 +21,7 @@ const (
 	CSV   Format = "csv"
 	XLSX  Format = "xlsx"
 	Fixed Format = fixedwidth.Format // fixed-width lines placed by Options.Layout
+	X12   Format = "x12"
 )
 
 // Charsets an export may be written in (CSV only; XLSX is always UTF-8).
@@ -60,6 +62,9 @@ type Options struct {
 	// left-aligned, numbers right-aligned and zero-padded with implied
 	// decimals, dates as DateLayout writes them.
 	Layout []fixedwidth.Field
+	// X12 is the envelope of an X12 export: partners, version, test flag
+	// and the interchange's control number (from the journal).
+	X12 *x12.Envelope
 }
 
 // CellError is a value that cannot be written, with its place in the file.
@@ -151,8 +156,10 @@ func NewWriter(w io.Writer, s *Schema, opts Options) (*Writer, error) {
 		enc, err = newXLSXEncoder(w, s, opts)
 	case Fixed:
 		enc, err = newFixedEncoder(w, s, opts)
+	case X12:
+		enc, err = newX12Encoder(w, s, opts)
 	default:
-		err = fmt.Errorf("format %q: use \"csv\", \"xlsx\" or \"fixed\"", opts.Format)
+		err = fmt.Errorf("format %q: use \"csv\", \"xlsx\", \"fixed\" or \"x12\"", opts.Format)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("starting export file: %w", err)
