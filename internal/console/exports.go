@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 	"filebridge/internal/outbox"
@@ -120,17 +118,10 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 
 // NextRun is the job's next scheduled start after now.
 func NextRun(j outbox.Job, now time.Time) (time.Time, bool) {
-	sched, err := cron.ParseStandard(j.Schedule)
+	sched, err := outbox.ParseSchedule(j)
 	if err != nil {
 		return time.Time{}, false
 	}
-	loc := j.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
-		return now.Truncate(every.Delay).Add(every.Delay).In(loc), true // see outbox.Scheduler
-	}
-	next := sched.Next(now.In(loc))
+	next := sched.Next(now)
 	return next, !next.IsZero()
 }
