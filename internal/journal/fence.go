@@ -23,12 +23,12 @@ type tickKey struct{}
 
 // WithTick returns ctx for the run of tick t on this instance (see the
 // fencing notes above).
-func WithTick(ctx context.Context, t Tick) context.Context {
+func WithTick(ctx context.Context, t ExportRun) context.Context {
 	return context.WithValue(ctx, tickKey{}, t)
 }
 
-func tickOf(ctx context.Context) (Tick, bool) {
-	t, ok := ctx.Value(tickKey{}).(Tick)
+func tickOf(ctx context.Context) (ExportRun, bool) {
+	t, ok := ctx.Value(tickKey{}).(ExportRun)
 	return t, ok
 }
 
@@ -49,16 +49,16 @@ type querier interface {
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 
-func holdsTick(ctx context.Context, q querier, d *DB, t Tick) error {
+func holdsTick(ctx context.Context, q querier, d *DB, t ExportRun) error {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM export_ticks WHERE outbox = ? AND export = ? AND tick = ?
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM export_runs WHERE outbox = ? AND export = ? AND tick = ?
 		AND owner = ? AND state = 'running' AND lease_until > ?`,
-		t.Outbox, t.Export, formatTime(t.At), d.instance, formatTime(d.now())).Scan(&n)
+		t.Outbox, t.Export, formatTime(t.Tick), d.instance, formatTime(d.now())).Scan(&n)
 	if err != nil {
-		return fmt.Errorf("checking the lease of tick %s of export %s/%s: %w", formatTime(t.At), t.Outbox, t.Export, err)
+		return fmt.Errorf("checking the lease of tick %s of export %s/%s: %w", formatTime(t.Tick), t.Outbox, t.Export, err)
 	}
 	if n != 1 {
-		return fmt.Errorf("tick %s of export %s/%s: %w", formatTime(t.At), t.Outbox, t.Export, ErrTickLost)
+		return fmt.Errorf("tick %s of export %s/%s: %w", formatTime(t.Tick), t.Outbox, t.Export, ErrTickLost)
 	}
 	return nil
 }

@@ -224,8 +224,9 @@ func (d *DB) InboxDay(ctx context.Context, since time.Time) (map[string]map[File
 	return out, nil
 }
 
-// ExportSummary is what the journal knows of one export: its last run,
-// its last successful run, its last failed run and its cursor.
+// ExportSummary is what the journal knows of one export: its last run
+// (a scheduled time skipped is no run), its last successful run, its last
+// failed run and its cursor.
 type ExportSummary struct {
 	Outbox, Export string
 	Last           ExportRun // zero when it never ran
@@ -240,7 +241,7 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 	s := ExportSummary{Outbox: outbox, Export: export}
 	one := func(cond string) (ExportRun, error) {
 		runs, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? AND resent_from = 0 `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
+			WHERE outbox = ? AND export = ? AND resent_from = 0 AND state != 'skipped' `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
 		if err != nil || len(runs) == 0 {
 			return ExportRun{}, err
 		}
@@ -250,10 +251,10 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 	if s.Last, err = one(""); err != nil {
 		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
 	}
-	if s.LastSuccess, err = one("AND finished_at != '' AND error = ''"); err != nil {
+	if s.LastSuccess, err = one("AND state = 'done'"); err != nil {
 		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
 	}
-	if s.LastError, err = one("AND error != ''"); err != nil {
+	if s.LastError, err = one("AND state = 'failed'"); err != nil {
 		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
 	}
 	if s.Cursor, s.HasCursor, err = d.Cursor(ctx, outbox, export); err != nil {

@@ -9,7 +9,7 @@ import (
 
 // claimAll has every handle claim the tick at once (or take the export's
 // last tick over) and returns the handles that won.
-func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (Tick, bool, error)) []*DB {
+func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (ExportRun, bool, error)) []*DB {
 	t.Helper()
 	var mu sync.Mutex
 	var won []*DB
@@ -45,7 +45,7 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
 		t0, clock, dbs := tickHandles(t, 4)
-		claim := func(d *DB) (Tick, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) }
+		claim := func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) }
 
 		won := claimAll(t, dbs, claim)
 		if len(won) != 1 {
@@ -64,7 +64,7 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 			t.Fatalf("RenewTicks = %d, %v; want 1", n, err)
 		}
 		clock.set(t0.Add(first.Lease() + time.Second))
-		if won := claimAll(t, dbs, func(d *DB) (Tick, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") }); len(won) != 0 {
+		if won := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") }); len(won) != 0 {
 			t.Fatalf("%d instances took over a run whose lease was renewed", len(won))
 		}
 
@@ -76,12 +76,12 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 				others = append(others, d)
 			}
 		}
-		won = claimAll(t, others, func(d *DB) (Tick, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") })
+		won = claimAll(t, others, func(d *DB) (ExportRun, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") })
 		if len(won) != 1 {
 			t.Fatalf("%d instances took over the abandoned tick, want exactly 1", len(won))
 		}
 		second := won[0]
-		tk := Tick{Outbox: "erp", Export: "stock", At: t0}
+		tk := ExportRun{Outbox: "erp", Export: "stock", Tick: t0}
 		if err := first.FinishTick(ctx, tk, 3, "late.csv", nil); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("FinishTick by the instance that lost the tick = %v, want ErrNotFound", err)
 		}
@@ -96,8 +96,8 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 			t.Fatalf("%d ticks recorded, want 1: %+v", len(ticks), ticks)
 		}
 		got := ticks[0]
-		if got.State != TickDone || got.Owner != second.Instance() || got.Attempts != 2 || got.Rows != 7 ||
-			got.File != "STOCK_1.csv" || !got.At.Equal(t0) || got.FinishedAt.IsZero() {
+		if got.State != RunDone || got.Owner != second.Instance() || got.Attempts != 2 || got.Rows != 7 ||
+			got.FileName != "STOCK_1.csv" || !got.Tick.Equal(t0) || got.FinishedAt.IsZero() {
 			t.Errorf("tick = %+v; want done by %s in 2 attempts, 7 rows into STOCK_1.csv", got, second.Instance())
 		}
 		// A finished tick is never taken over.
@@ -120,10 +120,10 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		t1 := t0.Add(5 * time.Second)
 		clock.set(t1)
 		got, ok, err := b.ClaimTick(ctx, "erp", "orders", t1)
-		if ok || err != nil || got.State != TickSkipped || got.Owner != b.Instance() {
+		if ok || err != nil || got.State != RunSkipped || got.Owner != b.Instance() {
 			t.Fatalf("ClaimTick while the previous tick runs = %+v, %v, %v; want skipped by b", got, ok, err)
 		}
-		if err := a.FinishTick(ctx, Tick{Outbox: "erp", Export: "orders", At: t0}, 0, "", errors.New("portal down")); err != nil {
+		if err := a.FinishTick(ctx, ExportRun{Outbox: "erp", Export: "orders", Tick: t0}, 0, "", errors.New("portal down")); err != nil {
 			t.Fatal(err)
 		}
 		// Another export is not held back; the tick after runs.
@@ -145,12 +145,12 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]TickState{"orders": TickRunning, "stock": TickRunning}
+		want := map[string]RunState{"orders": RunRunning, "stock": RunRunning}
 		if len(last) != 2 {
 			t.Fatalf("LastTicks = %+v, want one per export", last)
 		}
 		for _, tk := range last {
-			if tk.State != want[tk.Export] || !tk.At.Equal(t2) && tk.Export == "orders" {
+			if tk.State != want[tk.Export] || !tk.Tick.Equal(t2) && tk.Export == "orders" {
 				t.Errorf("last tick of %s = %+v", tk.Export, tk)
 			}
 		}
@@ -158,11 +158,11 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		states := []TickState{}
+		states := []RunState{}
 		for _, tk := range all {
 			states = append(states, tk.State)
 		}
-		if len(states) != 3 || states[0] != TickRunning || states[1] != TickSkipped || states[2] != TickFailed {
+		if len(states) != 3 || states[0] != RunRunning || states[1] != RunSkipped || states[2] != RunFailed {
 			t.Errorf("ticks of erp/orders, newest first = %v; want running, skipped, failed", states)
 		}
 		// The next tick of orders marks the abandoned one interrupted.
@@ -173,7 +173,7 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(all) != 2 || all[0].State != TickRunning || all[1].State != TickInterrupted || all[1].FinishedAt.IsZero() {
+		if len(all) != 2 || all[0].State != RunRunning || all[1].State != RunInterrupted || all[1].FinishedAt.IsZero() {
 			t.Errorf("ticks of erp/orders after a later tick = %+v; want running, interrupted", all)
 		}
 	})
@@ -249,7 +249,7 @@ func TestInstanceAliveAndExpireTick(t *testing.T) {
 			t.Fatalf("InstanceAlive(node-a) after it stopped = %v, %v; want false on PostgreSQL (true on SQLite: one instance)", alive, err)
 		}
 		last, found, err := b.LastTick(ctx, "erp", "stock")
-		if err != nil || !found || last.Owner != "node-a" || last.State != TickRunning {
+		if err != nil || !found || last.Owner != "node-a" || last.State != RunRunning {
 			t.Fatalf("LastTick = %+v, %v, %v", last, found, err)
 		}
 		if ok, err := b.ExpireTick(ctx, tk); !ok || err != nil {
@@ -311,7 +311,7 @@ func TestTickFencing(t *testing.T) {
 			t.Fatalf("ClaimTick(t1) = %v, %v", won, err)
 		}
 		got, won, err := a.ClaimTick(ctx, "erp", "stock", t0)
-		if won || err != nil || got.State != TickSkipped || got.Owner != a.Instance() {
+		if won || err != nil || got.State != RunSkipped || got.Owner != a.Instance() {
 			t.Errorf("late ClaimTick(t0) = %+v, %v, %v; want recorded as skipped by %s, not won", got, won, err, a.Instance())
 		}
 	})

@@ -50,11 +50,11 @@ type SchedulerOptions struct {
 // instances to run each scheduled time of an export (a tick) on exactly one
 // of them; *journal.DB has it.
 type Ticks interface {
-	ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.Tick, bool, error)
-	TakeOverTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
-	FinishTick(ctx context.Context, t journal.Tick, rows int, file string, runErr error) error
-	LastTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
-	ExpireTick(ctx context.Context, t journal.Tick) (bool, error)
+	ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.ExportRun, bool, error)
+	TakeOverTick(ctx context.Context, outbox, export string) (journal.ExportRun, bool, error)
+	FinishTick(ctx context.Context, t journal.ExportRun, rows int, file string, runErr error) error
+	LastTick(ctx context.Context, outbox, export string) (journal.ExportRun, bool, error)
+	ExpireTick(ctx context.Context, t journal.ExportRun) (bool, error)
 	InstanceAlive(ctx context.Context, name string) (bool, error)
 	Instance() string
 	Lease() time.Duration
@@ -253,12 +253,12 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time) {
 		sj.log.Info("the export's previous run is still going on; this scheduled time is skipped")
 		return
 	}
-	var tick journal.Tick
+	var claim journal.ExportRun // the tick this instance won
 	if s.opts.Ticks != nil {
 		if locked {
 			s.expireGone(ctx, sj) // it takes runMu held: no run of this process
 		}
-		var got journal.Tick
+		var got journal.ExportRun
 		var won bool
 		err := retryJournal(ctx, s.clock, sj.log, "claiming the tick", time.Time{}, func() (err error) {
 			got, won, err = s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
@@ -275,8 +275,8 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time) {
 			case err != nil:
 				sj.log.Error("export not run: the journal could not say which instance runs it; it runs again at its next schedule",
 					"tick", at, "error", err)
-			case got.State == journal.TickSkipped && got.Owner == s.opts.Ticks.Instance():
-				sj.log.Info("the export's previous run is still going on; this scheduled time is skipped", "tick", at, "why", got.Message)
+			case got.State == journal.RunSkipped && got.Owner == s.opts.Ticks.Instance():
+				sj.log.Info("the export's previous run is still going on; this scheduled time is skipped", "tick", at, "why", got.Message())
 			default:
 				sj.log.Debug("export of this tick is another instance's", "tick", at, "instance", got.Owner, "state", got.State)
 			}
@@ -285,25 +285,25 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time) {
 		if !locked {
 			sj.runMu.Lock()
 		}
-		tick = got
+		claim = got
 	}
 	defer sj.runMu.Unlock()
-	s.run(ctx, sj, tick)
+	s.run(ctx, sj, claim)
 }
 
 // run runs the export and, when it runs a claimed tick, records its end.
-func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
+func (s *Scheduler) run(ctx context.Context, sj *scheduled, claim journal.ExportRun) {
 	begin := s.clock.Now()
 	rctx := ctx
-	if !tick.At.IsZero() {
-		rctx = journal.WithTick(ctx, tick) // fenced: no file, no cursor once the tick is lost
+	if !claim.Tick.IsZero() {
+		rctx = journal.WithTick(ctx, claim) // fenced: no file, no cursor once the tick is lost
 	}
 	res, err := sj.r.Run(rctx, sj.job)
 	took := s.clock.Since(begin)
 	next := sj.nextRun()
 	log := sj.log
-	if !tick.At.IsZero() {
-		log = log.With("tick", tick.At)
+	if !claim.Tick.IsZero() {
+		log = log.With("tick", claim.Tick)
 		// Until the lease would run out: a journal that restarts is back
 		// well before; a tick left running after it is redone.
 		fctx := context.WithoutCancel(ctx)
@@ -311,7 +311,7 @@ func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 		_ = retryJournal(fctx, s.clock, sj.log, "recording the end of the tick", s.clock.Now().Add(s.opts.Ticks.Lease()), func() error {
 			tctx, cancel := context.WithTimeout(fctx, 10*time.Second)
 			defer cancel()
-			ferr = s.opts.Ticks.FinishTick(tctx, tick, res.Rows, res.File, err)
+			ferr = s.opts.Ticks.FinishTick(tctx, claim, res.Rows, res.File, err)
 			if errors.Is(ferr, journal.ErrNotFound) {
 				return nil // not this instance's any more: nothing to retry
 			}
@@ -340,7 +340,7 @@ func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 // run is abandoned (gone, or its lease ran out), for TakeOverTick.
 func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bool) {
 	last, ok, err := s.opts.Ticks.LastTick(ctx, sj.job.Outbox, string(sj.job.Type))
-	if err != nil || !ok || last.State != journal.TickRunning {
+	if err != nil || !ok || last.State != journal.RunRunning {
 		if err != nil && ctx.Err() == nil {
 			sj.log.Warn("reading the export's last tick", "error", err)
 		}
@@ -360,11 +360,11 @@ func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bo
 	}
 	ended, err := s.opts.Ticks.ExpireTick(ctx, last)
 	if err != nil {
-		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.At, "error", err)
+		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.Tick, "error", err)
 		return false
 	}
 	if ended {
-		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.At)
+		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.Tick)
 	}
 	return true
 }
@@ -393,7 +393,7 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 			sj.runMu.Unlock()
 			continue
 		}
-		tick, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
+		claim, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
 		if err != nil || !won {
 			sj.runMu.Unlock()
 			if err != nil && ctx.Err() == nil {
@@ -401,11 +401,11 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 			}
 			continue
 		}
-		sj.log.Warn("redoing the export of a tick whose instance stopped during the run", "tick", tick.At,
-			"attempt", tick.Attempts, "note", tick.Message)
+		sj.log.Warn("redoing the export of a tick whose instance stopped during the run", "tick", claim.Tick,
+			"attempt", claim.Attempts, "note", claim.Message())
 		wg.Go(func() {
 			defer sj.runMu.Unlock()
-			s.run(ctx, sj, tick)
+			s.run(ctx, sj, claim)
 		})
 	}
 	wg.Wait()

@@ -269,7 +269,7 @@ func TestSchedulerAfterSuspend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC); len(ticks) != 1 || !ticks[0].At.Equal(want) || ticks[0].State != journal.TickDone {
+	if want := time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC); len(ticks) != 1 || !ticks[0].Tick.Equal(want) || ticks[0].State != journal.RunDone {
 		t.Fatalf("ticks = %+v; want one run, for the latest missed time %s", ticks, want)
 	}
 	next, err := s.NextRun(job.Name())
