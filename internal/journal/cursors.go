@@ -96,7 +96,7 @@ func (d *DB) SaveCursor(ctx context.Context, c Cursor) error {
 			if err := lockExport(ctx, tx, t.Outbox, t.Export); err != nil {
 				return err
 			}
-			if err := holdsTick(ctx, tx, d, t); err != nil {
+			if err := ownsTick(ctx, tx, d, t); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, save, args...)

@@ -252,3 +252,42 @@ func (d *DB) RecordResend(ctx context.Context, from ExportRun, name string) (int
 	}
 	return id, nil
 }
+
+// ExportSummary is what the journal knows of one export: its last run
+// (a scheduled time skipped is no run), its last successful run, its last
+// failed run and its cursor.
+type ExportSummary struct {
+	Outbox, Export string
+	Last           ExportRun // zero when it never ran
+	LastSuccess    ExportRun // zero when no run succeeded
+	LastError      ExportRun // zero when no run failed
+	Cursor         Cursor
+	HasCursor      bool
+}
+
+// ExportSummary sums up an export's runs and cursor.
+func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSummary, error) {
+	s := ExportSummary{Outbox: outbox, Export: export}
+	one := func(cond string) (ExportRun, error) {
+		runs, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
+			WHERE outbox = ? AND export = ? AND resent_from = 0 AND state != 'skipped' `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
+		if err != nil || len(runs) == 0 {
+			return ExportRun{}, err
+		}
+		return runs[0], nil
+	}
+	var err error
+	if s.Last, err = one(""); err != nil {
+		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+	}
+	if s.LastSuccess, err = one("AND state = 'done'"); err != nil {
+		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+	}
+	if s.LastError, err = one("AND state = 'failed'"); err != nil {
+		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+	}
+	if s.Cursor, s.HasCursor, err = d.Cursor(ctx, outbox, export); err != nil {
+		return s, err
+	}
+	return s, nil
+}

@@ -267,7 +267,7 @@ func TestInstanceAliveAndExpireTick(t *testing.T) {
 }
 
 // TestTickFencing: a run whose tick was taken over after its lease ran out
-// may neither put its file in place (HoldsTick) nor move the cursor
+// may neither put its file in place (OwnsTick) nor move the cursor
 // (SaveCursor); and a tick claimed after a later one was recorded (the
 // journal was out of reach at its time) is skipped, not run beside it.
 func TestTickFencing(t *testing.T) {
@@ -281,8 +281,8 @@ func TestTickFencing(t *testing.T) {
 		}
 		run := WithTick(ctx, tk)
 		first := Cursor{Outbox: "erp", Export: "movements", At: t0, Keys: []string{"m1"}}
-		if err := a.HoldsTick(run); err != nil {
-			t.Fatalf("HoldsTick while the lease runs: %v", err)
+		if err := a.OwnsTick(run); err != nil {
+			t.Fatalf("OwnsTick while the lease runs: %v", err)
 		}
 		if err := a.SaveCursor(run, first); err != nil {
 			t.Fatalf("SaveCursor while the lease runs: %v", err)
@@ -291,8 +291,8 @@ func TestTickFencing(t *testing.T) {
 		if _, won, err := b.TakeOverTick(ctx, "erp", "movements"); !won || err != nil {
 			t.Fatalf("TakeOverTick after the lease = %v, %v", won, err)
 		}
-		if err := a.HoldsTick(run); !errors.Is(err, ErrTickLost) {
-			t.Errorf("HoldsTick of a tick taken over = %v, want ErrTickLost", err)
+		if err := a.OwnsTick(run); !errors.Is(err, ErrTickLost) {
+			t.Errorf("OwnsTick of a tick taken over = %v, want ErrTickLost", err)
 		}
 		if err := a.SaveCursor(run, Cursor{Outbox: "erp", Export: "movements", At: t0.Add(time.Hour)}); !errors.Is(err, ErrTickLost) {
 			t.Errorf("SaveCursor of a run whose tick was taken over = %v, want ErrTickLost", err)
@@ -300,8 +300,8 @@ func TestTickFencing(t *testing.T) {
 		if c, _, err := b.Cursor(ctx, "erp", "movements"); err != nil || !c.At.Equal(t0) {
 			t.Errorf("cursor = %+v, %v; want the one saved while the lease ran (%s)", c, err, t0)
 		}
-		if err := a.HoldsTick(ctx); err != nil {
-			t.Errorf("HoldsTick outside a run = %v, want nil", err)
+		if err := a.OwnsTick(ctx); err != nil {
+			t.Errorf("OwnsTick outside a run = %v, want nil", err)
 		}
 
 		// b's claim of the next tick went through; a's claim of the one

@@ -438,14 +438,14 @@ func retryJournal(ctx context.Context, clock clockwork.Clock, log *slog.Logger, 
 	}
 }
 
-// Watch calls TakeOverAbandoned at every tick of the channel until ctx
+// Watch calls TakeOverAbandoned at every beat of the channel until ctx
 // ends; give it a ticker of the journal's Lease/3.
-func (s *Scheduler) Watch(ctx context.Context, tick <-chan time.Time) {
+func (s *Scheduler) Watch(ctx context.Context, every <-chan time.Time) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick:
+		case <-every:
 			s.TakeOverAbandoned(ctx)
 		}
 	}

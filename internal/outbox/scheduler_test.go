@@ -85,17 +85,17 @@ func TestSchedulerSingleton(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Start()
-	tick := func() {
+	next := func() { // the next scheduled time, a second on
 		t.Helper()
 		if err := clock.BlockUntilContext(ctx, 1); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(time.Second)
 	}
-	tick()
+	next()
 	<-slow.started // the first run, which goes on
-	tick()         // two more scheduled times while it runs
-	tick()
+	next()         // two more scheduled times while it runs
+	next()
 	if err := clock.BlockUntilContext(ctx, 1); err != nil { // the scheduler waits for the next one
 		t.Fatal(err)
 	}
