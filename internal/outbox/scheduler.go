@@ -464,38 +464,16 @@ func (s *Scheduler) Start() {
 	}
 }
 
-func (s *Scheduler) job(name string) (*scheduled, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sj, ok := s.jobs[name]
-	if !ok {
-		return nil, fmt.Errorf("no export %s is scheduled", name)
-	}
-	return sj, nil
-}
-
 // NextRun returns the next time the named job ("outbox/type") runs; zero
 // before Start.
 func (s *Scheduler) NextRun(name string) (time.Time, error) {
-	sj, err := s.job(name)
-	if err != nil {
-		return time.Time{}, err
+	s.mu.Lock()
+	sj, ok := s.jobs[name]
+	s.mu.Unlock()
+	if !ok {
+		return time.Time{}, fmt.Errorf("no export %s is scheduled", name)
 	}
 	return sj.nextRun(), nil
-}
-
-// NextRuns returns the next n run times of the named job; none before
-// Start.
-func (s *Scheduler) NextRuns(name string, n int) ([]time.Time, error) {
-	sj, err := s.job(name)
-	if err != nil {
-		return nil, err
-	}
-	var out []time.Time
-	for t := sj.nextRun(); !t.IsZero() && len(out) < n; t = sj.sched.Next(t) {
-		out = append(out, t)
-	}
-	return out, nil
 }
 
 // Jobs lists the names of the scheduled jobs in the order they were added.
