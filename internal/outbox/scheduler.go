@@ -227,7 +227,7 @@ func (s *Scheduler) loop(sj *scheduled, next time.Time) {
 		for n := sj.sched.Next(at); !n.IsZero() && !n.After(now); n = sj.sched.Next(n) {
 			at = n
 		}
-		if at != next {
+		if !at.Equal(next) {
 			sj.log.Warn("scheduled times passed while the process was suspended or the clock jumped; the export runs once for them",
 				"from", next, "to", at)
 		}
@@ -238,12 +238,12 @@ func (s *Scheduler) loop(sj *scheduled, next time.Time) {
 	sj.log.Warn("the export's schedule has no further time; it no longer runs", "schedule", sj.job.Schedule)
 }
 
-// fire is the run of the scheduled time at. Without a shared journal it runs the export
-// unless a run of it is still going on in this process (the run lock),
-// and then this scheduled time is skipped. On a shared journal the journal
-// decides, for every instance alike: fire claims the tick even while this
-// process still runs the export, so that every scheduled time has a
-// record. ClaimTick records it as skipped while a run holds a live lease
+// fire is the run of the scheduled time at. Without a shared journal it
+// runs the export unless a run of it is still going on in this process
+// (the run lock), and then this scheduled time is skipped. On a shared
+// journal the journal decides, for every instance alike: fire claims the
+// tick even while this process still runs the export, so that every
+// scheduled time has a record. ClaimTick records it as skipped while a run holds a live lease
 // on an earlier tick (a redo or a run now here, or a run anywhere); a tick
 // won while the lock is held (this process's last run is just finishing,
 // its tick already recorded) runs once the lock is free.
