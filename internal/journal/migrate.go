@@ -185,12 +185,19 @@ ALTER TABLE export_runs ADD COLUMN note TEXT NOT NULL DEFAULT '';
 UPDATE export_runs SET state = CASE WHEN finished_at = '' THEN 'running' WHEN error != '' THEN 'failed' ELSE 'done' END;
 -- A run of a claimed tick is the run of its export that started while
 -- the tick was claimed (the newest, should there be several): it takes
--- the tick's record.
+-- the tick's record. The indexes keep each match a seek.
+CREATE INDEX export_ticks_claimed ON export_ticks (outbox, export, claimed_at);
+ANALYZE export_ticks;
 UPDATE export_runs SET tick = coalesce((SELECT t.tick FROM export_ticks t
 	WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.state != 'skipped'
-	AND t.claimed_at <= export_runs.started_at AND (t.finished_at = '' OR export_runs.started_at <= t.finished_at)
-	ORDER BY t.tick DESC LIMIT 1), '')
+	AND t.claimed_at <= export_runs.started_at
+	ORDER BY t.claimed_at DESC LIMIT 1), '')
 WHERE resent_from = 0;
+UPDATE export_runs SET tick = '' WHERE tick != '' AND EXISTS (SELECT 1 FROM export_ticks t
+	WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick
+	AND t.finished_at != '' AND t.finished_at < export_runs.started_at);
+CREATE INDEX export_runs_tick_match ON export_runs (outbox, export, tick);
+ANALYZE export_runs;
 UPDATE export_runs SET tick = '' WHERE tick != '' AND EXISTS (SELECT 1 FROM export_runs n
 	WHERE n.outbox = export_runs.outbox AND n.export = export_runs.export AND n.tick = export_runs.tick AND n.id > export_runs.id);
 UPDATE export_runs SET
@@ -211,6 +218,7 @@ FROM export_ticks t WHERE NOT EXISTS (SELECT 1 FROM export_runs r
 	WHERE r.outbox = t.outbox AND r.export = t.export AND r.tick = t.tick)
 ORDER BY tick;
 DROP TABLE export_ticks;
+DROP INDEX export_runs_tick_match;
 CREATE UNIQUE INDEX export_runs_tick ON export_runs (outbox, export, tick) WHERE tick != '';
 CREATE INDEX export_runs_owner ON export_runs (owner, state);
 `},

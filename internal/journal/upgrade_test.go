@@ -206,3 +206,60 @@ func TestUpgradeOneRunHistory(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkUpgradeOneRunHistory times the step that moves export_ticks
+// into export_runs on a journal of 20,000 scheduled runs of one export
+// (two weeks of a run a minute), each a tick and the run that ended it:
+// every match is an index seek, not a scan of the export's ticks.
+func BenchmarkUpgradeOneRunHistory(b *testing.B) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		b.Run(backend, func(b *testing.B) {
+			ctx := b.Context()
+			const n = 20000
+			t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			for b.Loop() {
+				b.StopTimer()
+				target := journalTarget(b)
+				all := migrations
+				migrations = all[:len(all)-1] // the release before the step
+				old, err := Open(ctx, target)
+				migrations = all
+				if err != nil {
+					b.Fatal(err)
+				}
+				err = old.write(ctx, func(tx *txn) error {
+					for i := range n {
+						at := t0.Add(time.Duration(i) * time.Minute)
+						if _, err := tx.ExecContext(ctx, `INSERT INTO export_ticks (outbox, export, tick, state, owner, lease_until,
+							claimed_at, finished_at, row_count, file_name) VALUES ('erp', 'stock', ?, 'done', 'i1', ?, ?, ?, 1, 'STOCK.csv')`,
+							formatTime(at), formatTime(at), formatTime(at), formatTime(at.Add(5*time.Second))); err != nil {
+							return err
+						}
+						if _, err := tx.ExecContext(ctx, `INSERT INTO export_runs (outbox, export, started_at, finished_at, row_count, file_name)
+							VALUES ('erp', 'stock', ?, ?, 1, 'STOCK.csv')`, formatTime(at.Add(time.Second)), formatTime(at.Add(4*time.Second))); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+				if cerr := old.Close(); err == nil {
+					err = cerr
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				d, err := Open(ctx, target)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if runs, err := d.RecentRuns(ctx, "erp", "stock", 0); err != nil || len(runs) != n {
+					b.Fatalf("%d runs after the step, %v; want %d", len(runs), err, n)
+				}
+				_ = d.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}
