@@ -48,7 +48,7 @@ func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time)
 			return err
 		}
 		got, err = scanRun(tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? AND tick = ?`, outbox, export, formatTime(at)))
+			WHERE outbox = ? AND export = ? AND tick != '' AND tick = ?`, outbox, export, formatTime(at)))
 		if err == nil {
 			return nil
 		}
@@ -58,7 +58,7 @@ func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time)
 		got = ExportRun{Outbox: outbox, Export: export, Tick: at, State: RunRunning, Owner: d.instance,
 			LeaseUntil: now.Add(d.lease), StartedAt: now, Attempts: 1}
 		later, err := scanRun(tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? AND tick > ? ORDER BY tick LIMIT 1`, outbox, export, formatTime(at)))
+			WHERE outbox = ? AND export = ? AND tick != '' AND tick > ? ORDER BY tick LIMIT 1`, outbox, export, formatTime(at)))
 		switch {
 		case err == nil:
 			// Claimed late (the journal could not be reached at the time):
@@ -151,7 +151,7 @@ func (d *DB) FinishTick(ctx context.Context, t ExportRun, rows int, file string,
 		state, msg = RunFailed, runErr.Error()
 	}
 	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET state = ?, finished_at = ?, row_count = ?,
-		file_name = ?, error = ? WHERE outbox = ? AND export = ? AND tick = ? AND owner = ? AND state = 'running'`,
+		file_name = ?, error = ? WHERE outbox = ? AND export = ? AND tick != '' AND tick = ? AND owner = ? AND state = 'running'`,
 		string(state), formatTime(d.now()), rows, file, msg, t.Outbox, t.Export, formatTime(t.Tick), d.instance)
 	if err == nil {
 		err = affectedOne(res)
@@ -182,7 +182,7 @@ func (d *DB) LastTick(ctx context.Context, outbox, export string) (ExportRun, bo
 func (d *DB) ExpireTick(ctx context.Context, t ExportRun) (bool, error) {
 	now := formatTime(d.now())
 	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ?
-		WHERE outbox = ? AND export = ? AND tick = ? AND owner = ? AND state = 'running' AND lease_until > ?`,
+		WHERE outbox = ? AND export = ? AND tick != '' AND tick = ? AND owner = ? AND state = 'running' AND lease_until > ?`,
 		now, t.Outbox, t.Export, formatTime(t.Tick), t.Owner, now)
 	if err == nil {
 		err = affectedOne(res)
