@@ -222,7 +222,7 @@ func (d *DB) Ticks(ctx context.Context, outbox, export string, limit int) ([]Exp
 // LastTicks lists the newest tick of every export, by outbox and export.
 func (d *DB) LastTicks(ctx context.Context) ([]ExportRun, error) {
 	return d.queryTicks(ctx, `SELECT `+runColumns+` FROM export_runs t
-		WHERE tick = (SELECT max(tick) FROM export_runs n WHERE n.outbox = t.outbox AND n.export = t.export AND n.tick != '')
+		WHERE t.tick != '' AND t.tick = (SELECT max(tick) FROM export_runs n WHERE n.outbox = t.outbox AND n.export = t.export AND n.tick != '')
 		ORDER BY outbox, export`)
 }
 
