@@ -234,7 +234,7 @@ func (fr *fileRun) send(ctx context.Context, t task) error {
 	if err := in.j.StartAttempt(ctx, row.ID, t.key); err != nil {
 		return err
 	}
-	if perr != nil { // a reference that does not resolve: nothing posted
+	if perr != nil { // the references did not resolve (or could not be read): nothing posted
 		return fr.record(ctx, t, portal.Outcome{}, perr)
 	}
 	out, err := prep.Create(ctx)
