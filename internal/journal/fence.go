@@ -51,7 +51,7 @@ type querier interface {
 
 func ownsTick(ctx context.Context, q querier, d *DB, t ExportRun) error {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT count(*) FROM export_runs WHERE outbox = ? AND export = ? AND tick != '' AND tick = ?
+	err := q.QueryRowContext(ctx, `SELECT count(*) FROM export_runs WHERE `+byTick+`
 		AND owner = ? AND state = 'running' AND lease_until > ?`,
 		t.Outbox, t.Export, formatTime(t.Tick), d.instance, formatTime(d.now())).Scan(&n)
 	if err != nil {

@@ -14,9 +14,7 @@ import (
 // journal (ticks.go: the row is the claim, and carries the tick, the
 // owner and the lease), on its schedule or now on one instance, or wrote a
 // kept file again (a re-send). A scheduled time skipped on a shared
-// journal is a row too, with the reason in its note. The claims' index
-// (export_runs_tick) is partial: a query by tick says tick != '' so that
-// SQLite uses it.
+// journal is a row too, with the reason in its note.
 
 // RunState is where a run of an export stands.
 type RunState string

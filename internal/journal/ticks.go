@@ -23,6 +23,11 @@ import (
 // "Each scheduled export ran once per tick" is then a query: one row per
 // tick, its state, who ran it and how often it was attempted.
 
+// byTick selects the claim of an export's tick (outbox, export, tick):
+// through the partial index export_runs_tick, which SQLite uses only when
+// the query also says that tick is not empty.
+const byTick = `outbox = ? AND export = ? AND tick != '' AND tick = ?`
+
 // lockExport takes the export's row of export_locks until the transaction
 // ends, so that claims of its ticks are decided one at a time.
 func lockExport(ctx context.Context, tx *txn, outbox, export string) error {
@@ -47,8 +52,8 @@ func (d *DB) ClaimTick(ctx context.Context, outbox, export string, at time.Time)
 		if err := lockExport(ctx, tx, outbox, export); err != nil {
 			return err
 		}
-		got, err = scanRun(tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? AND tick != '' AND tick = ?`, outbox, export, formatTime(at)))
+		got, err = scanRun(tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM export_runs WHERE `+byTick,
+			outbox, export, formatTime(at)))
 		if err == nil {
 			return nil
 		}
@@ -151,7 +156,7 @@ func (d *DB) FinishTick(ctx context.Context, t ExportRun, rows int, file string,
 		state, msg = RunFailed, runErr.Error()
 	}
 	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET state = ?, finished_at = ?, row_count = ?,
-		file_name = ?, error = ? WHERE outbox = ? AND export = ? AND tick != '' AND tick = ? AND owner = ? AND state = 'running'`,
+		file_name = ?, error = ? WHERE `+byTick+` AND owner = ? AND state = 'running'`,
 		string(state), formatTime(d.now()), rows, file, msg, t.Outbox, t.Export, formatTime(t.Tick), d.instance)
 	if err == nil {
 		err = affectedOne(res)
@@ -182,7 +187,7 @@ func (d *DB) LastTick(ctx context.Context, outbox, export string) (ExportRun, bo
 func (d *DB) ExpireTick(ctx context.Context, t ExportRun) (bool, error) {
 	now := formatTime(d.now())
 	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ?
-		WHERE outbox = ? AND export = ? AND tick != '' AND tick = ? AND owner = ? AND state = 'running' AND lease_until > ?`,
+		WHERE `+byTick+` AND owner = ? AND state = 'running' AND lease_until > ?`,
 		now, t.Outbox, t.Export, formatTime(t.Tick), t.Owner, now)
 	if err == nil {
 		err = affectedOne(res)

@@ -2,6 +2,8 @@ package journal
 
 import (
 	"errors"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -315,4 +317,37 @@ func TestTickFencing(t *testing.T) {
 			t.Errorf("late ClaimTick(t0) = %+v, %v, %v; want recorded as skipped by %s, not won", got, won, err, a.Instance())
 		}
 	})
+}
+
+// TestClaimQueriesUseTheTickIndex: on SQLite, a claim found by its tick
+// (byTick), or the claim after a tick, is an index search of the claims
+// (export_runs_tick), not a read of every run of the export: the index is
+// partial, and SQLite uses it only when the query says that tick is not
+// empty.
+func TestClaimQueriesUseTheTickIndex(t *testing.T) {
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db"))
+	for _, q := range []string{
+		`SELECT id FROM export_runs WHERE ` + byTick,
+		`SELECT id FROM export_runs WHERE outbox = ? AND export = ? AND tick != '' AND tick > ? ORDER BY tick LIMIT 1`,
+	} {
+		rows, err := d.r.QueryContext(t.Context(), `EXPLAIN QUERY PLAN `+q, "erp", "stock", "2026-01-01T00:00:00.000000000Z")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(plan) != 1 || !strings.Contains(plan[0], "INDEX export_runs_tick ") {
+			t.Errorf("plan of %s:\n%s\nwant a search of export_runs_tick", q, strings.Join(plan, "\n"))
+		}
+	}
 }
