@@ -57,19 +57,19 @@ func TestExportsOncePerTick(t *testing.T) {
 		run(n)
 	}
 	// lastDone is the newest finished stock tick.
-	lastDone := func() journal.Tick {
+	lastDone := func() journal.ExportRun {
 		ticks, err := db.Ticks(t.Context(), "out", "stock", 5)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tk := range ticks {
-			if tk.State == journal.TickDone {
+			if tk.State == journal.RunDone {
 				return tk
 			}
 		}
-		return journal.Tick{}
+		return journal.ExportRun{}
 	}
-	waitFor(t, 20*time.Second, "a first stock export", func() bool { return !lastDone().At.IsZero() })
+	waitFor(t, 20*time.Second, "a first stock export", func() bool { return !lastDone().Tick.IsZero() })
 
 	// Kill the instance that ran the last tick, several times; each time
 	// the next tick must run on another instance.
@@ -79,13 +79,13 @@ func TestExportsOncePerTick(t *testing.T) {
 		time.Sleep(rand.N(exportEvery)) // at a random moment of the period
 		killed := time.Now()
 		procs[victim.Owner].kill()
-		var next journal.Tick
+		var next journal.ExportRun
 		waitFor(t, 10*time.Second, "a tick after "+victim.Owner+" was killed", func() bool {
 			next = lastDone()
-			return next.At.After(victim.At) && next.FinishedAt.After(killed)
+			return next.Tick.After(victim.Tick) && next.FinishedAt.After(killed)
 		})
 		if next.Owner == victim.Owner {
-			t.Fatalf("tick %s ran on %s, killed before it", next.At, victim.Owner)
+			t.Fatalf("tick %s ran on %s, killed before it", next.Tick, victim.Owner)
 		}
 		failovers = append(failovers, next.FinishedAt.Sub(killed))
 		run(victim.Owner)
@@ -102,7 +102,7 @@ func TestExportsOncePerTick(t *testing.T) {
 		}
 		n := 0
 		for _, tk := range ticks {
-			if tk.State == journal.TickDone && tk.At.After(settled) {
+			if tk.State == journal.RunDone && tk.Tick.After(settled) {
 				n++
 			}
 		}
@@ -190,38 +190,38 @@ func TestExportRedoneAfterKill(t *testing.T) {
 	for _, n := range []string{"n1", "n2", "n3"} {
 		procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", cfg)
 	}
-	var tick journal.Tick
+	var tick journal.ExportRun
 	waitFor(t, 30*time.Second, "a stock export running", func() bool {
 		var ok bool
 		tick, ok, err = db.LastTick(t.Context(), "out", "stock")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ok && tick.State == journal.TickRunning
+		return ok && tick.State == journal.RunRunning
 	})
 	procs[tick.Owner].kill()
 	killed := time.Now()
-	var redone journal.Tick
+	var redone journal.ExportRun
 	waitFor(t, 20*time.Second, "the tick redone by another instance", func() bool {
 		ticks, err := db.Ticks(t.Context(), "out", "stock", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tk := range ticks {
-			if tk.At.Equal(tick.At) {
+			if tk.Tick.Equal(tick.Tick) {
 				redone = tk
 			}
 		}
-		return redone.State == journal.TickDone
+		return redone.State == journal.RunDone
 	})
 	took := redone.FinishedAt.Sub(killed)
 	t.Logf("killed %s during the run of tick %s; %s redid it, done %v after the kill (the run itself waits 1.5 s for the portal)",
-		tick.Owner, tick.At, redone.Owner, took)
-	if redone.Owner == tick.Owner || redone.Attempts != 2 || redone.File == "" {
+		tick.Owner, tick.Tick, redone.Owner, took)
+	if redone.Owner == tick.Owner || redone.Attempts != 2 || redone.FileName == "" {
 		t.Errorf("redone tick = %+v; want done by another instance at attempt 2, with a file", redone)
 	}
-	if got := files(t, out); len(got) != 1 || got[0] != redone.File {
-		t.Errorf("outbox holds %v, want only %s", got, redone.File)
+	if got := files(t, out); len(got) != 1 || got[0] != redone.FileName {
+		t.Errorf("outbox holds %v, want only %s", got, redone.FileName)
 	}
 	runs, err := db.RecentRuns(t.Context(), "out", "stock", 0)
 	if err != nil {
@@ -253,57 +253,45 @@ func checkTicks(t *testing.T, db *journal.DB, export string, produced []string, 
 		t.Fatal(err)
 	}
 	slices.Reverse(ticks) // oldest first
-	states := map[journal.TickState]int{}
+	states := map[journal.RunState]int{}
 	owners := map[string]int{}
 	retries := 0
 	for i, tk := range ticks {
 		states[tk.State]++
 		owners[tk.Owner]++
 		retries += tk.Attempts - 1
-		if i > 0 && !tk.At.Equal(ticks[i-1].At.Add(exportEvery)) {
-			t.Errorf("%s: no tick between %s and %s: a scheduled time did not run", export, ticks[i-1].At, tk.At)
+		if i > 0 && !tk.Tick.Equal(ticks[i-1].Tick.Add(exportEvery)) {
+			t.Errorf("%s: no tick between %s and %s: a scheduled time did not run", export, ticks[i-1].Tick, tk.Tick)
 		}
 		switch {
-		case tk.State == journal.TickRunning,
-			tk.State == journal.TickFailed && i < len(ticks)-1 && !failedOK: // the last one may be cut by the SIGTERM
-			t.Errorf("%s: tick %s is %s (%s) on %s", export, tk.At, tk.State, tk.Message, tk.Owner)
-		case tk.File != "" && !slices.Contains(produced, tk.File):
-			t.Errorf("%s: tick %s wrote %s, which is not in the outbox", export, tk.At, tk.File)
-		case export == "stock" && tk.State == journal.TickDone && tk.File == "":
-			t.Errorf("stock: tick %s wrote no file", tk.At)
+		case tk.State == journal.RunRunning,
+			tk.State == journal.RunFailed && i < len(ticks)-1 && !failedOK: // the last one may be cut by the SIGTERM
+			t.Errorf("%s: tick %s is %s (%s) on %s", export, tk.Tick, tk.State, tk.Message(), tk.Owner)
+		case tk.FileName != "" && !slices.Contains(produced, tk.FileName):
+			t.Errorf("%s: tick %s wrote %s, which is not in the outbox", export, tk.Tick, tk.FileName)
+		case export == "stock" && tk.State == journal.RunDone && tk.FileName == "":
+			t.Errorf("stock: tick %s wrote no file", tk.Tick)
 		}
 	}
 	if len(ticks) < 8 {
 		t.Errorf("%s: %d ticks, want at least 8", export, len(ticks))
 	}
+	// One history: every run of the export is the record of its tick (a
+	// redo is the same record, attempted again); a run without a tick
+	// would have run beside the schedule.
 	runs, err := db.RecentRuns(t.Context(), "out", export, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ok, failed, cut int
 	for _, r := range runs {
-		switch {
-		case r.Running():
-			cut++
-		case r.Error == "":
-			ok++
-		default:
-			failed++
+		if r.Tick.IsZero() {
+			t.Errorf("%s: run %d (%s, %s) has no tick", export, r.ID, r.State, r.FileName)
 		}
 	}
-	// Every done or failed tick has the run that ended it. Any other run
-	// is an attempt whose instance died: one per redo or interrupted
-	// tick at most. Such a run was cut short, or ended just before its
-	// instance died: the run's end and the tick's are two writes, and a
-	// kill between them leaves the tick running, to be redone (or
-	// interrupted by the next tick).
-	done, fail := states[journal.TickDone], states[journal.TickFailed]
-	// With failedOK a failed tick may have no run: its start could not be
-	// recorded.
-	if extra := ok - done + failed - fail + cut; ok < done || failed < fail && !failedOK || extra > states[journal.TickInterrupted]+retries {
-		t.Errorf("%s: %d successful, %d failed and %d cut-short export runs for %d done, %d failed and %d interrupted ticks and %d redone: a tick ran twice, or a run had no tick",
-			export, ok, failed, cut, done, fail, states[journal.TickInterrupted], retries)
+	if len(runs) != len(ticks) {
+		t.Errorf("%s: %d runs in the history for %d ticks", export, len(runs), len(ticks))
 	}
+	done := states[journal.RunDone]
 	var files int
 	for _, p := range produced {
 		if strings.HasPrefix(p, export+"_") {
@@ -314,7 +302,7 @@ func checkTicks(t *testing.T, db *journal.DB, export string, produced []string, 
 	// recorded is redone (or its rows exported by the next tick): its
 	// snapshot is written again, at most one more file per redone or
 	// interrupted tick.
-	if interrupted := states[journal.TickInterrupted]; export == "stock" && (files < done || files > done+retries+interrupted) {
+	if interrupted := states[journal.RunInterrupted]; export == "stock" && (files < done || files > done+retries+interrupted) {
 		t.Errorf("stock: %d files for %d finished ticks, %d redone and %d interrupted", files, done, retries, interrupted)
 	}
 	t.Logf("%s: %d ticks %v, by instance %v, %d redone, %d files", export, len(ticks), states, owners, retries, files)

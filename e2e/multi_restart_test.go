@@ -48,10 +48,10 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 	}
 	// The test's own queries fail while the server restarts, and once on
 	// each session the restart ended: they are asked again.
-	lastTick := func(export string) journal.Tick {
+	lastTick := func(export string) journal.ExportRun {
 		tk, _, err := db.LastTick(t.Context(), "out", export)
 		if err != nil {
-			return journal.Tick{}
+			return journal.ExportRun{}
 		}
 		return tk
 	}
@@ -61,8 +61,8 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 			if err != nil {
 				return false
 			}
-			if !slices.ContainsFunc(ticks, func(tk journal.Tick) bool {
-				return tk.State == journal.TickDone && tk.ClaimedAt.After(since)
+			if !slices.ContainsFunc(ticks, func(tk journal.ExportRun) bool {
+				return tk.State == journal.RunDone && tk.StartedAt.After(since)
 			}) {
 				return false
 			}
@@ -72,10 +72,10 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 	waitFor(t, 60*time.Second, "a first tick of both exports done", func() bool { return doneSince(time.Time{}) })
 
 	for i := range 3 {
-		var running journal.Tick
+		var running journal.ExportRun
 		waitFor(t, 30*time.Second, "an export running", func() bool {
 			for _, export := range []string{"stock", "movements"} {
-				if tk := lastTick(export); tk.State == journal.TickRunning {
+				if tk := lastTick(export); tk.State == journal.RunRunning {
 					running = tk
 					return true
 				}
@@ -95,7 +95,7 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 				i+1, running.Owner, code, twin.out.String())
 		}
 		waitFor(t, 30*time.Second, "ticks of both exports done after the restart", func() bool { return doneSince(restarted) })
-		t.Logf("restart %d during the run of %s/%s tick %s on %s", i+1, running.Export, running.At.Format(time.TimeOnly), running.At, running.Owner)
+		t.Logf("restart %d during the run of %s/%s tick %s on %s", i+1, running.Export, running.Tick.Format(time.TimeOnly), running.Tick, running.Owner)
 	}
 
 	stopMoving()
@@ -107,7 +107,7 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 		}
 		n := 0
 		for _, tk := range ticks {
-			if tk.State == journal.TickDone && tk.At.After(settled) {
+			if tk.State == journal.RunDone && tk.Tick.After(settled) {
 				n++
 			}
 		}
@@ -129,8 +129,8 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tk := range ticks {
-			if tk.Attempts != 1 || tk.State == journal.TickInterrupted {
-				t.Errorf("%s: tick %s is %s at attempt %d (%s): it ran on two instances", export, tk.At, tk.State, tk.Attempts, tk.Message)
+			if tk.Attempts != 1 || tk.State == journal.RunInterrupted {
+				t.Errorf("%s: tick %s is %s at attempt %d (%s): it ran on two instances", export, tk.Tick, tk.State, tk.Attempts, tk.Message())
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func TestExportOnPostgresJournal(t *testing.T) {
 	// of the same export on an instance sharing the journal: while one
 	// goes on, export refuses, naming it, and writes nothing.
 	ticks, err := db.Ticks(t.Context(), "erp", "stock", 0)
-	if err != nil || len(ticks) != 2 || ticks[0].State != journal.TickDone || ticks[0].File != "STOCK_000002.csv" {
+	if err != nil || len(ticks) != 2 || ticks[0].State != journal.RunDone || ticks[0].FileName != "STOCK_000002.csv" {
 		t.Fatalf("ticks = %+v, %v; want the two runs done", ticks, err)
 	}
 	other, err := journal.OpenWith(t.Context(), journal.Options{URL: url, Instance: "node-b"})
@@ -80,8 +80,15 @@ func TestExportOnPostgresJournal(t *testing.T) {
 	if out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock"); code != exitOK || !strings.Contains(out, "STOCK_000003.csv") {
 		t.Errorf("export once the other run finished: exit %d, output %q", code, out)
 	}
-	if runs, err := db.RecentRuns(t.Context(), "erp", "stock", 0); err != nil || len(runs) != 3 {
-		t.Errorf("runs in PostgreSQL = %d, %v; want 3 (none for the refused one)", len(runs), err)
+	// One history: the three runs here, node-b's, and the refused one,
+	// skipped, which ran nothing.
+	runs, err = db.RecentRuns(t.Context(), "erp", "stock", 0)
+	states := map[journal.RunState]int{}
+	for _, r := range runs {
+		states[r.State]++
+	}
+	if err != nil || len(runs) != 5 || states[journal.RunDone] != 4 || states[journal.RunSkipped] != 1 {
+		t.Errorf("runs in PostgreSQL = %+v, %v; want 4 done and the refused one skipped", runs, err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestConsoleExportsPage runs the exports page of a daemon over real HTTP
@@ -149,6 +150,23 @@ func TestConsoleExportsPage(t *testing.T) {
 		page := get("/exports?key=" + url.QueryEscape(tt.key))
 		if !strings.Contains(page, tt.want) {
 			t.Errorf("searching %q: the page lacks %q:\n%s", tt.key, tt.want, page)
+		}
+	}
+
+	// A scheduled time claimed after a later one (a shared journal that
+	// could not be reached at the time) is skipped: a row of the same
+	// history, saying why.
+	t1 := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if _, won, err := d.Journal.ClaimTick(ctx, "erp-out", "stock", t1); !won || err != nil {
+		t.Fatalf("ClaimTick = %v, %v", won, err)
+	}
+	if _, won, err := d.Journal.ClaimTick(ctx, "erp-out", "stock", t1.Add(-time.Minute)); won || err != nil {
+		t.Fatalf("late ClaimTick = %v, %v; want skipped", won, err)
+	}
+	page = get("/exports")
+	for _, want := range []string{`<span class="state claimed">skipped</span>`, "claimed late, after the tick of"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("/exports lacks the skipped time's %q:\n%s", want, page)
 		}
 	}
 }

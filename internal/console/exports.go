@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/robfig/cron/v3"
-
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 	"filebridge/internal/outbox"
@@ -32,7 +30,7 @@ type ExportStatus struct {
 	Tick *TickStatus `json:"last_tick,omitempty"`
 }
 
-// TickStatus is the last tick of an export (journal.Tick).
+// TickStatus is the last tick of an export (journal.ExportRun).
 type TickStatus struct {
 	At       time.Time  `json:"at"`
 	State    string     `json:"state"`
@@ -77,7 +75,7 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 	if err != nil {
 		return nil, err
 	}
-	last := map[string]journal.Tick{}
+	last := map[string]journal.ExportRun{}
 	for _, t := range ticks {
 		last[t.Outbox+"/"+t.Export] = t
 	}
@@ -106,8 +104,8 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 				st.LastError, st.LastErrorAt = s.LastError.Error, timePtr(s.LastError.FinishedAt)
 			}
 			if t, ok := last[j.Name()]; ok {
-				st.Tick = &TickStatus{At: t.At, State: string(t.State), Instance: t.Owner, Claimed: t.ClaimedAt,
-					Finished: timePtr(t.FinishedAt), Attempts: t.Attempts, Abandoned: t.Abandoned(now), Message: t.Message}
+				st.Tick = &TickStatus{At: t.Tick, State: string(t.State), Instance: t.Owner, Claimed: t.StartedAt,
+					Finished: timePtr(t.FinishedAt), Attempts: t.Attempts, Abandoned: t.Abandoned(now), Message: t.Message()}
 			}
 			if next, ok := NextRun(j, now); ok {
 				st.NextRun = &next
@@ -120,17 +118,10 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 
 // NextRun is the job's next scheduled start after now.
 func NextRun(j outbox.Job, now time.Time) (time.Time, bool) {
-	sched, err := cron.ParseStandard(j.Schedule)
+	sched, err := outbox.ParseSchedule(j)
 	if err != nil {
 		return time.Time{}, false
 	}
-	loc := j.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
-		return now.Truncate(every.Delay).Add(every.Delay).In(loc), true // see outbox.Scheduler
-	}
-	next := sched.Next(now.In(loc))
+	next := sched.Next(now)
 	return next, !next.IsZero()
 }

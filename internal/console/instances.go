@@ -59,7 +59,7 @@ func (c *Console) instances(ctx context.Context, now time.Time) ([]instanceRow, 
 		}
 	}
 	for _, t := range ticks {
-		if i, ok := at[t.Owner]; ok && t.State == journal.TickRunning && !t.Abandoned(now) {
+		if i, ok := at[t.Owner]; ok && t.State == journal.RunRunning && !t.Abandoned(now) {
 			rows[i].Exports = append(rows[i].Exports, t.Outbox+"/"+t.Export)
 		}
 	}

@@ -189,8 +189,9 @@ func (fr *fileRun) send(ctx context.Context, t task) error {
 	if err := fr.holds(ctx); err != nil {
 		return err
 	}
-	if t.resume {
-		out, found, err := in.p.Lookup(ctx, func(ctx context.Context) (portal.Outcome, error) { return fr.create(ctx, t.doc) })
+	prep, perr := fr.prepare(ctx, t.doc)
+	if t.resume && perr == nil {
+		out, found, err := prep.Settle(ctx)
 		switch {
 		case errors.Is(err, portal.ErrNoKey):
 			fr.log.Warn("document sent before a restart without an answer cannot be looked up: not sent again", "doc", t.key)
@@ -201,13 +202,15 @@ func (fr *fileRun) send(ctx context.Context, t task) error {
 		case err != nil && !portal.IsInvalid(err):
 			return fr.record(ctx, t, out, err)
 		}
-		// Not on the portal (or a reference that does not resolve, which
-		// the create reports again without posting): send it.
+		// Not on the portal: send it.
 	}
 	if err := in.j.StartAttempt(ctx, row.ID, t.key); err != nil {
 		return err
 	}
-	out, err := fr.create(ctx, t.doc)
+	if perr != nil { // the references did not resolve (or could not be read): nothing posted
+		return fr.record(ctx, t, portal.Outcome{}, perr)
+	}
+	out, err := prep.Create(ctx)
 	return fr.record(ctx, t, out, err)
 }
 
@@ -279,24 +282,25 @@ func (fr *fileRun) resumed() {
 	}
 }
 
-// create sends a document with the create call of its kind.
-func (fr *fileRun) create(ctx context.Context, d formats.Doc) (portal.Outcome, error) {
+// prepare resolves a document's references with the prepare call of its
+// kind: Create then posts it, Settle looks it up.
+func (fr *fileRun) prepare(ctx context.Context, d formats.Doc) (portal.Prepared, error) {
 	p := fr.in.p
 	switch {
 	case d.Partner != nil:
-		return p.CreatePartner(ctx, *d.Partner)
+		return p.PreparePartner(*d.Partner), nil
 	case d.Item != nil:
-		return p.CreateItem(ctx, *d.Item)
+		return p.PrepareItem(ctx, *d.Item)
 	case d.Packaging != nil:
-		return p.CreatePackaging(ctx, *d.Packaging)
+		return p.PreparePackaging(ctx, *d.Packaging)
 	case d.Inbound != nil:
 		// Lines carrying item.* master data get their missing SKUs
 		// created first by the client (supplier: the reception's).
-		return p.CreateInbound(ctx, *d.Inbound)
+		return p.PrepareInbound(ctx, *d.Inbound)
 	case d.Outbound != nil:
-		return p.CreateOutbound(ctx, *d.Outbound)
+		return p.PrepareOutbound(ctx, *d.Outbound)
 	}
-	return portal.Outcome{}, &portal.Error{Class: portal.Invalid, Message: fmt.Sprintf("document of kind %s has no content", d.Kind)}
+	return portal.Prepared{}, &portal.Error{Class: portal.Invalid, Message: fmt.Sprintf("document of kind %s has no content", d.Kind)}
 }
 
 // portalMessage renders the portal's refusal for the report, naming the

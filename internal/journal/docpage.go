@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Problems are the results of the documents a clerk has to look at: not
@@ -45,4 +46,49 @@ func (d *DB) DocumentsPage(ctx context.Context, fileID int64, p DocPage) ([]Docu
 		return nil, 0, fmt.Errorf("listing documents of file %d: %w", fileID, err)
 	}
 	return docs, total, nil
+}
+
+// KeyHit is a document of an input file found by its key.
+type KeyHit struct {
+	Document
+	Inbox, FileName, DocType string
+	FileState                FileState
+	ClaimedAt                time.Time
+}
+
+// FindKeys lists the documents of input files whose key contains q (case
+// insensitive: an order number, a SKU code, a reception number), newest
+// file first, at most limit, and whether there were more.
+func (d *DB) FindKeys(ctx context.Context, q string, limit int) ([]KeyHit, bool, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, false, nil
+	}
+	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q))
+	scan := func(sc scanner) (KeyHit, error) {
+		var h KeyHit
+		var updated, claimed string
+		err := sc.Scan(&h.FileID, &h.Key, &h.Rows, &h.Result, &h.PortalID, &h.Message, &h.Attempts, &updated,
+			&h.Inbox, &h.FileName, &h.DocType, &h.FileState, &claimed)
+		if err == nil {
+			h.UpdatedAt, err = parseTime(updated)
+		}
+		if err == nil {
+			h.ClaimedAt, err = parseTime(claimed)
+		}
+		return h, err
+	}
+	hits, err := queryAll(ctx, d.r, scan, `SELECT d.file_id, d.key, d.src_rows, d.result, d.portal_id, d.message,
+		d.attempts, d.updated_at, f.inbox, f.name, f.doc_type, f.state, f.claimed_at
+		FROM documents d JOIN files f ON f.id = d.file_id
+		WHERE lower(d.key) LIKE ? ESCAPE '\'
+		ORDER BY d.file_id DESC, d.id LIMIT ?`, "%"+esc+"%", d.limitArg(limit+1))
+	if err != nil {
+		return nil, false, fmt.Errorf("searching documents for %q: %w", q, err)
+	}
+	more := limit > 0 && len(hits) > limit
+	if more {
+		hits = hits[:limit]
+	}
+	return hits, more, nil
 }

@@ -146,9 +146,12 @@ func TestExportRuns(t *testing.T) {
 			t.Errorf("FinishRun(unknown) = %v, want ErrNotFound", err)
 		}
 
-		run1 := ExportRun{ID: r1, Outbox: "erp", Export: "stock", StartedAt: t0, FinishedAt: t0.Add(3 * time.Second), Rows: 120, FileName: "STOCK_1.csv"}
-		run2 := ExportRun{ID: r2, Outbox: "erp", Export: "shipments", StartedAt: t0.Add(3 * time.Second), FinishedAt: finished, Error: "portal unreachable"}
-		run3 := ExportRun{ID: r3, Outbox: "shop", Export: "stock", StartedAt: t0.Add(3 * time.Second)}
+		me := d.Instance()
+		run1 := ExportRun{ID: r1, Outbox: "erp", Export: "stock", State: RunDone, Owner: me, Attempts: 1,
+			StartedAt: t0, FinishedAt: t0.Add(3 * time.Second), Rows: 120, FileName: "STOCK_1.csv"}
+		run2 := ExportRun{ID: r2, Outbox: "erp", Export: "shipments", State: RunFailed, Owner: me, Attempts: 1,
+			StartedAt: t0.Add(3 * time.Second), FinishedAt: finished, Error: "portal unreachable"}
+		run3 := ExportRun{ID: r3, Outbox: "shop", Export: "stock", State: RunRunning, Owner: me, Attempts: 1, StartedAt: t0.Add(3 * time.Second)}
 		tests := []struct {
 			name           string
 			outbox, export string

@@ -16,7 +16,7 @@ const (
 	FileClaimed FileState = "claimed"
 	// FileSubmitting: documents are being submitted.
 	FileSubmitting FileState = "submitting"
-	// FileDone: every document settled; the file went to processed/.
+	// FileDone: every document has its outcome; the file went to processed/.
 	FileDone FileState = "done"
 	// FileFailed: the file went to error/.
 	FileFailed FileState = "failed"

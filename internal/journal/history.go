@@ -224,44 +224,6 @@ func (d *DB) InboxDay(ctx context.Context, since time.Time) (map[string]map[File
 	return out, nil
 }
 
-// ExportSummary is what the journal knows of one export: its last run,
-// its last successful run, its last failed run and its cursor.
-type ExportSummary struct {
-	Outbox, Export string
-	Last           ExportRun // zero when it never ran
-	LastSuccess    ExportRun // zero when no run succeeded
-	LastError      ExportRun // zero when no run failed
-	Cursor         Cursor
-	HasCursor      bool
-}
-
-// ExportSummary sums up an export's runs and cursor.
-func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSummary, error) {
-	s := ExportSummary{Outbox: outbox, Export: export}
-	one := func(cond string) (ExportRun, error) {
-		runs, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? AND resent_from = 0 `+cond+` ORDER BY id DESC LIMIT 1`, outbox, export)
-		if err != nil || len(runs) == 0 {
-			return ExportRun{}, err
-		}
-		return runs[0], nil
-	}
-	var err error
-	if s.Last, err = one(""); err != nil {
-		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
-	}
-	if s.LastSuccess, err = one("AND finished_at != '' AND error = ''"); err != nil {
-		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
-	}
-	if s.LastError, err = one("AND error != ''"); err != nil {
-		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
-	}
-	if s.Cursor, s.HasCursor, err = d.Cursor(ctx, outbox, export); err != nil {
-		return s, err
-	}
-	return s, nil
-}
-
 // RejectedPath is where NAME.rejected.csv lies beside the file's report;
 // "" when none was written: without a report, or when no document failed
 // (a failed file whose header or content could not be read has none).

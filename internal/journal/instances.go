@@ -49,11 +49,11 @@ func (d *DB) Instances(ctx context.Context, since time.Time) ([]InstanceSeen, er
 	return out, nil
 }
 
-// KeepAlive, at every tick until ctx ends, keeps this instance's lock
-// (KeepInstance), records it as alive (Heartbeat) and renews the leases of
-// the export runs it is doing (RenewTicks); give it a ticker of Lease/3. A failure is logged and tried
-// again at the next tick.
-func (d *DB) KeepAlive(ctx context.Context, tick <-chan time.Time, log *slog.Logger) {
+// KeepAlive, at every beat of the channel until ctx ends, keeps this
+// instance's lock (KeepInstance), records it as alive (Heartbeat) and
+// renews the leases of the export runs it is doing (RenewTicks); give it a
+// ticker of Lease/3. A failure is logged and tried again at the next beat.
+func (d *DB) KeepAlive(ctx context.Context, every <-chan time.Time, log *slog.Logger) {
 	beat := func() {
 		// No lease work without the instance lock: a new session (after
 		// PostgreSQL restarted) takes it again first (KeepInstance).
@@ -65,7 +65,7 @@ func (d *DB) KeepAlive(ctx context.Context, tick <-chan time.Time, log *slog.Log
 			_, err = d.RenewTicks(ctx)
 		}
 		if err != nil && ctx.Err() == nil {
-			log.Warn("renewing this instance's export runs failed; retrying at the next tick",
+			log.Warn("renewing this instance's export runs failed; retrying at the next beat",
 				"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
 		}
 	}
@@ -74,7 +74,7 @@ func (d *DB) KeepAlive(ctx context.Context, tick <-chan time.Time, log *slog.Log
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick:
+		case <-every:
 			beat()
 		}
 	}

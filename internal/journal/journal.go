@@ -62,8 +62,8 @@ type DB struct {
 	probeMu  sync.Mutex
 	probedAt time.Time // last write probe that went through (CheckWritable)
 
-	holdMu sync.Mutex
-	hold   *instanceHold // PostgreSQL: this process's instance lock (HoldInstance)
+	lockMu   sync.Mutex
+	instLock *instanceLock // PostgreSQL: this process's instance lock (HoldInstance)
 }
 
 // utcNow is a journal's clock unless a test sets another.

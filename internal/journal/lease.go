@@ -186,17 +186,18 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 	return id, nil
 }
 
-// KeepLeases renews this instance's leases (RenewLeases) at every tick
-// until ctx ends; give it a ticker of Lease/3. A failed renewal is logged
-// and retried at the next tick: the lease has room for two misses.
-func (d *DB) KeepLeases(ctx context.Context, tick <-chan time.Time, log *slog.Logger) {
+// KeepLeases renews this instance's leases (RenewLeases) at every beat of
+// the channel until ctx ends; give it a ticker of Lease/3. A failed
+// renewal is logged and retried at the next beat: the lease has room for
+// two misses.
+func (d *DB) KeepLeases(ctx context.Context, every <-chan time.Time, log *slog.Logger) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick:
+		case <-every:
 			if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("renewing the leases of this instance's files failed; retrying at the next tick",
+				log.Warn("renewing the leases of this instance's files failed; retrying at the next beat",
 					"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
 			}
 		}

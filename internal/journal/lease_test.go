@@ -215,18 +215,18 @@ func TestKeepLeases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tick := make(chan time.Time)
+		beat := make(chan time.Time)
 		done := make(chan struct{})
 		go func() {
-			a.KeepLeases(ctx, tick, slog.New(slog.DiscardHandler))
+			a.KeepLeases(ctx, beat, slog.New(slog.DiscardHandler))
 			close(done)
 		}()
 		for i := 1; i <= 5; i++ {
 			clock.set(t0.Add(time.Duration(i) * a.Lease() / 2))
-			tick <- clock.now()
-			tick <- clock.now() // the loop took the first tick and renewed
+			beat <- clock.now()
+			beat <- clock.now() // the loop took the first beat and renewed
 			if ok, err := b.TakeOver(ctx, id); ok || err != nil {
-				t.Fatalf("tick %d: b took over a renewed claim (%v, %v)", i, ok, err)
+				t.Fatalf("beat %d: b took over a renewed claim (%v, %v)", i, ok, err)
 			}
 		}
 		cancel()

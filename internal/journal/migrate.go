@@ -196,6 +196,54 @@ CREATE TABLE edi_controls (
 );
 ALTER TABLE export_runs ADD COLUMN edi_control INTEGER NOT NULL DEFAULT 0;
 `},
+	{name: "one history of export runs: the claims of scheduled times join export_runs", sql: `
+ALTER TABLE export_runs ADD COLUMN tick TEXT NOT NULL DEFAULT '';
+ALTER TABLE export_runs ADD COLUMN state TEXT NOT NULL DEFAULT 'running'
+	CHECK (state IN ('running', 'done', 'failed', 'skipped', 'interrupted'));
+ALTER TABLE export_runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE export_runs ADD COLUMN lease_until TEXT NOT NULL DEFAULT '';
+ALTER TABLE export_runs ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE export_runs ADD COLUMN note TEXT NOT NULL DEFAULT '';
+UPDATE export_runs SET state = CASE WHEN finished_at = '' THEN 'running' WHEN error != '' THEN 'failed' ELSE 'done' END;
+-- A run of a claimed tick is the run of its export that started while
+-- the tick was claimed (the newest, should there be several): it takes
+-- the tick's record. The indexes keep each match a seek.
+CREATE INDEX export_ticks_claimed ON export_ticks (outbox, export, claimed_at);
+ANALYZE export_ticks;
+UPDATE export_runs SET tick = coalesce((SELECT t.tick FROM export_ticks t
+	WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.state != 'skipped'
+	AND t.claimed_at <= export_runs.started_at
+	ORDER BY t.claimed_at DESC LIMIT 1), '')
+WHERE resent_from = 0;
+UPDATE export_runs SET tick = '' WHERE tick != '' AND EXISTS (SELECT 1 FROM export_ticks t
+	WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick
+	AND t.finished_at != '' AND t.finished_at < export_runs.started_at);
+CREATE INDEX export_runs_tick_match ON export_runs (outbox, export, tick);
+ANALYZE export_runs;
+UPDATE export_runs SET tick = '' WHERE tick != '' AND EXISTS (SELECT 1 FROM export_runs n
+	WHERE n.outbox = export_runs.outbox AND n.export = export_runs.export AND n.tick = export_runs.tick AND n.id > export_runs.id);
+UPDATE export_runs SET
+	state = (SELECT t.state FROM export_ticks t WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick),
+	owner = (SELECT t.owner FROM export_ticks t WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick),
+	lease_until = (SELECT t.lease_until FROM export_ticks t WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick),
+	attempts = (SELECT t.attempts FROM export_ticks t WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick),
+	note = (SELECT CASE WHEN t.state = 'failed' THEN '' ELSE t.message END FROM export_ticks t
+		WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick),
+	finished_at = CASE WHEN finished_at != '' THEN finished_at ELSE (SELECT t.finished_at FROM export_ticks t
+		WHERE t.outbox = export_runs.outbox AND t.export = export_runs.export AND t.tick = export_runs.tick) END
+WHERE tick != '';
+INSERT INTO export_runs (outbox, export, started_at, finished_at, row_count, file_name, error,
+	tick, state, owner, lease_until, attempts, note)
+SELECT outbox, export, claimed_at, finished_at, row_count, file_name, CASE WHEN state = 'failed' THEN message ELSE '' END,
+	tick, state, owner, lease_until, attempts, CASE WHEN state = 'failed' THEN '' ELSE message END
+FROM export_ticks t WHERE NOT EXISTS (SELECT 1 FROM export_runs r
+	WHERE r.outbox = t.outbox AND r.export = t.export AND r.tick = t.tick)
+ORDER BY tick;
+DROP TABLE export_ticks;
+DROP INDEX export_runs_tick_match;
+CREATE UNIQUE INDEX export_runs_tick ON export_runs (outbox, export, tick) WHERE tick != '';
+CREATE INDEX export_runs_owner ON export_runs (owner, state);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

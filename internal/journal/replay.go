@@ -65,7 +65,7 @@ func (d *DB) CancelReplay(ctx context.Context, id int64) error {
 // is the new run of, linking the oldest open request for f's inbox and
 // name to it the first time. The bool is false for an ordinary file.
 func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
-	// Most files are no replay: reads settle that without a write (a
+	// Most files are no replay: reads tell that without a write (a
 	// request is recorded before its file is put back, so before any
 	// claim of it).
 	out, found, err := linkedReplay(ctx, d.r, f)

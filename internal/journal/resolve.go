@@ -127,7 +127,7 @@ func resolve(ctx context.Context, tx *txn, id int64, r Resolution, at string) (b
 	return n == 1, err
 }
 
-// ResolveBy resolves the open failures file f settles now that it is
+// ResolveBy resolves the open failures file f makes good now that it is
 // finished: the file it replays when f is done (and the file that one
 // replayed, up the chain of replays), and each earlier failed
 // file of the same portal and document type whose documents that did not
@@ -137,8 +137,8 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 	if f.State.Open() || f.State == FileDuplicate {
 		return nil, nil
 	}
-	// Most files settle nothing: reads tell that without a write.
-	some, err := d.settlesAny(ctx, f)
+	// Most files resolve nothing: reads tell that without a write.
+	some, err := d.resolvesAny(ctx, f)
 	if err != nil || !some {
 		return nil, wrapResolve(f, err)
 	}
@@ -161,7 +161,7 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 				}
 			}
 		}
-		ids, err := settledFailures(ctx, tx, f)
+		ids, err := failuresResolvedBy(ctx, tx, f)
 		if err != nil {
 			return err
 		}
@@ -182,9 +182,9 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 	return out, nil
 }
 
-// settlesAny reads whether f resolves a failure: its replay's original,
-// or a failure settledFailures finds.
-func (d *DB) settlesAny(ctx context.Context, f File) (bool, error) {
+// resolvesAny reads whether f resolves a failure: its replay's original,
+// or a failure failuresResolvedBy finds.
+func (d *DB) resolvesAny(ctx context.Context, f File) (bool, error) {
 	if f.State == FileDone {
 		chain, err := replayChain(ctx, d.r, f)
 		if err != nil {
@@ -200,7 +200,7 @@ func (d *DB) settlesAny(ctx context.Context, f File) (bool, error) {
 			}
 		}
 	}
-	ids, err := settledFailures(ctx, d.r, f)
+	ids, err := failuresResolvedBy(ctx, d.r, f)
 	return len(ids) > 0, err
 }
 
@@ -225,7 +225,7 @@ func wrapResolve(f File, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("resolving the failures file %d (%s) settles: %w", f.ID, f.Name, err)
+	return fmt.Errorf("resolving the failures that file %d (%s) makes good: %w", f.ID, f.Name, err)
 }
 
 // ResolvedFailures lists the inbox's failures resolved before the cutoff
@@ -243,12 +243,12 @@ func (d *DB) ResolvedFailures(ctx context.Context, inbox, errorDir string, befor
 	return fs, nil
 }
 
-// settledFailures lists the open failures before f, of its portal and
+// failuresResolvedBy lists the open failures before f, of its portal and
 // document type, that miss a document f put in the portal and miss none
 // that is not in the portal through a file after them. An invalid
 // document's journal key carries its line ("KEY (line 7)"): it is
 // matched by its KEY.
-func settledFailures(ctx context.Context, tx querier, f File) ([]int64, error) {
+func failuresResolvedBy(ctx context.Context, tx querier, f File) ([]int64, error) {
 	missing := map[int64][]string{} // open failure -> keys not in the portal
 	rows, err := tx.QueryContext(ctx, `SELECT m.file_id, m.key FROM documents m JOIN files o ON o.id = m.file_id
 		WHERE o.state = 'failed' AND o.resolved_at = '' AND o.portal = ? AND o.doc_type = ? AND o.id < ?
@@ -338,7 +338,7 @@ func uniq(keys []string) []string {
 	return slices.Compact(s)
 }
 
-// SetFiledPaths records where a settled file and its report lie after they
+// SetFiledPaths records where a finished file and its report lie after they
 // moved (error_retention): unlike UpdateFile it leaves UpdatedAt, the
 // time the file finished, alone.
 func (d *DB) SetFiledPaths(ctx context.Context, id int64, final, report string) error {

@@ -48,7 +48,7 @@ func TestResolveFailures(t *testing.T) {
 
 		failed := finishTest(t, d, "A.csv", "P", FileFailed, "error/A.csv",
 			map[string]Result{"1": ResultCreated, "2 (line 3)": ResultInvalid, "3": ResultConflict})
-		// Another portal's file creating the missing documents settles nothing.
+		// Another portal's file creating the missing documents resolves nothing.
 		other := finishTest(t, d, "B.csv", "Q", FileDone, "processed/B.csv",
 			map[string]Result{"2": ResultCreated, "3": ResultCreated})
 		if ids := resolveBy(other); len(ids) != 0 {

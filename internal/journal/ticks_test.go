@@ -2,6 +2,8 @@ package journal
 
 import (
 	"errors"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -9,7 +11,7 @@ import (
 
 // claimAll has every handle claim the tick at once (or take the export's
 // last tick over) and returns the handles that won.
-func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (Tick, bool, error)) []*DB {
+func claimAll(t *testing.T, dbs []*DB, do func(d *DB) (ExportRun, bool, error)) []*DB {
 	t.Helper()
 	var mu sync.Mutex
 	var won []*DB
@@ -45,7 +47,7 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
 		t0, clock, dbs := tickHandles(t, 4)
-		claim := func(d *DB) (Tick, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) }
+		claim := func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) }
 
 		won := claimAll(t, dbs, claim)
 		if len(won) != 1 {
@@ -64,7 +66,7 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 			t.Fatalf("RenewTicks = %d, %v; want 1", n, err)
 		}
 		clock.set(t0.Add(first.Lease() + time.Second))
-		if won := claimAll(t, dbs, func(d *DB) (Tick, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") }); len(won) != 0 {
+		if won := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") }); len(won) != 0 {
 			t.Fatalf("%d instances took over a run whose lease was renewed", len(won))
 		}
 
@@ -76,12 +78,12 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 				others = append(others, d)
 			}
 		}
-		won = claimAll(t, others, func(d *DB) (Tick, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") })
+		won = claimAll(t, others, func(d *DB) (ExportRun, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") })
 		if len(won) != 1 {
 			t.Fatalf("%d instances took over the abandoned tick, want exactly 1", len(won))
 		}
 		second := won[0]
-		tk := Tick{Outbox: "erp", Export: "stock", At: t0}
+		tk := ExportRun{Outbox: "erp", Export: "stock", Tick: t0}
 		if err := first.FinishTick(ctx, tk, 3, "late.csv", nil); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("FinishTick by the instance that lost the tick = %v, want ErrNotFound", err)
 		}
@@ -96,8 +98,8 @@ func TestTicksOnePerTickAndTakeOver(t *testing.T) {
 			t.Fatalf("%d ticks recorded, want 1: %+v", len(ticks), ticks)
 		}
 		got := ticks[0]
-		if got.State != TickDone || got.Owner != second.Instance() || got.Attempts != 2 || got.Rows != 7 ||
-			got.File != "STOCK_1.csv" || !got.At.Equal(t0) || got.FinishedAt.IsZero() {
+		if got.State != RunDone || got.Owner != second.Instance() || got.Attempts != 2 || got.Rows != 7 ||
+			got.FileName != "STOCK_1.csv" || !got.Tick.Equal(t0) || got.FinishedAt.IsZero() {
 			t.Errorf("tick = %+v; want done by %s in 2 attempts, 7 rows into STOCK_1.csv", got, second.Instance())
 		}
 		// A finished tick is never taken over.
@@ -120,10 +122,10 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		t1 := t0.Add(5 * time.Second)
 		clock.set(t1)
 		got, ok, err := b.ClaimTick(ctx, "erp", "orders", t1)
-		if ok || err != nil || got.State != TickSkipped || got.Owner != b.Instance() {
+		if ok || err != nil || got.State != RunSkipped || got.Owner != b.Instance() {
 			t.Fatalf("ClaimTick while the previous tick runs = %+v, %v, %v; want skipped by b", got, ok, err)
 		}
-		if err := a.FinishTick(ctx, Tick{Outbox: "erp", Export: "orders", At: t0}, 0, "", errors.New("portal down")); err != nil {
+		if err := a.FinishTick(ctx, ExportRun{Outbox: "erp", Export: "orders", Tick: t0}, 0, "", errors.New("portal down")); err != nil {
 			t.Fatal(err)
 		}
 		// Another export is not held back; the tick after runs.
@@ -145,12 +147,12 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]TickState{"orders": TickRunning, "stock": TickRunning}
+		want := map[string]RunState{"orders": RunRunning, "stock": RunRunning}
 		if len(last) != 2 {
 			t.Fatalf("LastTicks = %+v, want one per export", last)
 		}
 		for _, tk := range last {
-			if tk.State != want[tk.Export] || !tk.At.Equal(t2) && tk.Export == "orders" {
+			if tk.State != want[tk.Export] || !tk.Tick.Equal(t2) && tk.Export == "orders" {
 				t.Errorf("last tick of %s = %+v", tk.Export, tk)
 			}
 		}
@@ -158,11 +160,11 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		states := []TickState{}
+		states := []RunState{}
 		for _, tk := range all {
 			states = append(states, tk.State)
 		}
-		if len(states) != 3 || states[0] != TickRunning || states[1] != TickSkipped || states[2] != TickFailed {
+		if len(states) != 3 || states[0] != RunRunning || states[1] != RunSkipped || states[2] != RunFailed {
 			t.Errorf("ticks of erp/orders, newest first = %v; want running, skipped, failed", states)
 		}
 		// The next tick of orders marks the abandoned one interrupted.
@@ -173,7 +175,7 @@ func TestTicksSkipWhileRunning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(all) != 2 || all[0].State != TickRunning || all[1].State != TickInterrupted || all[1].FinishedAt.IsZero() {
+		if len(all) != 2 || all[0].State != RunRunning || all[1].State != RunInterrupted || all[1].FinishedAt.IsZero() {
 			t.Errorf("ticks of erp/orders after a later tick = %+v; want running, interrupted", all)
 		}
 	})
@@ -249,7 +251,7 @@ func TestInstanceAliveAndExpireTick(t *testing.T) {
 			t.Fatalf("InstanceAlive(node-a) after it stopped = %v, %v; want false on PostgreSQL (true on SQLite: one instance)", alive, err)
 		}
 		last, found, err := b.LastTick(ctx, "erp", "stock")
-		if err != nil || !found || last.Owner != "node-a" || last.State != TickRunning {
+		if err != nil || !found || last.Owner != "node-a" || last.State != RunRunning {
 			t.Fatalf("LastTick = %+v, %v, %v", last, found, err)
 		}
 		if ok, err := b.ExpireTick(ctx, tk); !ok || err != nil {
@@ -267,7 +269,7 @@ func TestInstanceAliveAndExpireTick(t *testing.T) {
 }
 
 // TestTickFencing: a run whose tick was taken over after its lease ran out
-// may neither put its file in place (HoldsTick) nor move the cursor
+// may neither put its file in place (OwnsTick) nor move the cursor
 // (SaveCursor); and a tick claimed after a later one was recorded (the
 // journal was out of reach at its time) is skipped, not run beside it.
 func TestTickFencing(t *testing.T) {
@@ -281,8 +283,8 @@ func TestTickFencing(t *testing.T) {
 		}
 		run := WithTick(ctx, tk)
 		first := Cursor{Outbox: "erp", Export: "movements", At: t0, Keys: []string{"m1"}}
-		if err := a.HoldsTick(run); err != nil {
-			t.Fatalf("HoldsTick while the lease runs: %v", err)
+		if err := a.OwnsTick(run); err != nil {
+			t.Fatalf("OwnsTick while the lease runs: %v", err)
 		}
 		if err := a.SaveCursor(run, first); err != nil {
 			t.Fatalf("SaveCursor while the lease runs: %v", err)
@@ -291,8 +293,8 @@ func TestTickFencing(t *testing.T) {
 		if _, won, err := b.TakeOverTick(ctx, "erp", "movements"); !won || err != nil {
 			t.Fatalf("TakeOverTick after the lease = %v, %v", won, err)
 		}
-		if err := a.HoldsTick(run); !errors.Is(err, ErrTickLost) {
-			t.Errorf("HoldsTick of a tick taken over = %v, want ErrTickLost", err)
+		if err := a.OwnsTick(run); !errors.Is(err, ErrTickLost) {
+			t.Errorf("OwnsTick of a tick taken over = %v, want ErrTickLost", err)
 		}
 		if err := a.SaveCursor(run, Cursor{Outbox: "erp", Export: "movements", At: t0.Add(time.Hour)}); !errors.Is(err, ErrTickLost) {
 			t.Errorf("SaveCursor of a run whose tick was taken over = %v, want ErrTickLost", err)
@@ -300,8 +302,8 @@ func TestTickFencing(t *testing.T) {
 		if c, _, err := b.Cursor(ctx, "erp", "movements"); err != nil || !c.At.Equal(t0) {
 			t.Errorf("cursor = %+v, %v; want the one saved while the lease ran (%s)", c, err, t0)
 		}
-		if err := a.HoldsTick(ctx); err != nil {
-			t.Errorf("HoldsTick outside a run = %v, want nil", err)
+		if err := a.OwnsTick(ctx); err != nil {
+			t.Errorf("OwnsTick outside a run = %v, want nil", err)
 		}
 
 		// b's claim of the next tick went through; a's claim of the one
@@ -311,8 +313,41 @@ func TestTickFencing(t *testing.T) {
 			t.Fatalf("ClaimTick(t1) = %v, %v", won, err)
 		}
 		got, won, err := a.ClaimTick(ctx, "erp", "stock", t0)
-		if won || err != nil || got.State != TickSkipped || got.Owner != a.Instance() {
+		if won || err != nil || got.State != RunSkipped || got.Owner != a.Instance() {
 			t.Errorf("late ClaimTick(t0) = %+v, %v, %v; want recorded as skipped by %s, not won", got, won, err, a.Instance())
 		}
 	})
+}
+
+// TestClaimQueriesUseTheTickIndex: on SQLite, a claim found by its tick
+// (byTick), or the claim after a tick, is an index search of the claims
+// (export_runs_tick), not a read of every run of the export: the index is
+// partial, and SQLite uses it only when the query says that tick is not
+// empty.
+func TestClaimQueriesUseTheTickIndex(t *testing.T) {
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db"))
+	for _, q := range []string{
+		`SELECT id FROM export_runs WHERE ` + byTick,
+		`SELECT id FROM export_runs WHERE outbox = ? AND export = ? AND tick != '' AND tick > ? ORDER BY tick LIMIT 1`,
+	} {
+		rows, err := d.r.QueryContext(t.Context(), `EXPLAIN QUERY PLAN `+q, "erp", "stock", "2026-01-01T00:00:00.000000000Z")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if len(plan) != 1 || !strings.Contains(plan[0], "INDEX export_runs_tick ") {
+			t.Errorf("plan of %s:\n%s\nwant a search of export_runs_tick", q, strings.Join(plan, "\n"))
+		}
+	}
 }

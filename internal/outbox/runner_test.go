@@ -499,9 +499,9 @@ func TestRunLostTickWritesNothing(t *testing.T) {
 	}
 	res, err := h.runner.Run(journal.WithTick(ctx, held), receiptJob())
 	if err != nil || res.File == "" || !slices.Equal(h.orderNumbers(res.File), []string{"A"}) {
-		t.Fatalf("run of a held tick = %+v, %v; want A written", res, err)
+		t.Fatalf("run of an owned tick = %+v, %v; want A written", res, err)
 	}
 	if _, ok, err := h.db.Cursor(ctx, "erp", "receipts"); !ok || err != nil {
-		t.Errorf("cursor after the run of a held tick: %v, %v; want saved", ok, err)
+		t.Errorf("cursor after the run of an owned tick: %v, %v; want saved", ok, err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"filebridge/internal/journal"
 )
 
 // ErrExportRunning is returned by RunNow when a run of the same export is
@@ -22,21 +24,23 @@ func RunNow(ctx context.Context, ticks Ticks, now time.Time, job Job, run func(c
 	if ticks == nil {
 		return run(ctx)
 	}
-	tick, won, err := ticks.ClaimTick(ctx, job.Outbox, string(job.Type), now)
+	claim, won, err := ticks.ClaimTick(ctx, job.Outbox, string(job.Type), now)
 	if err != nil {
 		return Result{}, fmt.Errorf("export %s not run: %w", job.Name(), err)
 	}
 	if !won {
-		why := tick.Message
+		why := claim.Message()
 		if why == "" {
-			why = "instance " + tick.Owner + " started a run at the same moment"
+			why = "instance " + claim.Owner + " started a run at the same moment"
 		}
 		return Result{}, fmt.Errorf("export %s not run now: %w (%s); run it again once that run finished", job.Name(), ErrExportRunning, why)
 	}
-	res, err := run(ctx)
+	// The run is the claim's: fenced like a scheduled one, and recorded in
+	// the claim's row of the history.
+	res, err := run(journal.WithTick(ctx, claim))
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if ferr := ticks.FinishTick(fctx, tick, res.Rows, res.File, err); ferr != nil && err == nil {
+	if ferr := ticks.FinishTick(fctx, claim, res.Rows, res.File, err); ferr != nil && err == nil {
 		// The file is written and the cursor saved; only the record of
 		// the tick is missing or was taken over (a run longer than the
 		// lease): say so rather than report success.

@@ -28,10 +28,10 @@ func TestRunNow(t *testing.T) {
 		busy    bool  // another instance runs the export at the start
 		runErr  error // what the run returns
 		wantRun bool
-		want    journal.TickState // the run's own tick
+		want    journal.RunState // the run's own tick
 	}{
-		{name: "free", wantRun: true, want: journal.TickDone},
-		{name: "run fails", runErr: failed, wantRun: true, want: journal.TickFailed},
+		{name: "free", wantRun: true, want: journal.RunDone},
+		{name: "run fails", runErr: failed, wantRun: true, want: journal.RunFailed},
 		{name: "busy elsewhere", busy: true},
 	}
 	for _, tt := range tests {
@@ -48,7 +48,7 @@ func TestRunNow(t *testing.T) {
 				ran = true
 				// A scheduled time comes at the other instance meanwhile.
 				got, won, err := there.ClaimTick(ctx, "erp", "stock", at.Add(time.Second))
-				if err != nil || won || got.State != journal.TickSkipped {
+				if err != nil || won || got.State != journal.RunSkipped {
 					t.Errorf("scheduled tick during the run now: %+v won %v, %v; want skipped", got, won, err)
 				}
 				return Result{Rows: 5, File: "STOCK_1.csv"}, tt.runErr
@@ -72,9 +72,9 @@ func TestRunNow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var own journal.Tick
+			var own journal.ExportRun
 			for _, tk := range ticks {
-				if tk.At.Equal(at) {
+				if tk.Tick.Equal(at) {
 					own = tk
 				}
 			}
@@ -126,5 +126,33 @@ func TestSchedulerRunNow(t *testing.T) {
 			break
 		}
 		runtime.Gosched()
+	}
+}
+
+// TestRunNowOneHistory: a run now on a shared journal is one row of the
+// history of runs: the claim of its tick, which the runner's record of the
+// run, its file and its kept copy go to (no second row of the run).
+func TestRunNowOneHistory(t *testing.T) {
+	h := newHarness(t)
+	ctx := t.Context()
+	h.src.put(inbound("A", time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC), 2))
+	job := receiptJob()
+	res, err := RunNow(ctx, h.db, h.now, job, func(ctx context.Context) (Result, error) { return h.runner.Run(ctx, job) })
+	if err != nil || res.File == "" {
+		t.Fatalf("RunNow = %+v, %v", res, err)
+	}
+	runs, err := h.db.RecentRuns(ctx, "erp", "receipts", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 {
+		t.Fatalf("history = %+v; want the one run", runs)
+	}
+	r := runs[0]
+	if !r.Tick.Equal(h.now) || r.State != journal.RunDone || r.Owner != h.db.Instance() || r.FileName != res.File || r.Rows != res.Rows {
+		t.Errorf("the run = %+v; want the tick %s done by %s, %d rows in %s", r, h.now, h.db.Instance(), res.Rows, res.File)
+	}
+	if _, _, err := h.db.Copy(ctx, r.ID); err != nil {
+		t.Errorf("the run's kept copy: %v", err)
 	}
 }

@@ -5,13 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/go-co-op/gocron/v2"
 	"github.com/jonboulle/clockwork"
-	"github.com/robfig/cron/v3"
 
 	"filebridge/internal/backoff"
 	"filebridge/internal/journal"
@@ -53,11 +50,11 @@ type SchedulerOptions struct {
 // instances to run each scheduled time of an export (a tick) on exactly one
 // of them; *journal.DB has it.
 type Ticks interface {
-	ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.Tick, bool, error)
-	TakeOverTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
-	FinishTick(ctx context.Context, t journal.Tick, rows int, file string, runErr error) error
-	LastTick(ctx context.Context, outbox, export string) (journal.Tick, bool, error)
-	ExpireTick(ctx context.Context, t journal.Tick) (bool, error)
+	ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.ExportRun, bool, error)
+	TakeOverTick(ctx context.Context, outbox, export string) (journal.ExportRun, bool, error)
+	FinishTick(ctx context.Context, t journal.ExportRun, rows int, file string, runErr error) error
+	LastTick(ctx context.Context, outbox, export string) (journal.ExportRun, bool, error)
+	ExpireTick(ctx context.Context, t journal.ExportRun) (bool, error)
 	InstanceAlive(ctx context.Context, name string) (bool, error)
 	Instance() string
 	Lease() time.Duration
@@ -65,22 +62,28 @@ type Ticks interface {
 
 var _ Ticks = (*journal.DB)(nil)
 
-// Scheduler runs exports on their cron schedules with gocron v2.
+// Scheduler runs exports on their cron schedules: one goroutine per
+// export waits on the clock for the schedule's next time and fires it.
 //
-// Time zones: each export's schedule is read in its own time zone (jobs
-// are grouped into one gocron scheduler per zone, created with
-// gocron.WithLocation); a TZ= or CRON_TZ= prefix in a schedule is refused,
-// the config's timezone key is the only way to set a zone. An "@every
-// <duration>" schedule runs at the multiples of the duration since the
-// Unix epoch (every 5 minutes: at :00, :05...), not counted from the start.
+// Time zones: each export's schedule is read in its own time zone (the
+// export's timezone key, Job.Location); a TZ= or CRON_TZ= prefix in a
+// schedule is refused. An "@every <duration>" schedule runs at the
+// multiples of the duration since the Unix epoch (every 5 minutes: at :00,
+// :05...), not counted from the start, the same on every instance.
+//
+// Missed times: the wait is at most maxWait at a time, after which the
+// wall clock is read again, so a machine that was suspended (a timer
+// stands still meanwhile) or whose clock was set forward runs within
+// maxWait. Of several times that passed meanwhile, the export runs once,
+// for the latest: its cursor has not moved, so that run exports the rows of
+// the times it missed.
 //
 // Overlap: an export runs one run at a time in a process (its run lock,
 // also held by a redo and by a run now): a scheduled time that comes while
 // a run is still going is skipped, not queued; the export runs again at
 // the following schedule. Nothing is lost, since the cursor only moves
-// when a run completes. (The lock, not gocron's singleton mode, decides,
-// so that a skipped time still reaches fire and, with a shared journal,
-// is recorded as a skipped tick.)
+// when a run completes. (A skipped time still reaches fire and, with a
+// shared journal, is recorded as a skipped tick.)
 //
 // Several instances (SchedulerOptions.Ticks, a shared journal): every
 // instance runs the same schedules, and at each scheduled time (a tick)
@@ -103,7 +106,7 @@ var _ Ticks = (*journal.DB)(nil)
 // the error, reported to the Observer, and retried at the next schedule;
 // its cursor has not moved, so the next run exports the same rows and more.
 //
-// Daylight saving time (robfig/cron semantics, as gocron uses them; see
+// Daylight saving time (robfig/cron semantics; see
 // TestSchedulerDaylightSaving): times are wall-clock times of the zone.
 // When clocks go forward, a run whose time does not exist that day (02:30
 // in Europe/Paris on the last Sunday of March) is skipped: the export next
@@ -116,26 +119,35 @@ var _ Ticks = (*journal.DB)(nil)
 // several runs an hour runs at each of its times in both passes of the
 // repeated hour (every 15 minutes stays every 15 minutes of real time).
 type Scheduler struct {
-	opts   SchedulerOptions
-	log    *slog.Logger
-	ctx    context.Context
-	clock  clockwork.Clock
-	mu     sync.Mutex
-	scheds map[string]gocron.Scheduler // by zone name
-	jobs   map[string]*scheduled       // by Job.Name()
-	order  []string
-	start  bool
+	opts    SchedulerOptions
+	log     *slog.Logger
+	ctx     context.Context // of the waits and the runs; Shutdown cancels it
+	cancel  context.CancelFunc
+	clock   clockwork.Clock
+	mu      sync.Mutex
+	jobs    map[string]*scheduled // by Job.Name()
+	order   []string
+	started bool
+	wg      sync.WaitGroup // the waits and the runs
 }
+
+// maxWait is the longest the scheduler waits on a timer before it reads
+// the wall clock again (see Scheduler: missed times).
+const maxWait = time.Minute
+
+// stopWait is how long Shutdown waits for the runs it cancelled.
+const stopWait = 10 * time.Second
 
 // scheduled is one job of the Scheduler.
 type scheduled struct {
 	job   Job
 	r     JobRunner
-	spec  cron.Schedule
-	loc   *time.Location
-	gj    gocron.Job
+	sched Schedule
 	log   *slog.Logger
 	runMu sync.Mutex // held by a run: a take-over does not overlap a scheduled run
+
+	mu   sync.Mutex
+	next time.Time // the next scheduled time; zero before Start
 }
 
 // NewScheduler returns a scheduler whose runs take contexts derived from
@@ -149,115 +161,104 @@ func NewScheduler(ctx context.Context, opts SchedulerOptions) *Scheduler {
 	if clock == nil {
 		clock = clockwork.NewRealClock()
 	}
-	return &Scheduler{opts: opts, log: log, ctx: ctx, clock: clock, scheds: map[string]gocron.Scheduler{}, jobs: map[string]*scheduled{}}
+	ctx, cancel := context.WithCancel(ctx)
+	return &Scheduler{opts: opts, log: log, ctx: ctx, cancel: cancel, clock: clock, jobs: map[string]*scheduled{}}
 }
 
 // Add schedules job, run by r. Jobs are named by Job.Name(), which must be
 // unique.
 func (s *Scheduler) Add(job Job, r JobRunner) error {
-	spec := strings.TrimSpace(job.Schedule)
-	if up := strings.ToUpper(spec); strings.HasPrefix(up, "TZ=") || strings.HasPrefix(up, "CRON_TZ=") {
-		return fmt.Errorf("scheduling %s: schedule %q: remove the TZ= prefix and set the export's timezone instead", job.Name(), job.Schedule)
-	}
-	parse := cron.ParseStandard
-	if s.opts.withSeconds {
-		parse = cron.NewParser(cron.SecondOptional | cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor).Parse
-	}
-	parsed, err := parse(spec)
+	sched, err := parseSchedule(job, s.opts.withSeconds)
 	if err != nil {
-		return fmt.Errorf("scheduling %s: schedule %q: %w", job.Name(), job.Schedule, err)
-	}
-	loc := job.Location
-	if loc == nil {
-		loc = time.UTC
+		return fmt.Errorf("scheduling %s: %w", job.Name(), err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.jobs[job.Name()]; dup {
 		return fmt.Errorf("scheduling %s: the outbox already has a %s export scheduled", job.Name(), job.Type)
 	}
-	gs, ok := s.scheds[loc.String()]
-	if !ok {
-		opts := []gocron.SchedulerOption{gocron.WithLocation(loc)}
-		if s.opts.clock != nil {
-			opts = append(opts, gocron.WithClock(s.opts.clock))
-		}
-		gs, err = gocron.NewScheduler(opts...)
-		if err != nil {
-			return fmt.Errorf("scheduling %s: creating the scheduler of time zone %s: %w", job.Name(), loc, err)
-		}
-		s.scheds[loc.String()] = gs
-		if s.start {
-			gs.Start()
-		}
-	}
-	sj := &scheduled{job: job, r: r, spec: parsed, loc: loc,
+	sj := &scheduled{job: job, r: r, sched: sched,
 		log: s.log.With("outbox", job.Outbox, "export", string(job.Type))}
-	def := gocron.CronJob(spec, s.opts.withSeconds)
-	opts := []gocron.JobOption{
-		gocron.WithName(job.Name()),
-		gocron.WithContext(s.ctx),
-	}
-	if every, ok := parsed.(cron.ConstantDelaySchedule); ok {
-		// At the multiples of the duration, the same on every instance.
-		def = gocron.DurationJob(every.Delay)
-		opts = append(opts, gocron.WithStartAt(gocron.WithStartDateTimePast(s.clock.Now().Truncate(every.Delay))))
-	}
-	gj, err := gs.NewJob(def, gocron.NewTask(func(ctx context.Context) { s.fire(ctx, sj) }), opts...)
-	if err != nil {
-		return fmt.Errorf("scheduling %s: schedule %q: %w", job.Name(), job.Schedule, err)
-	}
-	sj.gj = gj
 	s.jobs[job.Name()] = sj
 	s.order = append(s.order, job.Name())
+	if s.started {
+		s.startJob(sj)
+	}
 	return nil
 }
 
-// tickOf is the scheduled time a run of sj started at now is for: the
-// schedule's last activation at or before now.
-func (sj *scheduled) tickOf(now time.Time) time.Time {
-	if every, ok := sj.spec.(cron.ConstantDelaySchedule); ok {
-		return now.Truncate(every.Delay)
-	}
-	now = now.In(sj.loc)
-	for back := time.Minute; back <= 800*24*time.Hour; back *= 2 {
-		t := sj.spec.Next(now.Add(-back))
-		if t.IsZero() {
-			break
-		}
-		if t.After(now) {
-			continue
-		}
-		for n := sj.spec.Next(t); !n.IsZero() && !n.After(now); n = sj.spec.Next(t) {
-			t = n
-		}
-		return t.UTC()
-	}
-	return now.Truncate(time.Second).UTC()
+// startJob sets the job's next time and starts its goroutine; s.mu is
+// held.
+func (s *Scheduler) startJob(sj *scheduled) {
+	next := sj.sched.Next(s.clock.Now())
+	sj.setNext(next)
+	s.wg.Go(func() { s.loop(sj, next) })
 }
 
-// fire is a scheduled run. Without a shared journal it runs the export
-// unless a run of it is still going on in this process (the run lock),
-// and then this scheduled time is skipped. On a shared journal the journal
-// decides, for every instance alike: fire claims the tick even while this
-// process still runs the export, so that every scheduled time has a
-// record. ClaimTick records it as skipped while a run holds a live lease
+func (sj *scheduled) setNext(t time.Time) {
+	sj.mu.Lock()
+	sj.next = t
+	sj.mu.Unlock()
+}
+
+func (sj *scheduled) nextRun() time.Time {
+	sj.mu.Lock()
+	defer sj.mu.Unlock()
+	return sj.next
+}
+
+// loop waits for the job's scheduled times, from next on, and fires each
+// in a goroutine of its own (a run that goes on does not hold back the
+// next time: fire skips it), until the scheduler stops.
+func (s *Scheduler) loop(sj *scheduled, next time.Time) {
+	for !next.IsZero() {
+		timer := s.clock.NewTimer(min(next.Sub(s.clock.Now()), maxWait))
+		select {
+		case <-s.ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.Chan():
+		}
+		now := s.clock.Now()
+		if now.Before(next) {
+			continue
+		}
+		at := next // the latest time that passed: one run for the times missed
+		for n := sj.sched.Next(at); !n.IsZero() && !n.After(now); n = sj.sched.Next(n) {
+			at = n
+		}
+		if !at.Equal(next) {
+			sj.log.Warn("scheduled times passed while the process was suspended or the clock jumped; the export runs once for them",
+				"from", next, "to", at)
+		}
+		next = sj.sched.Next(at)
+		sj.setNext(next)
+		s.wg.Go(func() { s.fire(s.ctx, sj, at) })
+	}
+	sj.log.Warn("the export's schedule has no further time; it no longer runs", "schedule", sj.job.Schedule)
+}
+
+// fire is the run of the scheduled time at. Without a shared journal it
+// runs the export unless a run of it is still going on in this process
+// (the run lock), and then this scheduled time is skipped. On a shared
+// journal the journal decides, for every instance alike: fire claims the
+// tick even while this process still runs the export, so that every
+// scheduled time has a record. ClaimTick records it as skipped while a run holds a live lease
 // on an earlier tick (a redo or a run now here, or a run anywhere); a tick
 // won while the lock is held (this process's last run is just finishing,
 // its tick already recorded) runs once the lock is free.
-func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
+func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time) {
 	locked := sj.runMu.TryLock()
 	if !locked && s.opts.Ticks == nil {
 		sj.log.Info("the export's previous run is still going on; this scheduled time is skipped")
 		return
 	}
-	var tick journal.Tick
+	var claim journal.ExportRun // the tick this instance won
 	if s.opts.Ticks != nil {
 		if locked {
 			s.expireGone(ctx, sj) // it takes runMu held: no run of this process
 		}
-		at := sj.tickOf(s.clock.Now())
-		var got journal.Tick
+		var got journal.ExportRun
 		var won bool
 		err := retryJournal(ctx, s.clock, sj.log, "claiming the tick", time.Time{}, func() (err error) {
 			got, won, err = s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
@@ -274,8 +275,8 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 			case err != nil:
 				sj.log.Error("export not run: the journal could not say which instance runs it; it runs again at its next schedule",
 					"tick", at, "error", err)
-			case got.State == journal.TickSkipped && got.Owner == s.opts.Ticks.Instance():
-				sj.log.Info("the export's previous run is still going on; this scheduled time is skipped", "tick", at, "why", got.Message)
+			case got.State == journal.RunSkipped && got.Owner == s.opts.Ticks.Instance():
+				sj.log.Info("the export's previous run is still going on; this scheduled time is skipped", "tick", at, "why", got.Message())
 			default:
 				sj.log.Debug("export of this tick is another instance's", "tick", at, "instance", got.Owner, "state", got.State)
 			}
@@ -284,25 +285,25 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled) {
 		if !locked {
 			sj.runMu.Lock()
 		}
-		tick = got
+		claim = got
 	}
 	defer sj.runMu.Unlock()
-	s.run(ctx, sj, tick)
+	s.run(ctx, sj, claim)
 }
 
 // run runs the export and, when it runs a claimed tick, records its end.
-func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
+func (s *Scheduler) run(ctx context.Context, sj *scheduled, claim journal.ExportRun) {
 	begin := s.clock.Now()
 	rctx := ctx
-	if !tick.At.IsZero() {
-		rctx = journal.WithTick(ctx, tick) // fenced: no file, no cursor once the tick is lost
+	if !claim.Tick.IsZero() {
+		rctx = journal.WithTick(ctx, claim) // fenced: no file, no cursor once the tick is lost
 	}
 	res, err := sj.r.Run(rctx, sj.job)
 	took := s.clock.Since(begin)
-	next, _ := sj.gj.NextRun()
+	next := sj.nextRun()
 	log := sj.log
-	if !tick.At.IsZero() {
-		log = log.With("tick", tick.At)
+	if !claim.Tick.IsZero() {
+		log = log.With("tick", claim.Tick)
 		// Until the lease would run out: a journal that restarts is back
 		// well before; a tick left running after it is redone.
 		fctx := context.WithoutCancel(ctx)
@@ -310,7 +311,7 @@ func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 		_ = retryJournal(fctx, s.clock, sj.log, "recording the end of the tick", s.clock.Now().Add(s.opts.Ticks.Lease()), func() error {
 			tctx, cancel := context.WithTimeout(fctx, 10*time.Second)
 			defer cancel()
-			ferr = s.opts.Ticks.FinishTick(tctx, tick, res.Rows, res.File, err)
+			ferr = s.opts.Ticks.FinishTick(tctx, claim, res.Rows, res.File, err)
 			if errors.Is(ferr, journal.ErrNotFound) {
 				return nil // not this instance's any more: nothing to retry
 			}
@@ -339,7 +340,7 @@ func (s *Scheduler) run(ctx context.Context, sj *scheduled, tick journal.Tick) {
 // run is abandoned (gone, or its lease ran out), for TakeOverTick.
 func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bool) {
 	last, ok, err := s.opts.Ticks.LastTick(ctx, sj.job.Outbox, string(sj.job.Type))
-	if err != nil || !ok || last.State != journal.TickRunning {
+	if err != nil || !ok || last.State != journal.RunRunning {
 		if err != nil && ctx.Err() == nil {
 			sj.log.Warn("reading the export's last tick", "error", err)
 		}
@@ -359,11 +360,11 @@ func (s *Scheduler) expireGone(ctx context.Context, sj *scheduled) (abandoned bo
 	}
 	ended, err := s.opts.Ticks.ExpireTick(ctx, last)
 	if err != nil {
-		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.At, "error", err)
+		sj.log.Warn("ending the lease of a run whose instance is gone", "instance", last.Owner, "tick", last.Tick, "error", err)
 		return false
 	}
 	if ended {
-		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.At)
+		sj.log.Warn("the instance running the export stopped during the run; its lease is ended", "instance", last.Owner, "tick", last.Tick)
 	}
 	return true
 }
@@ -392,7 +393,7 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 			sj.runMu.Unlock()
 			continue
 		}
-		tick, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
+		claim, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
 		if err != nil || !won {
 			sj.runMu.Unlock()
 			if err != nil && ctx.Err() == nil {
@@ -400,11 +401,11 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 			}
 			continue
 		}
-		sj.log.Warn("redoing the export of a tick whose instance stopped during the run", "tick", tick.At,
-			"attempt", tick.Attempts, "note", tick.Message)
+		sj.log.Warn("redoing the export of a tick whose instance stopped during the run", "tick", claim.Tick,
+			"attempt", claim.Attempts, "note", claim.Message())
 		wg.Go(func() {
 			defer sj.runMu.Unlock()
-			s.run(ctx, sj, tick)
+			s.run(ctx, sj, claim)
 		})
 	}
 	wg.Wait()
@@ -437,14 +438,14 @@ func retryJournal(ctx context.Context, clock clockwork.Clock, log *slog.Logger, 
 	}
 }
 
-// Watch calls TakeOverAbandoned at every tick of the channel until ctx
+// Watch calls TakeOverAbandoned at every beat of the channel until ctx
 // ends; give it a ticker of the journal's Lease/3.
-func (s *Scheduler) Watch(ctx context.Context, tick <-chan time.Time) {
+func (s *Scheduler) Watch(ctx context.Context, every <-chan time.Time) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tick:
+		case <-every:
 			s.TakeOverAbandoned(ctx)
 		}
 	}
@@ -454,9 +455,12 @@ func (s *Scheduler) Watch(ctx context.Context, tick <-chan time.Time) {
 func (s *Scheduler) Start() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.start = true
-	for _, gs := range s.scheds {
-		gs.Start()
+	if s.started {
+		return
+	}
+	s.started = true
+	for _, name := range s.order {
+		s.startJob(s.jobs[name])
 	}
 }
 
@@ -469,18 +473,7 @@ func (s *Scheduler) NextRun(name string) (time.Time, error) {
 	if !ok {
 		return time.Time{}, fmt.Errorf("no export %s is scheduled", name)
 	}
-	return sj.gj.NextRun()
-}
-
-// NextRuns returns the next n run times of the named job.
-func (s *Scheduler) NextRuns(name string, n int) ([]time.Time, error) {
-	s.mu.Lock()
-	sj, ok := s.jobs[name]
-	s.mu.Unlock()
-	if !ok {
-		return nil, fmt.Errorf("no export %s is scheduled", name)
-	}
-	return sj.gj.NextRuns(n)
+	return sj.nextRun(), nil
 }
 
 // Jobs lists the names of the scheduled jobs in the order they were added.
@@ -491,20 +484,15 @@ func (s *Scheduler) Jobs() []string {
 }
 
 // Shutdown stops scheduling, cancels the context of running exports and
-// waits for them (gocron's stop timeout, 10 s by default).
+// waits for them, stopWait at most.
 func (s *Scheduler) Shutdown() error {
-	s.mu.Lock()
-	scheds := make(map[string]gocron.Scheduler, len(s.scheds))
-	for zone, gs := range s.scheds {
-		scheds[zone] = gs
+	s.cancel()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-time.After(stopWait):
+		return fmt.Errorf("stopping the scheduler: exports still running %s after they were cancelled", stopWait)
 	}
-	s.mu.Unlock()
-	// Without the lock: running tasks take it to log their next run.
-	var errs []error
-	for zone, gs := range scheds {
-		if err := gs.Shutdown(); err != nil {
-			errs = append(errs, fmt.Errorf("stopping the scheduler of time zone %s: %w", zone, err))
-		}
-	}
-	return errors.Join(errs...)
 }

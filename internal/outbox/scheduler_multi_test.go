@@ -108,8 +108,8 @@ func TestSchedulerOneInstancePerTick(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(ticks) != 1 || ticks[0].Owner != ran || !ticks[0].At.Equal(tt.tick) || ticks[0].State != journal.TickDone ||
-				ticks[0].Rows != 2 || ticks[0].File != "STOCK.csv" {
+			if len(ticks) != 1 || ticks[0].Owner != ran || !ticks[0].Tick.Equal(tt.tick) || ticks[0].State != journal.RunDone ||
+				ticks[0].Rows != 2 || ticks[0].FileName != "STOCK.csv" {
 				t.Fatalf("ticks = %+v; want the tick %s done by %s", ticks, tt.tick, ran)
 			}
 			runner.mu.Lock()
@@ -159,7 +159,7 @@ func TestSchedulerTakesOverAbandonedTick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ticks) != 1 || ticks[0].State != journal.TickDone || ticks[0].Owner != ran || ticks[0].Attempts != 2 {
+	if len(ticks) != 1 || ticks[0].State != journal.RunDone || ticks[0].Owner != ran || ticks[0].Attempts != 2 {
 		t.Fatalf("ticks = %+v; want the tick done by %s at its second attempt", ticks, ran)
 	}
 	// Done, the tick is not redone again.
@@ -245,9 +245,9 @@ func TestSchedulerRecordsTickSkippedWhileRedoing(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := abandoned.Add(3 * time.Second)
-	if len(ticks) != 2 || !ticks[0].At.Equal(next) || ticks[0].State != journal.TickSkipped || ticks[0].Owner != d.Instance() ||
-		!strings.Contains(ticks[0].Message, "still going on at instance "+d.Instance()) ||
-		!ticks[1].At.Equal(abandoned) || ticks[1].State != journal.TickDone || ticks[1].Attempts != 2 {
+	if len(ticks) != 2 || !ticks[0].Tick.Equal(next) || ticks[0].State != journal.RunSkipped || ticks[0].Owner != d.Instance() ||
+		!strings.Contains(ticks[0].Message(), "still going on at instance "+d.Instance()) ||
+		!ticks[1].Tick.Equal(abandoned) || ticks[1].State != journal.RunDone || ticks[1].Attempts != 2 {
 		t.Fatalf("ticks = %+v; want %s skipped by %s (its redo of %s going on), and %s done at the second attempt",
 			ticks, next, d.Instance(), abandoned, abandoned)
 	}
@@ -293,7 +293,7 @@ func TestSchedulerRunsTickWonWhileFinishing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ticks) != 1 || ticks[0].State != journal.TickDone || ticks[0].Owner != d.Instance() || ticks[0].Attempts != 1 {
+	if len(ticks) != 1 || ticks[0].State != journal.RunDone || ticks[0].Owner != d.Instance() || ticks[0].Attempts != 1 {
 		t.Fatalf("ticks = %+v; want one tick done by %s", ticks, d.Instance())
 	}
 }

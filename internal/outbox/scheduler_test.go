@@ -11,6 +11,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"filebridge/internal/journal"
 	"filebridge/internal/model"
 )
 
@@ -84,17 +85,17 @@ func TestSchedulerSingleton(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Start()
-	tick := func() {
+	next := func() { // the next scheduled time, a second on
 		t.Helper()
 		if err := clock.BlockUntilContext(ctx, 1); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(time.Second)
 	}
-	tick()
+	next()
 	<-slow.started // the first run, which goes on
-	tick()         // two more scheduled times while it runs
-	tick()
+	next()         // two more scheduled times while it runs
+	next()
 	if err := clock.BlockUntilContext(ctx, 1); err != nil { // the scheduler waits for the next one
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestSchedulerTimezones(t *testing.T) {
 
 func TestSchedulerRefusesTZPrefix(t *testing.T) {
 	s := NewScheduler(t.Context(), SchedulerOptions{})
-	for _, spec := range []string{"TZ=Europe/Paris 0 2 * * *", "CRON_TZ=UTC 0 2 * * *", "not cron"} {
+	for _, spec := range []string{"TZ=Europe/Paris 0 2 * * *", "CRON_TZ=UTC 0 2 * * *", "TZ=Europe/Paris", "cron_tz=UTC", "not cron"} {
 		if err := s.Add(Job{Outbox: "o", Type: model.ExportStock, Schedule: spec}, &slowRunner{}); err == nil {
 			t.Errorf("%q accepted", spec)
 		}
@@ -188,18 +189,13 @@ func TestSchedulerDaylightSaving(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := clockwork.NewFakeClockAt(tt.from)
-			s := NewScheduler(t.Context(), SchedulerOptions{clock: clock})
-			if err := s.Add(Job{Outbox: "o", Type: model.ExportStock, Schedule: tt.schedule, Location: paris}, &slowRunner{}); err != nil {
+			sched, err := ParseSchedule(Job{Outbox: "o", Type: model.ExportStock, Schedule: tt.schedule, Location: paris})
+			if err != nil {
 				t.Fatal(err)
 			}
-			s.Start()
-			defer s.Shutdown()
-			var got []time.Time
-			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-				if got, err = s.NextRuns("o/stock", len(tt.want)); err == nil && len(got) == len(tt.want) {
-					break
-				}
+			var got []time.Time // the times the scheduler's loop goes through
+			for at := sched.Next(tt.from); !at.IsZero() && len(got) < len(tt.want); at = sched.Next(at) {
+				got = append(got, at)
 			}
 			if len(got) != len(tt.want) {
 				t.Fatalf("next runs %v, want %d", got, len(tt.want))
@@ -210,5 +206,71 @@ func TestSchedulerDaylightSaving(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// suspendedClock is a fake clock whose wall clock can jump while its
+// timers stand still, as a machine's do across a suspend (a Go timer
+// counts the monotonic clock, which stops meanwhile).
+type suspendedClock struct {
+	*clockwork.FakeClock
+	mu    sync.Mutex
+	ahead time.Duration
+}
+
+func (c *suspendedClock) jump(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ahead += d
+}
+
+func (c *suspendedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.FakeClock.Now().Add(c.ahead)
+}
+
+func (c *suspendedClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+
+// TestSchedulerAfterSuspend: scheduled times that pass while the machine
+// is suspended run once, for the latest of them, within maxWait of the
+// resume, and the schedule goes on from there.
+func TestSchedulerAfterSuspend(t *testing.T) {
+	ctx := t.Context()
+	d := instances(t, 1, time.Minute)[0]
+	clock := &suspendedClock{FakeClock: clockwork.NewFakeClockAt(time.Date(2026, 3, 1, 12, 10, 0, 0, time.UTC))}
+	claims := make(chan bool, 4)
+	runs := make(observed, 4)
+	runner := &tally{runs: map[string]int{}}
+	s := NewScheduler(ctx, SchedulerOptions{Ticks: d, clock: clock, Logger: slog.New(slog.DiscardHandler), Observer: runs,
+		claimed: func(_ Job, won bool) { claims <- won }})
+	job := Job{Outbox: "erp", Type: model.ExportStock, Schedule: "0 * * * *"} // hourly
+	if err := s.Add(job, instanceRunner{t: runner, name: d.Instance()}); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	t.Cleanup(func() { _ = s.Shutdown() })
+	if err := clock.BlockUntilContext(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	clock.jump(3 * time.Hour) // suspended from 12:10 to 15:10: the timer did not move
+	clock.Advance(maxWait)
+	if !receive(t, claims, "the times missed during the suspend did not run within maxWait of the resume") {
+		t.Fatal("the tick after the suspend was not won")
+	}
+	receive(t, runs, "the run after the suspend did not end")
+	if err := clock.BlockUntilContext(ctx, 1); err != nil { // waiting for the next time
+		t.Fatal(err)
+	}
+	ticks, err := d.Ticks(ctx, "erp", "stock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := time.Date(2026, 3, 1, 15, 0, 0, 0, time.UTC); len(ticks) != 1 || !ticks[0].Tick.Equal(want) || ticks[0].State != journal.RunDone {
+		t.Fatalf("ticks = %+v; want one run, for the latest missed time %s", ticks, want)
+	}
+	next, err := s.NextRun(job.Name())
+	if want := time.Date(2026, 3, 1, 16, 0, 0, 0, time.UTC); err != nil || !next.Equal(want) {
+		t.Errorf("next run %s, %v; want %s", next, err, want)
 	}
 }

@@ -36,9 +36,6 @@ type createOp struct {
 // refused as existing is looked up too: equal means already done,
 // different is a Conflict.
 func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
-	if lookingUp(ctx) {
-		return c.lookup(ctx, op)
-	}
 	buf, err := encodeBody(op.body)
 	if err != nil {
 		return Outcome{}, err
@@ -172,20 +169,34 @@ func (c *Client) createAndRemember(ctx context.Context, op createOp, kind RefKin
 // CreatePartner creates a supplier (A; relationship Manufacturer unless
 // given) or a connection (B).
 func (c *Client) CreatePartner(ctx context.Context, p model.Partner) (Outcome, error) {
+	return c.PreparePartner(p).Create(ctx)
+}
+
+// PreparePartner prepares the create of a supplier or connection.
+func (c *Client) PreparePartner(p model.Partner) Prepared {
 	op := createOf(c, c.wire.partners, p.Code, p, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPartner(ctx, p.Code)
 		return got.ID, diffPartner(p, got), found, err
 	})
-	return c.createAndRemember(ctx, op, RefPartner)
+	return c.prepared(op, func(ctx context.Context) (Outcome, error) { return c.createAndRemember(ctx, op, RefPartner) })
 }
 
 // CreateItem creates a SKU (A: SupplierCode resolved to the supplier's id
 // unless SupplierID is set) or a variant (B).
 func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error) {
+	p, err := c.PrepareItem(ctx, it)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return p.Create(ctx)
+}
+
+// PrepareItem resolves the references of a SKU or variant.
+func (c *Client) PrepareItem(ctx context.Context, it model.Item) (Prepared, error) {
 	if c.cfg.Edition == model.EditionA && it.SupplierID == 0 && it.SupplierCode != "" {
 		id, err := c.resolvePartner(ctx, it.SupplierCode, "supplierCode")
 		if err != nil {
-			return Outcome{}, err
+			return Prepared{}, err
 		}
 		it.SupplierID = id
 	}
@@ -193,38 +204,47 @@ func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error)
 		got, found, err := c.findItem(ctx, it.SKU)
 		return got.ID, diffItem(it, got), found, err
 	})
-	return c.createAndRemember(ctx, op, RefSKU)
+	return c.prepared(op, func(ctx context.Context) (Outcome, error) { return c.createAndRemember(ctx, op, RefSKU) }), nil
 }
 
 // CreatePackaging creates a variant packaging (B only): the SKU is
 // resolved to the variant's IRI, the supplier code to the connection's id
 // (a string, as the documents give it).
 func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcome, error) {
-	if err := c.serves(VariantPackagings, "packagings"); err != nil {
+	pr, err := c.PreparePackaging(ctx, p)
+	if err != nil {
 		return Outcome{}, err
+	}
+	return pr.Create(ctx)
+}
+
+// PreparePackaging resolves the references of a variant packaging.
+func (c *Client) PreparePackaging(ctx context.Context, p model.Packaging) (Prepared, error) {
+	if err := c.serves(VariantPackagings, "packagings"); err != nil {
+		return Prepared{}, err
 	}
 	var refs refErrors
 	variant, err := c.resolveSKU(ctx, p.SKU)
 	if err := refs.add(err); err != nil {
-		return Outcome{}, err
+		return Prepared{}, err
 	}
 	supplierID := "" // the documents: "string, id of a supplier connection"
 	if p.SupplierCode != "" {
 		id, err := c.resolvePartner(ctx, p.SupplierCode, "supplierCode")
 		if err := refs.add(err); err != nil {
-			return Outcome{}, err
+			return Prepared{}, err
 		}
 		supplierID = strconv.FormatInt(id, 10)
 	}
 	if err := refs.err(); err != nil {
-		return Outcome{}, err
+		return Prepared{}, err
 	}
 	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
 		return got.ID, diffPackaging(p, got), found, err
 	}
-	return c.create(ctx, op)
+	return c.prepared(op, func(ctx context.Context) (Outcome, error) { return c.create(ctx, op) }), nil
 }
 
 // CreateInbound creates a reception (A) or a purchase order (B). The
@@ -233,11 +253,22 @@ func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcom
 // the portal gets its SKU created first. Every reference that does not
 // resolve is reported in one Invalid error.
 func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, error) {
+	p, err := c.PrepareInbound(ctx, in)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return p.Create(ctx)
+}
+
+// PrepareInbound resolves the references of a reception or purchase
+// order; the SKUs its lines carry and the portal lacks are created by
+// Create, searched by Settle.
+func (c *Client) PrepareInbound(ctx context.Context, in model.Inbound) (Prepared, error) {
 	var refs refErrors
 	if in.SupplierID == 0 && in.SupplierCode != "" {
 		id, err := c.resolvePartner(ctx, in.SupplierCode, "supplierCode")
 		if err := refs.add(err); err != nil {
-			return Outcome{}, err
+			return Prepared{}, err
 		}
 		in.SupplierID = id
 	}
@@ -245,13 +276,13 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 	if c.cfg.Edition == model.EditionB && in.WarehouseLocation == 0 && in.WarehouseCode != "" {
 		id, err := c.ResolveWarehouse(ctx, in.WarehouseCode)
 		if err := refs.add(err); err != nil {
-			return Outcome{}, err
+			return Prepared{}, err
 		}
 		in.WarehouseLocation, whCode = id, in.WarehouseCode
 	} else if c.cfg.Edition == model.EditionB && in.WarehouseLocation != 0 {
 		code, err := c.warehouseOf(ctx, in.WarehouseLocation)
 		if err != nil {
-			return Outcome{}, err
+			return Prepared{}, err
 		}
 		whCode = code
 	}
@@ -266,27 +297,53 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 			}
 		}
 	}
-	ids, err := c.resolveLineSKUs(ctx, skus, items, in.SupplierCode)
+	ids, missing, err := c.resolveLineSKUs(ctx, skus, items, in.SupplierCode)
 	if err := refs.add(err); err != nil {
-		return Outcome{}, err
-	}
-	for i := range in.Lines {
-		if in.Lines[i].VariantID == 0 {
-			in.Lines[i].VariantID = ids[in.Lines[i].SKU]
-		}
+		return Prepared{}, err
 	}
 	if err := refs.err(); err != nil {
-		return Outcome{}, err
+		return Prepared{}, err
 	}
+	setIDs := func() {
+		for i := range in.Lines {
+			if in.Lines[i].VariantID == 0 {
+				in.Lines[i].VariantID = ids[in.Lines[i].SKU]
+			}
+		}
+	}
+	lookup := func(ctx context.Context) (createOp, bool, error) {
+		found, err := c.findLineItems(ctx, ids, missing)
+		if !found || err != nil {
+			return createOp{}, false, err
+		}
+		setIDs()
+		return c.inboundOp(in, in.WarehouseLocation), true, nil
+	}
+	return Prepared{c: c, lookup: lookup, create: func(ctx context.Context) (Outcome, error) {
+		if err := c.createLineItems(ctx, ids, missing); err != nil {
+			return Outcome{}, err
+		}
+		setIDs()
+		return c.sendInbound(ctx, in, whCode)
+	}}, nil
+}
+
+// inboundOp is the create of in with warehouse id wh.
+func (c *Client) inboundOp(in model.Inbound, wh int64) createOp {
+	body := in
+	body.WarehouseLocation = wh
+	return createOf(c, c.wire.inbounds, in.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findInbound(ctx, in.OrderNumber)
+		return got.ID, diffInbound(in, got), found, err
+	})
+}
+
+// sendInbound posts a prepared reception or purchase order (whCode: the
+// code its warehouse was resolved from).
+func (c *Client) sendInbound(ctx context.Context, in model.Inbound, whCode string) (Outcome, error) {
 	send := func() (Outcome, error) {
 		return c.withWarehouse(ctx, whCode, in.WarehouseLocation, func(wh int64) (Outcome, error) {
-			body := in
-			body.WarehouseLocation = wh
-			op := createOf(c, c.wire.inbounds, in.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
-				got, found, err := c.findInbound(ctx, in.OrderNumber)
-				return got.ID, diffInbound(in, got), found, err
-			})
-			return c.create(ctx, op)
+			return c.create(ctx, c.inboundOp(in, wh))
 		})
 	}
 	out, err := send()
@@ -318,11 +375,12 @@ func refusedField(err error, field string) bool {
 }
 
 // resolveLineSKUs resolves line SKUs; a missing SKU with master data on
-// its line is created (its supplier defaulting to the document's).
-func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[string]*model.Item, supplierCode string) (map[string]int64, error) {
-	ids, err := c.ResolveSKUs(ctx, skus)
+// its line is returned in missing (its supplier defaulting to the
+// document's), for the document's create to create first.
+func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[string]*model.Item, supplierCode string) (ids map[string]int64, missing []model.Item, err error) {
+	ids, err = c.ResolveSKUs(ctx, skus)
 	if err == nil || !IsInvalid(err) || len(items) == 0 {
-		return ids, err
+		return ids, nil, err
 	}
 	var refs refErrors
 	seen := map[string]bool{}
@@ -341,15 +399,40 @@ func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[s
 		if item.SupplierCode == "" && item.SupplierID == 0 {
 			item.SupplierCode = supplierCode
 		}
+		missing = append(missing, item)
+	}
+	return ids, missing, refs.err()
+}
+
+// createLineItems creates the missing line SKUs, adding their ids.
+func (c *Client) createLineItems(ctx context.Context, ids map[string]int64, missing []model.Item) error {
+	var refs refErrors
+	for _, item := range missing {
 		out, err := c.CreateItem(ctx, item)
 		if err := refs.add(err); err != nil {
-			return ids, err
+			return err
 		}
 		if out.ID != 0 {
-			ids[code] = out.ID
+			ids[item.SKU] = out.ID
 		}
 	}
-	return ids, refs.err()
+	return refs.err()
+}
+
+// findLineItems looks the missing line SKUs up, adding their ids; false
+// when one is not on the portal (nor then the document that needs it).
+func (c *Client) findLineItems(ctx context.Context, ids map[string]int64, missing []model.Item) (bool, error) {
+	for _, item := range missing {
+		got, found, err := c.findItem(ctx, item.SKU)
+		if err != nil {
+			return false, fmt.Errorf("checking whether SKU %q is on the portal: %w", item.SKU, err)
+		}
+		if !found {
+			return false, nil
+		}
+		ids[item.SKU] = got.ID
+	}
+	return true, nil
 }
 
 // CreateOutbound creates an order (A) or a sales order (B). Line SKUs are
@@ -357,47 +440,56 @@ func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[s
 // billingTo connection codes (unless the consignee is embedded), and the
 // carrier and carrier service codes.
 func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome, error) {
+	p, err := c.PrepareOutbound(ctx, o)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return p.Create(ctx)
+}
+
+// PrepareOutbound resolves the references of an order or sales order.
+func (c *Client) PrepareOutbound(ctx context.Context, o model.Outbound) (Prepared, error) {
 	var refs refErrors
 	whCode := "" // the code the warehouse was resolved from
 	if c.cfg.Edition == model.EditionB {
 		if o.WarehouseLocation == 0 && o.WarehouseCode != "" {
 			id, err := c.ResolveWarehouse(ctx, o.WarehouseCode)
 			if err := refs.add(err); err != nil {
-				return Outcome{}, err
+				return Prepared{}, err
 			}
 			o.WarehouseLocation, whCode = id, o.WarehouseCode
 		} else if o.WarehouseLocation != 0 {
 			code, err := c.warehouseOf(ctx, o.WarehouseLocation)
 			if err != nil {
-				return Outcome{}, err
+				return Prepared{}, err
 			}
 			whCode = code
 		}
 		if o.ShipTo == nil && o.ShipToID == 0 && o.ShipToCode != "" {
 			id, err := c.resolvePartner(ctx, o.ShipToCode, "shipToCode")
 			if err := refs.add(err); err != nil {
-				return Outcome{}, err
+				return Prepared{}, err
 			}
 			o.ShipToID = id
 		}
 		if o.BillingTo == nil && o.BillingToID == 0 && o.BillingToCode != "" {
 			id, err := c.resolvePartner(ctx, o.BillingToCode, "billingToCode")
 			if err := refs.add(err); err != nil {
-				return Outcome{}, err
+				return Prepared{}, err
 			}
 			o.BillingToID = id
 		}
 		if o.CarrierID == 0 && o.CarrierCode != "" {
 			id, err := c.ResolveCarrier(ctx, o.CarrierCode)
 			if err := refs.add(err); err != nil {
-				return Outcome{}, err
+				return Prepared{}, err
 			}
 			o.CarrierID = id
 		}
 		if o.CarrierServiceID == 0 && o.CarrierServiceCode != "" {
 			id, err := c.resolveService(ctx, o.CarrierServiceCode, o.CarrierCode)
 			if err := refs.add(err); err != nil {
-				return Outcome{}, err
+				return Prepared{}, err
 			}
 			o.CarrierServiceID = id
 		}
@@ -411,7 +503,7 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 	}
 	ids, err := c.ResolveSKUs(ctx, skus)
 	if err := refs.add(err); err != nil {
-		return Outcome{}, err
+		return Prepared{}, err
 	}
 	for i := range o.Lines {
 		if o.Lines[i].VariantID == 0 {
@@ -419,22 +511,33 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 		}
 	}
 	if err := refs.err(); err != nil {
-		return Outcome{}, err
+		return Prepared{}, err
 	}
 	if c.cfg.Edition == model.EditionB {
 		if _, err := c.referExisting(ctx, &o, nil); err != nil {
-			return Outcome{}, err
+			return Prepared{}, err
 		}
 	}
+	return Prepared{c: c, create: func(ctx context.Context) (Outcome, error) { return c.sendOutbound(ctx, o, whCode) },
+		lookup: func(context.Context) (createOp, bool, error) { return c.outboundOp(o, o.WarehouseLocation), true, nil }}, nil
+}
+
+// outboundOp is the create of o with warehouse id wh.
+func (c *Client) outboundOp(o model.Outbound, wh int64) createOp {
+	body := o
+	body.WarehouseLocation = wh
+	return createOf(c, c.wire.outbounds, o.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
+		got, found, err := c.findOutbound(ctx, o.OrderNumber)
+		return got.ID, diffOutbound(o, got), found, err
+	})
+}
+
+// sendOutbound posts a prepared order (whCode: the code its warehouse was
+// resolved from).
+func (c *Client) sendOutbound(ctx context.Context, o model.Outbound, whCode string) (Outcome, error) {
 	for try := 0; ; try++ {
 		out, err := c.withWarehouse(ctx, whCode, o.WarehouseLocation, func(wh int64) (Outcome, error) {
-			body := o
-			body.WarehouseLocation = wh
-			op := createOf(c, c.wire.outbounds, o.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
-				got, found, err := c.findOutbound(ctx, o.OrderNumber)
-				return got.ID, diffOutbound(o, got), found, err
-			})
-			return c.create(ctx, op)
+			return c.create(ctx, c.outboundOp(o, wh))
 		})
 		if err == nil || try > 0 || c.cfg.Edition != model.EditionB || !consigneeTaken(err) {
 			return out, err

@@ -14,10 +14,10 @@ import (
 	"filebridge/internal/portalsim"
 )
 
-// TestLookup looks documents up by key on the simulator and counts the
-// POSTs it receives: a look-up never posts, not even the SKU a reception
-// line would create.
-func TestLookup(t *testing.T) {
+// TestSettle looks prepared documents up by key on the simulator
+// (Prepared.Settle) and counts the POSTs it receives: a look-up never
+// posts, not even the SKU a reception line would create.
+func TestSettle(t *testing.T) {
 	for _, e := range model.Editions {
 		t.Run(string(e), func(t *testing.T) {
 			sim, err := portalsim.New(portalsim.Options{Edition: portalsim.Edition(e), Seed: 7})
@@ -48,22 +48,26 @@ func TestLookup(t *testing.T) {
 			withItem.Lines[1].SKU, withItem.Lines[1].Item = "SKU-NEW", &it
 			cases := []struct {
 				name      string
-				create    func(context.Context) (portal.Outcome, error)
+				prepare   func(context.Context) (portal.Prepared, error)
 				found     bool
 				check     func(error) bool
 				wantExist bool
 			}{
-				{"created earlier", func(ctx context.Context) (portal.Outcome, error) { return c.CreateOutbound(ctx, outbound(e, "SO-1")) }, true, nil, true},
-				{"never created", func(ctx context.Context) (portal.Outcome, error) { return c.CreateOutbound(ctx, outbound(e, "SO-2")) }, false, nil, false},
-				{"different values", func(ctx context.Context) (portal.Outcome, error) { return c.CreateOutbound(ctx, other) }, true, portal.IsConflict, false},
-				{"line SKU missing", func(ctx context.Context) (portal.Outcome, error) { return c.CreateInbound(ctx, withItem) }, false, nil, false},
-				{"supplier by key", func(ctx context.Context) (portal.Outcome, error) { return c.CreatePartner(ctx, supplier(e, "SUP-1")) }, true, nil, true},
-				{"keyless", func(ctx context.Context) (portal.Outcome, error) { return c.CreatePartner(ctx, supplier(e, "")) }, false,
+				{"created earlier", func(ctx context.Context) (portal.Prepared, error) { return c.PrepareOutbound(ctx, outbound(e, "SO-1")) }, true, nil, true},
+				{"never created", func(ctx context.Context) (portal.Prepared, error) { return c.PrepareOutbound(ctx, outbound(e, "SO-2")) }, false, nil, false},
+				{"different values", func(ctx context.Context) (portal.Prepared, error) { return c.PrepareOutbound(ctx, other) }, true, portal.IsConflict, false},
+				{"line SKU missing", func(ctx context.Context) (portal.Prepared, error) { return c.PrepareInbound(ctx, withItem) }, false, nil, false},
+				{"supplier by key", func(context.Context) (portal.Prepared, error) { return c.PreparePartner(supplier(e, "SUP-1")), nil }, true, nil, true},
+				{"keyless", func(context.Context) (portal.Prepared, error) { return c.PreparePartner(supplier(e, "")), nil }, false,
 					func(err error) bool { return errors.Is(err, portal.ErrNoKey) }, false},
 			}
 			for _, tc := range cases {
 				before := posts.Load()
-				out, found, err := c.Lookup(ctx, tc.create)
+				p, err := tc.prepare(ctx)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				out, found, err := p.Settle(ctx)
 				if n := posts.Load() - before; n != 0 {
 					t.Errorf("%s: the look-up posted %d time(s)", tc.name, n)
 				}
@@ -79,6 +83,44 @@ func TestLookup(t *testing.T) {
 			}
 			if sim.Count(portalsim.Variants, "SKU-NEW") != 0 {
 				t.Error("the look-up created the line's SKU")
+			}
+		})
+	}
+}
+
+// TestPreparedCreate: a prepared reception whose line carries a SKU the
+// portal lacks creates the SKU, then the reception, once Create is
+// called; Settle before it finds neither, and after it finds the
+// reception with the file's values.
+func TestPreparedCreate(t *testing.T) {
+	for _, e := range model.Editions {
+		t.Run(string(e), func(t *testing.T) {
+			sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Seed: 7})
+			ctx := t.Context()
+			seedMaster(t, sp)
+			in := inbound(e, "REC-10")
+			it := item(e, "SKU-LATE", 50)
+			in.Lines[1].SKU, in.Lines[1].Item = "SKU-LATE", &it
+			p, err := sp.c.PrepareInbound(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, found, err := p.Settle(ctx); found || err != nil {
+				t.Fatalf("Settle before Create = found %v, %v; want not found", found, err)
+			}
+			out, err := p.Create(ctx)
+			if err != nil || out.ID == 0 || out.Existed {
+				t.Fatalf("Create = %+v, %v; want created", out, err)
+			}
+			if n := sp.sim.Count(portalsim.Variants, "SKU-LATE"); n != 1 {
+				t.Errorf("the line's SKU was created %d times, want 1", n)
+			}
+			again, err := sp.c.PrepareInbound(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, found, err := again.Settle(ctx); !found || err != nil || !got.Existed || got.ID != out.ID {
+				t.Errorf("Settle after Create = %+v, found %v, %v; want the reception %d, existed", got, found, err, out.ID)
 			}
 		})
 	}

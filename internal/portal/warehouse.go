@@ -59,8 +59,8 @@ func (c *Client) warehouseIDs(code string, warehouseID int64) (first, instead in
 // reading is kept for the client's life; an acceptance keeps the reading
 // too.
 func (c *Client) withWarehouse(ctx context.Context, code string, warehouseID int64, create func(id int64) (Outcome, error)) (Outcome, error) {
-	if code == "" || warehouseID == 0 || lookingUp(ctx) {
-		return create(warehouseID) // a look-up posts nothing: it tells nothing either
+	if code == "" || warehouseID == 0 {
+		return create(warehouseID)
 	}
 	first, instead := c.warehouseIDs(code, warehouseID)
 	out, err := create(first)

@@ -30,8 +30,8 @@ import (
 // process uses this instance's name.
 var ErrInstanceInUse = errors.New("the instance name is in use by another running instance")
 
-// instanceHold is this process's lock on its instance name.
-type instanceHold struct {
+// instanceLock is this process's lock on its instance name.
+type instanceLock struct {
 	mu    sync.Mutex
 	key   int64
 	token string    // this process, in instances.token
@@ -53,17 +53,17 @@ func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	h := &instanceHold{key: leadKey(instanceLead(d.instance)), token: hex.EncodeToString(b[:])}
+	h := &instanceLock{key: leadKey(instanceLead(d.instance)), token: hex.EncodeToString(b[:])}
 	if err := d.takeInstance(ctx, h); err != nil {
 		return nil, fmt.Errorf("marking instance %s as running: %w", d.instance, err)
 	}
-	d.holdMu.Lock()
-	d.hold = h
-	d.holdMu.Unlock()
+	d.lockMu.Lock()
+	d.instLock = h
+	d.lockMu.Unlock()
 	return func() {
-		d.holdMu.Lock()
-		d.hold = nil
-		d.holdMu.Unlock()
+		d.lockMu.Lock()
+		d.instLock = nil
+		d.lockMu.Unlock()
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		// Stopped, not lost: the name is free at once, also before this
@@ -77,7 +77,7 @@ func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
 
 // drop ends the session's lock: unlocked when unlock is set and the
 // session answers, else the connection is discarded, which ends it.
-func (h *instanceHold) drop(unlock bool) {
+func (h *instanceLock) drop(unlock bool) {
 	if h.conn == nil {
 		return
 	}
@@ -98,9 +98,9 @@ func (h *instanceHold) drop(unlock bool) {
 // lock cannot be held, and with ErrInstanceInUse when another process
 // took the name meanwhile. Without HoldInstance (SQLite) it does nothing.
 func (d *DB) KeepInstance(ctx context.Context) error {
-	d.holdMu.Lock()
-	h := d.hold
-	d.holdMu.Unlock()
+	d.lockMu.Lock()
+	h := d.instLock
+	d.lockMu.Unlock()
 	if h == nil {
 		return nil
 	}
@@ -132,7 +132,7 @@ func (d *DB) KeepInstance(ctx context.Context) error {
 // takeInstance takes h's lock on a new session and records h's token and
 // the server's epoch in the instance's row, unless another process holds
 // the name or may still hold it (see the liveness notes above).
-func (d *DB) takeInstance(ctx context.Context, h *instanceHold) (err error) {
+func (d *DB) takeInstance(ctx context.Context, h *instanceLock) (err error) {
 	c, err := d.w.db.Conn(ctx)
 	if err != nil {
 		return err

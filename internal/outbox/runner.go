@@ -72,9 +72,9 @@ type Journal interface {
 	NextSequence(ctx context.Context, outbox, export string) (int64, error)
 	StartRun(ctx context.Context, outbox, export string) (int64, error)
 	FinishRun(ctx context.Context, r journal.ExportRun) error
-	// HoldsTick fails when ctx is the run of a tick (journal.WithTick)
+	// OwnsTick fails when ctx is the run of a tick (journal.WithTick)
 	// this instance no longer holds: the file must not go in place.
-	HoldsTick(ctx context.Context) error
+	OwnsTick(ctx context.Context) error
 }
 
 var _ Journal = (*journal.DB)(nil)
@@ -262,7 +262,7 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 			}
 			// The last moment before the file goes in place: a run whose
 			// tick another instance may run now writes nothing.
-			return r.Journal.HoldsTick(ctx)
+			return r.Journal.OwnsTick(ctx)
 		})
 		if err != nil {
 			if errors.Is(err, fs.ErrExist) {

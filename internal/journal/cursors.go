@@ -96,7 +96,7 @@ func (d *DB) SaveCursor(ctx context.Context, c Cursor) error {
 			if err := lockExport(ctx, tx, t.Outbox, t.Export); err != nil {
 				return err
 			}
-			if err := holdsTick(ctx, tx, d, t); err != nil {
+			if err := ownsTick(ctx, tx, d, t); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, save, args...)
@@ -125,85 +125,4 @@ func (d *DB) NextSequence(ctx context.Context, outbox, export string) (int64, er
 		return 0, fmt.Errorf("taking the next sequence number of export %s/%s: %w", outbox, export, err)
 	}
 	return n, nil
-}
-
-// ExportRun is one run of an export.
-type ExportRun struct {
-	ID         int64
-	Outbox     string
-	Export     string
-	StartedAt  time.Time
-	FinishedAt time.Time // zero while running, or when the process died during the run
-	Rows       int
-	FileName   string // the file written, empty when none was
-	Error      string // empty on success
-	// ResentFrom is the run whose file this one wrote again (a re-send
-	// of its kept copy); 0 for a run of the export.
-	ResentFrom int64
-	// EDIControl is the interchange control number of an EDI file the run
-	// wrote (NumberRun); 0 for other files.
-	EDIControl int64
-}
-
-// Running reports whether the run has not been finished (it may also have
-// been interrupted by a crash).
-func (r ExportRun) Running() bool { return r.FinishedAt.IsZero() }
-
-const runColumns = `id, outbox, export, started_at, finished_at, row_count, file_name, error, resent_from, edi_control`
-
-func scanRun(sc scanner) (ExportRun, error) {
-	var r ExportRun
-	var started, finished string
-	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error, &r.ResentFrom, &r.EDIControl)
-	if err == nil {
-		r.StartedAt, err = parseTime(started)
-	}
-	if err == nil {
-		r.FinishedAt, err = parseTime(finished)
-	}
-	return r, err
-}
-
-func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]ExportRun, error) {
-	return queryAll(ctx, d.r, scanRun, query, args...)
-}
-
-// StartRun records the start of an export run and returns its id.
-func (d *DB) StartRun(ctx context.Context, outbox, export string) (int64, error) {
-	var id int64
-	err := d.w.QueryRowContext(ctx, `INSERT INTO export_runs (outbox, export, started_at) VALUES (?, ?, ?)
-		RETURNING id`, outbox, export, formatTime(d.now())).Scan(&id)
-	if err != nil {
-		return 0, fmt.Errorf("recording the start of export %s/%s: %w", outbox, export, err)
-	}
-	return id, nil
-}
-
-// FinishRun records the end of run r.ID: its Rows, FileName and Error, and
-// FinishedAt (now when zero). Outbox, Export and StartedAt are not changed.
-func (d *DB) FinishRun(ctx context.Context, r ExportRun) error {
-	if r.FinishedAt.IsZero() {
-		r.FinishedAt = d.now()
-	}
-	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET finished_at = ?, row_count = ?, file_name = ?,
-		error = ? WHERE id = ?`, formatTime(r.FinishedAt), r.Rows, r.FileName, r.Error, r.ID)
-	if err == nil {
-		err = affectedOne(res)
-	}
-	if err != nil {
-		return fmt.Errorf("recording the end of export run %d: %w", r.ID, err)
-	}
-	return nil
-}
-
-// RecentRuns lists the most recent runs, newest first, at most limit
-// (limit <= 0: all). An empty outbox or export matches any.
-func (d *DB) RecentRuns(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {
-	out, err := d.queryRuns(ctx, `SELECT `+runColumns+` FROM export_runs
-		WHERE (? = '' OR outbox = ?) AND (? = '' OR export = ?)
-		ORDER BY id DESC LIMIT ?`, outbox, outbox, export, export, d.limitArg(limit))
-	if err != nil {
-		return nil, fmt.Errorf("listing runs of export %s/%s: %w", outbox, export, err)
-	}
-	return out, nil
 }
