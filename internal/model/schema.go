@@ -1,0 +1,140 @@
+package model
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file derives the field tables (Spec) from the declarations
+// (decl.go). A field's `rule` tag is a comma-separated list of:
+//
+//	key             the column identifying a document
+//	required        required on every document (or line, at line level)
+//	max=N           at most N characters
+//	positive        a number > 0
+//	enum=V|W        the allowed values, or the name of a list in enums
+//	undocumented=V  values outside the enum the documents' samples use
+//	type=T          ean, country, email, date, time (otherwise from the Go type)
+//	service         an Edition A service line column
+//	lineitem        (on a nested struct) the SKU master data of a line
+//
+// The type of a field comes from its Go type: string is text, an integer an
+// integer, Decimal a number, time.Time a date-time.
+
+// enums are the enums a rule names.
+var enums = map[string][]string{
+	"RelationshipsCreate":  RelationshipsCreate,
+	"ReceptionOrderTypesA": ReceptionOrderTypesA,
+}
+
+var (
+	decimalType = reflect.TypeFor[Decimal]()
+	timeType    = reflect.TypeFor[time.Time]()
+)
+
+// specOf derives the field table of a declaration.
+func specOf(decl any) Spec {
+	var s Spec
+	walk(reflect.TypeOf(decl), nil, "", LevelHeader, "", &s)
+	return s
+}
+
+// walk appends the fields of struct type t to s: prefix is the column
+// prefix, path the Go field names leading to t; inItem is the doc prefix
+// of a line's SKU master data ("" elsewhere).
+func walk(t reflect.Type, path []string, prefix string, level Level, inItem string, s *Spec) {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		col, hasCol := sf.Tag.Lookup("col")
+		name := prefix + col
+		ft := sf.Type
+		p := append(path[:len(path):len(path)], sf.Name)
+		if sf.Anonymous {
+			p = path
+		}
+		rules := ruleSet(sf.Tag.Get("rule"))
+		switch {
+		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+			walk(ft.Elem(), p, prefix, LevelLine, inItem, s)
+			continue
+		case ft.Kind() == reflect.Struct && ft != timeType:
+			sub := prefix
+			if hasCol {
+				sub = name + "."
+			}
+			doc := inItem
+			if _, ok := rules["lineitem"]; ok {
+				doc = "SKU master data: "
+			}
+			walk(ft, p, sub, level, doc, s)
+			continue
+		}
+		if inItem != "" && (col == "sku" || col == "supplierCode") {
+			continue // the line's own sku; the supplier is the document's
+		}
+		f := Field{Name: name, Level: level, Type: typeOf(ft), Doc: inItem + sf.Tag.Get("doc"), Example: sf.Tag.Get("ex"), Path: p}
+		for r, v := range rules {
+			switch r {
+			case "key":
+				s.Key = name
+			case "required":
+				f.Required = inItem == "" // required only when the line carries SKU master data
+			case "positive":
+				f.Positive = true
+			case "max":
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					panic(fmt.Sprintf("declaration of %s: max=%q: %v", name, v, err))
+				}
+				f.MaxLen = n
+			case "enum":
+				f.Enum = enumOf(v)
+			case "undocumented":
+				f.Undocumented = enumOf(v)
+			case "service":
+				f.Level = LevelService
+			case "type":
+				f.Type = namedTypes[v]
+			default:
+				panic(fmt.Sprintf("declaration of %s: unknown rule %q", name, r))
+			}
+		}
+		s.Fields = append(s.Fields, f)
+	}
+}
+
+var namedTypes = map[string]FieldType{"ean": TEAN, "country": TCountry, "email": TEmail, "date": TDate, "time": TTime}
+
+// ruleSet splits a rule tag into its rules and their values.
+func ruleSet(tag string) map[string]string {
+	m := map[string]string{}
+	for r := range strings.SplitSeq(tag, ",") {
+		if r != "" {
+			k, v, _ := strings.Cut(r, "=")
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func enumOf(v string) []string {
+	if e, ok := enums[v]; ok {
+		return e
+	}
+	return strings.Split(v, "|")
+}
+
+func typeOf(t reflect.Type) FieldType {
+	switch {
+	case t == decimalType:
+		return TDecimal
+	case t == timeType:
+		return TDateTime
+	case t.Kind() == reflect.Int || t.Kind() == reflect.Int64:
+		return TInt
+	}
+	return TString
+}
