@@ -46,7 +46,7 @@ type skuA struct {
 	GrossWeight    Decimal `col:"grossWeight" rule:"required,positive" doc:"kilograms, selling unit" ex:"6.5"`
 	GrossWeightBox Decimal `col:"grossWeightBox" rule:"required,positive" doc:"kilograms, master carton" ex:"7.2"`
 	BuyPrice       Decimal `col:"buyPrice" rule:"required,positive" doc:"product value, for transport claims" ex:"89.90"`
-	SupplierCode   string  `col:"supplierCode" rule:"required" doc:"code of an existing supplier" ex:"SUP-001"`
+	SupplierCode   string  `col:"supplierCode" rule:"required,ref=SupplierID" doc:"code of an existing supplier" ex:"SUP-001"`
 }
 
 type variantB struct {
@@ -61,7 +61,7 @@ type variantB struct {
 }
 
 type packagingB struct {
-	SKU          string  `col:"sku" rule:"required,max=17" doc:"SKU of the variant this packaging belongs to" ex:"CHAIR-OAK-01"`
+	SKU          string  `col:"sku" rule:"required,max=17,nodiff" doc:"SKU of the variant this packaging belongs to" ex:"CHAIR-OAK-01"`
 	Code         string  `col:"code" rule:"key,required" doc:"packaging code, unique per variant" ex:"OUTER_CARTON"`
 	EAN          string  `col:"ean" rule:"type=ean" doc:"EAN of this packaging level" ex:"14006381333938"`
 	Quantity     int64   `col:"quantity" rule:"positive" doc:"base units contained" ex:"4"`
@@ -79,7 +79,7 @@ type receptionA struct {
 	OrderNumber       string `col:"orderNumber" rule:"key,required,max=13" doc:"unique delivery number (container number for containers)" ex:"REC-2026-0042"`
 	ReferenceNumber   string `col:"referenceNumber" doc:"purchase order number on the bill of lading" ex:"PO-88123"`
 	WarehouseLocation int64  `col:"warehouseLocation" rule:"required,positive" doc:"id of the destination warehouse" ex:"3"`
-	SupplierCode      string `col:"supplierCode" rule:"required" doc:"code of the supplier" ex:"SUP-001"`
+	SupplierCode      string `col:"supplierCode" rule:"required,ref=SupplierID" doc:"code of the supplier" ex:"SUP-001"`
 	OrderType         string `col:"orderType" rule:"enum=ReceptionOrderTypesA,undocumented=STANDARD" doc:"delivery type" ex:"CONT40"`
 	Attributes        struct {
 		DeliveryType string `col:"deliveryType" doc:"delivery type attribute" ex:"pallet"`
@@ -92,8 +92,8 @@ type purchaseOrderB struct {
 	OrderNumber       string    `col:"orderNumber" rule:"key,required,max=27" doc:"unique purchase order number" ex:"PO-2026-000042"`
 	ReferenceNumber   string    `col:"referenceNumber" doc:"additional reference" ex:"ERP-88123"`
 	WarehouseLocation int64     `col:"warehouseLocation" rule:"positive" doc:"id of the destination warehouse (or warehouseCode)" ex:"3"`
-	WarehouseCode     string    `col:"warehouseCode" doc:"code of the destination warehouse (or warehouseLocation)" ex:"WH-LYON"`
-	SupplierCode      string    `col:"supplierCode" rule:"required" doc:"code of the supplier connection" ex:"SUP-001"`
+	WarehouseCode     string    `col:"warehouseCode" rule:"nodiff" doc:"code of the destination warehouse (or warehouseLocation)" ex:"WH-LYON"`
+	SupplierCode      string    `col:"supplierCode" rule:"required,ref=SupplierID" doc:"code of the supplier connection" ex:"SUP-001"`
 	OrderType         string    `col:"orderType" doc:"purchase order type" ex:""`
 	DueAt             time.Time `col:"dueAt" doc:"planned receiving date" ex:"2026-12-01T08:00:00Z"`
 	Lines             []purchaseOrderLineB
@@ -101,8 +101,8 @@ type purchaseOrderB struct {
 
 // inboundLine are the line columns of receptions and purchase orders.
 type inboundLine struct {
-	Position int    `col:"position" rule:"positive" doc:"line number, unique in the order (default 1..n)" ex:"1"`
-	SKU      string `col:"sku" rule:"required" doc:"SKU code of the line" ex:"CHAIR-OAK-01"`
+	Position int    `col:"position" rule:"positive,nodiff" doc:"line number, unique in the order (default 1..n)" ex:"1"`
+	SKU      string `col:"sku" rule:"required,ref=VariantID" doc:"SKU code of the line" ex:"CHAIR-OAK-01"`
 	Quantity int64  `col:"quantity" rule:"required,positive" doc:"expected quantity" ex:"40"`
 }
 
@@ -118,7 +118,7 @@ type receptionLineA struct {
 type purchaseOrderLineB struct {
 	inboundLine
 	LotNumber  string    `col:"lotNumber" doc:"lot number" ex:"LOT-7781"`
-	ExpiryDate time.Time `col:"expiryDate" doc:"expiry date" ex:"2027-06-30"`
+	ExpiryDate time.Time `col:"expiryDate" rule:"nodiff" doc:"expiry date" ex:"2027-06-30"`
 	OwnerCode  string    `col:"ownerCode" doc:"stock owner" ex:""`
 	Item       variantB  `col:"item" rule:"lineitem"`
 }
@@ -130,28 +130,28 @@ type orderA struct {
 	WarehouseLocation   int64  `col:"warehouseLocation" rule:"required,positive" doc:"id of the warehouse the goods ship from" ex:"3"`
 	ShipTo              struct {
 		Name           string `col:"name" doc:"receiver name (or lastName)" ex:"Jeanne Martin"`
-		Title          string `col:"title" doc:"title" ex:"Mme"`
-		FirstName      string `col:"firstName" doc:"first name" ex:"Jeanne"`
+		Title          string `col:"title" rule:"nodiff" doc:"title" ex:"Mme"`
+		FirstName      string `col:"firstName" rule:"nodiff" doc:"first name" ex:"Jeanne"`
 		LastName       string `col:"lastName" doc:"last name" ex:"Martin"`
 		StreetAddress  string `col:"streetAddress" doc:"street, required" ex:"12 rue des Lilas"`
-		StreetAddress2 string `col:"streetAddress2" doc:"address line 2" ex:""`
+		StreetAddress2 string `col:"streetAddress2" rule:"nodiff" doc:"address line 2" ex:""`
 		City           string `col:"city" doc:"city, required" ex:"Lyon"`
 		CountryCode    string `col:"countryCode" rule:"type=country,max=2" doc:"ISO 3166 alpha-2, required" ex:"FR"`
 		Zipcode        string `col:"zipcode" doc:"postal code, required" ex:"69003"`
-		Email          string `col:"email" rule:"type=email" doc:"e-mail" ex:"jeanne.martin@example.org"`
-		Phone          string `col:"phone" doc:"phone" ex:"+33 6 12 34 56 78"`
-		LanguageCode   string `col:"languageCode" doc:"language" ex:"fr"`
-		AccessCode     string `col:"attributes.accessCode" doc:"door code" ex:"4521"`
-		Company        string `col:"attributes.company" doc:"company" ex:""`
-		Floor          string `col:"attributes.floor" doc:"floor" ex:"3"`
-		Building       string `col:"attributes.building" doc:"building" ex:"B"`
+		Email          string `col:"email" rule:"type=email,nodiff" doc:"e-mail" ex:"jeanne.martin@example.org"`
+		Phone          string `col:"phone" rule:"nodiff" doc:"phone" ex:"+33 6 12 34 56 78"`
+		LanguageCode   string `col:"languageCode" rule:"nodiff" doc:"language" ex:"fr"`
+		AccessCode     string `col:"attributes.accessCode" rule:"nodiff" doc:"door code" ex:"4521"`
+		Company        string `col:"attributes.company" rule:"nodiff" doc:"company" ex:""`
+		Floor          string `col:"attributes.floor" rule:"nodiff" doc:"floor" ex:"3"`
+		Building       string `col:"attributes.building" rule:"nodiff" doc:"building" ex:"B"`
 	} `col:"shipTo"`
 	Lines []struct {
 		outboundLine
 		// A service line is a row with serviceType and no sku.
-		ServiceType          string `col:"serviceType" rule:"service" doc:"service line type (row without sku), e.g. take-back" ex:""`
-		ReceptionOrderNumber string `col:"purchaseOrderLineItem.orderNumber" rule:"max=13" doc:"reception the line's goods come from" ex:""`
-		ReceptionPosition    int    `col:"purchaseOrderLineItem.position" rule:"positive" doc:"position of that reception line" ex:""`
+		ServiceType          string `col:"serviceType" rule:"service,nodiff" doc:"service line type (row without sku), e.g. take-back" ex:""`
+		ReceptionOrderNumber string `col:"purchaseOrderLineItem.orderNumber" rule:"max=13,nodiff" doc:"reception the line's goods come from" ex:""`
+		ReceptionPosition    int    `col:"purchaseOrderLineItem.position" rule:"positive,nodiff" doc:"position of that reception line" ex:""`
 	}
 }
 
@@ -160,39 +160,39 @@ type salesOrderB struct {
 	ExternalOrderNumber    string    `col:"externalOrderNumber" doc:"the customer's own order number" ex:"WEB-558812"`
 	DeliveryMode           string    `col:"deliveryMode" doc:"used in carrier selection" ex:""`
 	WarehouseLocation      int64     `col:"warehouseLocation" rule:"positive" doc:"id of the origin warehouse (or warehouseCode)" ex:"3"`
-	WarehouseCode          string    `col:"warehouseCode" doc:"code of the origin warehouse (or warehouseLocation)" ex:"WH-LYON"`
-	ShipToCode             string    `col:"shipToCode" doc:"consignee connection code: alone, an existing connection; with shipTo.* columns, the code of the embedded consignee" ex:""`
-	BillingToCode          string    `col:"billingToCode" doc:"code of the billing connection" ex:""`
-	CarrierCode            string    `col:"carrierCode" doc:"carrier code (empty: automatic selection)" ex:"DHL"`
-	CarrierServiceCode     string    `col:"carrierServiceCode" doc:"carrier service code (empty: automatic selection)" ex:""`
+	WarehouseCode          string    `col:"warehouseCode" rule:"nodiff" doc:"code of the origin warehouse (or warehouseLocation)" ex:"WH-LYON"`
+	ShipToCode             string    `col:"shipToCode" rule:"ref=ShipToID,unless=ShipTo" doc:"consignee connection code: alone, an existing connection; with shipTo.* columns, the code of the embedded consignee" ex:""`
+	BillingToCode          string    `col:"billingToCode" rule:"ref=BillingToID,unless=BillingTo" doc:"code of the billing connection" ex:""`
+	CarrierCode            string    `col:"carrierCode" rule:"ref=CarrierID" doc:"carrier code (empty: automatic selection)" ex:"DHL"`
+	CarrierServiceCode     string    `col:"carrierServiceCode" rule:"ref=CarrierServiceID" doc:"carrier service code (empty: automatic selection)" ex:""`
 	PlannedDeliveryDate    time.Time `col:"plannedDeliveryDate" rule:"type=date" doc:"wished delivery date" ex:"2026-12-03"`
-	DeliveryTimeSlotBefore string    `col:"deliveryTimeSlotBefore" rule:"type=time" doc:"latest wished delivery time" ex:"17:00"`
+	DeliveryTimeSlotBefore string    `col:"deliveryTimeSlotBefore" rule:"type=time,nodiff" doc:"latest wished delivery time" ex:"17:00"`
 	ShipTo                 struct {
-		Relationship   string `col:"relationship" rule:"enum=RelationshipsCreate" doc:"Customer (B2B) or Marketplace (B2C, default)" ex:"Marketplace"`
+		Relationship   string `col:"relationship" rule:"enum=RelationshipsCreate,nodiff" doc:"Customer (B2B) or Marketplace (B2C, default)" ex:"Marketplace"`
 		Name           string `col:"name" rule:"max=30" doc:"consignee name, required" ex:"Jeanne Martin"`
-		ContactName    string `col:"contactName" doc:"contact person" ex:""`
+		ContactName    string `col:"contactName" rule:"nodiff" doc:"contact person" ex:""`
 		StreetAddress  string `col:"streetAddress" doc:"street, required" ex:"12 rue des Lilas"`
-		StreetAddress2 string `col:"streetAddress2" doc:"address line 2" ex:""`
-		StreetAddress3 string `col:"streetAddress3" doc:"address line 3" ex:""`
+		StreetAddress2 string `col:"streetAddress2" rule:"nodiff" doc:"address line 2" ex:""`
+		StreetAddress3 string `col:"streetAddress3" rule:"nodiff" doc:"address line 3" ex:""`
 		City           string `col:"city" doc:"city, required" ex:"Lyon"`
-		State          string `col:"state" doc:"state or province" ex:""`
+		State          string `col:"state" rule:"nodiff" doc:"state or province" ex:""`
 		Zipcode        string `col:"zipcode" doc:"postal code, required" ex:"69003"`
 		CountryCode    string `col:"countryCode" rule:"type=country,max=2" doc:"ISO 3166 alpha-2, required" ex:"FR"`
-		Email          string `col:"email" rule:"type=email" doc:"e-mail" ex:"jeanne.martin@example.org"`
-		Phone          string `col:"phone" doc:"phone" ex:"+33 6 12 34 56 78"`
+		Email          string `col:"email" rule:"type=email,nodiff" doc:"e-mail" ex:"jeanne.martin@example.org"`
+		Phone          string `col:"phone" rule:"nodiff" doc:"phone" ex:"+33 6 12 34 56 78"`
 	} `col:"shipTo"`
 	Lines []struct {
 		outboundLine
 		LotNumber  string    `col:"lotNumber" doc:"requested lot" ex:""`
-		ExpiryDate time.Time `col:"expiryDate" doc:"requested expiry date" ex:""`
+		ExpiryDate time.Time `col:"expiryDate" rule:"nodiff" doc:"requested expiry date" ex:""`
 		OwnerCode  string    `col:"ownerCode" doc:"requested stock owner" ex:""`
 	}
 }
 
 // outboundLine are the line columns of orders and sales orders.
 type outboundLine struct {
-	Position int    `col:"position" rule:"positive" doc:"line number, unique in the order (default 1..n)" ex:"1"`
-	SKU      string `col:"sku" doc:"SKU code of the line (empty on a service line)" ex:"CHAIR-OAK-01"`
+	Position int    `col:"position" rule:"positive,nodiff" doc:"line number, unique in the order (default 1..n)" ex:"1"`
+	SKU      string `col:"sku" rule:"ref=VariantID" doc:"SKU code of the line (empty on a service line)" ex:"CHAIR-OAK-01"`
 	Quantity int64  `col:"quantity" rule:"required,positive" doc:"ordered quantity" ex:"2"`
 }
 

@@ -70,6 +70,13 @@ type Field struct {
 	// Path are the Go names of the declaration's fields leading to this
 	// one (the same names as the document's, documents.go).
 	Path []string
+	// How the field is compared with the portal's copy of a document:
+	// NoDiff fields are not; a code is compared by the ids of RefID (the
+	// document's field next to it) when both sides have one; Unless names
+	// a field next to it that, when the file sets it, stops the comparison.
+	NoDiff bool
+	RefID  string
+	Unless string
 }
 
 // Spec is the field table of one document kind in one edition.

@@ -20,6 +20,9 @@ import (
 //	type=T          ean, country, email, date, time (otherwise from the Go type)
 //	service         an Edition A service line column
 //	lineitem        (on a nested struct) the SKU master data of a line
+//	nodiff          not compared with the portal's copy (lines: the items)
+//	ref=ID          compared by the ids of the field ID when both have one
+//	unless=F        not compared when the file gives the field F
 //
 // The type of a field comes from its Go type: string is text, an integer an
 // integer, Decimal a number, time.Time a date-time.
@@ -75,7 +78,8 @@ func walk(t reflect.Type, path []string, prefix string, level Level, inItem stri
 		if inItem != "" && (col == "sku" || col == "supplierCode") {
 			continue // the line's own sku; the supplier is the document's
 		}
-		f := Field{Name: name, Level: level, Type: typeOf(ft), Doc: inItem + sf.Tag.Get("doc"), Example: sf.Tag.Get("ex"), Path: p}
+		f := Field{Name: name, Level: level, Type: typeOf(ft), Doc: inItem + sf.Tag.Get("doc"), Example: sf.Tag.Get("ex"), Path: p,
+			NoDiff: inItem != ""}
 		for r, v := range rules {
 			switch r {
 			case "key":
@@ -98,6 +102,12 @@ func walk(t reflect.Type, path []string, prefix string, level Level, inItem stri
 				f.Level = LevelService
 			case "type":
 				f.Type = namedTypes[v]
+			case "nodiff":
+				f.NoDiff = true
+			case "ref":
+				f.RefID = v
+			case "unless":
+				f.Unless = v
 			default:
 				panic(fmt.Sprintf("declaration of %s: unknown rule %q", name, r))
 			}

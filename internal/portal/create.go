@@ -174,7 +174,7 @@ func (c *Client) createAndRemember(ctx context.Context, op createOp, kind RefKin
 func (c *Client) CreatePartner(ctx context.Context, p model.Partner) (Outcome, error) {
 	op := createOf(c, c.wire.partners, p.Code, p, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPartner(ctx, p.Code)
-		return got.ID, diffPartner(p, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindPartner, p, got), found, err
 	})
 	return c.createAndRemember(ctx, op, RefPartner)
 }
@@ -191,7 +191,7 @@ func (c *Client) CreateItem(ctx context.Context, it model.Item) (Outcome, error)
 	}
 	op := createOf(c, c.wire.items, it.SKU, it, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findItem(ctx, it.SKU)
-		return got.ID, diffItem(it, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindItem, it, got), found, err
 	})
 	return c.createAndRemember(ctx, op, RefSKU)
 }
@@ -222,7 +222,7 @@ func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcom
 	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
-		return got.ID, diffPackaging(p, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindPackaging, p, got), found, err
 	}
 	return c.create(ctx, op)
 }
@@ -284,7 +284,7 @@ func (c *Client) CreateInbound(ctx context.Context, in model.Inbound) (Outcome, 
 			body.WarehouseLocation = wh
 			op := createOf(c, c.wire.inbounds, in.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
 				got, found, err := c.findInbound(ctx, in.OrderNumber)
-				return got.ID, diffInbound(in, got), found, err
+				return got.ID, diffDoc(c.cfg.Edition, model.KindInbound, in, got), found, err
 			})
 			return c.create(ctx, op)
 		})
@@ -432,7 +432,7 @@ func (c *Client) CreateOutbound(ctx context.Context, o model.Outbound) (Outcome,
 			body.WarehouseLocation = wh
 			op := createOf(c, c.wire.outbounds, o.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
 				got, found, err := c.findOutbound(ctx, o.OrderNumber)
-				return got.ID, diffOutbound(o, got), found, err
+				return got.ID, diffDoc(c.cfg.Edition, model.KindOutbound, o, got), found, err
 			})
 			return c.create(ctx, op)
 		})
