@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -33,11 +34,6 @@ var enums = map[string][]string{
 	"ReceptionOrderTypesA": ReceptionOrderTypesA,
 }
 
-var (
-	decimalType = reflect.TypeFor[Decimal]()
-	timeType    = reflect.TypeFor[time.Time]()
-)
-
 // specOf derives the field table of a declaration.
 func specOf(decl any) Spec {
 	var s Spec
@@ -46,33 +42,34 @@ func specOf(decl any) Spec {
 }
 
 // walk appends the fields of struct type t to s: prefix is the column
-// prefix, path the Go field names leading to t; inItem is the doc prefix
-// of a line's SKU master data ("" elsewhere).
+// prefix, path the document's field names leading to t; inItem is the doc
+// prefix of a line's SKU master data ("" elsewhere).
 func walk(t reflect.Type, path []string, prefix string, level Level, inItem string, s *Spec) {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		col, hasCol := sf.Tag.Lookup("col")
-		name := prefix + col
 		ft := sf.Type
-		p := append(path[:len(path):len(path)], sf.Name)
-		if sf.Anonymous {
-			p = path
+		if col == "-" || !hasCol && !sf.Anonymous && !isNested(ft) {
+			continue // not a column: sent only (an id, the company), or not even that
+		}
+		name := prefix + col
+		p := path
+		if m := cmp.Or(sf.Tag.Get("model"), sf.Name); !sf.Anonymous && m != "-" {
+			p = append(path[:len(path):len(path)], m)
 		}
 		rules := ruleSet(sf.Tag.Get("rule"))
-		switch {
-		case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
-			walk(ft.Elem(), p, prefix, LevelLine, inItem, s)
-			continue
-		case ft.Kind() == reflect.Struct && ft != timeType:
-			sub := prefix
+		if isNested(ft) {
+			sub, lvl, doc := prefix, level, inItem
 			if hasCol {
 				sub = name + "."
 			}
-			doc := inItem
+			if ft.Kind() == reflect.Slice {
+				lvl = LevelLine
+			}
 			if _, ok := rules["lineitem"]; ok {
 				doc = "SKU master data: "
 			}
-			walk(ft, p, sub, level, doc, s)
+			walk(nestedType(ft), p, sub, lvl, doc, s)
 			continue
 		}
 		if inItem != "" && (col == "sku" || col == "supplierCode") {
@@ -116,6 +113,32 @@ func walk(t reflect.Type, path []string, prefix string, level Level, inItem stri
 	}
 }
 
+// isNested reports a type whose fields are columns: a struct (not a
+// value such as a time), a pointer to one, a slice of them (lines), a Ref.
+func isNested(t reflect.Type) bool {
+	if _, ok := leafTypes[t]; ok {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return true
+	case reflect.Pointer, reflect.Slice:
+		return t.Elem().Kind() == reflect.Struct
+	}
+	return false
+}
+
+// nestedType is the struct type whose fields are the columns of t.
+func nestedType(t reflect.Type) reflect.Type {
+	if e, ok := reflect.Zero(t).Interface().(embedder); ok {
+		return e.embedded()
+	}
+	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		return t.Elem()
+	}
+	return t
+}
+
 var namedTypes = map[string]FieldType{"ean": TEAN, "country": TCountry, "email": TEmail, "date": TDate, "time": TTime}
 
 // ruleSet splits a rule tag into its rules and their values.
@@ -137,13 +160,19 @@ func enumOf(v string) []string {
 	return strings.Split(v, "|")
 }
 
+// leafTypes are the value types that are not text or integers.
+var leafTypes = map[reflect.Type]FieldType{
+	reflect.TypeFor[Decimal]():   TDecimal,
+	reflect.TypeFor[Timestamp](): TDateTime,
+	reflect.TypeFor[Date]():      TDate,
+	reflect.TypeFor[time.Time](): TDateTime,
+}
+
 func typeOf(t reflect.Type) FieldType {
-	switch {
-	case t == decimalType:
-		return TDecimal
-	case t == timeType:
-		return TDateTime
-	case t.Kind() == reflect.Int || t.Kind() == reflect.Int64:
+	if ft, ok := leafTypes[t]; ok {
+		return ft
+	}
+	if t.Kind() == reflect.Int || t.Kind() == reflect.Int64 {
 		return TInt
 	}
 	return TString

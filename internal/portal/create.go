@@ -219,7 +219,8 @@ func (c *Client) CreatePackaging(ctx context.Context, p model.Packaging) (Outcom
 	if err := refs.err(); err != nil {
 		return Outcome{}, err
 	}
-	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
+	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: model.Body(model.EditionB, model.KindPackaging, p,
+		map[string]any{"variant": c.IRI(Variants, variant), "supplier": supplierID})}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
 		return got.ID, diffDoc(c.cfg.Edition, model.KindPackaging, p, got), found, err

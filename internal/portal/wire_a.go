@@ -10,39 +10,10 @@ import (
 
 // Supplier.
 
-type supplierReqA struct {
-	Company      int64  `json:"company"`
-	Code         string `json:"code"`
-	Name         string `json:"name"`
-	Relationship string `json:"relationship"`
-}
-
 // supplierA is a supplier: all it has both editions' partners have.
 type supplierA = partnerHead
 
-func supplierBodyA(company int64, p model.Partner) any {
-	rel := p.Relationship
-	if rel == "" {
-		rel = "Manufacturer"
-	}
-	return &supplierReqA{Company: company, Code: p.Code, Name: p.Name, Relationship: rel}
-}
-
 // SKU.
-
-type skuReqA struct {
-	Company        int64         `json:"company"`
-	SKU            string        `json:"sku"`
-	Name           string        `json:"name"`
-	Description1   string        `json:"description1,omitempty"`
-	EAN            string        `json:"ean"`
-	EANBox         string        `json:"eanBox,omitempty"`
-	QuantityPerBox model.Decimal `json:"quantityPerBox,omitempty"`
-	dims
-	GrossWeightBox model.Decimal `json:"grossWeightBox,omitempty"`
-	BuyPrice       model.Decimal `json:"buyPrice,omitempty"`
-	Supplier       int64         `json:"supplier,omitempty"`
-}
 
 type skuA struct {
 	itemHead
@@ -60,23 +31,7 @@ func (s *skuA) model() model.Item {
 	return it
 }
 
-func skuBodyA(company int64, it model.Item) any {
-	return &skuReqA{
-		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1,
-		EAN: it.EAN, EANBox: it.EANBox, QuantityPerBox: it.QuantityPerBox,
-		dims:           dims{Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight},
-		GrossWeightBox: it.GrossWeightBox, BuyPrice: it.BuyPrice, Supplier: it.SupplierID,
-	}
-}
-
 // Reception.
-
-type receptionReqA struct {
-	inboundReq
-	Attributes map[string]string `json:"attributes,omitempty"`
-	DueAt      wTime             `json:"dueAt,omitzero"`
-	Lines      []lineReq         `json:"purchaseOrderLineItems"`
-}
 
 type receptionA struct {
 	inboundHead
@@ -104,27 +59,7 @@ func (r *receptionA) model() model.Inbound {
 	return in
 }
 
-func receptionBodyA(company int64, in model.Inbound) any {
-	b := &receptionReqA{inboundReq: inboundReqOf(company, in), Attributes: in.Attributes, DueAt: wt(in.DueAt),
-		Lines: make([]lineReq, 0, len(in.Lines))}
-	for _, l := range in.Lines {
-		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity})
-	}
-	return b
-}
-
 // Order.
-
-type orderReqA struct {
-	Company             int64           `json:"company"`
-	OrderNumber         string          `json:"orderNumber"`
-	ExternalOrderNumber string          `json:"externalOrderNumber"`
-	DeliveryMode        string          `json:"deliveryMode,omitempty"`
-	WarehouseLocation   int64           `json:"warehouseLocation"`
-	ShipTo              *shipToA        `json:"shipTo,omitempty"`
-	Lines               []orderLineReqA `json:"salesOrderLineItems"`
-	ServiceLines        []serviceLineA  `json:"serviceLineItems,omitempty"`
-}
 
 // shipToA is Edition A's receiver, in requests and responses.
 type shipToA struct {
@@ -148,13 +83,6 @@ type shipToAttrsA struct {
 	Company    wText `json:"company,omitempty"`
 	Floor      wText `json:"floor,omitempty"`
 	Building   wText `json:"building,omitempty"`
-}
-
-type orderLineReqA struct {
-	Position              int      `json:"position"`
-	Variant               int64    `json:"variant"`
-	Quantity              int64    `json:"quantity"`
-	PurchaseOrderLineItem *poLinkA `json:"purchaseOrderLineItem,omitempty"`
 }
 
 type poLinkA struct {
@@ -214,37 +142,6 @@ func (o *orderA) model() model.Outbound {
 		})
 	}
 	return out
-}
-
-func orderBodyA(company int64, o model.Outbound) any {
-	b := &orderReqA{
-		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
-		DeliveryMode: o.DeliveryMode, WarehouseLocation: o.WarehouseLocation,
-		Lines: make([]orderLineReqA, 0, len(o.Lines)),
-	}
-	if a := o.ShipTo; a != nil {
-		s := &shipToA{
-			Name: wText(a.Name), Title: wText(a.Title), FirstName: wText(a.FirstName), LastName: wText(a.LastName),
-			StreetAddress: wText(a.StreetAddress), StreetAddress2: wText(a.StreetAddress2), City: wText(a.City),
-			CountryCode: wText(a.CountryCode), Zipcode: wText(a.Zipcode), Email: wText(a.Email), Phone: wText(a.Phone),
-			LanguageCode: wText(a.LanguageCode),
-		}
-		if a.AccessCode != "" || a.Company != "" || a.Floor != "" || a.Building != "" {
-			s.Attributes = &shipToAttrsA{AccessCode: wText(a.AccessCode), Company: wText(a.Company), Floor: wText(a.Floor), Building: wText(a.Building)}
-		}
-		b.ShipTo = s
-	}
-	for _, l := range o.Lines {
-		rl := orderLineReqA{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity}
-		if l.ReceptionOrderNumber != "" {
-			rl.PurchaseOrderLineItem = &poLinkA{OrderNumber: wText(l.ReceptionOrderNumber), Position: wInt(l.ReceptionPosition)}
-		}
-		b.Lines = append(b.Lines, rl)
-	}
-	for _, s := range o.ServiceLines {
-		b.ServiceLines = append(b.ServiceLines, serviceLineA{Position: wInt(s.Position), ServiceType: wText(s.ServiceType), Quantity: wInt(s.Quantity)})
-	}
-	return b
 }
 
 // attrs converts an attributes object.

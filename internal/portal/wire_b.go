@@ -12,23 +12,6 @@ import (
 
 // Connection.
 
-type connectionReqB struct {
-	Company        int64  `json:"company"`
-	Code           string `json:"code,omitempty"`
-	Name           string `json:"name"`
-	Relationship   string `json:"relationship"`
-	CountryCode    string `json:"countryCode,omitempty"`
-	State          string `json:"state,omitempty"`
-	City           string `json:"city,omitempty"`
-	Zipcode        string `json:"zipcode,omitempty"`
-	StreetAddress  string `json:"streetAddress,omitempty"`
-	StreetAddress2 string `json:"streetAddress2,omitempty"`
-	StreetAddress3 string `json:"streetAddress3,omitempty"`
-	Email          string `json:"email,omitempty"`
-	ContactName    string `json:"contactName,omitempty"`
-	Phone          string `json:"phone,omitempty"`
-}
-
 type connectionB struct {
 	partnerHead
 	CountryCode    wText `json:"countryCode"`
@@ -60,70 +43,12 @@ func (c *connectionB) address() *model.Address {
 	}
 }
 
-func connectionBodyB(company int64, p model.Partner) any {
-	return &connectionReqB{
-		Company: company, Code: p.Code, Name: p.Name, Relationship: p.Relationship,
-		CountryCode: p.CountryCode, State: p.State, City: p.City, Zipcode: p.Zipcode,
-		StreetAddress: p.StreetAddress, StreetAddress2: p.StreetAddress2, StreetAddress3: p.StreetAddress3,
-		Email: p.Email, ContactName: p.ContactName, Phone: p.Phone,
-	}
-}
-
-// addressBody is an embedded consignee or billing connection.
-func addressBody(company int64, a *model.Address, code string) *connectionReqB {
-	rel := a.Relationship
-	if rel == "" {
-		rel = "Marketplace"
-	}
-	if a.Code != "" {
-		code = a.Code
-	}
-	name := a.Name
-	if name == "" {
-		name = a.LastName
-	}
-	return &connectionReqB{
-		Company: company, Code: code, Name: name, Relationship: rel, CountryCode: a.CountryCode,
-		State: a.State, City: a.City, Zipcode: a.Zipcode, StreetAddress: a.StreetAddress,
-		StreetAddress2: a.StreetAddress2, StreetAddress3: a.StreetAddress3, Email: a.Email,
-		ContactName: a.ContactName, Phone: a.Phone,
-	}
-}
-
 // Variant.
-
-type variantReqB struct {
-	Company      int64  `json:"company"`
-	SKU          string `json:"sku"`
-	Name         string `json:"name"`
-	Description1 string `json:"description1,omitempty"`
-	EAN          string `json:"ean"`
-	dims
-}
 
 // variantB is a variant: all it has both editions' items have.
 type variantB = itemHead
 
-func variantBodyB(company int64, it model.Item) any {
-	return &variantReqB{
-		Company: company, SKU: it.SKU, Name: it.Name, Description1: it.Description1, EAN: it.EAN,
-		dims: dims{Length: it.Length, Width: it.Width, Height: it.Height, GrossWeight: it.GrossWeight},
-	}
-}
-
 // Variant packaging.
-
-type packagingReqB struct {
-	Variant  string `json:"variant"`
-	Code     string `json:"code"`
-	EAN      string `json:"ean,omitempty"`
-	Quantity int64  `json:"quantity,omitempty"`
-	dims
-	NetWeight model.Decimal `json:"netWeight,omitempty"`
-	Level     string        `json:"level,omitempty"`
-	Type      string        `json:"type,omitempty"`
-	Supplier  string        `json:"supplier,omitempty"`
-}
 
 type packagingB struct {
 	docID
@@ -146,17 +71,6 @@ func (p *packagingB) model() model.Packaging {
 		Length: p.Length, Width: p.Width, Height: p.Height, GrossWeight: p.GrossWeight, NetWeight: p.NetWeight,
 		Level: str(p.Level), Type: str(p.Type), SupplierCode: str(p.Supplier.get().Code),
 		CreatedAt: p.CreatedAt.Time, UpdatedAt: p.UpdatedAt.Time,
-	}
-}
-
-// packagingBodyB needs the variant's IRI and the supplier connection's id
-// as a string (or "").
-func packagingBodyB(p model.Packaging, variantIRI, supplierID string) any {
-	return &packagingReqB{
-		Variant: variantIRI, Code: p.Code, EAN: p.EAN, Quantity: p.Quantity,
-		dims:      dims{Length: p.Length, Width: p.Width, Height: p.Height, GrossWeight: p.GrossWeight},
-		NetWeight: p.NetWeight, Level: p.Level, Type: p.Type,
-		Supplier: supplierID,
 	}
 }
 
@@ -210,12 +124,6 @@ func (s *carrierServiceB) model() CarrierService {
 
 // Purchase order.
 
-type purchaseOrderReqB struct {
-	inboundReq
-	DueAt wTime     `json:"dueAt,omitzero"`
-	Lines []lineReq `json:"purchaseOrderLineItems"`
-}
-
 type purchaseOrderB struct {
 	inboundHead
 	WarehouseLocation ref[warehouseB]  `json:"warehouseLocation"`
@@ -241,31 +149,7 @@ func (p *purchaseOrderB) model() model.Inbound {
 	return in
 }
 
-func purchaseOrderBodyB(company int64, in model.Inbound) any {
-	b := &purchaseOrderReqB{inboundReq: inboundReqOf(company, in), DueAt: wt(in.DueAt), Lines: make([]lineReq, 0, len(in.Lines))}
-	for _, l := range in.Lines {
-		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
-			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
-	}
-	return b
-}
-
 // Sales order.
-
-type salesOrderReqB struct {
-	Company                int64     `json:"company"`
-	OrderNumber            string    `json:"orderNumber"`
-	ExternalOrderNumber    string    `json:"externalOrderNumber,omitempty"`
-	WarehouseLocation      int64     `json:"warehouseLocation"`
-	ShipTo                 any       `json:"shipTo,omitempty"`    // id or embedded connection
-	BillingTo              any       `json:"billingTo,omitempty"` // id or embedded connection
-	DeliveryMode           string    `json:"deliveryMode,omitempty"`
-	Carrier                int64     `json:"carrier,omitempty"`
-	CarrierService         int64     `json:"carrierService,omitempty"`
-	PlannedDeliveryDate    wDate     `json:"plannedDeliveryDate,omitzero"`
-	DeliveryTimeSlotBefore string    `json:"deliveryTimeSlotBefore,omitempty"`
-	Lines                  []lineReq `json:"salesOrderLineItems"`
-}
 
 // soHeadB is a sales order embedded in a fulfillment or a shipping unit.
 type soHeadB struct {
@@ -338,30 +222,4 @@ func (s *salesOrderB) model() model.Outbound {
 		o.ShippingUnits = append(o.ShippingUnits, u)
 	}
 	return o
-}
-
-func salesOrderBodyB(company int64, o model.Outbound) any {
-	b := &salesOrderReqB{
-		Company: company, OrderNumber: o.OrderNumber, ExternalOrderNumber: o.ExternalOrderNumber,
-		WarehouseLocation: o.WarehouseLocation, DeliveryMode: o.DeliveryMode, Carrier: o.CarrierID,
-		CarrierService: o.CarrierServiceID, PlannedDeliveryDate: wDate{o.PlannedDeliveryDate},
-		DeliveryTimeSlotBefore: o.DeliveryTimeSlotBefore, Lines: make([]lineReq, 0, len(o.Lines)),
-	}
-	switch {
-	case o.ShipTo != nil:
-		b.ShipTo = addressBody(company, o.ShipTo, o.ShipToCode)
-	case o.ShipToID != 0:
-		b.ShipTo = o.ShipToID
-	}
-	switch {
-	case o.BillingTo != nil:
-		b.BillingTo = addressBody(company, o.BillingTo, o.BillingToCode)
-	case o.BillingToID != 0:
-		b.BillingTo = o.BillingToID
-	}
-	for _, l := range o.Lines {
-		b.Lines = append(b.Lines, lineReq{Position: l.Position, Variant: l.VariantID, Quantity: l.Quantity,
-			LotNumber: l.LotNumber, ExpiryDate: wt(l.ExpiryDate), OwnerCode: l.OwnerCode})
-	}
-	return b
 }

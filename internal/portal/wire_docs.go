@@ -9,33 +9,6 @@ import (
 // stock movements, and the one table of every document kind per edition
 // (wireTables) that lists, reads and creates go through.
 
-// inboundReq is how both editions' reception / purchase order requests
-// begin.
-type inboundReq struct {
-	Company           int64  `json:"company"`
-	OrderNumber       string `json:"orderNumber"`
-	ReferenceNumber   string `json:"referenceNumber,omitempty"`
-	WarehouseLocation int64  `json:"warehouseLocation"`
-	Supplier          int64  `json:"supplier"`
-	OrderType         string `json:"orderType,omitempty"`
-}
-
-func inboundReqOf(company int64, in model.Inbound) inboundReq {
-	return inboundReq{Company: company, OrderNumber: in.OrderNumber, ReferenceNumber: in.ReferenceNumber,
-		WarehouseLocation: in.WarehouseLocation, Supplier: in.SupplierID, OrderType: in.OrderType}
-}
-
-// lineReq is a purchase or sales order line in a request; Edition A
-// sends neither lots nor owners (they stay empty, and are omitted).
-type lineReq struct {
-	Position   int    `json:"position"`
-	Variant    int64  `json:"variant"`
-	Quantity   int64  `json:"quantity"`
-	LotNumber  string `json:"lotNumber,omitempty"`
-	ExpiryDate wTime  `json:"expiryDate,omitzero"`
-	OwnerCode  string `json:"ownerCode,omitempty"`
-}
-
 // dims are the dimensions and gross weight of an item or a packaging, in
 // both editions' requests (zero values omitted) and responses.
 type dims struct {
@@ -194,6 +167,12 @@ type docWire[M any] struct {
 	page func(b []byte) (page[M], error)
 }
 
+// bodyOf is the create request of kind k in edition e: its declaration
+// filled from the document (model.Body).
+func bodyOf[M any](e model.Edition, k model.Kind) func(int64, M) any {
+	return func(company int64, m M) any { return model.Body(e, k, m, map[string]any{"company": company}) }
+}
+
 // docOf is the docWire of the wire type W, read with conv.
 func docOf[W, M any](res Resource, what string, keys []string, conv func(*W) M, body func(int64, M) any) docWire[M] {
 	return docWire[M]{docKind: docKind{res: res, what: what, keys: keys}, body: body,
@@ -224,23 +203,23 @@ var (
 // wireTables is the one table of both editions' documents.
 var wireTables = map[model.Edition]*wireTable{
 	model.EditionA: {
-		partners:  docOf(Connections, "supplier", codeKey, (*supplierA).model, supplierBodyA),
-		items:     docOf(Variants, "SKU", skuKey, (*skuA).model, skuBodyA),
-		inbounds:  docOf(PurchaseOrders, "reception", orderKey, (*receptionA).model, receptionBodyA),
-		outbounds: docOf(SalesOrders, "order", orderKey, (*orderA).model, orderBodyA),
+		partners:  docOf(Connections, "supplier", codeKey, (*supplierA).model, bodyOf[model.Partner](model.EditionA, model.KindPartner)),
+		items:     docOf(Variants, "SKU", skuKey, (*skuA).model, bodyOf[model.Item](model.EditionA, model.KindItem)),
+		inbounds:  docOf(PurchaseOrders, "reception", orderKey, (*receptionA).model, bodyOf[model.Inbound](model.EditionA, model.KindInbound)),
+		outbounds: docOf(SalesOrders, "order", orderKey, (*orderA).model, bodyOf[model.Outbound](model.EditionA, model.KindOutbound)),
 		movements: docOf(StockMovements, "stock movement", nil, (*wMovement).model, nil),
 	},
 	model.EditionB: {
-		partners:  docOf(Connections, "connection", codeKey, (*connectionB).model, connectionBodyB),
-		items:     docOf(Variants, "SKU", skuKey, (*variantB).model, variantBodyB),
-		inbounds:  docOf(PurchaseOrders, "purchase order", orderKey, (*purchaseOrderB).model, purchaseOrderBodyB),
-		outbounds: docOf(SalesOrders, "sales order", orderKey, (*salesOrderB).model, salesOrderBodyB),
+		partners:  docOf(Connections, "connection", codeKey, (*connectionB).model, bodyOf[model.Partner](model.EditionB, model.KindPartner)),
+		items:     docOf(Variants, "SKU", skuKey, (*variantB).model, bodyOf[model.Item](model.EditionB, model.KindItem)),
+		inbounds:  docOf(PurchaseOrders, "purchase order", orderKey, (*purchaseOrderB).model, bodyOf[model.Inbound](model.EditionB, model.KindInbound)),
+		outbounds: docOf(SalesOrders, "sales order", orderKey, (*salesOrderB).model, bodyOf[model.Outbound](model.EditionB, model.KindOutbound)),
 		movements: docOf(StockMovements, "stock movement", nil, (*movementB).model, nil),
 	},
 }
 
 // The documents only Edition B has. A packaging's body needs its
-// variant's IRI (packagingBodyB); the others are only read.
+// variant's IRI (CreatePackaging); the others are only read.
 var (
 	packagingsB       = docOf(VariantPackagings, "packaging", []string{"code", "variant"}, (*packagingB).model, nil)
 	warehouseClientsB = docOf(WarehouseClients, "warehouse client", nil, (*warehouseClientB).model, nil)
