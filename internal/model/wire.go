@@ -10,6 +10,9 @@ import (
 // The types of the declarations' request fields that encoding/json does
 // not write as the API documents want.
 
+// TimestampLayout is how an instant is sent: UTC with an explicit offset.
+const TimestampLayout = "2006-01-02T15:04:05+00:00"
+
 // Timestamp is an instant, sent in UTC with a "+00:00" offset.
 type Timestamp time.Time
 
@@ -21,7 +24,7 @@ func (t Timestamp) MarshalJSON() ([]byte, error) {
 	if t.IsZero() {
 		return []byte("null"), nil
 	}
-	return []byte(`"` + time.Time(t).UTC().Format("2006-01-02T15:04:05+00:00") + `"`), nil
+	return []byte(`"` + time.Time(t).UTC().Format(TimestampLayout) + `"`), nil
 }
 
 // Date is a calendar date, sent "2006-01-02".

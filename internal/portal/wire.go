@@ -13,16 +13,16 @@ import (
 )
 
 // This file holds the JSON primitives both editions' wire tables are built
-// from. Requests are written strictly (timestamps in one layout, numbers as
-// JSON numbers); responses are read tolerantly: "+00:00" and "+00:00:00"
-// offsets, numbers as JSON numbers or numeric strings, references as ids,
-// IRIs or embedded objects.
+// from. Requests (model.Body) are written strictly (timestamps in one
+// layout, numbers as JSON numbers); responses are read tolerantly:
+// "+00:00" and "+00:00:00" offsets, numbers as JSON numbers or numeric
+// strings, references as ids, IRIs or embedded objects.
 
 const (
 	// wireTimeLayout is how timestamps are sent: UTC with an explicit offset.
-	wireTimeLayout = "2006-01-02T15:04:05+00:00"
+	wireTimeLayout = model.TimestampLayout
 	// wireDateLayout is how calendar dates are sent.
-	wireDateLayout = "2006-01-02"
+	wireDateLayout = time.DateOnly
 )
 
 // readTimeLayouts are tried in order when reading a timestamp. Fractional
@@ -55,16 +55,6 @@ func parseWireTime(s string) (time.Time, error) {
 // wTime is a timestamp on the wire.
 type wTime struct{ time.Time }
 
-func wt(t time.Time) wTime { return wTime{t} }
-
-// MarshalJSON writes the UTC form with a "+00:00" offset, null when zero.
-func (t wTime) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return []byte(`"` + t.UTC().Format(wireTimeLayout) + `"`), nil
-}
-
 // UnmarshalJSON reads a timestamp string (or null).
 func (t *wTime) UnmarshalJSON(b []byte) error {
 	s, ok, err := jsonText(b)
@@ -81,14 +71,6 @@ func (t *wTime) UnmarshalJSON(b []byte) error {
 
 // wDate is a calendar date on the wire.
 type wDate struct{ time.Time }
-
-// MarshalJSON writes "2006-01-02", null when zero.
-func (d wDate) MarshalJSON() ([]byte, error) {
-	if d.IsZero() {
-		return []byte("null"), nil
-	}
-	return []byte(`"` + d.Format(wireDateLayout) + `"`), nil
-}
 
 // UnmarshalJSON reads a date or a timestamp (or null).
 func (d *wDate) UnmarshalJSON(b []byte) error {

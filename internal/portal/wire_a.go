@@ -4,9 +4,10 @@ import (
 	"filebridge/internal/model"
 )
 
-// Edition A (v1.2.0) wire field names: the request and response bodies of
-// suppliers, SKUs, receptions and orders, and their conversion to and from
-// the model (wireTables, wire_docs.go, lists them with stocks and movements).
+// Edition A (v1.2.0) responses: suppliers, SKUs, receptions and orders as
+// the portal answers them, and their conversion to the model (wireTables,
+// wire_docs.go, lists them with stocks and movements). Requests are the
+// declarations of internal/model (model.Body).
 
 // Supplier.
 
@@ -61,7 +62,7 @@ func (r *receptionA) model() model.Inbound {
 
 // Order.
 
-// shipToA is Edition A's receiver, in requests and responses.
+// shipToA is Edition A's receiver in responses.
 type shipToA struct {
 	Name           wText         `json:"name,omitempty"`
 	Title          wText         `json:"title,omitempty"`

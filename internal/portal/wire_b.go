@@ -7,8 +7,9 @@ import (
 // Edition B (v1.1.0) wire field names: connections, variants, variant
 // packagings, warehouse clients, carriers, carrier services, purchase and
 // sales orders here; fulfillments, shipping units and their events, and
-// stock movements in wire_b_confirm.go; with their conversion to and from
-// the model (wireTables, wire_docs.go, lists them).
+// stock movements in wire_b_confirm.go; as the portal answers them, with
+// their conversion to the model (wireTables, wire_docs.go, lists them).
+// Requests are the declarations of internal/model (model.Body).
 
 // Connection.
 

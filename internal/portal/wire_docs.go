@@ -4,13 +4,13 @@ import (
 	"filebridge/internal/model"
 )
 
-// What both editions' documents share: the request parts and response
-// heads the editions' wire types (wire_a.go, wire_b.go) embed, stocks and
+// What both editions' documents share: the response heads the editions'
+// wire types (wire_a.go, wire_b.go) embed, stocks and
 // stock movements, and the one table of every document kind per edition
 // (wireTables) that lists, reads and creates go through.
 
-// dims are the dimensions and gross weight of an item or a packaging, in
-// both editions' requests (zero values omitted) and responses.
+// dims are the dimensions and gross weight of an item or a packaging in
+// both editions' responses.
 type dims struct {
 	Length      model.Decimal `json:"length,omitempty"`
 	Width       model.Decimal `json:"width,omitempty"`
