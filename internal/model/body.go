@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"reflect"
+	"strings"
 )
 
 // Body returns the create request of doc (a document of kind k, not a
@@ -23,6 +24,13 @@ func Body(e Edition, k Kind, doc any, values map[string]any) any {
 	body := reflect.New(reflect.TypeOf(decl))
 	fill(body.Elem(), reflect.ValueOf(doc), values)
 	return body.Interface()
+}
+
+// Fill writes the fields of the struct *dst from the fields of the same
+// name (or `model` path, dotted) of the document src, as Body does: the
+// rows of the exports are filled this way.
+func Fill(dst, src any) {
+	fill(reflect.ValueOf(dst).Elem(), reflect.ValueOf(src), nil)
 }
 
 // fill writes the fields of the declared struct dst from the document src
@@ -55,7 +63,7 @@ func fill(dst, src reflect.Value, values map[string]any) {
 		if src.Kind() == reflect.Map {
 			s = src.MapIndex(reflect.ValueOf(sf.Tag.Get("col")))
 		} else {
-			s = src.FieldByName(name)
+			s = fieldAt(src, name)
 		}
 		if _, ok := reflect.Zero(d.Type()).Interface().(embedder); ok {
 			fillRef(d, src, name, s, values)
@@ -113,4 +121,21 @@ func fillRef(d, src reflect.Value, name string, s reflect.Value, values map[stri
 	if id := src.FieldByName(name + "ID"); id.IsValid() {
 		d.FieldByName("ID").SetInt(id.Int())
 	}
+}
+
+// fieldAt returns the field at the dotted path in the struct v, invalid
+// when there is none or a pointer on the way is nil.
+func fieldAt(v reflect.Value, path string) reflect.Value {
+	for name := range strings.SplitSeq(path, ".") {
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}
+			}
+			v = v.Elem()
+		}
+		if v = v.FieldByName(name); !v.IsValid() {
+			return v
+		}
+	}
+	return v
 }
