@@ -254,7 +254,7 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 		if f.Required {
 			d.required = append(d.required, fi)
 		}
-		if d.setters[fi] = bind(dt.Kind, f.Name); d.setters[fi] != nil && lay.has(fi) {
+		if d.setters[fi] = bind(dt.Kind, *f); d.setters[fi] != nil && lay.has(fi) {
 			if f.Level == model.LevelHeader {
 				d.hdrSetters[fi] = d.setters[fi]
 			} else {

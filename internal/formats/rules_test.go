@@ -1,6 +1,8 @@
 package formats
 
 import (
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -19,12 +21,87 @@ func TestBindAll(t *testing.T) {
 		for _, dt := range model.DocTypes(e) {
 			s, _ := model.SpecFor(e, dt.Kind)
 			for _, f := range s.Fields {
-				if bind(dt.Kind, f.Name) == nil {
+				if bind(dt.Kind, f) == nil {
 					t.Errorf("edition %s %s: column %q has no place in the documents", e, dt.Name, f.Name)
 				}
 			}
 		}
 	}
+}
+
+// TestBindPaths decodes each document type's example row, and a service
+// row for Edition A orders, and finds every column given a value at the
+// place of the document its declaration names.
+func TestBindPaths(t *testing.T) {
+	for _, e := range model.Editions {
+		for _, dt := range model.DocTypes(e) {
+			t.Run(string(e)+"/"+dt.Name, func(t *testing.T) {
+				rows := []map[string]string{exampleRow(e, dt.Kind, nil)}
+				if s, _ := model.SpecFor(e, dt.Kind); dt.Kind == model.KindOutbound {
+					if _, ok := s.Field("serviceType"); ok {
+						rows = append(rows, exampleRow(e, dt.Kind, map[string]string{"sku": "", "serviceType": "TAKE-BACK", "position": "2"}))
+					}
+				}
+				res := decodeBytes(t, "F.csv", csvFile(',', header(e, dt.Kind), rows...), Options{Edition: e})
+				if res.err != nil || len(res.errors()) > 0 || len(res.docs) != 1 {
+					t.Fatalf("err %v, %d docs, issues:%s", res.err, len(res.docs), dump(res.all()))
+				}
+				d := res.docs[0]
+				doc := reflect.ValueOf(map[model.Kind]any{
+					model.KindPartner: d.Partner, model.KindItem: d.Item, model.KindPackaging: d.Packaging,
+					model.KindInbound: d.Inbound, model.KindOutbound: d.Outbound,
+				}[dt.Kind]).Elem()
+				s, _ := model.SpecFor(e, dt.Kind)
+				for _, f := range s.Fields {
+					want := rows[0][f.Name]
+					if f.Level == model.LevelService {
+						want = rows[len(rows)-1][f.Name]
+					}
+					if want == "" {
+						continue
+					}
+					if got := valueAt(doc, f); got == "" {
+						t.Errorf("column %s (%q) is not in the document at %v", f.Name, want, f.Path)
+					}
+				}
+			})
+		}
+	}
+}
+
+// valueAt returns the text of the value at f's path in doc ("" when zero or
+// absent): the first line of a line column, the service line of a service
+// column, a map's value at the column's last name.
+func valueAt(doc reflect.Value, f model.Field) string {
+	v := doc
+	for i, name := range f.Path {
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return ""
+			}
+			v = v.Elem()
+		}
+		if v.Kind() == reflect.Map {
+			return v.MapIndex(reflect.ValueOf(f.Name[strings.LastIndexByte(f.Name, '.')+1:])).String()
+		}
+		if i == 0 && f.Level == model.LevelService {
+			name = "ServiceLines"
+		}
+		v = v.FieldByName(name)
+		if !v.IsValid() {
+			return ""
+		}
+		if v.Kind() == reflect.Slice {
+			if v.Len() == 0 {
+				return ""
+			}
+			v = v.Index(0)
+		}
+	}
+	if v.IsZero() {
+		return ""
+	}
+	return fmt.Sprint(v.Interface())
 }
 
 func TestExamplesValid(t *testing.T) {

@@ -1,6 +1,8 @@
 // Package model holds filebridge's edition-neutral documents and, for each
-// edition of the portal API, the one table of its limits, enums and required
-// fields. Everything that validates or limits a document reads these tables.
+// edition of the portal API and document type, the one declaration of its
+// columns, limits, enums, required fields and create request (decl.go).
+// Everything that validates, binds, sends or compares a document reads the
+// tables derived from the declarations (SpecFor, Body).
 package model
 
 import (

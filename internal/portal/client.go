@@ -1,8 +1,9 @@
 // Package portal is filebridge's client of the logistics operator's
 // customer-portal REST API, in both editions (A v1.2.0 and B v1.1.0).
 //
-// It owns one table of both editions' documents (wireTables, wire_docs.go; the
-// wire field names in wire_a.go and wire_b.go),
+// It owns one table of both editions' documents (wireTables, wire_docs.go;
+// responses are read by the model documents' `wire` tags, read.go, requests
+// are the declarations of internal/model),
 // hydra paging, bearer authentication, the one function that decides retry
 // versus reject (classify), error decoding, and the code-to-id resolution
 // cache. It speaks model documents and never imports the file formats.

@@ -176,7 +176,7 @@ func (c *Client) CreatePartner(ctx context.Context, p model.Partner) (Outcome, e
 func (c *Client) PreparePartner(p model.Partner) Prepared {
 	op := createOf(c, c.wire.partners, p.Code, p, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPartner(ctx, p.Code)
-		return got.ID, diffPartner(p, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindPartner, p, got), found, err
 	})
 	return c.prepared(op, func(ctx context.Context) (Outcome, error) { return c.createAndRemember(ctx, op, RefPartner) })
 }
@@ -202,7 +202,7 @@ func (c *Client) PrepareItem(ctx context.Context, it model.Item) (Prepared, erro
 	}
 	op := createOf(c, c.wire.items, it.SKU, it, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findItem(ctx, it.SKU)
-		return got.ID, diffItem(it, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindItem, it, got), found, err
 	})
 	return c.prepared(op, func(ctx context.Context) (Outcome, error) { return c.createAndRemember(ctx, op, RefSKU) }), nil
 }
@@ -239,10 +239,11 @@ func (c *Client) PreparePackaging(ctx context.Context, p model.Packaging) (Prepa
 	if err := refs.err(); err != nil {
 		return Prepared{}, err
 	}
-	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: packagingBodyB(p, c.IRI(Variants, variant), supplierID)}
+	op := createOp{docKind: packagingsB.docKind, key: p.SKU + " " + p.Code, body: model.Body(model.EditionB, model.KindPackaging, p,
+		map[string]any{"variant": c.IRI(Variants, variant), "supplier": supplierID})}
 	op.find = func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findPackaging(ctx, p.SKU, p.Code)
-		return got.ID, diffPackaging(p, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindPackaging, p, got), found, err
 	}
 	return c.prepared(op, func(ctx context.Context) (Outcome, error) { return c.create(ctx, op) }), nil
 }
@@ -334,7 +335,7 @@ func (c *Client) inboundOp(in model.Inbound, wh int64) createOp {
 	body.WarehouseLocation = wh
 	return createOf(c, c.wire.inbounds, in.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findInbound(ctx, in.OrderNumber)
-		return got.ID, diffInbound(in, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindInbound, in, got), found, err
 	})
 }
 
@@ -528,7 +529,7 @@ func (c *Client) outboundOp(o model.Outbound, wh int64) createOp {
 	body.WarehouseLocation = wh
 	return createOf(c, c.wire.outbounds, o.OrderNumber, body, func(ctx context.Context) (int64, []Violation, bool, error) {
 		got, found, err := c.findOutbound(ctx, o.OrderNumber)
-		return got.ID, diffOutbound(o, got), found, err
+		return got.ID, diffDoc(c.cfg.Edition, model.KindOutbound, o, got), found, err
 	})
 }
 

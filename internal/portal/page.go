@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
-	"filebridge/internal/model"
 )
 
 // page is one page of a collection read into model documents.
@@ -20,23 +18,17 @@ type page[M any] struct {
 }
 
 // decodePage reads a collection page in either envelope ("hydra:member" or
-// "member", a bare array as a page without totals) with encoding/json,
-// each member into a W converted with conv. A page that is not valid JSON
-// is an error as a whole; a member that does not fit W ends Members with
-// Err.
-func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
-	if p, ok := decodeTyped(b, conv); ok {
-		return p, nil
-	}
-	// A member that does not fit W (or a page that is not JSON): read
-	// member by member, so that the members before it are kept.
+// "member", a bare array as a page without totals), each member with one.
+// A page that is not valid JSON is an error as a whole; a member that
+// cannot be read ends Members with Err.
+func decodePage[M any](b []byte, one func([]byte) (M, error)) (page[M], error) {
 	raw, err := decodePageRaw(b)
 	if err != nil {
 		return page[M]{}, err
 	}
 	p := page[M]{TotalItems: raw.TotalItems, Next: raw.Next, HasView: raw.HasView, Members: make([]M, 0, len(raw.Members))}
 	for _, m := range raw.Members {
-		v, err := decodeAs(m, conv)
+		v, err := one(m)
 		if err != nil {
 			p.Err = err
 			break
@@ -44,30 +36,6 @@ func decodePage[W, M any](b []byte, conv func(*W) M) (page[M], error) {
 		p.Members = append(p.Members, v)
 	}
 	return p, nil
-}
-
-// decodeTyped reads a page in one pass; ok is false on any error, and
-// decodePage then reads it member by member.
-func decodeTyped[W, M any](b []byte, conv func(*W) M) (page[M], bool) {
-	p, err := readEnvelope[W](b)
-	if err != nil {
-		return page[M]{}, false
-	}
-	out := page[M]{TotalItems: p.TotalItems, Next: p.Next, HasView: p.HasView, Members: make([]M, len(p.Members))}
-	for i := range p.Members {
-		out.Members[i] = conv(&p.Members[i])
-	}
-	return out, true
-}
-
-// decodeAs reads one document into a fresh W and converts it.
-func decodeAs[W, M any](raw []byte, conv func(*W) M) (M, error) {
-	var w W
-	if err := json.Unmarshal(raw, &w); err != nil {
-		var zero M
-		return zero, fmt.Errorf("reading %s: %w", model.Clip(string(bytes.TrimSpace(raw)), 80), err)
-	}
-	return conv(&w), nil
 }
 
 // PageResult is one page of a collection, its members undecoded (its Err

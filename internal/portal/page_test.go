@@ -37,7 +37,7 @@ func stockPageA(n int) []byte {
 // TestDecodePageEnvelopes reads the envelopes, totals and views the
 // portal may send, and checks how errors come out.
 func TestDecodePageEnvelopes(t *testing.T) {
-	conv := (*supplierA).model
+	conv := wireTables[model.EditionA].partners.one
 	tests := []struct {
 		name     string
 		in       string
@@ -105,7 +105,7 @@ func FuzzDecodePage(f *testing.F) {
 	f.Add([]byte(`2024-02-29T23:59:59+00:00:00`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		raw, rawErr := decodePageRaw(b)
-		got, err := decodePage(b, (*wStock).model)
+		got, err := decodePage(b, stocksDoc.one)
 		if (err != nil) != (rawErr != nil) {
 			t.Fatalf("%q: page error %v, envelope error %v", b, err, rawErr)
 		}
@@ -119,7 +119,7 @@ func FuzzDecodePage(f *testing.F) {
 		if n > len(raw.Members) || (got.Err == nil && len(got.Members) != len(raw.Members)) {
 			t.Fatalf("%q: %d members and error %v of %d", b, len(got.Members), got.Err, len(raw.Members))
 		}
-		if _, err := decodePage(b, (*movementB).model); err != nil {
+		if _, err := decodePage(b, wireTables[model.EditionB].movements.one); err != nil {
 			t.Fatalf("%q: movements: %v", b, err)
 		}
 	})

@@ -25,28 +25,28 @@ const (
 // WarehouseClient is a warehouse available under the caller's contract
 // (Edition B).
 type WarehouseClient struct {
-	ID            int64
-	ClientCode    string
-	WarehouseID   int64
-	WarehouseCode string
-	WarehouseName string
+	ID            int64  `wire:"#"`
+	ClientCode    string `wire:"clientCode"`
+	WarehouseID   int64  `wire:"#warehouse"`
+	WarehouseCode string `wire:"warehouse.code"`
+	WarehouseName string `wire:"warehouse.name"`
 }
 
 // Carrier is an Edition B carrier.
 type Carrier struct {
-	ID                 int64
-	Code               string
-	Name               string
-	TransportationType string // main transportation type code, when given
+	ID                 int64  `wire:"#"`
+	Code               string `wire:"code"`
+	Name               string `wire:"name"`
+	TransportationType string `wire:"mainTransportationType.code"` // when given
 }
 
 // CarrierService is an Edition B carrier service.
 type CarrierService struct {
-	ID          int64
-	Code        string
-	Name        string
-	CarrierID   int64
-	CarrierCode string
+	ID          int64  `wire:"#"`
+	Code        string `wire:"code"`
+	Name        string `wire:"name"`
+	CarrierID   int64  `wire:"#carrier"`
+	CarrierCode string `wire:"carrier.code"`
 }
 
 // skuChunk is how many codes one code[] lookup carries.

@@ -12,17 +12,17 @@ import (
 	"filebridge/internal/model"
 )
 
-// This file holds the JSON primitives both editions' wire tables are built
-// from. Requests are written strictly (timestamps in one layout, numbers as
-// JSON numbers); responses are read tolerantly: "+00:00" and "+00:00:00"
-// offsets, numbers as JSON numbers or numeric strings, references as ids,
-// IRIs or embedded objects.
+// This file holds the JSON primitives responses are read with (read.go).
+// Requests (model.Body) are written strictly (timestamps in one layout,
+// numbers as JSON numbers); responses are read tolerantly:
+// "+00:00" and "+00:00:00" offsets, numbers as JSON numbers or numeric
+// strings, references as ids, IRIs or embedded objects.
 
 const (
 	// wireTimeLayout is how timestamps are sent: UTC with an explicit offset.
-	wireTimeLayout = "2006-01-02T15:04:05+00:00"
+	wireTimeLayout = model.TimestampLayout
 	// wireDateLayout is how calendar dates are sent.
-	wireDateLayout = "2006-01-02"
+	wireDateLayout = time.DateOnly
 )
 
 // readTimeLayouts are tried in order when reading a timestamp. Fractional
@@ -55,16 +55,6 @@ func parseWireTime(s string) (time.Time, error) {
 // wTime is a timestamp on the wire.
 type wTime struct{ time.Time }
 
-func wt(t time.Time) wTime { return wTime{t} }
-
-// MarshalJSON writes the UTC form with a "+00:00" offset, null when zero.
-func (t wTime) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return []byte(`"` + t.UTC().Format(wireTimeLayout) + `"`), nil
-}
-
 // UnmarshalJSON reads a timestamp string (or null).
 func (t *wTime) UnmarshalJSON(b []byte) error {
 	s, ok, err := jsonText(b)
@@ -76,27 +66,6 @@ func (t *wTime) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	t.Time = v
-	return nil
-}
-
-// wDate is a calendar date on the wire.
-type wDate struct{ time.Time }
-
-// MarshalJSON writes "2006-01-02", null when zero.
-func (d wDate) MarshalJSON() ([]byte, error) {
-	if d.IsZero() {
-		return []byte("null"), nil
-	}
-	return []byte(`"` + d.Format(wireDateLayout) + `"`), nil
-}
-
-// UnmarshalJSON reads a date or a timestamp (or null).
-func (d *wDate) UnmarshalJSON(b []byte) error {
-	var t wTime
-	if err := t.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	d.Time = t.Time
 	return nil
 }
 
@@ -210,113 +179,13 @@ func (st *wStatus) model() model.Status {
 	return model.Status{Code: int(st.Code), Name: str(st.Name)}
 }
 
-// none is the object of a reference whose content filebridge does not read.
-type none struct{}
-
-// ref is a reference to another resource as responses carry it: an id
-// (12), an IRI ("/api/variants/12") or an embedded object (with "@id" and/or
-// "id"). Obj is set (and Has true) only for an embedded object.
-type ref[T any] struct {
-	ID  int64
-	Has bool
-	Obj T
-}
-
-// UnmarshalJSON reads an id, an IRI, an object or null.
-func (r *ref[T]) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
-		return nil
-	}
-	switch c := b[0]; {
-	case c == '{':
-		var obj T
-		var head docID
-		if idf, ok := any(&obj).(identified); ok {
-			// The object carries its own "@id" and "id": one decode.
-			if err := json.Unmarshal(b, &obj); err != nil {
-				return err
-			}
-			head = *idf.ident()
-		} else {
-			if err := json.Unmarshal(b, &head); err != nil {
-				return err
-			}
-			if _, skip := any(obj).(none); !skip {
-				if err := json.Unmarshal(b, &obj); err != nil {
-					return err
-				}
-			}
-		}
-		r.Obj, r.Has, r.ID = obj, true, head.id()
-		return nil
-	case c == '-' || '0' <= c && c <= '9':
-		if n, ok := parseInt(b); ok {
-			r.ID = n
-			return nil
-		}
-	case c == '"' && len(b) >= 2 && bytes.IndexByte(b, '\\') < 0:
-		r.setText(b[1 : len(b)-1])
-		return nil
-	}
-	s, ok, err := jsonText(b)
-	if err != nil || !ok {
-		return err
-	}
-	r.setText([]byte(s))
-	return nil
-}
-
-// setText sets the reference from a text: an integer id or an IRI.
-func (r *ref[T]) setText(s []byte) {
-	t := bytes.TrimSpace(s)
-	if n, ok := parseInt(t); ok {
-		r.ID = n
-		return
-	}
-	r.ID = iriIDBytes(s)
-}
-
-// parseInt is strconv.ParseInt(b, 10, 64) without allocating.
-func parseInt(b []byte) (int64, bool) {
-	d := b
-	if len(d) > 0 && (d[0] == '+' || d[0] == '-') {
-		d = d[1:]
-	}
-	if len(d) == 0 {
-		return 0, false
-	}
-	for _, c := range d {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-	}
-	if len(d) > 18 {
-		n, err := strconv.ParseInt(string(b), 10, 64)
-		return n, err == nil
-	}
-	var n int64
-	for _, c := range d {
-		n = n*10 + int64(c-'0')
-	}
-	if b[0] == '-' {
-		n = -n
-	}
-	return n, true
-}
-
-// get returns the embedded object, or a zero one.
-func (r ref[T]) get() T { return r.Obj }
-
 // iriID returns the numeric last segment of an IRI ("/api/variants/12" ->
 // 12), or 0.
-func iriID(iri string) int64 { return iriIDBytes([]byte(iri)) }
-
-func iriIDBytes(iri []byte) int64 {
-	iri = bytes.TrimRight(iri, "/")
-	i := bytes.LastIndexByte(iri, '/')
-	n, ok := parseInt(iri[i+1:])
-	if !ok || n < 0 {
+func iriID(iri string) int64 {
+	iri = strings.TrimRight(iri, "/")
+	i := strings.LastIndexByte(iri, '/')
+	n, err := strconv.ParseInt(iri[i+1:], 10, 64)
+	if err != nil || n < 0 {
 		return 0
 	}
 	return n
@@ -328,12 +197,6 @@ type docID struct {
 	AtID string `json:"@id"`
 	ID   wInt   `json:"id"`
 }
-
-// identified is a wire type carrying its own "@id" and "id" (docID
-// embedded).
-type identified interface{ ident() *docID }
-
-func (d *docID) ident() *docID { return d }
 
 func (d docID) id() int64 {
 	if d.ID != 0 {

@@ -1,7 +1,6 @@
 package portal
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,12 +46,11 @@ func TestRefForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			var r ref[variantB]
-			err := json.Unmarshal([]byte(tt.in), &r)
+			r, err := readDoc[model.Stock]([]byte(`{"variant":` + tt.in + `}`))
 			if (err != nil) != tt.wantErr {
 				t.Fatalf("err %v", err)
 			}
-			if r.ID != tt.id || string(r.get().SKU) != tt.sku {
+			if r.VariantID != tt.id || r.SKU != tt.sku {
 				t.Errorf("got %+v", r)
 			}
 		})
@@ -113,6 +111,19 @@ func TestDecodeDocuments(t *testing.T) {
 		{"B movement", func(b []byte) (any, error) { return wireTables[model.EditionB].movements.one(b) }, `{"fromPosition":"available","toPosition":null,
 			"quantity":"-2","movedAt":"2026-11-21T09:30:00+00:00","variant":{"id":12,"sku":"S","company":"/api/companies/42"},"processed":"true","fromLotNumber":"L"}`,
 			model.Movement{SKU: "S", VariantID: 12, FromPosition: "available", FromLotNumber: "L", Quantity: -2, MovedAt: ts, Processed: true}},
+		{"B sales order", func(b []byte) (any, error) { return wireTables[model.EditionB].outbounds.one(b) }, `{"id":6,"orderNumber":"SO-2",
+			"warehouseLocation":{"@id":"/api/warehouses/3","code":"WH"},"billingTo":"/api/connections/8",
+			"shipTo":{"@id":"/api/connections/9","code":"C-9","relationship":"Marketplace","name":"J","zipcode":69003},
+			"carrier":null,"requestedCarrier":{"id":7,"code":"DHL"},"carrierService":"/api/carrier_services/2",
+			"requestedCarrierService":{"id":5,"code":"EXP"},"plannedDeliveryDate":"2026-11-21",
+			"salesOrderLineItems":[{"position":1,"variant":12,"quantity":"3","lotNumber":" L1 ","quantityShipped":1}],
+			"shippingUnits":[{"id":4,"shippingUnitNumber":"SU-1","shippingTrackingNumber":"TRK","shippingUnitEvents":[{"id":8,"message":"In transit"}]}]}`,
+			model.Outbound{ID: 6, OrderNumber: "SO-2", WarehouseLocation: 3, WarehouseCode: "WH", BillingToID: 8,
+				ShipTo: &model.Address{Code: "C-9", Relationship: "Marketplace", Name: "J", Zipcode: "69003"}, ShipToCode: "C-9", ShipToID: 9,
+				CarrierID: 7, CarrierCode: "DHL", CarrierServiceID: 2, PlannedDeliveryDate: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC),
+				Lines: []model.OutboundLine{{Position: 1, VariantID: 12, Quantity: 3, LotNumber: "L1", QuantityShipped: 1}},
+				ShippingUnits: []model.ShippingUnit{{ID: 4, ShippingUnitNumber: "SU-1", ShippingTrackingNumber: "TRK", OrderNumber: "SO-2",
+					Events: []model.TrackingEvent{{ID: 8, ShippingUnitNumber: "SU-1", TrackingNumber: "TRK", Message: "In transit"}}}}}},
 		{"A stock", func(b []byte) (any, error) { return stocksDoc.one(b) }, `{"available":5,"incoming":"1","allocated":0,"locked":2,
 			"variant":{"@id":"/api/variants/12","sku":"S","name":"N","ean":"4006381333931","supplier":5}}`,
 			model.Stock{SKU: "S", VariantID: 12, Name: "N", EAN: "4006381333931", Available: 5, Incoming: 1, Locked: 2}},

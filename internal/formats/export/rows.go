@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"strconv"
 	"time"
 
@@ -12,14 +13,14 @@ import (
 type ReceiptRow struct {
 	OrderNumber      string    `csv:"orderNumber" doc:"Reception (A) or purchase order (B) number."`
 	ReferenceNumber  string    `csv:"referenceNumber" doc:"Purchase order number on the bill of lading (A) or additional reference (B)."`
-	StatusCode       int       `csv:"statusCode,omitempty" doc:"Status code: 80 received, 75 partially received (B)."`
-	StatusName       string    `csv:"statusName" doc:"Status name returned by the API (B), else the operator's name for the code."`
+	StatusCode       int       `csv:"statusCode,omitempty" model:"Status.Code" doc:"Status code: 80 received, 75 partially received (B)."`
+	StatusName       string    `csv:"statusName" model:"Status.Name" doc:"Status name returned by the API (B), else the operator's name for the code."`
 	ReceivedAt       time.Time `csv:"receivedAt" doc:"Time of receiving."`
-	Warehouse        string    `csv:"warehouse" doc:"Warehouse code (B) or warehouse id (A)."`
+	Warehouse        string    `csv:"warehouse" model:"WarehouseCode" doc:"Warehouse code (B) or warehouse id (A)."`
 	SupplierCode     string    `csv:"supplierCode" doc:"Code of the supplier (connection)."`
 	Position         int       `csv:"position" doc:"Line position."`
 	SKU              string    `csv:"sku" doc:"SKU (variant) code."`
-	QuantityOrdered  int64     `csv:"quantityOrdered" doc:"Quantity announced on the line."`
+	QuantityOrdered  int64     `csv:"quantityOrdered" model:"Quantity" doc:"Quantity announced on the line."`
 	QuantityReceived int64     `csv:"quantityReceived" doc:"Quantity received."`
 	Difference       int64     `csv:"difference" doc:"quantityReceived minus quantityOrdered: negative when goods are missing."`
 	LotNumber        string    `csv:"lotNumber" doc:"Lot number (B)."`
@@ -85,8 +86,8 @@ type TrackingRow struct {
 	OrderNumber        string        `csv:"orderNumber" doc:"Sales order number."`
 	ShippingUnitNumber string        `csv:"shippingUnitNumber" doc:"Parcel (shipping unit) number."`
 	TrackingNumber     string        `csv:"trackingNumber" doc:"Carrier tracking number of the parcel."`
-	StatusCode         int           `csv:"statusCode,omitempty" doc:"Shipping unit status code set by the event."`
-	StatusName         string        `csv:"statusName" doc:"Status name, when the API gives one."`
+	StatusCode         int           `csv:"statusCode,omitempty" model:"Status.Code" doc:"Shipping unit status code set by the event."`
+	StatusName         string        `csv:"statusName" model:"Status.Name" doc:"Status name, when the API gives one."`
 	Location           string        `csv:"location" doc:"Where the event happened."`
 	Message            string        `csv:"message" doc:"The carrier's message."`
 	StatusDetail       string        `csv:"statusDetail" doc:"The carrier's status detail."`
@@ -108,91 +109,50 @@ type ItemRow struct {
 	UpdatedAt   time.Time     `csv:"updatedAt" doc:"Last update of the variant."`
 }
 
+// The rows are filled from the documents by field name (model.Fill; a
+// `model` tag names another field, dotted for a nested one); the line's
+// fields over the document's.
+
 // ReceiptRows returns one row per line of a reception or purchase order.
 func ReceiptRows(in model.Inbound) []ReceiptRow {
-	name := in.Status.Name
-	if name == "" {
-		name = model.StatusName(in.Status.Code)
-	}
-	warehouse := in.WarehouseCode
-	if warehouse == "" && in.WarehouseLocation != 0 {
-		warehouse = strconv.FormatInt(in.WarehouseLocation, 10)
-	}
-	rows := make([]ReceiptRow, 0, len(in.Lines))
-	for _, l := range in.Lines {
-		rows = append(rows, ReceiptRow{
-			OrderNumber:      in.OrderNumber,
-			ReferenceNumber:  in.ReferenceNumber,
-			StatusCode:       in.Status.Code,
-			StatusName:       name,
-			ReceivedAt:       in.ReceivedAt,
-			Warehouse:        warehouse,
-			SupplierCode:     in.SupplierCode,
-			Position:         l.Position,
-			SKU:              l.SKU,
-			QuantityOrdered:  l.Quantity,
-			QuantityReceived: l.QuantityReceived,
-			Difference:       l.QuantityReceived - l.Quantity,
-			LotNumber:        l.LotNumber,
-			ExpiryDate:       l.ExpiryDate,
-			OwnerCode:        l.OwnerCode,
-			UpdatedAt:        in.UpdatedAt,
-		})
+	rows := make([]ReceiptRow, len(in.Lines))
+	for i, l := range in.Lines {
+		r := &rows[i]
+		model.Fill(r, in)
+		model.Fill(r, l)
+		r.StatusName = cmp.Or(r.StatusName, model.StatusName(in.Status.Code))
+		if r.Warehouse == "" && in.WarehouseLocation != 0 {
+			r.Warehouse = strconv.FormatInt(in.WarehouseLocation, 10)
+		}
+		r.Difference = l.QuantityReceived - l.Quantity
 	}
 	return rows
 }
 
 // ShipmentRows returns one row per shipped or unfulfillable line.
 func ShipmentRows(s model.Shipment) []ShipmentRow {
-	rows := make([]ShipmentRow, 0, len(s.Lines))
-	for _, l := range s.Lines {
-		rows = append(rows, ShipmentRow{
-			OrderNumber:           s.OrderNumber,
-			ExternalOrderNumber:   s.ExternalOrderNumber,
-			FulfillmentNumber:     s.FulfillmentNumber,
-			ShippedAt:             s.ShippedAt,
-			TrackingNumber:        s.TrackingNumber,
-			CarrierCode:           s.CarrierCode,
-			CarrierName:           s.CarrierName,
-			Position:              l.Position,
-			SKU:                   l.SKU,
-			QuantityOrdered:       l.QuantityOrdered,
-			QuantityShipped:       l.QuantityShipped,
-			QuantityUnfulfillable: l.QuantityUnfulfillable,
-			ReasonCode:            l.ReasonCode,
-			ReasonComment:         l.ReasonComment,
-			LotNumber:             l.LotNumber,
-			ExpiryDate:            l.ExpiryDate,
-			OwnerCode:             l.OwnerCode,
-		})
+	rows := make([]ShipmentRow, len(s.Lines))
+	for i, l := range s.Lines {
+		model.Fill(&rows[i], s)
+		model.Fill(&rows[i], l)
 	}
 	return rows
 }
 
 // StockRowOf returns the row of one stock record.
-func StockRowOf(s model.Stock) StockRow {
-	return StockRow{SKU: s.SKU, Name: s.Name, EAN: s.EAN, Available: s.Available, Incoming: s.Incoming,
-		Allocated: s.Allocated, Locked: s.Locked, UpdatedAt: s.UpdatedAt}
-}
+func StockRowOf(s model.Stock) StockRow { return rowOf[StockRow](s) }
 
 // MovementRowOf returns the row of one stock movement.
-func MovementRowOf(m model.Movement) MovementRow {
-	return MovementRow{MovedAt: m.MovedAt, SKU: m.SKU, FromPosition: m.FromPosition, ToPosition: m.ToPosition,
-		Quantity: m.Quantity, Comment: m.Comment, FromOwnerCode: m.FromOwnerCode, FromLotNumber: m.FromLotNumber,
-		FromExpiryDate: m.FromExpiryDate, ToOwnerCode: m.ToOwnerCode, ToLotNumber: m.ToLotNumber,
-		ToExpiryDate: m.ToExpiryDate, Processed: m.Processed}
-}
+func MovementRowOf(m model.Movement) MovementRow { return rowOf[MovementRow](m) }
 
 // TrackingRowOf returns the row of one shipping unit event.
-func TrackingRowOf(e model.TrackingEvent) TrackingRow {
-	return TrackingRow{OccurredAt: e.OccurredAt, OrderNumber: e.OrderNumber, ShippingUnitNumber: e.ShippingUnitNumber,
-		TrackingNumber: e.TrackingNumber, StatusCode: e.Status.Code, StatusName: e.Status.Name, Location: e.Location,
-		Message: e.Message, StatusDetail: e.StatusDetail, Severity: e.Severity, Latitude: e.Latitude,
-		Longitude: e.Longitude}
-}
+func TrackingRowOf(e model.TrackingEvent) TrackingRow { return rowOf[TrackingRow](e) }
 
 // ItemRowOf returns the row of one variant.
-func ItemRowOf(it model.Item) ItemRow {
-	return ItemRow{SKU: it.SKU, Name: it.Name, EAN: it.EAN, Length: it.Length, Width: it.Width, Height: it.Height,
-		GrossWeight: it.GrossWeight, UpdatedAt: it.UpdatedAt}
+func ItemRowOf(it model.Item) ItemRow { return rowOf[ItemRow](it) }
+
+func rowOf[R any](doc any) R {
+	var r R
+	model.Fill(&r, doc)
+	return r
 }

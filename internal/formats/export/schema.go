@@ -4,13 +4,15 @@
 // column names and order, the conversion of model documents into those rows,
 // and the streaming CSV and XLSX encoders that write them.
 //
-// Row structs carry three tags:
+// Row structs carry these tags:
 //
 //	csv:"name[,omitempty][,date]"   column name; omitempty writes a zero
 //	                                number as an empty cell; date writes a
 //	                                time.Time as a calendar date
 //	doc:"..."                       the column's description (Columns)
 //	edition:"B"                     the column exists only in that edition
+//	model:"Status.Code"             the document's field the column is
+//	                                filled from, when not the same name
 //
 // The tags are read by this package rather than by gocarina/gocsv: gocsv
 // writes a zero time.Time as "0001-01-01T00:00:00Z" where the cell must stay
