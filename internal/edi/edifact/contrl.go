@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"filebridge/internal/edi"
 )
 
 // Action codes (ISO 9735 data element 0083) CONTRL uses.
@@ -14,98 +16,68 @@ const (
 	ActionAccepted = 7 // this level acknowledged, lower levels too unless explicitly rejected
 )
 
-// Ack is the acknowledgement of one interchange: what CONTRL says.
-type Ack struct {
-	Of       Header // the acknowledged interchange's header
-	Action   int
-	Err      *Error // the first problem of UNB/UNZ (or the syntax), nil if none
-	Groups   []GroupAck
-	Messages []MessageAck // messages outside groups
-}
-
-// GroupAck acknowledges one functional group and its messages.
-type GroupAck struct {
-	Group    Group
-	Action   int
-	Err      *Error
-	Messages []MessageAck
-}
-
-// MessageAck acknowledges one message: its action and its problems (in
-// UNH/UNT themselves, or in its segments).
-type MessageAck struct {
-	Ref    string
-	ID     MessageID
-	Action int
-	Errs   []*Error
-}
-
-// Accepted reports whether the interchange was acknowledged whole.
-func (a Ack) Accepted() bool {
-	if a.Action != ActionAccepted {
-		return false
+// action is the 0083 code of a status. EDIFACT syntax 3 has no "accepted
+// with errors": such a level is acknowledged and its errors are listed.
+func action(s edi.AckStatus) string {
+	if s == edi.Rejected {
+		return strconv.Itoa(ActionRejected)
 	}
-	for _, m := range a.allMessages() {
-		if m.Action != ActionAccepted {
-			return false
-		}
-	}
-	return true
+	return strconv.Itoa(ActionAccepted)
 }
 
-func (a Ack) allMessages() []MessageAck {
-	ms := slices.Clone(a.Messages)
-	for _, g := range a.Groups {
-		ms = append(ms, g.Messages...)
-	}
-	return ms
-}
-
-// NewAck acknowledges ic: rejected whole when its envelopes have problems;
-// otherwise accepted, with the messages named in refused (problems of their
-// content, found by validation or by the portal, at message level) rejected
-// one by one.
-func NewAck(ic *Interchange, refused []*Error) Ack {
-	a := Ack{Of: ic.Header, Action: ActionAccepted}
-	all := slices.Concat(ic.Errors, refused)
-	byMsg := map[string][]*Error{}
-	for _, e := range all {
-		switch e.Level {
-		case LevelMessage:
-			byMsg[e.MsgRef] = append(byMsg[e.MsgRef], e)
-		case LevelInterchange:
-			if a.Err == nil {
-				a.Err = e
-			}
+// NewAck acknowledges ic in the shared model: rejected whole when its
+// envelopes have problems; otherwise accepted, with the messages that
+// refused names (by MsgRef: problems of their content that validation or
+// the portal found) rejected one by one. An interchange without UNG has
+// one group with an empty Control. A set's ID is the whole message
+// identifier (S009, "ORDERS:D:96A:UN:EAN008"), which UCM repeats.
+func NewAck(ic *Interchange, refused []*Error) edi.InterchangeAck {
+	h := ic.Header
+	a := edi.InterchangeAck{Sender: edi.Party{Qualifier: h.Sender.Qual, ID: h.Sender.ID},
+		Receiver: edi.Party{Qualifier: h.Recipient.Qual, ID: h.Recipient.ID}, Control: h.Ref, Date: h.Date, Time: h.Time}
+	byMsg := map[string][]*edi.Error{}
+	for _, e := range slices.Concat(ic.Errors, refused) {
+		if e.Level == LevelMessage {
+			byMsg[e.MsgRef] = append(byMsg[e.MsgRef], e.Shared())
+		} else if e.Level == LevelInterchange && a.Error == nil {
+			a.Error = e.Shared()
 		}
 	}
 	if ic.Rejected() {
-		a.Action = ActionRejected
+		a.Status = edi.Rejected
 	}
-	msg := func(mi MessageInfo) MessageAck {
-		m := MessageAck{Ref: mi.Ref, ID: mi.ID, Action: ActionAccepted, Errs: byMsg[mi.Ref]}
-		if len(m.Errs) > 0 || a.Action == ActionRejected {
-			m.Action = ActionRejected
-		}
-		return m
-	}
-	for gi, g := range ic.Groups {
-		ga := GroupAck{Group: g, Action: a.Action}
-		for _, e := range ic.Errors {
-			if e.Level == LevelGroup && e.Pos >= g.Pos && ga.Err == nil && (gi+1 == len(ic.Groups) || e.Pos < ic.Groups[gi+1].Pos) {
-				ga.Err, ga.Action = e, ActionRejected
+	groups := []edi.GroupAck{{}}
+	if len(ic.Groups) > 0 {
+		groups = groups[:0]
+		for gi, g := range ic.Groups {
+			// UCF repeats the group's sender and recipient with their qualifiers.
+			ga := edi.GroupAck{FuncID: g.ID, Control: g.Ref, Sender: strings.Join(party(g.Sender), ":"), Receiver: strings.Join(party(g.Recipient), ":")}
+			for _, e := range ic.Errors {
+				if e.Level == LevelGroup && e.Pos >= g.Pos && (gi+1 == len(ic.Groups) || e.Pos < ic.Groups[gi+1].Pos) {
+					ga.Errors = append(ga.Errors, e.Shared())
+				}
 			}
+			groups = append(groups, ga)
 		}
-		a.Groups = append(a.Groups, ga)
 	}
 	for _, mi := range ic.Messages {
-		if mi.Group >= 0 && mi.Group < len(a.Groups) {
-			g := &a.Groups[mi.Group]
-			g.Messages = append(g.Messages, msg(mi))
-			continue
+		s := edi.SetAck{ID: mi.ID.String(), Control: mi.Ref, Errors: byMsg[mi.Ref]}
+		if len(s.Errors) > 0 || a.Status == edi.Rejected {
+			s.Status = edi.Rejected
 		}
-		a.Messages = append(a.Messages, msg(mi))
+		g := &groups[0]
+		if mi.Group >= 0 && mi.Group < len(groups) {
+			g = &groups[mi.Group]
+		}
+		g.Sets = append(g.Sets, s)
 	}
+	for i := range groups {
+		if a.Status == edi.Rejected {
+			groups[i].Status = edi.Rejected
+		}
+		groups[i].Finish()
+	}
+	a.Groups = groups
 	return a
 }
 
@@ -118,11 +90,12 @@ func ContrlID(v string) MessageID {
 	return MessageID{Type: "CONTRL", Version: "D", Release: "3", Agency: "UN"}
 }
 
-// Write writes the CONTRL interchange: its UNB sent by the acknowledged
-// interchange's recipient to its sender, with control reference ref.
-func (a Ack) Write(w io.Writer, ref string, now time.Time) error {
-	h := Header{Syntax: a.Of.Syntax, SyntaxVersion: a.Of.SyntaxVersion, Sender: a.Of.Recipient, Recipient: a.Of.Sender,
-		Ref: ref, Delims: a.Of.Delims, UNA: a.Of.UNA, Test: a.Of.Test}
+// WriteCONTRL writes the CONTRL interchange acknowledging a, whose header
+// was of: its UNB goes from of's recipient to of's sender, in of's
+// syntax and service characters, with control reference ref.
+func WriteCONTRL(w io.Writer, of Header, a edi.InterchangeAck, ref string, now time.Time) error {
+	h := Header{Syntax: of.Syntax, SyntaxVersion: of.SyntaxVersion, Sender: of.Recipient, Recipient: of.Sender,
+		Ref: ref, Delims: of.Delims, UNA: of.UNA, Test: of.Test}
 	if _, ok := charsets[h.Syntax]; !ok {
 		h.Syntax, h.SyntaxVersion = "UNOC", "3" // answering an interchange whose syntax is not read
 	}
@@ -131,16 +104,19 @@ func (a Ack) Write(w io.Writer, ref string, now time.Time) error {
 	}
 	wr := NewWriter(w, h, now, true)
 	wr.Begin("1", ContrlID(h.SyntaxVersion))
-	uci := [][]string{{a.Of.Ref}, party(a.Of.Sender), party(a.Of.Recipient), {strconv.Itoa(a.Action)}}
-	wr.Segment("UCI", append(uci, errElems(a.Err)...)...)
-	for _, m := range a.Messages {
-		writeUCM(wr, m)
-	}
+	uci := [][]string{{a.Control}, party(of.Sender), party(of.Recipient), {action(a.Status)}}
+	wr.Segment("UCI", append(uci, errElems(a.Error)...)...)
 	for _, g := range a.Groups {
-		ucf := [][]string{{g.Group.Ref}, party(g.Group.Sender), party(g.Group.Recipient), {strconv.Itoa(g.Action)}}
-		wr.Segment("UCF", append(ucf, errElems(g.Err)...)...)
-		for _, m := range g.Messages {
-			writeUCM(wr, m)
+		if g.Control != "" {
+			ucf := [][]string{{g.Control}, strings.Split(g.Sender, ":"), strings.Split(g.Receiver, ":"), {action(g.Status)}}
+			var ge *edi.Error
+			if len(g.Errors) > 0 {
+				ge = g.Errors[0]
+			}
+			wr.Segment("UCF", append(ucf, errElems(ge)...)...)
+		}
+		for _, s := range g.Sets {
+			writeUCM(wr, s)
 		}
 	}
 	wr.End()
@@ -149,11 +125,11 @@ func (a Ack) Write(w io.Writer, ref string, now time.Time) error {
 
 // errElems are the syntax error code, service segment tag and element
 // position that UCI, UCF and UCM give for a problem of a service segment.
-func errElems(e *Error) [][]string {
+func errElems(e *edi.Error) [][]string {
 	if e == nil {
 		return nil
 	}
-	out := [][]string{{strconv.Itoa(e.Code)}}
+	out := [][]string{{e.Code}}
 	if strings.HasPrefix(e.Tag, "UN") {
 		out = append(out, []string{e.Tag}, position(e))
 	}
@@ -161,7 +137,7 @@ func errElems(e *Error) [][]string {
 }
 
 // position is the S011 composite: element and component positions.
-func position(e *Error) []string {
+func position(e *edi.Error) []string {
 	if e.Elem == 0 {
 		return nil
 	}
@@ -173,11 +149,11 @@ func position(e *Error) []string {
 
 // writeUCM writes a message's UCM and, per segment in error, a UCS and its
 // UCDs. A problem of UNH or UNT goes on the UCM itself.
-func writeUCM(wr *Writer, m MessageAck) {
-	ucm := [][]string{{m.Ref}, trimEmpty([]string{m.ID.Type, m.ID.Version, m.ID.Release, m.ID.Agency, m.ID.Assoc}), {strconv.Itoa(m.Action)}}
-	var body []*Error
-	for _, e := range m.Errs {
-		if (e.Tag == "UNH" || e.Tag == "UNT") && len(ucm) == 3 {
+func writeUCM(wr *Writer, s edi.SetAck) {
+	ucm := [][]string{{s.Control}, strings.Split(s.ID, ":"), {action(s.Status)}}
+	var body []*edi.Error
+	for _, e := range s.Errors {
+		if e.Level == edi.LevelSet && len(ucm) == 3 {
 			ucm = append(ucm, errElems(e)...)
 			continue
 		}
@@ -185,18 +161,18 @@ func writeUCM(wr *Writer, m MessageAck) {
 	}
 	wr.Segment("UCM", ucm...)
 	// One UCS per segment position, in order, with its element problems.
-	slices.SortStableFunc(body, func(x, y *Error) int { return x.Pos - y.Pos })
+	slices.SortStableFunc(body, func(x, y *edi.Error) int { return x.Pos - y.Pos })
 	for i := 0; i < len(body); {
 		j := i
 		for j < len(body) && body[j].Pos == body[i].Pos {
 			j++
 		}
 		var segCode []string
-		var elems []*Error
+		var elems []*edi.Error
 		for _, e := range body[i:j] {
 			if e.Elem == 0 {
 				if segCode == nil {
-					segCode = []string{strconv.Itoa(e.Code)}
+					segCode = []string{e.Code}
 				}
 				continue
 			}
@@ -204,7 +180,7 @@ func writeUCM(wr *Writer, m MessageAck) {
 		}
 		wr.Segment("UCS", []string{strconv.Itoa(body[i].Pos)}, segCode)
 		for _, e := range elems {
-			wr.Segment("UCD", []string{strconv.Itoa(e.Code)}, position(e))
+			wr.Segment("UCD", []string{e.Code}, position(e))
 		}
 		i = j
 	}

@@ -181,14 +181,14 @@ func (rd *reader) run() error {
 func (rd *reader) unb(seg Segment) bool {
 	h := &rd.ic.Header
 	h.Delims, h.UNA = rd.sc.Delims(), rd.sc.HasUNA()
-	h.Syntax, h.SyntaxVersion = seg.Value(1, 1), seg.Value(1, 2)
-	h.Sender = Party{seg.Value(2, 1), seg.Value(2, 2), seg.Value(2, 3)}
-	h.Recipient = Party{seg.Value(3, 1), seg.Value(3, 2), seg.Value(3, 3)}
-	h.Date, h.Time = seg.Value(4, 1), seg.Value(4, 2)
-	h.Ref = seg.Value(5, 1)
-	h.App = seg.Value(7, 1)
-	h.AckRequest = seg.Value(9, 1) == "1"
-	h.Test = seg.Value(11, 1) == "1"
+	h.Syntax, h.SyntaxVersion = seg.Elem(1, 1), seg.Elem(1, 2)
+	h.Sender = Party{seg.Elem(2, 1), seg.Elem(2, 2), seg.Elem(2, 3)}
+	h.Recipient = Party{seg.Elem(3, 1), seg.Elem(3, 2), seg.Elem(3, 3)}
+	h.Date, h.Time = seg.Elem(4, 1), seg.Elem(4, 2)
+	h.Ref = seg.Elem(5, 1)
+	h.App = seg.Elem(7, 1)
+	h.AckRequest = seg.Elem(9, 1) == "1"
+	h.Test = seg.Elem(11, 1) == "1"
 	bad := func(elem, comp, code int, msg string) {
 		rd.fail(&Error{Pos: seg.Pos, Line: seg.Line, Tag: "UNB", Elem: elem, Comp: comp, Code: code, Msg: msg})
 	}
@@ -261,8 +261,8 @@ func (rd *reader) unh(seg Segment) {
 	} else {
 		rd.ic.Groups[rd.group].Messages++
 	}
-	id := MessageID{seg.Value(2, 1), seg.Value(2, 2), seg.Value(2, 3), seg.Value(2, 4), seg.Value(2, 5)}
-	m := &Message{Ref: seg.Value(1, 1), ID: id}
+	id := MessageID{seg.Elem(2, 1), seg.Elem(2, 2), seg.Elem(2, 3), seg.Elem(2, 4), seg.Elem(2, 5)}
+	m := &Message{Ref: seg.Elem(1, 1), ID: id}
 	if rd.group >= 0 {
 		m.Group = &rd.ic.Groups[rd.group]
 	}
@@ -304,10 +304,10 @@ func (rd *reader) unt(seg Segment) error {
 		ok = false
 		rd.fail(&Error{Level: LevelMessage, MsgRef: m.Ref, Pos: seg.Pos, Line: seg.Line, Tag: "UNT", Elem: elem, Code: code, Msg: msg})
 	}
-	if n, err := strconv.Atoi(seg.Value(1, 1)); err != nil || n != len(m.Segments) {
-		bad(1, CodeCountMismatch, fmt.Sprintf("UNT counts %q segments but message %s has %d (UNH to UNT)", seg.Value(1, 1), m.Ref, len(m.Segments)))
+	if n, err := strconv.Atoi(seg.Elem(1, 1)); err != nil || n != len(m.Segments) {
+		bad(1, CodeCountMismatch, fmt.Sprintf("UNT counts %q segments but message %s has %d (UNH to UNT)", seg.Elem(1, 1), m.Ref, len(m.Segments)))
 	}
-	if ref := seg.Value(2, 1); ref != m.Ref {
+	if ref := seg.Elem(2, 1); ref != m.Ref {
 		bad(2, CodeRefMismatch, fmt.Sprintf("UNT names message %q but its UNH names %q", ref, m.Ref))
 	}
 	for _, e := range rd.ic.Errors {
@@ -330,8 +330,8 @@ func (rd *reader) ung(seg Segment) {
 	}
 	rd.inGroups = true
 	rd.units++
-	g := Group{ID: seg.Value(1, 1), Sender: Party{ID: seg.Value(2, 1), Qual: seg.Value(2, 2)},
-		Recipient: Party{ID: seg.Value(3, 1), Qual: seg.Value(3, 2)}, Ref: seg.Value(5, 1), Pos: seg.Pos}
+	g := Group{ID: seg.Elem(1, 1), Sender: Party{ID: seg.Elem(2, 1), Qual: seg.Elem(2, 2)},
+		Recipient: Party{ID: seg.Elem(3, 1), Qual: seg.Elem(3, 2)}, Ref: seg.Elem(5, 1), Pos: seg.Pos}
 	if g.Ref == "" {
 		rd.fail(&Error{Level: LevelGroup, Pos: seg.Pos, Line: seg.Line, Tag: "UNG", Elem: 5, Comp: 1, Code: CodeMissing, Msg: "the group reference number is missing"})
 	}
@@ -346,11 +346,11 @@ func (rd *reader) une(seg Segment) {
 	}
 	g := rd.ic.Groups[rd.group]
 	rd.group = -1
-	if n, err := strconv.Atoi(seg.Value(1, 1)); err != nil || n != g.Messages {
+	if n, err := strconv.Atoi(seg.Elem(1, 1)); err != nil || n != g.Messages {
 		rd.fail(&Error{Level: LevelGroup, Pos: seg.Pos, Line: seg.Line, Tag: "UNE", Elem: 1, Code: CodeCountMismatch,
-			Msg: fmt.Sprintf("UNE counts %q messages but group %s has %d", seg.Value(1, 1), g.Ref, g.Messages)})
+			Msg: fmt.Sprintf("UNE counts %q messages but group %s has %d", seg.Elem(1, 1), g.Ref, g.Messages)})
 	}
-	if ref := seg.Value(2, 1); ref != g.Ref {
+	if ref := seg.Elem(2, 1); ref != g.Ref {
 		rd.fail(&Error{Level: LevelGroup, Pos: seg.Pos, Line: seg.Line, Tag: "UNE", Elem: 2, Code: CodeRefMismatch,
 			Msg: fmt.Sprintf("UNE names group %q but its UNG names %q", ref, g.Ref)})
 	}
@@ -366,11 +366,11 @@ func (rd *reader) unzSeg(seg Segment) {
 	if rd.inGroups {
 		what = "functional groups"
 	}
-	if n, err := strconv.Atoi(seg.Value(1, 1)); err != nil || n != rd.units {
+	if n, err := strconv.Atoi(seg.Elem(1, 1)); err != nil || n != rd.units {
 		rd.fail(&Error{Pos: seg.Pos, Line: seg.Line, Tag: "UNZ", Elem: 1, Code: CodeCountMismatch,
-			Msg: fmt.Sprintf("UNZ counts %q %s but the interchange has %d", seg.Value(1, 1), what, rd.units)})
+			Msg: fmt.Sprintf("UNZ counts %q %s but the interchange has %d", seg.Elem(1, 1), what, rd.units)})
 	}
-	if ref := seg.Value(2, 1); ref != rd.ic.Header.Ref {
+	if ref := seg.Elem(2, 1); ref != rd.ic.Header.Ref {
 		rd.fail(&Error{Pos: seg.Pos, Line: seg.Line, Tag: "UNZ", Elem: 2, Code: CodeRefMismatch,
 			Msg: fmt.Sprintf("UNZ names interchange %q but its UNB names %q", ref, rd.ic.Header.Ref)})
 	}

@@ -45,7 +45,7 @@ func describe(t *testing.T, data []byte) string {
 		fmt.Fprintf(&b, "error %d: %v\n", e.Code, e)
 	}
 	var ack bytes.Buffer
-	if err := NewAck(ic, nil).Write(&ack, "ACK1", ackTime); err != nil {
+	if err := WriteCONTRL(&ack, ic.Header, NewAck(ic, nil), "ACK1", ackTime); err != nil {
 		t.Fatal(err)
 	}
 	b.WriteString("CONTRL:\n")

@@ -2,7 +2,10 @@ package edifact
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"filebridge/internal/edi"
 )
 
 // Level is the envelope level a problem belongs to.
@@ -68,4 +71,22 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(": " + e.Msg)
 	return b.String()
+}
+
+// Shared returns the problem as the acknowledgement model and the reports
+// of both standards name it.
+func (e *Error) Shared() *edi.Error {
+	level := edi.LevelInterchange
+	switch {
+	case e.Level == LevelGroup:
+		level = edi.LevelGroup
+	case e.Level == LevelMessage && (e.Tag == "UNH" || e.Tag == "UNT"):
+		level = edi.LevelSet
+	case e.Level == LevelMessage && e.Elem > 0:
+		level = edi.LevelElement
+	case e.Level == LevelMessage:
+		level = edi.LevelSegment
+	}
+	return &edi.Error{Location: edi.Location{Pos: e.Pos, Tag: e.Tag, Elem: e.Elem, Comp: e.Comp},
+		Level: level, Code: strconv.Itoa(e.Code), Msg: e.Msg, Line: e.Line}
 }

@@ -33,7 +33,7 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 		var ack bytes.Buffer
-		if err := NewAck(ic, nil).Write(&ack, "1", ackTime); err != nil && !ic.Rejected() {
+		if err := WriteCONTRL(&ack, ic.Header, NewAck(ic, nil), "1", ackTime); err != nil && !ic.Rejected() {
 			t.Fatalf("acknowledging an accepted interchange: %v", err)
 		}
 		if ic.Rejected() {

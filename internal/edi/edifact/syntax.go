@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"filebridge/internal/edi"
 )
 
 // Delims are the service characters of an interchange.
@@ -73,25 +75,10 @@ func isAlnum(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
-// Segment is one segment: its tag and its data elements, each a list of
-// components. Pos is its 1-based position in its message (UNH is 1), as
-// CONTRL counts; for a service segment outside a message, its position in
-// the interchange. Line is the physical line it starts on.
-type Segment struct {
-	Tag   string
-	Elems [][]string
-	Pos   int
-	Line  int
-}
-
-// Value returns component comp (1-based) of data element elem (1-based,
-// the first after the tag), "" when absent.
-func (s Segment) Value(elem, comp int) string {
-	if elem < 1 || elem > len(s.Elems) || comp < 1 || comp > len(s.Elems[elem-1]) {
-		return ""
-	}
-	return s.Elems[elem-1][comp-1]
-}
+// Segment is one segment: Pos is its position in its message (UNH is
+// 1), as CONTRL counts; for a segment outside a message, its position in
+// the interchange.
+type Segment = edi.Segment
 
 // maxSegment bounds one segment (bytes), so a file without terminators
 // cannot hold the reader's memory.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"filebridge/internal/edi"
 )
 
 // TestWriter writes interchanges with values that need the release
@@ -49,7 +51,7 @@ func TestWriter(t *testing.T) {
 				t.Fatalf("no %q in\n%s", tc.want, out.String())
 			}
 			var got string
-			ic, err := Read(&out, func(m *Message) error { got = m.Segments[1].Value(4, 1); return nil })
+			ic, err := Read(&out, func(m *Message) error { got = m.Segments[1].Elem(4, 1); return nil })
 			if err != nil || ic.Rejected() || got != tc.value {
 				t.Fatalf("read back %q (%v %v)", got, err, ic.Errors)
 			}
@@ -68,11 +70,11 @@ func TestContrlRefused(t *testing.T) {
 	}
 	refused := []*Error{{Level: LevelMessage, MsgRef: "2", Pos: 3, Tag: "NAD", Elem: 8, Code: CodeMissing, Msg: "postcode is empty"}}
 	a := NewAck(ic, refused)
-	if a.Accepted() {
-		t.Fatal("an ack with a refused message says accepted")
+	if a.Status != edi.Accepted || a.Groups[0].Status != edi.Rejected || a.Groups[0].Accepted != 1 {
+		t.Fatalf("ack %+v: want the interchange accepted, one message of two rejected", a)
 	}
 	var out bytes.Buffer
-	if err := a.Write(&out, "9", ackTime); err != nil {
+	if err := WriteCONTRL(&out, ic.Header, a, "9", ackTime); err != nil {
 		t.Fatal(err)
 	}
 	want := "UNB+UNOC:3+R:ZZ+S:ZZ+261126:2330+9'\nUNH+1+CONTRL:D:3:UN'\nUCI+77+S:ZZ+R:ZZ+7'\nUCM+1+ORDERS:D:96A:UN+7'\nUCM+2+ORDERS:D:96A:UN+4'\nUCS+3'\nUCD+13+8'\nUNT+7+1'\nUNZ+1+9'\n"
