@@ -87,6 +87,9 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	if c, ok := src.(*csvSource); ok {
 		sum.Delimiter = c.delim
 	}
+	if es, ok := src.(*ediSource); ok && opts.Type == "" {
+		dt, opts.Type = es.dt, es.dt.Name // the message type says it
+	}
 	sum.Sheet = src.sheet()
 	header, first, done, err := readHeader(src, name, opts, &sum)
 	if done || err != nil {

@@ -31,8 +31,9 @@ type Options struct {
 	// Type is a document type name or alias of the edition ("skus",
 	// "purchase_orders"...); "" detects it from the header row.
 	Type string
-	// Format is "csv" or "xlsx"; "" picks it by file extension (.csv, .txt,
-	// .tsv: csv; .xlsx: xlsx).
+	// Format is "csv", "xlsx" or "edifact"; "" picks EDIFACT by content
+	// (UNA or UNB at the start), else by file extension (.csv, .txt, .tsv:
+	// csv; .xlsx: xlsx).
 	Format string
 	// Delimiter of CSV fields; 0 detects it among ',' ';' '\t' '|'.
 	Delimiter rune
@@ -123,6 +124,8 @@ func (i Issue) Error() string {
 	switch {
 	case i.Sheet != "" && i.Cell != "":
 		fmt.Fprintf(&b, " sheet %q cell %s", i.Sheet, i.Cell)
+	case i.Cell != "" && i.Sheet == "": // an EDI segment and element
+		b.WriteString(" " + i.Cell)
 	case i.Sheet != "" && i.Row > 0:
 		fmt.Fprintf(&b, " sheet %q row %d", i.Sheet, i.Row)
 	case i.Row > 0:

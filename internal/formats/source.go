@@ -61,11 +61,11 @@ func (e *fileProblem) Error() string {
 // formatOf returns "csv" or "xlsx" for the options and file name.
 func formatOf(name string, opts Options) (string, error) {
 	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
-	case "csv", "xlsx":
+	case "csv", "xlsx", "edifact":
 		return f, nil
 	case "":
 	default:
-		return "", fmt.Errorf("unknown file format %q: use \"csv\" or \"xlsx\"", opts.Format)
+		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\" or \"edifact\"", opts.Format)
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv", ".txt", ".tsv":
@@ -87,9 +87,15 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
 	}
+	if opts.Format == "" && isEDIFACT(r) {
+		return openEDIFACT(r, size, opts)
+	}
 	format, err := formatOf(name, opts)
 	if err != nil {
 		return nil, err
+	}
+	if format == "edifact" {
+		return openEDIFACT(r, size, opts)
 	}
 	if format == "xlsx" {
 		return openXLSX(r, size, name, opts)

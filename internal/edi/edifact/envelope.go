@@ -58,6 +58,8 @@ type Message struct {
 	ID       MessageID
 	Group    *Group // nil outside a functional group
 	Segments []Segment
+	// Start is the position of its UNH in the interchange (UNB is 1).
+	Start int
 }
 
 // Interchange is what Read learnt of an interchange: its header, the
@@ -194,7 +196,7 @@ func (rd *reader) unb(seg Segment) bool {
 	}
 	cs, ok := charsets[h.Syntax]
 	if !ok {
-		bad(1, 1, CodeSyntaxVersion, fmt.Sprintf("syntax identifier %q is not one filebridge reads: use UNOA, UNOB or UNOC", h.Syntax))
+		bad(1, 1, CodeSyntaxVersion, fmt.Sprintf("syntax identifier %q is not one filebridge reads: use UNOA, UNOB, UNOC or UNOW", h.Syntax))
 		return false
 	}
 	rd.sc.setCharset(cs)
@@ -262,7 +264,7 @@ func (rd *reader) unh(seg Segment) {
 		rd.ic.Groups[rd.group].Messages++
 	}
 	id := MessageID{seg.Elem(2, 1), seg.Elem(2, 2), seg.Elem(2, 3), seg.Elem(2, 4), seg.Elem(2, 5)}
-	m := &Message{Ref: seg.Elem(1, 1), ID: id}
+	m := &Message{Ref: seg.Elem(1, 1), ID: id, Start: seg.Pos}
 	if rd.group >= 0 {
 		m.Group = &rd.ic.Groups[rd.group]
 	}

@@ -48,7 +48,7 @@ func NewWriter(w io.Writer, h Header, now time.Time, lineBreaks bool) *Writer {
 	wr := &Writer{w: bufio.NewWriter(w), h: h, nl: lineBreaks}
 	cs, ok := charsets[h.Syntax]
 	if !ok {
-		wr.err = fmt.Errorf("syntax identifier %q: use UNOA, UNOB or UNOC", h.Syntax)
+		wr.err = fmt.Errorf("syntax identifier %q: use UNOA, UNOB, UNOC or UNOW", h.Syntax)
 		return wr
 	}
 	wr.cs = cs

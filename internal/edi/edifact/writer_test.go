@@ -24,6 +24,7 @@ func TestWriter(t *testing.T) {
 		{name: "service characters released", value: "10+2: it's ok?", want: "FTX+AAI+++10?+2?: it?'s ok??'"},
 		{name: "latin-1 in UNOC", value: "Müller", want: "FTX+AAI+++M\xfcller'"},
 		{name: "UNOA refuses lower case", h: func(h Header) Header { h.Syntax = "UNOA"; return h }, value: "ok", wantErr: "not in the character set UNOA"},
+		{name: "UNOW carries UTF-8", h: func(h Header) Header { h.Syntax, h.SyntaxVersion = "UNOW", "4"; return h }, value: "20 € ok", want: "FTX+AAI+++20 € ok'"},
 		{name: "UNOC refuses what Latin-1 lacks", value: "20 €", wantErr: "not in the character set UNOC"},
 		{name: "own UNA", h: func(h Header) Header { h.Delims = Delims{'^', '|', ',', '\\', '~'}; return h }, value: "a|b~c", want: "FTX|AAI|||a\\|b\\~c~"},
 	} {

@@ -1,0 +1,152 @@
+package formats
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"filebridge/internal/edi"
+	"filebridge/internal/edi/edifact"
+	"filebridge/internal/model"
+)
+
+// ediSource yields the rows of an EDIFACT interchange: a header row of the
+// mapping table's columns, then one row per line item of each message
+// (its header values repeated). A row's number is the position in the
+// interchange of the segment that starts its line (LIN), and a cell is
+// named by segment and element ("message 2, segment 14 NAD, element 08").
+type ediSource struct {
+	dt     model.DocType
+	ic     *edifact.Interchange
+	header []string
+	rows   []ediRow
+	byRow  map[int]int
+	i      int
+}
+
+type ediRow struct {
+	row   int
+	msg   string // the message reference
+	cells []string
+	src   []edi.Location
+}
+
+// isEDIFACT reports whether a file's content begins as an EDIFACT
+// interchange (UNA or UNB, after an optional byte order mark).
+func isEDIFACT(r io.ReaderAt) bool {
+	head := make([]byte, 6)
+	n, _ := r.ReadAt(head, 0)
+	head = bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf"))
+	return bytes.HasPrefix(head, []byte("UNA")) || bytes.HasPrefix(head, []byte("UNB+")) || bytes.HasPrefix(head, []byte("UNB\x1d"))
+}
+
+// openEDIFACT reads the interchange whole (envelopes first: a malformed
+// one is a problem of the file, and nothing of it is submitted) and maps
+// its messages onto rows of the route's document type, or of the type the
+// first message's table feeds when the route names none.
+func openEDIFACT(r io.ReaderAt, size int64, opts Options) (*ediSource, error) {
+	s := &ediSource{byRow: map[int]int{}}
+	var typeErr error
+	var table *edi.Table
+	var cols []string
+	var decimal []bool
+	ic, err := edifact.Read(io.NewSectionReader(r, 0, size), func(m *edifact.Message) error {
+		if typeErr != nil {
+			return nil
+		}
+		if table == nil {
+			var err error
+			if s.dt, err = ediDocType(opts, m.ID.Type); err != nil {
+				typeErr = err
+				return nil
+			}
+			if table, cols, err = edifact.TableFor(opts.Edition, m.ID.Type, s.dt); err != nil {
+				typeErr = err
+				return nil
+			}
+			s.header = cols
+			spec, _ := model.SpecFor(opts.Edition, s.dt.Kind)
+			decimal = make([]bool, len(cols))
+			for i, c := range cols {
+				f, _ := spec.Field(c)
+				decimal[i] = f.Type == model.TDecimal
+			}
+		}
+		if m.ID.Type != table.Set {
+			typeErr = fmt.Errorf("message %s is %s while the interchange's first message is %s: send one message type per file", m.Ref, m.ID.Type, table.Set)
+			return nil
+		}
+		for _, row := range table.Rows(m.Segments, cols) {
+			n := m.Start + row.Pos - 1
+			if row.Pos == 0 {
+				n = m.Start
+			}
+			for i, v := range row.Cells {
+				if decimal[i] {
+					row.Cells[i] = strings.Replace(v, ",", ".", 1) // UNA may make the decimal mark a comma
+				}
+			}
+			s.byRow[n] = len(s.rows)
+			s.rows = append(s.rows, ediRow{row: n, msg: m.Ref, cells: row.Cells, src: row.Src})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.ic = ic
+	if ic.Rejected() {
+		msgs := make([]string, 0, len(ic.Errors))
+		for _, e := range ic.Errors {
+			msgs = append(msgs, e.Error())
+		}
+		return nil, &fileProblem{row: ic.Errors[0].Line, col: -1, msg: "the EDIFACT interchange is malformed and was rejected whole (nothing of it is submitted): " + strings.Join(msgs, "; ")}
+	}
+	if typeErr != nil {
+		return nil, &fileProblem{col: -1, msg: typeErr.Error()}
+	}
+	return s, nil
+}
+
+// ediDocType is the route's document type, or the one a message type feeds.
+func ediDocType(opts Options, msgType string) (model.DocType, error) {
+	if opts.Type != "" {
+		return model.LookupDocType(opts.Edition, opts.Type)
+	}
+	for _, t := range edifact.Tables {
+		if t.Set == msgType {
+			return model.LookupDocType(opts.Edition, t.DocType)
+		}
+	}
+	return model.DocType{}, fmt.Errorf("filebridge reads no EDIFACT %s message: it reads ORDERS, DESADV and PRICAT", msgType)
+}
+
+func (s *ediSource) next() (int, []string, error) {
+	if s.i == 0 {
+		s.i++
+		return 1, s.header, nil
+	}
+	if s.i > len(s.rows) {
+		return 0, nil, io.EOF
+	}
+	r := s.rows[s.i-1]
+	s.i++
+	return r.row, r.cells, nil
+}
+
+// cell names where the value of column col on row came from.
+func (s *ediSource) cell(row, col int) string {
+	i, ok := s.byRow[row]
+	if !ok || col < 0 || col >= len(s.rows[i].src) {
+		return ""
+	}
+	r := s.rows[i]
+	if r.src[col].Tag == "" {
+		return fmt.Sprintf("message %s", r.msg)
+	}
+	return fmt.Sprintf("message %s, %s", r.msg, r.src[col])
+}
+
+func (s *ediSource) sheet() string { return "" }
+func (s *ediSource) close() error  { return nil }
