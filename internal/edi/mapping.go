@@ -77,6 +77,9 @@ type Table struct {
 	LineTag string
 	// LineQual selects which LineTag segments start a line.
 	LineQual Qualifier
+	// LineOpen, when set, is a segment that opens a line item before its
+	// LineTag (X12's LX): the LineTag that follows belongs to that line.
+	LineOpen string
 	// Loops are the tags that open a loop the Fields refer to.
 	Loops  []string
 	Fields []Field
@@ -134,18 +137,28 @@ func (t *Table) Rows(segs []Segment, cols []string) []Row {
 	var lines []*lineVals
 	var cur *lineVals
 	var loop *Segment
+	opened := false // cur was opened by LineOpen and has no LineTag yet
+	newLine := func(s *Segment) {
+		cur = &lineVals{pos: s.Pos, line: s.Line, cells: make([]string, len(cols)), src: make([]Location, len(cols))}
+		lines = append(lines, cur)
+		loop = nil
+	}
 	for i := range segs {
 		s := &segs[i]
+		switch {
+		case t.LineOpen != "" && s.Tag == t.LineOpen:
+			newLine(s)
+			opened = true
+		case s.Tag == t.LineTag && t.LineQual.matches(*s):
+			if opened {
+				cur.pos, cur.line = s.Pos, s.Line // the row is the line's LineTag
+			} else {
+				newLine(s)
+			}
+			opened = false
+		}
 		if isLoop[s.Tag] {
 			loop = s
-		}
-		if s.Tag == t.LineTag && t.LineQual.matches(*s) {
-			cur = &lineVals{pos: s.Pos, line: s.Line, cells: make([]string, len(cols)), src: make([]Location, len(cols))}
-			lines = append(lines, cur)
-			loop = nil
-			if isLoop[s.Tag] {
-				loop = s
-			}
 		}
 		for _, fi := range byTag[s.Tag] {
 			f := &t.Fields[fi]
@@ -211,6 +224,9 @@ func (t *Table) Markdown() string {
 	fmt.Fprintf(&b, "A line item starts at each %s segment", t.LineTag)
 	if t.LineQual.Elem > 0 {
 		fmt.Fprintf(&b, " with %s%02d = %s", t.LineTag, t.LineQual.Elem, t.LineQual.Value)
+	}
+	if t.LineOpen != "" {
+		fmt.Fprintf(&b, " (or at the %s before it)", t.LineOpen)
 	}
 	b.WriteString(".\n\n| loop | segment | element | column | level | note |\n|---|---|---|---|---|---|\n")
 	for _, f := range t.Fields {

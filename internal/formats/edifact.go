@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -32,20 +31,11 @@ type ediRow struct {
 	src   []edi.Location
 }
 
-// isEDIFACT reports whether a file's content begins as an EDIFACT
-// interchange (UNA or UNB, after an optional byte order mark).
-func isEDIFACT(r io.ReaderAt) bool {
-	head := make([]byte, 6)
-	n, _ := r.ReadAt(head, 0)
-	head = bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf"))
-	return bytes.HasPrefix(head, []byte("UNA")) || bytes.HasPrefix(head, []byte("UNB+")) || bytes.HasPrefix(head, []byte("UNB\x1d"))
-}
-
 // openEDIFACT reads the interchange whole (envelopes first: a malformed
 // one is a problem of the file, and nothing of it is submitted) and maps
 // its messages onto rows of the route's document type, or of the type the
 // first message's table feeds when the route names none.
-func openEDIFACT(r io.ReaderAt, size int64, opts Options) (*ediSource, error) {
+func openEDIFACT(r io.ReaderAt, size int64, opts Options) (rowSource, error) {
 	s := &ediSource{byRow: map[int]int{}}
 	var typeErr error
 	var table *edi.Table

@@ -31,9 +31,9 @@ type Options struct {
 	// Type is a document type name or alias of the edition ("skus",
 	// "purchase_orders"...); "" detects it from the header row.
 	Type string
-	// Format is "csv", "xlsx" or "edifact"; "" picks EDIFACT by content
-	// (UNA or UNB at the start), else by file extension (.csv, .txt, .tsv:
-	// csv; .xlsx: xlsx).
+	// Format is "csv", "xlsx", "x12" or "edifact"; "" picks it by content
+	// (an X12 interchange starts with ISA, an EDIFACT one with UNA or UNB)
+	// or file extension (.csv, .txt, .tsv: csv; .xlsx: xlsx).
 	Format string
 	// Delimiter of CSV fields; 0 detects it among ',' ';' '\t' '|'.
 	Delimiter rune
@@ -124,8 +124,9 @@ func (i Issue) Error() string {
 	switch {
 	case i.Sheet != "" && i.Cell != "":
 		fmt.Fprintf(&b, " sheet %q cell %s", i.Sheet, i.Cell)
-	case i.Cell != "" && i.Sheet == "": // an EDI segment and element
-		b.WriteString(" " + i.Cell)
+	case i.Cell != "" && i.Sheet == "":
+		b.WriteString(" ")
+		b.WriteString(i.Cell) // an EDI segment and element
 	case i.Sheet != "" && i.Row > 0:
 		fmt.Fprintf(&b, " sheet %q row %d", i.Sheet, i.Row)
 	case i.Row > 0:

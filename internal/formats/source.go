@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,14 +59,18 @@ func (e *fileProblem) Error() string {
 	return e.msg
 }
 
-// formatOf returns "csv" or "xlsx" for the options and file name.
-func formatOf(name string, opts Options) (string, error) {
+// formatOf returns "csv", "xlsx" or "x12" for the options, file name and
+// first bytes of the file.
+func formatOf(name string, head []byte, opts Options) (string, error) {
 	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
-	case "csv", "xlsx", "edifact":
+	case "csv", "xlsx", "x12", "edifact":
 		return f, nil
 	case "":
 	default:
-		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\" or \"edifact\"", opts.Format)
+		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\", \"x12\" or \"edifact\"", opts.Format)
+	}
+	if f := sniffEDI(head); f != "" {
+		return f, nil
 	}
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".csv", ".txt", ".tsv":
@@ -87,20 +92,39 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
 	}
-	if opts.Format == "" && isEDIFACT(r) {
-		return openEDIFACT(r, size, opts)
+	head := make([]byte, min(size, 512))
+	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	format, err := formatOf(name, opts)
+	format, err := formatOf(name, head, opts)
 	if err != nil {
 		return nil, err
 	}
-	if format == "edifact" {
+	switch format {
+	case "xlsx":
+		return openXLSX(r, size, name, opts)
+	case "x12":
+		return openX12(r, size, opts)
+	case "edifact":
 		return openEDIFACT(r, size, opts)
 	}
-	if format == "xlsx" {
-		return openXLSX(r, size, name, opts)
-	}
 	return openCSV(r, size, opts)
+}
+
+// sniffEDI names the EDI standard a file's first bytes start with, "" for
+// none: an X12 interchange starts with ISA and its separator at the fixed
+// places of ISA01 and ISA16; an EDIFACT one with UNA, or UNB and its
+// element separator.
+func sniffEDI(head []byte) string {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	if len(head) > 103 && bytes.HasPrefix(head, []byte("ISA")) && head[6] == head[3] && head[103] == head[3] {
+		return "x12"
+	}
+	if bytes.HasPrefix(head, []byte("UNA")) || bytes.HasPrefix(head, []byte("UNB+")) || bytes.HasPrefix(head, []byte("UNB\x1d")) {
+		return "edifact"
+	}
+	return ""
 }
 
 // humanBytes renders a byte count for people.
