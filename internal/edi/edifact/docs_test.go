@@ -27,5 +27,14 @@ func TestDocsUpToDate(t *testing.T) {
 		b.WriteString(tab.Markdown())
 		b.WriteString("\n")
 	}
+	b.WriteString("## Written\n\n" +
+		"The exports written as EDIFACT (`format = \"edifact\"`): receipts as RECADV (one message per reception), " +
+		"shipments as DESADV (one per fulfillment, or per order in Edition A), stock and movements as one INVRPT. " +
+		"Each table says where a column of the export (see exports.md) lands; dates and times are UTC, " +
+		"format 203 (CCYYMMDDHHMM) or 102 (CCYYMMDD).\n\n")
+	for _, tab := range OutTables {
+		b.WriteString(tab.Markdown())
+		b.WriteString("\n")
+	}
 	gentest.UpToDate(t, filepath.Join("..", "..", "..", "docs", "edi-edifact.md"), b.String(), *updateDocs, "go test ./internal/edi/edifact -update-docs")
 }
