@@ -174,6 +174,21 @@ ALTER TABLE files ADD COLUMN resolved_by TEXT NOT NULL DEFAULT '';
 ALTER TABLE files ADD COLUMN resolved_note TEXT NOT NULL DEFAULT '';
 CREATE INDEX files_state_resolved ON files (state, resolved_at);
 `},
+	{name: "EDI: interchanges received, control numbers sent", sql: `
+CREATE TABLE edi_interchanges (
+	sender  TEXT    NOT NULL,
+	control TEXT    NOT NULL,
+	file_id INTEGER NOT NULL,
+	inbox   TEXT    NOT NULL,
+	name    TEXT    NOT NULL,
+	seen_at TEXT    NOT NULL,
+	PRIMARY KEY (sender, control)
+);
+CREATE TABLE edi_controls (
+	partner TEXT    NOT NULL PRIMARY KEY,
+	last    INTEGER NOT NULL
+);
+`},
 }
 
 // SchemaVersion is the schema version this code writes.

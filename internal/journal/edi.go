@@ -1,0 +1,58 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// Interchange is an inbound EDI interchange the journal has seen: a later
+// one of the same sender and control number is a duplicate.
+type Interchange struct {
+	Sender, Control string // "ZZ:SHOPERP", ISA13 / UNB 0020
+	FileID          int64
+	Inbox, Name     string
+	SeenAt          string
+}
+
+// SeenInterchange returns the first file that recorded the interchange of
+// sender and control; false when none did.
+func (d *DB) SeenInterchange(ctx context.Context, sender, control string) (Interchange, bool, error) {
+	ic := Interchange{Sender: sender, Control: control}
+	err := d.r.QueryRowContext(ctx, `SELECT file_id, inbox, name, seen_at FROM edi_interchanges WHERE sender = ? AND control = ?`,
+		sender, control).Scan(&ic.FileID, &ic.Inbox, &ic.Name, &ic.SeenAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Interchange{}, false, nil
+	}
+	if err != nil {
+		return Interchange{}, false, fmt.Errorf("looking up interchange %s of %s: %w", control, sender, err)
+	}
+	return ic, true, nil
+}
+
+// RecordInterchange records that file fileID carried the interchange; a
+// second record of the same sender and control keeps the first.
+func (d *DB) RecordInterchange(ctx context.Context, ic Interchange) error {
+	_, err := d.exec(ctx, `INSERT INTO edi_interchanges (sender, control, file_id, inbox, name, seen_at) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (sender, control) DO NOTHING`, ic.Sender, ic.Control, ic.FileID, ic.Inbox, ic.Name, formatTime(d.now()))
+	if err != nil {
+		return fmt.Errorf("recording interchange %s of %s: %w", ic.Control, ic.Sender, err)
+	}
+	return nil
+}
+
+// NextControl returns the next outbound control number for partner (1
+// first): sequential and never reused, one counter per partner shared by
+// every instance of the journal.
+func (d *DB) NextControl(ctx context.Context, partner string) (int64, error) {
+	var n int64
+	err := d.write(ctx, func(tx *txn) error {
+		return tx.QueryRowContext(ctx, `INSERT INTO edi_controls (partner, last) VALUES (?, 1)
+			ON CONFLICT (partner) DO UPDATE SET last = edi_controls.last + 1 RETURNING last`, partner).Scan(&n)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("numbering an interchange for %s: %w", partner, err)
+	}
+	return n, nil
+}
