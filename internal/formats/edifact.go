@@ -26,6 +26,7 @@ type ediSource struct {
 
 type ediRow struct {
 	row   int
+	pos   int    // the position of its LIN in the message
 	msg   string // the message reference
 	cells []string
 	src   []edi.Location
@@ -78,7 +79,7 @@ func openEDIFACT(r io.ReaderAt, size int64, opts Options) (rowSource, error) {
 				}
 			}
 			s.byRow[n] = len(s.rows)
-			s.rows = append(s.rows, ediRow{row: n, msg: m.Ref, cells: row.Cells, src: row.Src})
+			s.rows = append(s.rows, ediRow{row: n, pos: row.Pos, msg: m.Ref, cells: row.Cells, src: row.Src})
 		}
 		return nil
 	})
@@ -133,7 +134,8 @@ func (s *ediSource) cell(row, col int) string {
 	}
 	r := s.rows[i]
 	if r.src[col].Tag == "" {
-		return fmt.Sprintf("message %s", r.msg)
+		// The message lacks the value: name the line's segment.
+		return fmt.Sprintf("message %s, %s", r.msg, edi.Location{Pos: r.pos, Tag: "LIN"})
 	}
 	return fmt.Sprintf("message %s, %s", r.msg, r.src[col])
 }
