@@ -53,6 +53,9 @@ type Field struct {
 type Conversion struct {
 	Name string // shown in the docs
 	Fn   func(string) string
+	// Back turns a column's value into the element's (Compose); nil: the
+	// field is not composed.
+	Back func(string) string
 }
 
 // Date converts a CCYYMMDD (or YYMMDD) date into 2006-01-02.

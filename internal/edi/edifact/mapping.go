@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"filebridge/internal/edi"
 	"filebridge/internal/model"
@@ -16,6 +17,11 @@ var DateTime = &edi.Conversion{Name: "DTM format 102 CCYYMMDD or 203 CCYYMMDDHHM
 		return v[:4] + "-" + v[4:6] + "-" + v[6:8] + "T" + v[8:10] + ":" + v[10:12] + ":00Z"
 	}
 	return edi.Date.Fn(v)
+}, Back: func(v string) string {
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t.UTC().Format("200601021504")
+	}
+	return strings.ReplaceAll(v, "-", "")
 }}
 
 // The inbound messages (EANCOM D.96A; the segments and elements mapped
