@@ -1,9 +1,12 @@
 package formats
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"time"
 
 	"filebridge/internal/edi"
 	"filebridge/internal/edi/edifact"
@@ -142,3 +145,57 @@ func (s *ediSource) cell(row, col int) string {
 
 func (s *ediSource) sheet() string { return "" }
 func (s *ediSource) close() error  { return nil }
+
+// Refusal is a problem of one row of an EDI file, found by validation or
+// refused by the portal: its row (as Decode numbered it), the column ("":
+// the whole document) and the message.
+type Refusal struct {
+	Row    int
+	Column string
+	Msg    string
+}
+
+// EDIFACTAck reads an EDIFACT file again and returns its CONTRL, with
+// interchange control reference ref: rejecting the whole interchange when
+// its envelopes are malformed; otherwise accepting it, and rejecting each
+// message a refusal falls in, naming the segment and element its column
+// came from (the line's LIN for a whole document). It also returns the
+// interchange's sender ("qualifier:id") and control reference, which make
+// a later copy a duplicate.
+func EDIFACTAck(r io.ReaderAt, size int64, opts Options, refused []Refusal, ref string, now time.Time) (ack []byte, sender, control string, err error) {
+	var rows map[int]ediRow
+	var header []string
+	src, oerr := openEDIFACT(r, size, opts)
+	if es, ok := src.(*ediSource); ok && oerr == nil {
+		rows, header = make(map[int]ediRow, len(es.rows)), es.header
+		for _, row := range es.rows {
+			rows[row.row] = row
+		}
+	}
+	ic, err := edifact.Read(io.NewSectionReader(r, 0, size), nil)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("reading the interchange again: %w", err)
+	}
+	var errs []*edifact.Error
+	for _, f := range refused {
+		row, ok := rows[f.Row]
+		if !ok {
+			continue
+		}
+		loc, code := edi.Location{Pos: row.pos, Tag: "LIN"}, edifact.CodeUnspecified
+		if ci := slices.Index(header, f.Column); ci >= 0 && row.src[ci].Tag != "" {
+			loc, code = row.src[ci], edifact.CodeInvalidValue
+			if row.cells[ci] == "" {
+				code = edifact.CodeMissing
+			}
+		}
+		errs = append(errs, &edifact.Error{Level: edifact.LevelMessage, MsgRef: row.msg, Pos: loc.Pos, Tag: loc.Tag,
+			Elem: loc.Elem, Comp: loc.Comp, Code: code, Msg: f.Msg})
+	}
+	var b bytes.Buffer
+	if err := edifact.WriteCONTRL(&b, ic.Header, edifact.NewAck(ic, errs), ref, now); err != nil {
+		return nil, "", "", fmt.Errorf("writing the CONTRL: %w", err)
+	}
+	h := ic.Header
+	return b.Bytes(), h.Sender.Qual + ":" + h.Sender.ID, h.Ref, nil
+}

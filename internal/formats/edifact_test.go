@@ -192,3 +192,43 @@ func TestEDIFACTSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestEDIFACTAck acknowledges interchanges after decoding them: a sound
+// one whose documents are valid is accepted; one with an invalid document
+// rejects that message, naming the segment and element of each problem; a
+// malformed envelope is rejected whole.
+func TestEDIFACTAck(t *testing.T) {
+	now := time.Date(2026, 11, 26, 23, 30, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"testdata/edifact/orders.edi", "UCI+ORD0001+5412345000013:14+5798000000001:14+7'\nUCM+1+ORDERS:D:96A:UN:EAN008+7'\nUCM+2+ORDERS:D:96A:UN:EAN008+7'\nUCM+3+ORDERS:D:96A:UN:EAN008+7'\n"},
+		{"testdata/edifact/orders_bad.edi", "UCI+ORD0003+5412345000013:14+5798000000001:14+7'\nUCM+1+ORDERS:D:96A:UN:EAN008+4'\nUCS+4'\nUCD+13+8'\nUCS+7'\nUCD+12+1:2'\n"},
+		{"../edi/edifact/testdata/envelopes/wrong_unz_count.edi", "UCI+IC0001+5412345000013:14+5798000000001:14+4+29+UNZ+1'\n"},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			data, err := os.ReadFile(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Edition: A, Defaults: map[string]string{"warehouseLocation": "3"}}
+			res := decodeBytes(t, "f.edi", data, opts)
+			var refused []Refusal
+			for _, d := range res.docs {
+				for _, is := range d.Issues {
+					refused = append(refused, Refusal{Row: is.Row, Column: is.Column, Msg: is.Message})
+				}
+			}
+			ack, sender, control, err := EDIFACTAck(bytes.NewReader(data), int64(len(data)), opts, refused, "99", now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(ack), "\n"+tc.want) || !strings.Contains(string(ack), "UNH+1+CONTRL:D:3:UN'") {
+				t.Errorf("CONTRL\n%s\nwant\n%s", ack, tc.want)
+			}
+			if sender != "14:5412345000013" || control == "" {
+				t.Errorf("interchange %q of %q", control, sender)
+			}
+		})
+	}
+}
