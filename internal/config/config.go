@@ -280,8 +280,12 @@ type Route struct {
 	// Policy is "reject" (default: any error, nothing submitted) or
 	// "partial" (valid documents submitted).
 	Policy string `toml:"policy"`
-	// Format is "csv", "xlsx" or "" (by extension).
+	// Format is "csv", "xlsx", "x12" or "" (an X12 interchange by its ISA
+	// header, else by extension).
 	Format string `toml:"format"`
+	// AckDir is the inbox folder the 997 acknowledgement of each X12 file
+	// goes to (default "acks").
+	AckDir string `toml:"ack_dir"`
 	// Delimiter is "," ";" "\t" "|" or "" (detected); "tab" reads as "\t".
 	Delimiter string `toml:"delimiter"`
 	// Charset is "utf-8" (default), "windows-1252" or "iso-8859-1".

@@ -57,7 +57,11 @@ const (
 const (
 	FormatCSV  = "csv"
 	FormatXLSX = "xlsx"
+	FormatX12  = "x12"
 )
+
+// DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.
+const DefaultAckDir = "acks"
 
 // New returns a Config holding the top-level defaults, the state before a
 // file is decoded into it.
@@ -146,6 +150,7 @@ func (r *Route) provision(p presence) {
 	setStr(&r.Charset, DefaultCharset)
 	setStr(&r.Decimal, DefaultDecimal)
 	setStr(&r.Timezone, DefaultTimezone)
+	setStr(&r.AckDir, DefaultAckDir)
 	if !p.has("header") {
 		r.Header = true
 	}

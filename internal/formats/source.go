@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"filebridge/internal/edi/x12"
 )
 
 // rowSource yields the rows of one sheet or CSV file.
@@ -112,15 +114,13 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 }
 
 // sniffEDI names the EDI standard a file's first bytes start with, "" for
-// none: an X12 interchange starts with ISA and its separator at the fixed
-// places of ISA01 and ISA16; an EDIFACT one with UNA, or UNB and its
-// element separator.
+// none: an EDIFACT interchange starts with UNA, or UNB and its element
+// separator (after an optional byte order mark).
 func sniffEDI(head []byte) string {
-	head = bytes.TrimLeft(head, " \t\r\n")
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	if len(head) > 103 && bytes.HasPrefix(head, []byte("ISA")) && head[6] == head[3] && head[103] == head[3] {
+	if x12.IsX12(head) {
 		return "x12"
 	}
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
 	if bytes.HasPrefix(head, []byte("UNA")) || bytes.HasPrefix(head, []byte("UNB+")) || bytes.HasPrefix(head, []byte("UNB\x1d")) {
 		return "edifact"
 	}

@@ -73,10 +73,7 @@ func openX12(r io.ReaderAt, size int64, opts Options) (rowSource, error) {
 	if s.tab == nil {
 		return nil, &fileProblem{col: -1, msg: "the X12 interchange holds no transaction set"}
 	}
-	spec, _ := model.SpecFor(opts.Edition, kind)
-	s.cols = s.tab.Columns(func(c string) bool {
-		return slices.ContainsFunc(spec.Fields, func(f model.Field) bool { return f.Name == c })
-	})
+	s.cols = x12.Columns(s.tab, opts.Edition, kind)
 	return s, nil
 }
 
@@ -112,7 +109,7 @@ func (s *x12Source) next() (int, []string, error) {
 	}
 	r := s.rows[s.ri]
 	s.ri++
-	row := s.sets[s.si-1].Start + r.Pos - 1
+	row := s.sets[s.si-1].Row(r.Pos)
 	s.setOf[row] = s.si - 1
 	return row, r.Cells, nil
 }
@@ -121,22 +118,15 @@ func (s *x12Source) next() (int, []string, error) {
 // N4, element 03 of set 940 0002".
 func (s *x12Source) cell(row, col int) string {
 	si, ok := s.setOf[row]
-	if !ok || col < 0 || col >= len(s.cols) {
+	if !ok {
 		return ""
 	}
 	set := s.sets[si]
-	for _, r := range s.tab.Rows(set.Body(), s.cols) {
-		if set.Start+r.Pos-1 != row {
-			continue
-		}
-		loc := r.Src[col]
-		if loc.Tag == "" {
-			// The set lacks the value: name the line's segment.
-			loc = edi.Location{Pos: r.Pos, Tag: set.Segments[r.Pos-1].Tag}
-		}
-		return fmt.Sprintf("%s of set %s %s", loc, set.ID, set.Control)
+	loc, _, ok := x12.Locate(set, s.tab, s.cols, row, col)
+	if !ok {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("%s of set %s %s", loc, set.ID, set.Control)
 }
 
 func (s *x12Source) sheet() string { return "" }

@@ -75,7 +75,7 @@ func TestX12Issues(t *testing.T) {
 		want     string
 		docs     int
 	}{
-		{"empty quantity", "W01*5*EA**VN*SKU-1", "W01**EA**VN*SKU-1", "orders",
+		{"empty quantity", "W01*5*EA**VN*CHR-OAK-DIN", "W01**EA**VN*CHR-OAK-DIN", "orders",
 			`940.x12 segment 8 W01, element 01 of set 940 0002, column "quantity": `, 3},
 		{"bad date", "G62*02*20261203", "G62*02*20261340", "sales_orders",
 			`940.x12 segment 8 G62, element 02 of set 940 0001, column "plannedDeliveryDate" (value "2026-13-40"): `, 3},

@@ -46,6 +46,9 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	if err != nil {
 		return FileResult{}, err
 	}
+	if err := fr.writeAck(ctx, ok); err != nil {
+		return FileResult{}, err
+	}
 	if err := fr.move(ctx); err != nil {
 		return FileResult{}, err
 	}

@@ -54,6 +54,8 @@ type fileRun struct {
 	changed    bool
 	changeNote string
 	keys       map[string]bool
+	// x12 is the interchange of an X12 file (nil for other formats).
+	x12 *x12Run
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -202,7 +204,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
 				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
 		case found && orig.ID != row.ID:
-			return fr.duplicate(ctx, orig)
+			return fr.duplicate(ctx, orig, "")
 		}
 	}
 	if src == nil {
@@ -219,6 +221,15 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	}
 	fr.src = src
 	defer func() { _ = fr.src.Close() }() // a source read again (Close is idempotent)
+	var err error
+	if fr.x12, err = fr.openX12(); err != nil {
+		return FileResult{}, err
+	}
+	if !forced && !fr.force {
+		if res, dup, err := fr.x12Duplicate(ctx); dup || err != nil {
+			return res, err
+		}
+	}
 
 	// A file that changed since its claim (its writer was not done) is
 	// read again whole once it settles, as often as it changes before

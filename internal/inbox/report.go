@@ -95,6 +95,7 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 				if jd.Result.OK() {
 					return rw.add(ReportLine{Row: rowsText(d.Rows), Key: displayKey(d), Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message})
 				}
+				fr.noteFailed(d, jd.Message)
 				if err := spool.addDoc(d, jd.Message); err != nil {
 					return err
 				}
@@ -305,13 +306,13 @@ func (fr *fileRun) delimiter() rune {
 // duplicate ends a file whose content was already processed successfully:
 // nothing is submitted; it goes to processed/ with a report saying of
 // which file it is a duplicate.
-func (fr *fileRun) duplicate(ctx context.Context, orig journal.File) (FileResult, error) {
+func (fr *fileRun) duplicate(ctx context.Context, orig journal.File, why string) (FileResult, error) {
 	in, row := fr.in, &fr.row
 	where := orig.FinalPath
 	if where == "" {
 		where = orig.Path
 	}
-	msg := fmt.Sprintf("duplicate of %s processed at %s (%s): nothing submitted", orig.Name,
+	msg := fmt.Sprintf("%sduplicate of %s processed at %s (%s): nothing submitted", why, orig.Name,
 		orig.UpdatedAt.UTC().Format(time.RFC3339), where)
 	fr.notes = append(fr.notes[:0:0], msg)
 	if err := fr.plan(ctx, true); err != nil {

@@ -59,11 +59,6 @@ func (s *Set) Body() []edi.Segment {
 	return s.Segments[1 : len(s.Segments)-1]
 }
 
-// IsX12 reports whether data starts like an X12 interchange.
-func IsX12(data []byte) bool {
-	return bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("ISA"))
-}
-
 // Parse tokenizes and checks one interchange. It always returns the
 // acknowledgement the interchange deserves; err is non-nil when the
 // envelope is malformed (the interchange, a group or a set is rejected):

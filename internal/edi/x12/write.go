@@ -51,8 +51,39 @@ var FuncIDs = map[string]string{
 // functional group of sets when there are any, IEA. Set control numbers
 // run from 0001; SE01, GE01 and IEA01 are counted.
 func Write(w io.Writer, env Envelope, pre []edi.Segment, sets []OutSet) error {
+	sw, err := NewWriter(w, env, pre)
+	if err != nil {
+		return err
+	}
+	for _, s := range sets {
+		if err := sw.Begin(s.ID); err != nil {
+			return err
+		}
+		for _, b := range s.Body {
+			sw.Segment(b)
+		}
+		sw.End()
+	}
+	return sw.Close()
+}
+
+// Writer streams one interchange: its sets are written as they come, the
+// trailers count them at the end, so memory stays flat whatever their
+// number.
+type Writer struct {
+	ew       *encoder
+	env      Envelope
+	ctl, ver string
+	funcID   string
+	sets     int // sets begun
+	segs     int // segments of the open set, ST included
+	open     bool
+}
+
+// NewWriter writes the ISA and the segments of pre (a TA1).
+func NewWriter(w io.Writer, env Envelope, pre []edi.Segment) (*Writer, error) {
 	if env.Control < 0 || env.Control > 999999999 {
-		return fmt.Errorf("interchange control number %d is out of ISA13's 9 digits", env.Control)
+		return nil, fmt.Errorf("interchange control number %d is out of ISA13's 9 digits", env.Control)
 	}
 	ew := &encoder{w: bufio.NewWriter(w), d: Delims}
 	ts := env.Time.UTC()
@@ -77,7 +108,7 @@ func Write(w io.Writer, env Envelope, pre []edi.Segment, sets []OutSet) error {
 		ts.Format("060102"), ts.Format("1504"), rep, ver[:5], ctl, ackReq, usage, string(Delims.Component)}
 	for i, v := range isa {
 		if len(v) != isaWidths[i] {
-			return fmt.Errorf("ISA%02d %q is longer than its %d characters: shorten the partner identity in the config", i+1, v, isaWidths[i])
+			return nil, fmt.Errorf("ISA%02d %q is longer than its %d characters: shorten the partner identity in the config", i+1, v, isaWidths[i])
 		}
 	}
 	// The ISA is written as is: its last element is the component separator.
@@ -85,32 +116,64 @@ func Write(w io.Writer, env Envelope, pre []edi.Segment, sets []OutSet) error {
 	for _, s := range pre {
 		ew.seg(s)
 	}
-	groups := 0
-	if len(sets) > 0 {
-		groups = 1
-		funcID := FuncIDs[sets[0].ID]
-		if funcID == "" {
-			return fmt.Errorf("no functional identifier for set %s", sets[0].ID)
-		}
-		gsS, gsR := cmpOr(env.GSSender, env.Sender.ID), cmpOr(env.GSReceiver, env.Receiver.ID)
-		ew.seg(edi.Segment{Tag: "GS", Elems: elems(funcID, gsS, gsR, ts.Format("20060102"), ts.Format("1504"),
-			strconv.FormatInt(env.Control, 10), "X", ver)})
-		for i, s := range sets {
-			sc := fmt.Sprintf("%04d", i+1)
-			ew.seg(edi.Segment{Tag: "ST", Elems: elems(s.ID, sc)})
-			for _, b := range s.Body {
-				ew.seg(b)
-			}
-			ew.seg(edi.Segment{Tag: "SE", Elems: elems(strconv.Itoa(len(s.Body)+2), sc)})
-		}
-		ew.seg(edi.Segment{Tag: "GE", Elems: elems(strconv.Itoa(len(sets)), strconv.FormatInt(env.Control, 10))})
-	}
-	ew.seg(edi.Segment{Tag: "IEA", Elems: elems(strconv.Itoa(groups), ctl)})
-	if ew.err != nil {
-		return ew.err
-	}
-	return ew.w.Flush()
+	return &Writer{ew: ew, env: env, ctl: ctl, ver: ver}, ew.err
 }
+
+// Begin starts a transaction set (ST); the first one opens the functional
+// group (GS) of its functional identifier.
+func (w *Writer) Begin(id string) error {
+	if w.open {
+		w.End()
+	}
+	if w.funcID == "" {
+		w.funcID = FuncIDs[id]
+		if w.funcID == "" {
+			return fmt.Errorf("no functional identifier for set %s", id)
+		}
+		ts := w.env.Time.UTC()
+		w.ew.seg(edi.Segment{Tag: "GS", Elems: elems(w.funcID, cmpOr(w.env.GSSender, w.env.Sender.ID), cmpOr(w.env.GSReceiver, w.env.Receiver.ID),
+			ts.Format("20060102"), ts.Format("1504"), strconv.FormatInt(w.env.Control, 10), "X", w.ver)})
+	} else if FuncIDs[id] != w.funcID {
+		return fmt.Errorf("set %s does not belong in a group of %s", id, w.funcID)
+	}
+	w.sets++
+	w.open, w.segs = true, 1
+	w.ew.seg(edi.Segment{Tag: "ST", Elems: elems(id, fmt.Sprintf("%04d", w.sets))})
+	return w.ew.err
+}
+
+// Segment writes one segment of the open set.
+func (w *Writer) Segment(s edi.Segment) {
+	w.segs++
+	w.ew.seg(s)
+}
+
+// End closes the open set (SE with its count).
+func (w *Writer) End() {
+	if !w.open {
+		return
+	}
+	w.open = false
+	w.ew.seg(edi.Segment{Tag: "SE", Elems: elems(strconv.Itoa(w.segs+1), fmt.Sprintf("%04d", w.sets))})
+}
+
+// Close closes the open set, the group and the interchange, and flushes.
+func (w *Writer) Close() error {
+	w.End()
+	groups := 0
+	if w.funcID != "" {
+		groups = 1
+		w.ew.seg(edi.Segment{Tag: "GE", Elems: elems(strconv.Itoa(w.sets), strconv.FormatInt(w.env.Control, 10))})
+	}
+	w.ew.seg(edi.Segment{Tag: "IEA", Elems: elems(strconv.Itoa(groups), w.ctl)})
+	if w.ew.err != nil {
+		return w.ew.err
+	}
+	return w.ew.w.Flush()
+}
+
+// Err is the first error met (a value holding a separator).
+func (w *Writer) Err() error { return w.ew.err }
 
 func cmpOr(a, b string) string {
 	if a != "" {

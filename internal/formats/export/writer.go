@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"filebridge/internal/edi/x12"
 	"filebridge/internal/model"
 )
 
@@ -18,6 +19,7 @@ type Format string
 const (
 	CSV  Format = "csv"
 	XLSX Format = "xlsx"
+	X12  Format = "x12"
 )
 
 // Charsets an export may be written in (CSV only; XLSX is always UTF-8).
@@ -54,6 +56,9 @@ type Options struct {
 	Location *time.Location
 	// Sheet names the XLSX sheet; default the export type.
 	Sheet string
+	// X12 is the envelope of an X12 export: partners, version, test flag
+	// and the interchange's control number (from the journal).
+	X12 *x12.Envelope
 }
 
 // CellError is a value that cannot be written, with its place in the file.
@@ -143,8 +148,10 @@ func NewWriter(w io.Writer, s *Schema, opts Options) (*Writer, error) {
 		enc, err = newCSVEncoder(w, opts)
 	case XLSX:
 		enc, err = newXLSXEncoder(w, s, opts)
+	case X12:
+		enc, err = newX12Encoder(w, s, opts)
 	default:
-		err = fmt.Errorf("format %q: use \"csv\" or \"xlsx\"", opts.Format)
+		err = fmt.Errorf("format %q: use \"csv\", \"xlsx\" or \"x12\"", opts.Format)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("starting export file: %w", err)

@@ -1,0 +1,107 @@
+package inbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"filebridge/internal/journal"
+	"filebridge/internal/model"
+	"filebridge/internal/portalsim"
+)
+
+// x12Testdata reads an interchange of the decoder's golden files.
+func x12Testdata(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "formats", "testdata", "x12", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// ackOf returns the one 997 in the acks folder, without its ISA (its date
+// is the clock's).
+func ackOf(t *testing.T, e *env) string {
+	t.Helper()
+	acks := e.ls("acks")
+	if len(acks) != 1 {
+		t.Fatalf("acks: %q, want one 997", acks)
+	}
+	return e.read(acks[0])
+}
+
+// TestX12Inbound: a 940 of three orders dropped in the inbox creates them
+// once on the portal and gets a 997 accepting its group; the same
+// interchange again under another name (other bytes, same sender and
+// control number) is a duplicate: nothing submitted, a TA1 rejecting it
+// (025); an interchange with an empty quantity is refused with a 997
+// naming the set, segment and element (AK3/AK4), nothing created.
+func TestX12Inbound(t *testing.T) {
+	e := newEnv(t, envOpts{edition: model.EditionA, routes: route("*.x12", "") + route("*.csv", "")})
+	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
+	e.runOnce()
+	e.dropSample("A/good/SKU_20260302.csv", "")
+	e.runOnce()
+	before := len(e.ls("acks"))
+	if before != 0 {
+		t.Fatalf("acks before any X12 file: %q", e.ls("acks"))
+	}
+
+	e.drop("ORDERS_1.x12", x12Testdata(t, "940.x12"))
+	res := result(t, e.runOnce(), "ORDERS_1.x12")
+	if res.State != journal.FileDone || res.DocsOK != 3 {
+		t.Fatalf("940: %+v", res)
+	}
+	for _, o := range []string{"ORD-1001", "ORD-1002", "ORD-1003"} {
+		if n := e.sim.Count(portalsim.SalesOrders, o); n != 1 {
+			t.Errorf("order %s created %d times", o, n)
+		}
+	}
+	ack := ackOf(t, e)
+	for _, want := range []string{"GS*FA*WAREHOUSE*SHOPERP*", "AK1*OW*101~", "AK2*940*0001~\nAK5*A~", "AK9*A*3*3*3~"} {
+		if !strings.Contains(ack, want) {
+			t.Errorf("997 lacks %q:\n%s", want, ack)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
+		t.Fatal(err)
+	}
+
+	// Same sender and control number, other content: a duplicate.
+	again := strings.Replace(x12Testdata(t, "940.x12"), "ORD-1003", "ORD-1004", 1)
+	e.drop("ORDERS_2.x12", again)
+	res = result(t, e.runOnce(), "ORDERS_2.x12")
+	if !res.Duplicate || !strings.Contains(res.Message, "X12 interchange 000000101 of ZZ:SHOPERP was received before") {
+		t.Errorf("a second interchange 101: %+v", res)
+	}
+	if n := e.sim.Count(portalsim.SalesOrders, "ORD-1004"); n != 0 {
+		t.Errorf("the duplicate interchange created ORD-1004")
+	}
+	if ack := ackOf(t, e); !strings.Contains(ack, "TA1*000000101*261126*2300*R*025~") {
+		t.Errorf("the duplicate's acknowledgement lacks a TA1 rejecting it (025):\n%s", ack)
+	}
+	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A bad value: the 997 names set 0002, segment 8 W01, element 01.
+	bad := strings.Replace(x12Testdata(t, "940.x12"), "000000101", "000000102", 2)
+	bad = strings.Replace(bad, "W01*5*EA**VN*CHR-OAK-DIN", "W01**EA**VN*CHR-OAK-DIN", 1)
+	bad = strings.ReplaceAll(bad, "ORD-100", "ORD-200")
+	e.drop("ORDERS_3.x12", bad)
+	res = result(t, e.runOnce(), "ORDERS_3.x12")
+	if res.State != journal.FileFailed || res.DocsOK != 0 {
+		t.Errorf("an interchange with an empty quantity: %+v", res)
+	}
+	ack = ackOf(t, e)
+	for _, want := range []string{"AK2*940*0002~\nAK3*W01*8**8~\nAK4*1**1~\nAK5*R*5~", "AK9*R*3*3*0~"} {
+		if !strings.Contains(ack, want) {
+			t.Errorf("997 lacks %q:\n%s", want, ack)
+		}
+	}
+	if n := e.sim.RepeatedCreates(); n != 0 {
+		t.Errorf("repeatedCreates %d", n)
+	}
+}
