@@ -58,6 +58,8 @@ const (
 	FormatCSV  = "csv"
 	FormatXLSX = "xlsx"
 	FormatX12  = "x12"
+	// FormatEDIFACT is an EDIFACT interchange.
+	FormatEDIFACT = "edifact"
 )
 
 // DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.

@@ -155,29 +155,42 @@ type Refusal struct {
 	Msg    string
 }
 
-// EDIFACTAck reads an EDIFACT file again and returns its CONTRL, with
-// interchange control reference ref: rejecting the whole interchange when
-// its envelopes are malformed; otherwise accepting it, and rejecting each
-// message a refusal falls in, naming the segment and element its column
-// came from (the line's LIN for a whole document). It also returns the
-// interchange's sender ("qualifier:id") and control reference, which make
-// a later copy a duplicate.
-func EDIFACTAck(r io.ReaderAt, size int64, opts Options, refused []Refusal, ref string, now time.Time) (ack []byte, sender, control string, err error) {
+// Ack is an acknowledgement written for an EDI file, and its verdict
+// for the log.
+type Ack struct {
+	Data    []byte
+	Verdict string
+}
+
+// EDIFACTAckOf writes the CONTRL of an EDIFACT file whose interchange ic
+// was read (with its envelope problems, and a duplicate one a caller
+// adds), with interchange control reference ref: rejecting the whole
+// interchange when ic has problems; otherwise accepting it, and rejecting
+// each message a refusal falls in, naming the segment and element of its
+// column (the line's LIN for a whole document). A refusal of row 0 is one
+// of the whole file: every message is rejected.
+func EDIFACTAckOf(r io.ReaderAt, size int64, opts Options, ic *edifact.Interchange, refused []Refusal, ref string, now time.Time) (Ack, error) {
 	var rows map[int]ediRow
 	var header []string
-	src, oerr := openEDIFACT(r, size, opts)
-	if es, ok := src.(*ediSource); ok && oerr == nil {
+	var msgs []string
+	if src, err := openEDIFACT(r, size, opts); err == nil {
+		es := src.(*ediSource)
 		rows, header = make(map[int]ediRow, len(es.rows)), es.header
 		for _, row := range es.rows {
 			rows[row.row] = row
 		}
 	}
-	ic, err := edifact.Read(io.NewSectionReader(r, 0, size), nil)
-	if err != nil {
-		return nil, "", "", fmt.Errorf("reading the interchange again: %w", err)
+	for _, m := range ic.Messages {
+		msgs = append(msgs, m.Ref)
 	}
 	var errs []*edifact.Error
 	for _, f := range refused {
+		if f.Row == 0 {
+			for _, m := range msgs {
+				errs = append(errs, &edifact.Error{Level: edifact.LevelMessage, MsgRef: m, Pos: 1, Tag: "UNH", Code: edifact.CodeUnspecified, Msg: f.Msg})
+			}
+			continue
+		}
 		row, ok := rows[f.Row]
 		if !ok {
 			continue
@@ -192,10 +205,17 @@ func EDIFACTAck(r io.ReaderAt, size int64, opts Options, refused []Refusal, ref 
 		errs = append(errs, &edifact.Error{Level: edifact.LevelMessage, MsgRef: row.msg, Pos: loc.Pos, Tag: loc.Tag,
 			Elem: loc.Elem, Comp: loc.Comp, Code: code, Msg: f.Msg})
 	}
+	a := edifact.NewAck(ic, errs)
 	var b bytes.Buffer
-	if err := edifact.WriteCONTRL(&b, ic.Header, edifact.NewAck(ic, errs), ref, now); err != nil {
-		return nil, "", "", fmt.Errorf("writing the CONTRL: %w", err)
+	if err := edifact.WriteCONTRL(&b, ic.Header, a, ref, now); err != nil {
+		return Ack{}, fmt.Errorf("writing the CONTRL: %w", err)
 	}
-	h := ic.Header
-	return b.Bytes(), h.Sender.Qual + ":" + h.Sender.ID, h.Ref, nil
+	verdict := "interchange " + a.Status.String()
+	if a.Error != nil {
+		verdict += ": " + a.Error.Msg
+	}
+	for _, g := range a.Groups {
+		verdict += fmt.Sprintf(", %d of %d messages accepted", g.Accepted, g.Received)
+	}
+	return Ack{Data: b.Bytes(), Verdict: verdict}, nil
 }

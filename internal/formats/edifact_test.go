@@ -205,6 +205,7 @@ func TestEDIFACTAck(t *testing.T) {
 		{"testdata/edifact/orders.edi", "UCI+ORD0001+5412345000013:14+5798000000001:14+7'\nUCM+1+ORDERS:D:96A:UN:EAN008+7'\nUCM+2+ORDERS:D:96A:UN:EAN008+7'\nUCM+3+ORDERS:D:96A:UN:EAN008+7'\n"},
 		{"testdata/edifact/orders_bad.edi", "UCI+ORD0003+5412345000013:14+5798000000001:14+7'\nUCM+1+ORDERS:D:96A:UN:EAN008+4'\nUCS+4'\nUCD+13+8'\nUCS+7'\nUCD+12+1:2'\n"},
 		{"../edi/edifact/testdata/envelopes/wrong_unz_count.edi", "UCI+IC0001+5412345000013:14+5798000000001:14+4+29+UNZ+1'\n"},
+		{"testdata/edifact/orders_d01b.edi", "UCI+ORD0002+5412345000013:14+5798000000001:14+7'\nUCM+1+ORDERS:D:01B:UN:EAN010+4+18+UNH'\n"},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			data, err := os.ReadFile(tc.file)
@@ -214,20 +215,24 @@ func TestEDIFACTAck(t *testing.T) {
 			opts := Options{Edition: A, Defaults: map[string]string{"warehouseLocation": "3"}}
 			res := decodeBytes(t, "f.edi", data, opts)
 			var refused []Refusal
+			if strings.Contains(tc.file, "d01b") {
+				refused = append(refused, Refusal{Msg: "the file has errors"}) // the whole file
+			}
 			for _, d := range res.docs {
 				for _, is := range d.Issues {
 					refused = append(refused, Refusal{Row: is.Row, Column: is.Column, Msg: is.Message})
 				}
 			}
-			ack, sender, control, err := EDIFACTAck(bytes.NewReader(data), int64(len(data)), opts, refused, "99", now)
+			ic, err := edifact.Read(bytes.NewReader(data), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(ack), "\n"+tc.want) || !strings.Contains(string(ack), "UNH+1+CONTRL:D:3:UN'") {
-				t.Errorf("CONTRL\n%s\nwant\n%s", ack, tc.want)
+			ack, err := EDIFACTAckOf(bytes.NewReader(data), int64(len(data)), opts, ic, refused, "99", now)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if sender != "14:5412345000013" || control == "" {
-				t.Errorf("interchange %q of %q", control, sender)
+			if !strings.Contains(string(ack.Data), "\n"+tc.want) || !strings.Contains(string(ack.Data), "UNH+1+CONTRL:D:3:UN'") {
+				t.Errorf("CONTRL\n%s\nwant\n%s", ack.Data, tc.want)
 			}
 		})
 	}

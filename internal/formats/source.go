@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"filebridge/internal/edi/edifact"
 	"filebridge/internal/edi/x12"
 )
 
@@ -120,8 +120,7 @@ func sniffEDI(head []byte) string {
 	if x12.IsX12(head) {
 		return "x12"
 	}
-	head = bytes.TrimPrefix(head, []byte("\ufeff"))
-	if bytes.HasPrefix(head, []byte("UNA")) || bytes.HasPrefix(head, []byte("UNB+")) || bytes.HasPrefix(head, []byte("UNB\x1d")) {
+	if edifact.IsEDIFACT(head) {
 		return "edifact"
 	}
 	return ""

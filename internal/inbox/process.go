@@ -56,6 +56,8 @@ type fileRun struct {
 	keys       map[string]bool
 	// x12 is the interchange of an X12 file (nil for other formats).
 	x12 *x12Run
+	// edifact is the interchange of an EDIFACT file (nil for other formats).
+	edifact *edifactRun
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -225,8 +227,14 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	if fr.x12, err = fr.openX12(); err != nil {
 		return FileResult{}, err
 	}
+	if fr.edifact, err = fr.openEDIFACT(); err != nil {
+		return FileResult{}, err
+	}
 	if !forced && !fr.force {
 		if res, dup, err := fr.x12Duplicate(ctx); dup || err != nil {
+			return res, err
+		}
+		if res, dup, err := fr.edifactDuplicate(ctx); dup || err != nil {
 			return res, err
 		}
 	}

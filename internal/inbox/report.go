@@ -96,6 +96,7 @@ func (fr *fileRun) writeReports(ctx context.Context) (string, error) {
 					return rw.add(ReportLine{Row: rowsText(d.Rows), Key: displayKey(d), Result: string(jd.Result), PortalID: jd.PortalID, Message: jd.Message})
 				}
 				fr.noteFailed(d, jd.Message)
+				fr.noteFailedEDIFACT(d, jd.Message)
 				if err := spool.addDoc(d, jd.Message); err != nil {
 					return err
 				}

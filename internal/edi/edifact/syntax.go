@@ -6,6 +6,7 @@ package edifact
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -79,6 +80,14 @@ func isAlnum(c byte) bool {
 // 1), as CONTRL counts; for a segment outside a message, its position in
 // the interchange.
 type Segment = edi.Segment
+
+// IsEDIFACT reports whether a file's first bytes begin an EDIFACT
+// interchange: UNA, or UNB and its element separator (after an optional
+// byte order mark).
+func IsEDIFACT(head []byte) bool {
+	head = bytes.TrimPrefix(head, []byte("\ufeff"))
+	return bytes.HasPrefix(head, []byte("UNA")) || bytes.HasPrefix(head, []byte("UNB+")) || bytes.HasPrefix(head, []byte("UNB\x1d"))
+}
 
 // maxSegment bounds one segment (bytes), so a file without terminators
 // cannot hold the reader's memory.
