@@ -361,6 +361,18 @@ type Outbox struct {
 	Notify Notify `toml:"notify"`
 }
 
+// X12Export is the envelope of an x12 export: who sends it to whom.
+type X12Export struct {
+	// Sender and Receiver are "qualifier:id" (ISA05:ISA06, ISA07:ISA08),
+	// e.g. "ZZ:WAREHOUSE"; the ids are GS02/GS03 too.
+	Sender   string `toml:"sender"`
+	Receiver string `toml:"receiver"`
+	// Version is "004010" (default) or "005010".
+	Version string `toml:"version"`
+	// Test marks the interchanges as test data (ISA15 = T).
+	Test bool `toml:"test"`
+}
+
 // Export is one scheduled export into an outbox.
 type Export struct {
 	// Type is an export the portal's edition offers (see model.ExportTypes).
@@ -372,8 +384,10 @@ type Export struct {
 	// written. Default "UTC".
 	Timezone string         `toml:"timezone"`
 	Location *time.Location `toml:"-"`
-	// Format is "csv" or "xlsx"; default from Filename's extension, else csv.
+	// Format is "csv", "xlsx" or "x12"; default from Filename's extension, else csv.
 	Format string `toml:"format"`
+	// X12 are the partners and version of an x12 export.
+	X12 X12Export `toml:"x12"`
 	// Filename is a template with {date} {time} {datetime} {seq} {type}
 	// {outbox}. Default "<TYPE>_{datetime}.<format>", e.g.
 	// "STOCK_{datetime}.csv".

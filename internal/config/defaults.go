@@ -62,6 +62,9 @@ const (
 	FormatEDIFACT = "edifact"
 )
 
+// DefaultX12Version is the X12 version of exports (GS08).
+const DefaultX12Version = "004010"
+
 // DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.
 const DefaultAckDir = "acks"
 

@@ -76,12 +76,18 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	ext := strings.ToLower(path.Ext(e.Filename))
 	if e.Format == "" {
 		e.Format = FormatCSV
-		if ext == ".xlsx" {
+		switch ext {
+		case ".xlsx":
 			e.Format = FormatXLSX
+		case ".x12":
+			e.Format = FormatX12
 		}
 	}
-	if e.Format != FormatCSV && e.Format != FormatXLSX {
-		p.add(where, "format %q: use \"csv\" or \"xlsx\"", e.Format)
+	if e.Format != FormatCSV && e.Format != FormatXLSX && e.Format != FormatX12 {
+		p.add(where, "format %q: use \"csv\", \"xlsx\" or \"x12\"", e.Format)
+	}
+	if e.Format == FormatX12 {
+		validateX12Export(p, where, e)
 	}
 	if e.Filename == "" && e.Type != "" {
 		e.Filename = strings.ToUpper(string(e.Type)) + "_{datetime}." + e.Format
@@ -104,6 +110,27 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	}
 	if err := checkLayout(e.DateLayout); err != nil {
 		p.add(where, "%v", err)
+	}
+}
+
+// validateX12Export checks the envelope of an x12 export.
+func validateX12Export(p *problems, where string, e *Export) {
+	for _, party := range []struct{ key, val string }{{"x12.sender", e.X12.Sender}, {"x12.receiver", e.X12.Receiver}} {
+		q, id, ok := strings.Cut(party.val, ":")
+		if !ok || len(q) != 2 || id == "" || len(id) > 15 {
+			p.add(where, "%s %q: write the ISA qualifier and id, e.g. \"ZZ:WAREHOUSE\" (id at most 15 characters)", party.key, party.val)
+		}
+	}
+	if e.X12.Version == "" {
+		e.X12.Version = DefaultX12Version
+	}
+	if e.X12.Version != "004010" && e.X12.Version != "005010" {
+		p.add(where, "x12.version %q: use \"004010\" or \"005010\"", e.X12.Version)
+	}
+	switch e.Type {
+	case model.ExportReceipts, model.ExportShipments, model.ExportStock, model.ExportMovements:
+	default:
+		p.add(where, "format \"x12\": the %s export has no X12 transaction set (receipts 944, shipments 945, stock 846, movements 947)", e.Type)
 	}
 }
 

@@ -128,7 +128,7 @@ func (fr *fileRun) writeAck(ctx context.Context, ok int) error {
 		return nil
 	}
 	partner := senderKey(x.ack.Sender)
-	ctl, err := in.j.NextControl(ctx, partner)
+	ctl, err := in.j.NextControl(ctx, "x12:"+partner)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"filebridge/internal/config"
+	"filebridge/internal/edi"
+	"filebridge/internal/edi/x12"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/model"
 )
@@ -17,6 +19,10 @@ func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, err
 		delim = ','
 	} else if size != len(e.Delimiter) {
 		return Job{}, fmt.Errorf("outbox %s, export %s: delimiter %q must be one character", out.Name, e.Type, e.Delimiter)
+	}
+	var env *x12.Envelope
+	if strings.EqualFold(e.Format, config.FormatX12) {
+		env = &x12.Envelope{Sender: party(e.X12.Sender), Receiver: party(e.X12.Receiver), Version: e.X12.Version, Test: e.X12.Test}
 	}
 	return Job{
 		Outbox:     out.Name,
@@ -35,8 +41,15 @@ func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, err
 			CRLF:       e.CRLF,
 			Decimal:    e.Decimal,
 			DateLayout: e.DateLayout,
+			X12:        env,
 		},
 	}, nil
+}
+
+// party reads a validated "qualifier:id".
+func party(s string) edi.Party {
+	q, id, _ := strings.Cut(s, ":")
+	return edi.Party{Qualifier: q, ID: id}
 }
 
 // Jobs returns the jobs of an outbox of a loaded config.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/jonboulle/clockwork"
 
+	"filebridge/internal/edi/x12"
 	"filebridge/internal/folder"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/journal"
@@ -184,6 +185,10 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 	}
 	opts := job.File
 	opts.Location = loc
+	if opts.X12 != nil {
+		env := *opts.X12
+		opts.X12 = &env // the job's stays unnumbered
+	}
 
 	var win *window // nil: no cursor (stock)
 	switch {
@@ -219,6 +224,11 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 		name, err := r.fileName(ctx, job, start.In(loc))
 		if err != nil {
 			return Result{}, err
+		}
+		if opts.X12 != nil {
+			if err := r.numberX12(ctx, opts.X12, start); err != nil {
+				return Result{}, err
+			}
 		}
 		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
@@ -276,6 +286,27 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 		}
 	}
 	return res, nil
+}
+
+// ControlNumberer numbers EDI interchanges per partner (journal.DB).
+type ControlNumberer interface {
+	NextControl(ctx context.Context, partner string) (int64, error)
+}
+
+// numberX12 gives an x12 export its interchange control number, the next
+// of its receiver's counter in the journal (a number taken by a run that
+// then fails is not used again: numbers are sequential, never reused).
+func (r *Runner) numberX12(ctx context.Context, env *x12.Envelope, at time.Time) error {
+	cn, ok := r.Journal.(ControlNumberer)
+	if !ok {
+		return fmt.Errorf("an x12 export needs a journal that numbers interchanges")
+	}
+	ctl, err := cn.NextControl(ctx, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
+	if err != nil {
+		return err
+	}
+	env.Control, env.Time = ctl%1_000_000_000, at
+	return nil
 }
 
 // admitted passes the documents the window admits (all of them without a
