@@ -65,6 +65,13 @@ const (
 // DefaultX12Version is the X12 version of exports (GS08).
 const DefaultX12Version = "004010"
 
+// DefaultEDIFACTRelease and DefaultEDIFACTSyntax are the directory and
+// syntax identifier of edifact exports.
+const (
+	DefaultEDIFACTRelease = "96A"
+	DefaultEDIFACTSyntax  = "UNOC"
+)
+
 // DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.
 const DefaultAckDir = "acks"
 

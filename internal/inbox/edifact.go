@@ -123,7 +123,7 @@ func (fr *fileRun) writeEDIFACTAck(ctx context.Context, ok int) error {
 		refused = append(refused, formats.Refusal{Msg: "the file has errors"}) // every message rejected
 	}
 	partner := edifactSender(h)
-	ctl, err := in.j.NextControl(ctx, partner)
+	ctl, err := in.j.NextControl(ctx, edifact.CounterKey(h.Sender))
 	if err != nil {
 		return err
 	}

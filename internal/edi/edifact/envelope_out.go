@@ -26,3 +26,7 @@ func ExportID(typ, release string) MessageID {
 
 // Err returns the first error the Writer met (it also sticks until Close).
 func (wr *Writer) Err() error { return wr.err }
+
+// CounterKey names a partner's counter of control references in the
+// journal, shared by the exports to it and the CONTRLs sent to it.
+func CounterKey(p Party) string { return "edifact:" + p.Qual + ":" + p.ID }
