@@ -117,3 +117,44 @@ func TestGroupFinish(t *testing.T) {
 		}
 	}
 }
+
+// TestSegmentsInverse: the segments built from column values map back
+// onto the same values.
+func TestSegmentsInverse(t *testing.T) {
+	tab := &Table{
+		LineTag: "W01", LineOpen: "LX", Loops: []string{"N1"},
+		Fields: []Field{
+			{Tag: "W05", Elem: 2, Column: "orderNumber"},
+			{Loop: "N1", LoopQual: Qualifier{1, "WH"}, Tag: "N1", Elem: 4, Column: "warehouseLocation"},
+			{Loop: "N1", LoopQual: Qualifier{1, "ST"}, Tag: "N1", Elem: 2, Column: "shipTo.name"},
+			{Loop: "N1", LoopQual: Qualifier{1, "ST"}, Tag: "N4", Elem: 3, Column: "shipTo.zipcode"},
+			{Tag: "G62", Qual: Qualifier{1, "02"}, Elem: 2, Column: "plannedDeliveryDate", Convert: Date},
+			{Tag: "LX", Elem: 1, Column: "position", Level: Line},
+			{Tag: "W01", Elem: 1, Column: "quantity", Level: Line},
+			{Tag: "W01", Qual: Qualifier{4, "SK"}, Elem: 5, Column: "sku", Level: Line},
+			{Tag: "W01", Qual: Qualifier{4, "VN"}, Elem: 5, Column: "sku", Level: Line},
+		},
+	}
+	hdr := map[string]string{"orderNumber": "O-1", "warehouseLocation": "3", "shipTo.name": "Jane", "shipTo.zipcode": "75002", "plannedDeliveryDate": "2026-12-03"}
+	lines := []map[string]string{{"position": "1", "quantity": "2", "sku": "A"}, {"position": "2", "quantity": "5", "sku": "B"}}
+	segs := tab.Segments(hdr, lines)
+	for i := range segs {
+		segs[i].Pos = i + 2
+	}
+	cols := tab.Columns(nil)
+	rows := tab.Rows(segs, cols)
+	if len(rows) != 2 {
+		t.Fatalf("%d rows from %+v", len(rows), segs)
+	}
+	for i, r := range rows {
+		for c, col := range cols {
+			want := hdr[col]
+			if want == "" {
+				want = lines[i][col]
+			}
+			if r.Cells[c] != want {
+				t.Errorf("row %d column %s: %q, want %q (segments %+v)", i, col, r.Cells[c], want, segs)
+			}
+		}
+	}
+}

@@ -53,9 +53,7 @@ type Field struct {
 type Conversion struct {
 	Name string // shown in the docs
 	Fn   func(string) string
-	// Back turns a column's value into the element's (Compose); nil: the
-	// field is not composed.
-	Back func(string) string
+	Back func(string) string // the column's value as the element carries it
 }
 
 // Date converts a CCYYMMDD (or YYMMDD) date into 2006-01-02.
@@ -65,6 +63,11 @@ var Date = &Conversion{Name: "CCYYMMDD → YYYY-MM-DD", Fn: func(v string) strin
 		return v[:4] + "-" + v[4:6] + "-" + v[6:]
 	case 6:
 		return "20" + v[:2] + "-" + v[2:4] + "-" + v[4:]
+	}
+	return v
+}, Back: func(v string) string {
+	if len(v) >= 10 && v[4] == '-' && v[7] == '-' {
+		return v[:4] + v[5:7] + v[8:10]
 	}
 	return v
 }}
@@ -255,4 +258,108 @@ func (t *Table) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s | `%s` | %s | %s |\n", loop, seg, el, f.Column, f.Level, note)
 	}
 	return b.String()
+}
+
+// Segments builds the body of one set from column values, the inverse of
+// Rows (for sample interchanges): header values, then per line its values.
+// The first Field of a column writes it; a segment gets the qualifiers
+// that select it and its loop; values of one segment tag share a segment
+// unless a qualifier or an element disagrees.
+func (t *Table) Segments(header map[string]string, lines []map[string]string) []Segment {
+	var out []Segment
+	put := func(scope []Segment, f Field, v string) []Segment {
+		if f.Convert != nil && f.Convert.Back != nil {
+			v = f.Convert.Back(v)
+		}
+		if f.Loop != "" && f.Tag != f.Loop {
+			// The loop's opener comes first in its scope.
+			if i := findSeg(scope, f.Loop, f.LoopQual, Qualifier{}, 0, 0, ""); i < 0 {
+				scope = append(scope, newSeg(f.Loop, f.LoopQual))
+			}
+		}
+		i := findSeg(scope, f.Tag, f.Qual, f.LoopQual, f.Elem, f.Comp, v)
+		if f.Tag == f.Loop {
+			i = findSeg(scope, f.Tag, f.LoopQual, f.Qual, f.Elem, f.Comp, v)
+		}
+		if i < 0 {
+			s := newSeg(f.Tag, f.Qual)
+			if f.Tag == f.Loop {
+				s = newSeg(f.Tag, f.LoopQual)
+			}
+			scope = append(scope, s)
+			i = len(scope) - 1
+		}
+		for _, q := range []Qualifier{f.Qual, f.LoopQual} {
+			if q.Elem > 0 && (q == f.Qual || f.Tag == f.Loop) && scope[i].Value(q.Elem) == "" {
+				setElem(&scope[i], q.Elem, 0, q.Value)
+			}
+		}
+		setElem(&scope[i], f.Elem, f.Comp, v)
+		return scope
+	}
+	done := map[string]bool{}
+	for _, f := range t.Fields {
+		if f.Level == Header && header[f.Column] != "" && !done[f.Column] {
+			done[f.Column] = true
+			out = put(out, f, header[f.Column])
+		}
+	}
+	for _, vals := range lines {
+		var line []Segment
+		if t.LineOpen != "" {
+			line = append(line, Segment{Tag: t.LineOpen})
+		}
+		line = append(line, newSeg(t.LineTag, t.LineQual))
+		done := map[string]bool{}
+		for _, f := range t.Fields {
+			if f.Level == Line && vals[f.Column] != "" && !done[f.Column] {
+				done[f.Column] = true
+				line = put(line, f, vals[f.Column])
+			}
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+func newSeg(tag string, q Qualifier) Segment {
+	s := Segment{Tag: tag}
+	if q.Elem > 0 {
+		setElem(&s, q.Elem, 0, q.Value)
+	}
+	return s
+}
+
+// findSeg finds the last segment of tag in scope that q (and, for a loop
+// opener, lq) can select and whose element elem is free.
+func findSeg(scope []Segment, tag string, q, lq Qualifier, elem, comp int, v string) int {
+	for i := len(scope) - 1; i >= 0; i-- {
+		s := scope[i]
+		if s.Tag != tag {
+			continue
+		}
+		if q.Elem > 0 && s.Value(q.Elem) != "" && s.Value(q.Elem) != q.Value {
+			continue
+		}
+		if elem > 0 && s.Value(elem) != "" && s.Elem(elem, comp) != v {
+			continue // the element holds another value: a segment of its own
+		}
+		return i
+	}
+	return -1
+}
+
+func setElem(s *Segment, elem, comp int, v string) {
+	for len(s.Elems) < elem {
+		s.Elems = append(s.Elems, []string{""})
+	}
+	if comp < 1 {
+		comp = 1
+	}
+	cs := s.Elems[elem-1]
+	for len(cs) < comp {
+		cs = append(cs, "")
+	}
+	cs[comp-1] = v
+	s.Elems[elem-1] = cs
 }

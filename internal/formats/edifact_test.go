@@ -7,16 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"filebridge/internal/edi"
 	"filebridge/internal/edi/edifact"
 	"filebridge/internal/model"
-	"filebridge/internal/templates/gentest"
 )
 
 var updateEDI = flag.Bool("update-edi", false, "rewrite the golden files of TestEDIFACTGolden in testdata/edifact/")
@@ -77,116 +73,6 @@ func TestEDIFACTGolden(t *testing.T) {
 				}
 				if b.String() != string(want) {
 					t.Errorf("differs from %s:\n%s", golden, b.String())
-				}
-			})
-		}
-	}
-}
-
-// TestEDIFACTSamples composes, from each inbound table and the example
-// values of the edition's columns, a sample interchange of two line items
-// (samples/edi/EDITION/MESSAGE.edi, kept up to date by -update-edi),
-// checks that the message maps back onto the same rows, and that
-// filebridge reads it as one valid document.
-func TestEDIFACTSamples(t *testing.T) {
-	for _, e := range []model.Edition{A, B} {
-		for _, tab := range edifact.Tables {
-			t.Run(string(e)+"/"+tab.Set, func(t *testing.T) {
-				dt, err := model.LookupDocType(e, tab.DocType)
-				if err != nil {
-					t.Fatal(err)
-				}
-				_, cols, err := edifact.TableFor(e, tab.Set, dt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				spec, _ := model.SpecFor(e, dt.Kind)
-				rows := make([][]string, 2)
-				for i := range rows {
-					for _, c := range cols {
-						f, _ := spec.Field(c)
-						v := f.Example
-						if c == "position" {
-							v = strconv.Itoa(i + 1)
-						}
-						if c == "sku" && i == 1 && dt.Grouped {
-							v += "-B"
-						}
-						rows[i] = append(rows[i], v)
-					}
-				}
-				if !dt.Grouped {
-					rows = rows[:1]
-				}
-				// Columns that read one element (BGM02: orderNumber and
-				// externalOrderNumber) hold the first one's value.
-				type place struct {
-					tag  string
-					q    edi.Qualifier
-					e, c int
-				}
-				first := map[place]string{}
-				for _, f := range tab.Fields {
-					p := place{f.Tag, f.Qual, f.Elem, f.Comp}
-					ci := slices.Index(cols, f.Column)
-					if ci < 0 {
-						continue
-					}
-					if c, ok := first[p]; ok {
-						for i := range rows {
-							rows[i][ci] = rows[i][slices.Index(cols, c)]
-						}
-						continue
-					}
-					first[p] = f.Column
-				}
-				body := tab.Compose(cols, rows)
-				msg := append([]edi.Segment{{Tag: "UNH"}}, append(body, edi.Segment{Tag: "UNT"})...)
-				for i := range msg {
-					msg[i].Pos = i + 1
-				}
-				back := tab.Rows(msg, cols)
-				if len(back) != len(rows) {
-					t.Fatalf("%d rows back, want %d", len(back), len(rows))
-				}
-				for i := range rows {
-					for ci, c := range cols {
-						if back[i].Cells[ci] != rows[i][ci] {
-							t.Errorf("row %d column %s: composed %q, mapped back %q", i+1, c, rows[i][ci], back[i].Cells[ci])
-						}
-					}
-				}
-				var out bytes.Buffer
-				wr := edifact.NewWriter(&out, edifact.Header{Sender: edifact.Party{ID: "5412345000013", Qual: "14"},
-					Recipient: edifact.Party{ID: "FILEBRIDGE", Qual: "ZZ"}, Ref: "1", Date: "261126", Time: "1200"}, time.Time{}, true)
-				wr.Begin("1", edifact.MessageID{Type: tab.Set, Version: "D", Release: "96A", Agency: "UN"})
-				for _, s := range body {
-					wr.Segment(s.Tag, s.Elems...)
-				}
-				wr.End()
-				if err := wr.Close(); err != nil {
-					t.Fatal(err)
-				}
-				path := filepath.Join("..", "..", "samples", "edi", string(e), tab.Set+".edi")
-				if *updateEDI {
-					os.MkdirAll(filepath.Dir(path), 0o755)
-				}
-				gentest.UpToDate(t, path, out.String(), *updateEDI, "go test ./internal/formats -run TestEDIFACTSamples -update-edi")
-				opts := Options{Edition: e}
-				if e == A && dt.Grouped {
-					opts.Defaults = map[string]string{"warehouseLocation": "3"}
-				}
-				res := decodeBytes(t, tab.Set+".edi", out.Bytes(), opts)
-				if res.err != nil || len(res.sum.FileIssues) > 0 {
-					t.Fatalf("%v %s", res.err, dump(res.sum.FileIssues))
-				}
-				if len(res.docs) == 0 {
-					t.Fatal("no document")
-				}
-				for _, d := range res.docs {
-					if !d.Valid() || len(d.Issues) > 0 {
-						t.Errorf("document %s: %s", d.Key, dump(d.Issues))
-					}
 				}
 			})
 		}

@@ -56,6 +56,9 @@ func (fr *fileRun) openX12() (*x12Run, error) {
 	return &x12Run{ic: ic, ack: ack, envelopeErr: err, failed: map[int]rowFailure{}}, nil
 }
 
+// x12Route reports whether the file's route reads X12 (format "x12").
+func (fr *fileRun) x12Route() bool { return fr.opts.Format == config.FormatX12 }
+
 // senderKey names a partner in the journal: "ZZ:SHOPERP".
 func senderKey(p edi.Party) string {
 	return strings.TrimSpace(p.Qualifier) + ":" + strings.TrimSpace(p.ID)
@@ -71,6 +74,7 @@ func (fr *fileRun) x12Duplicate(ctx context.Context) (FileResult, bool, error) {
 	}
 	seen, found, err := fr.in.j.SeenInterchange(ctx, senderKey(x.ic.Sender), x.ic.Control)
 	if err != nil || !found || seen.FileID == fr.row.ID {
+		x.ic.Groups = nil // its segments are not kept while the file is read (writeAck reads them again)
 		return FileResult{}, false, err
 	}
 	orig, err := fr.in.j.File(ctx, seen.FileID)
@@ -120,6 +124,15 @@ func (fr *fileRun) writeAck(ctx context.Context, ok int) error {
 	in := fr.in
 	fileErr := len(fr.problems) > 0 || fileErrors(fr.sum) > 0
 	if x.envelopeErr == nil && !x.duplicate && x.ic != nil {
+		// The sets were let go after the duplicate check: read them again.
+		again, err := fr.openX12()
+		if err != nil {
+			return err
+		}
+		if again == nil || again.envelopeErr != nil {
+			return fmt.Errorf("reading %s again for its 997: the interchange changed", fr.row.Name)
+		}
+		x.ic, x.ack = again.ic, again.ack
 		fr.ackSets(fileErr)
 	}
 	env, pre, sets, addressed := x12.AckEnvelope(x.ack, x.ic != nil && x.ic.AckRequested)

@@ -39,7 +39,7 @@ func ackOf(t *testing.T, e *env) string {
 // (025); an interchange with an empty quantity is refused with a 997
 // naming the set, segment and element (AK3/AK4), nothing created.
 func TestX12Inbound(t *testing.T) {
-	e := newEnv(t, envOpts{edition: model.EditionA, routes: route("*.x12", "") + route("*.csv", "")})
+	e := newEnv(t, envOpts{edition: model.EditionA, routes: route("*.x12", "", `format = "x12"`) + route("*.csv", "")})
 	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
 	e.runOnce()
 	e.dropSample("A/good/SKU_20260302.csv", "")
@@ -81,6 +81,19 @@ func TestX12Inbound(t *testing.T) {
 	}
 	if ack := ackOf(t, e); !strings.Contains(ack, "TA1*000000101*261126*2300*R*025~") {
 		t.Errorf("the duplicate's acknowledgement lacks a TA1 rejecting it (025):\n%s", ack)
+	}
+	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
+		t.Fatal(err)
+	}
+
+	// The very same file again: a duplicate of the first, acknowledged too.
+	e.drop("ORDERS_1_AGAIN.x12", x12Testdata(t, "940.x12"))
+	res = result(t, e.runOnce(), "ORDERS_1_AGAIN.x12")
+	if !res.Duplicate || !strings.Contains(res.Message, "X12 interchange 000000101 of ZZ:SHOPERP was received before") {
+		t.Errorf("the same file again: %+v", res)
+	}
+	if ack := ackOf(t, e); !strings.Contains(ack, "TA1*000000101*261126*2300*R*025~") {
+		t.Errorf("the same file's acknowledgement lacks a TA1 rejecting it (025):\n%s", ack)
 	}
 	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
 		t.Fatal(err)

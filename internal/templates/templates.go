@@ -83,8 +83,10 @@ func ExampleCSV(spec model.Spec) ([]byte, error) {
 }
 
 // Write writes the CSV and XLSX templates of every document type of edition
-// e into dir (created if missing) and returns the paths written, in the
-// edition's dependency order.
+// e into dir (created if missing), and a sample X12 interchange of the set
+// and an EDIFACT one of the message that feed it (orders.940.x12,
+// orders.ORDERS.edi: the spec's examples), and returns the
+// paths written, in the edition's dependency order.
 func Write(dir string, e model.Edition) ([]string, error) {
 	if len(model.DocTypes(e)) == 0 {
 		return nil, fmt.Errorf("writing templates: unknown edition %q", e)
@@ -112,6 +114,28 @@ func Write(dir string, e model.Edition) ([]string, error) {
 		}{{".csv", csvData}, {".xlsx", xlsxData}} {
 			p := filepath.Join(dir, Name(dt)+out.ext)
 			if err := os.WriteFile(p, out.data, 0o644); err != nil {
+				return paths, fmt.Errorf("writing template: %w", err)
+			}
+			paths = append(paths, p)
+		}
+		sample, set, ok, err := X12Sample(spec, dt)
+		if err != nil {
+			return paths, err
+		}
+		if ok {
+			p := filepath.Join(dir, Name(dt)+"."+set+".x12")
+			if err := os.WriteFile(p, sample, 0o644); err != nil {
+				return paths, fmt.Errorf("writing template: %w", err)
+			}
+			paths = append(paths, p)
+		}
+		sample, msg, ok, err := EDIFACTSample(spec, dt)
+		if err != nil {
+			return paths, err
+		}
+		if ok {
+			p := filepath.Join(dir, Name(dt)+"."+msg+".edi")
+			if err := os.WriteFile(p, sample, 0o644); err != nil {
 				return paths, fmt.Errorf("writing template: %w", err)
 			}
 			paths = append(paths, p)

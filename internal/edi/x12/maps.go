@@ -83,8 +83,6 @@ var Tables = map[string]*edi.Table{
 			},
 			product("W04", 4, 5, "sku"),
 			[]edi.Field{
-				{Tag: "W04", Elem: 3, Column: "item.ean", Level: edi.Line, Note: "U.P.C. (SKU master data)"},
-				{Tag: "G69", Elem: 1, Column: "item.name", Level: edi.Line, Note: "item description (SKU master data)"},
 				{Tag: "N9", Qual: q(1, "LT"), Elem: 2, Column: "lotNumber", Level: edi.Line, Note: "lot number (N901 = LT; Edition B)"},
 				{Tag: "G62", Qual: q(1, "36"), Elem: 2, Column: "expiryDate", Level: edi.Line, Convert: edi.Date, Note: "expiration (G6201 = 36; Edition B)"},
 			},

@@ -218,7 +218,7 @@ func (p *parser) split(raw []byte) edi.Segment {
 		if strings.IndexByte(e, p.d.Component) >= 0 {
 			seg.Elems[i] = strings.Split(e, string(p.d.Component))
 		} else {
-			seg.Elems[i] = []string{e}
+			seg.Elems[i] = parts[i+1 : i+2 : i+2] // a simple element shares the split's array
 		}
 	}
 	return seg
