@@ -55,7 +55,7 @@ func contrlOf(t *testing.T, e *env) string {
 // a CONTRL naming the message, segment and element (UCM, UCS, UCD),
 // nothing created; a malformed envelope is rejected whole.
 func TestEDIFACTInbound(t *testing.T) {
-	e := newEnv(t, envOpts{edition: model.EditionA, routes: route("*.edi", "", "[inboxes.routes.defaults]\nwarehouseLocation = 3") + route("*.csv", "")})
+	e := newEnv(t, envOpts{edition: model.EditionA, routes: route("*.edi", "", `format = "edifact"`, "[inboxes.routes.defaults]\nwarehouseLocation = 3") + route("*.csv", "")})
 	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
 	e.runOnce()
 	e.dropSample("A/good/SKU_20260302.csv", "")
@@ -80,6 +80,20 @@ func TestEDIFACTInbound(t *testing.T) {
 		if !strings.Contains(ack, want) {
 			t.Errorf("CONTRL lacks %q:\n%s", want, ack)
 		}
+	}
+	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same bytes again: a duplicate found by its interchange, so the
+	// partner gets a CONTRL rejecting it.
+	e.drop("ORDERS_1_again.edi", ordersEDIFACT("IC101", "EDI-10", "2"))
+	res = result(t, e.runOnce(), "ORDERS_1_again.edi")
+	if !res.Duplicate || !strings.Contains(res.Message, "EDIFACT interchange IC101 of 14:5412345000013 was received before") {
+		t.Errorf("the same interchange again: %+v", res)
+	}
+	if ack := contrlOf(t, e); !strings.Contains(ack, "UCI+IC101+5412345000013:14+5798000000001:14+4+26+UNB+5'") {
+		t.Errorf("the identical file's CONTRL does not reject it (26):\n%s", ack)
 	}
 	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
 		t.Fatal(err)

@@ -205,11 +205,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		case found && orig.ID != row.ID && fr.force:
 			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
 				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
-		case found && orig.ID != row.ID && !fr.x12Route():
+		case found && orig.ID != row.ID && !fr.x12Route() && fr.opts.Format != config.FormatEDIFACT:
 			return fr.duplicate(ctx, orig, "")
 		}
 		// An X12 file sent again is found by its interchange (x12Duplicate),
-		// which also acknowledges it.
+		// which also acknowledges it; an EDIFACT one too (edifactDuplicate).
 	}
 	if src == nil {
 		var err error
