@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,4 +201,62 @@ func edifactEndToEnd(t *testing.T, edition string) {
 		t.Errorf("RECADV lines %q, want the ASN's %q\n%s", got, want, out)
 	}
 	s.noRepeats(t)
+}
+
+// edifactRoute is a route reading *.edi files as EDIFACT, warehouse 3.
+const edifactRoute = "\n  [[inboxes.routes]]\n  match = \"*.edi\"\n  format = \"edifact\"\n    [inboxes.routes.defaults]\n    warehouseLocation = 3\n"
+
+// TestEDIFACTCrashResume kills `filebridge run` with SIGKILL at random
+// (seeded) moments while it submits one ORDERS of 300 orders to a slowed
+// simulator, 5 times, then lets a last run finish it: every order exists
+// once, no create was sent twice, and exactly one CONTRL accepts the
+// interchange with its 300 messages.
+func TestEDIFACTCrashResume(t *testing.T) {
+	t.Parallel()
+	const n = 300
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "40ms")
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
+	mustWrite(t, cfg, readFile(t, cfg)+edifactRoute)
+	writeAtomic(t, filepath.Join(inbox, "ord_crash.edi"), edifactOrders("EC-", "IC777", n, 1, 50))
+	killRuns(t, cfg, 5, rand.New(rand.NewPCG(20261127, 27)), 300*time.Millisecond, 900*time.Millisecond, nil)
+	finalRun(t, cfg, filepath.Join(inbox, "processed"), []string{"ord_crash.edi"})
+	s.ordersOnce(t, n)
+	acks := files(t, filepath.Join(inbox, "acks"))
+	if len(acks) != 1 {
+		t.Fatalf("acks %q, want one CONTRL", acks)
+	}
+	body := readFile(t, filepath.Join(inbox, "acks", acks[0]))
+	if !strings.Contains(body, "UCI+IC777+5412345000013:14+5798000000001:14+7'") || strings.Count(body, ":EAN008+7'") != n {
+		t.Errorf("the CONTRL does not accept the %d messages:\n%s", n, tail(body, 400))
+	}
+}
+
+// TestEDIFACTLargeInterchange measures one ORDERS of
+// FILEBRIDGE_EDIFACT_ORDERS orders (10,000 for the figures) of 3 lines
+// through `run`: the time from the drop to processed/ and the peak RSS.
+func TestEDIFACTLargeInterchange(t *testing.T) {
+	n := drillSize(t, "FILEBRIDGE_EDIFACT_ORDERS", "10000", "one large ORDERS")
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("SKIPPED: no /proc to read the peak RSS from")
+	}
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50")
+	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `max_file_size = "1GB"`})
+	mustWrite(t, cfg, readFile(t, cfg)+edifactRoute)
+	name := "ord_big.edi"
+	tmp := filepath.Join(dir, name)
+	data := edifactOrders("EB-", "IC900", n, 3, 50)
+	mustWrite(t, tmp, string(data))
+	p := start(t, "run", "run", "--config", cfg)
+	waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	begin := time.Now()
+	if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
+		t.Fatal(err)
+	}
+	allIn(t, 30*time.Minute, filepath.Join(inbox, "processed"), []string{name})
+	took := time.Since(begin)
+	peak := procStatus(t, p.cmd.Process.Pid, "VmHWM")
+	p.stopOK(t, "run")
+	s.ordersOnce(t, n)
+	t.Logf("one ORDERS of %d orders (%d lines, %.1f MB): took %s, peak RSS %.0f MiB", n, 3*n, float64(len(data))/1e6, took.Round(100*time.Millisecond), peak)
+	fmt.Printf("edifact ORDERS orders=%d seconds=%.1f peak_rss_mib=%.0f\n", n, took.Seconds(), peak)
 }
