@@ -197,17 +197,23 @@ func x12EndToEnd(t *testing.T, edition string) {
 }
 
 // TestX12CrashResume kills `filebridge run` with SIGKILL at random (seeded)
-// moments while it submits one 940 of 300 orders to a slowed simulator,
+// moments while it submits one 940 of 600 orders to a slowed simulator,
 // 5 times, then lets a last run finish it: every order exists once, no
 // create was sent twice, and exactly one 997 accepts the interchange.
 func TestX12CrashResume(t *testing.T) {
 	t.Parallel()
-	const n = 300
-	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "40ms")
+	const n = 600
+	s, dir, inbox := simAndInbox(t, "A", "--preload", "50", "--latency", "60ms")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `settle = "100ms"`})
 	mustWrite(t, cfg, readFile(t, cfg)+"\n  [[inboxes.routes]]\n  match = \"*.x12\"\n")
 	writeAtomic(t, filepath.Join(inbox, "940_CRASH.x12"), x12Orders("XC-", 777, n, 1, 50))
 	killRuns(t, cfg, 5, rand.New(rand.NewPCG(20261127, 12)), 300*time.Millisecond, 900*time.Millisecond, nil)
+	// The kills landed inside the interchange: part of it is on the portal.
+	if got := len(s.keyCounts(t, "sales_orders", "orderNumber")); got == 0 || got == n {
+		t.Errorf("%d of %d orders on the portal after the kills, want some: no kill landed mid-interchange", got, n)
+	} else {
+		t.Logf("%d of %d orders on the portal after 5 kills", got, n)
+	}
 	processed := filepath.Join(inbox, "processed")
 	finalRun(t, cfg, processed, []string{"940_CRASH.x12"})
 	s.ordersOnce(t, n)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
@@ -144,6 +145,54 @@ func TestEDIFACTInbound(t *testing.T) {
 	}
 	if ack := contrlOf(t, e); !strings.Contains(ack, "UCI+IC103+5412345000013:14+5798000000001:14+4'") || !strings.Contains(ack, "UCM+2+ORDERS:D:96A:UN:EAN008+4+29+UNT+1'") {
 		t.Errorf("the malformed interchange's CONTRL:\n%s", ack)
+	}
+	if n := e.sim.RepeatedCreates(); n != 0 {
+		t.Errorf("repeatedCreates %d", n)
+	}
+}
+
+// TestEDIFACTReplayAndRefusal: an ORDERS whose third order names a SKU the
+// portal lacks (policy partial, no hold) creates the two others, and its
+// CONTRL accepts the interchange and messages 1 and 2, rejecting message 3
+// at its LIN; once the SKU exists, a replay of the file is not taken for a
+// duplicate interchange: it creates the third order, once.
+func TestEDIFACTReplayAndRefusal(t *testing.T) {
+	e := newEnv(t, envOpts{edition: model.EditionA, inbox: `hold_missing = "0s"`,
+		routes: route("*.edi", "", `format = "edifact"`, `policy = "partial"`, "[inboxes.routes.defaults]\nwarehouseLocation = 3") + route("*.csv", "") + route("*.xlsx", "")})
+	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
+	e.runOnce()
+	e.dropSample("A/good/SKU_20260302.csv", "")
+	e.runOnce()
+	data := ordersEDIFACT("IC201", "EDI-R", "2")
+	i := strings.LastIndex(data, "PIA+5+TBL-OAK180-TOP:SA")
+	data = data[:i] + "PIA+5+THROW-WOOL-GRN:SA" + data[i+len("PIA+5+TBL-OAK180-TOP:SA"):]
+	e.drop("ORDERS_1.edi", data)
+	res := result(t, e.runOnce(), "ORDERS_1.edi")
+	if res.State != journal.FileFailed || res.DocsOK != 2 {
+		t.Fatalf("ORDERS with a SKU missing: %+v", res)
+	}
+	ack := contrlOf(t, e)
+	for _, want := range []string{"UCI+IC201+5412345000013:14+5798000000001:14+7'", "UCM+1+ORDERS:D:96A:UN:EAN008+7'\nUCM+2+ORDERS:D:96A:UN:EAN008+7'\nUCM+3+ORDERS:D:96A:UN:EAN008+4'\nUCS+"} {
+		if !strings.Contains(ack, want) {
+			t.Errorf("CONTRL lacks %q:\n%s", want, ack)
+		}
+	}
+	e.dropSample("A/good/SKU_20260310.xlsx", "")
+	e.runOnce()
+	orig := e.fileNamed("ORDERS_1.edi")
+	f, err := e.in.Folder(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inbox.Requeue(t.Context(), e.j, f, &e.cfg.Inboxes[0], orig, false, "cli"); err != nil {
+		t.Fatal(err)
+	}
+	res = result(t, e.runOnce(), "ORDERS_1.edi")
+	if res.Duplicate || res.State != journal.FileDone {
+		t.Fatalf("the replay: %+v", res)
+	}
+	if n := e.sim.Count(portalsim.SalesOrders, "EDI-R3"); n != 1 {
+		t.Errorf("EDI-R3 created %d times by the replay", n)
 	}
 	if n := e.sim.RepeatedCreates(); n != 0 {
 		t.Errorf("repeatedCreates %d", n)

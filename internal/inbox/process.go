@@ -232,7 +232,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	if fr.edifact, err = fr.openEDIFACT(); err != nil {
 		return FileResult{}, err
 	}
-	if !forced && !fr.force {
+	if !replay && !fr.force { // a replay sends a known interchange again on purpose
 		if res, dup, err := fr.x12Duplicate(ctx); dup || err != nil {
 			return res, err
 		}

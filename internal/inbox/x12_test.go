@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
@@ -116,5 +117,70 @@ func TestX12Inbound(t *testing.T) {
 	}
 	if n := e.sim.RepeatedCreates(); n != 0 {
 		t.Errorf("repeatedCreates %d", n)
+	}
+}
+
+// TestX12Replay: an interchange partly through (policy partial, one order's
+// SKU not on the portal yet) is recorded as received; once the SKU exists,
+// its replay goes through as a replay, not as a duplicate interchange, and
+// creates the missing order alone.
+func TestX12Replay(t *testing.T) {
+	e := newEnv(t, envOpts{edition: model.EditionA, inbox: `hold_missing = "0s"`,
+		routes: route("*.x12", "", `format = "x12"`, `policy = "partial"`) + route("*.csv", "") + route("*.xlsx", "")})
+	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
+	e.runOnce()
+	e.dropSample("A/good/SKU_20260302.csv", "")
+	e.runOnce()
+	data := strings.Replace(x12Testdata(t, "940.x12"), "SK*CHR-BIRCH-STK", "SK*THROW-WOOL-GRN", 1)
+	e.drop("ORDERS_1.x12", data)
+	res := result(t, e.runOnce(), "ORDERS_1.x12")
+	if res.State != journal.FileFailed || res.DocsOK != 2 {
+		t.Fatalf("940 with a SKU missing: %+v", res)
+	}
+	e.dropSample("A/good/SKU_20260310.xlsx", "")
+	e.runOnce()
+	orig := e.fileNamed("ORDERS_1.x12")
+	f, err := e.in.Folder(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inbox.Requeue(t.Context(), e.j, f, &e.cfg.Inboxes[0], orig, false, "cli"); err != nil {
+		t.Fatal(err)
+	}
+	res = result(t, e.runOnce(), "ORDERS_1.x12")
+	if res.Duplicate || res.State != journal.FileDone {
+		t.Fatalf("the replay: %+v", res)
+	}
+	if n := e.sim.Count(portalsim.SalesOrders, "ORD-1003"); n != 1 {
+		t.Errorf("ORD-1003 created %d times by the replay", n)
+	}
+	if n := e.sim.RepeatedCreates(); n != 0 {
+		t.Errorf("repeatedCreates %d", n)
+	}
+}
+
+// TestX12PortalRefusal: a set whose order the portal refuses (an unknown
+// warehouse) is rejected in the 997 (AK5 R), the others accepted, with
+// policy partial.
+func TestX12PortalRefusal(t *testing.T) {
+	e := newEnv(t, envOpts{edition: model.EditionA,
+		routes: route("*.x12", "", `format = "x12"`, `policy = "partial"`) + route("*.csv", "")})
+	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
+	e.runOnce()
+	e.dropSample("A/good/SKU_20260302.csv", "")
+	e.runOnce()
+	data := x12Testdata(t, "940.x12")
+	i := strings.Index(data, "ST*940*0002")
+	data = data[:i] + strings.Replace(data[i:], "N1*WH*Main warehouse*9*3~", "N1*WH*Main warehouse*9*999~", 1)
+	e.drop("ORDERS_1.x12", data)
+	res := result(t, e.runOnce(), "ORDERS_1.x12")
+	if res.DocsOK != 2 || res.Invalid != 1 {
+		t.Fatalf("940 with an unknown warehouse in set 0002: %+v", res)
+	}
+	ack := ackOf(t, e)
+	for _, want := range []string{"AK2*940*0001~\nAK5*A~", "AK2*940*0002~\nAK5*R*5~", "AK2*940*0003~\nAK5*A~", "AK9*P*3*3*2~"} {
+		if !strings.Contains(ack, want) {
+			t.Errorf("997 lacks %q:\n%s", want, ack)
+		}
 	}
 }
