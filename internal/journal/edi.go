@@ -56,3 +56,26 @@ func (d *DB) NextControl(ctx context.Context, partner string) (int64, error) {
 	}
 	return n, nil
 }
+
+// NumberRun gives export run runID the next interchange control number of
+// partner, in the transaction that records it on the run: sequential,
+// never reused, shared by every instance. A run that writes no file takes
+// none (it is asked for once the run has rows).
+func (d *DB) NumberRun(ctx context.Context, runID int64, partner string) (int64, error) {
+	var n int64
+	err := d.write(ctx, func(tx *txn) error {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO edi_controls (partner, last) VALUES (?, 1)
+			ON CONFLICT (partner) DO UPDATE SET last = edi_controls.last + 1 RETURNING last`, partner).Scan(&n); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE export_runs SET edi_control = ? WHERE id = ?`, n, runID)
+		if err == nil {
+			err = affectedOne(res)
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("numbering the interchange of export run %d for %s: %w", runID, partner, err)
+	}
+	return n, nil
+}

@@ -66,3 +66,30 @@ func TestInterchangeSeen(t *testing.T) {
 		}
 	})
 }
+
+// TestNumberRun: the control number is recorded on the run in the
+// transaction that takes it; numbering an unknown run takes none.
+func TestNumberRun(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		d := openTest(t)
+		ctx := t.Context()
+		id, err := d.StartRun(ctx, "out", "shipments")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := d.NumberRun(ctx, id+100, "x12:ZZ:SHOPERP"); err == nil {
+			t.Fatalf("numbered an unknown run: %d", n)
+		}
+		n, err := d.NumberRun(ctx, id, "x12:ZZ:SHOPERP")
+		if err != nil || n != 1 {
+			t.Fatalf("NumberRun = %d, %v; want 1 (the failed call took none)", n, err)
+		}
+		runs, err := d.RecentRuns(ctx, "out", "shipments", 1)
+		if err != nil || len(runs) != 1 || runs[0].EDIControl != 1 {
+			t.Errorf("run recorded as %+v, %v", runs, err)
+		}
+		if n, err := d.NextControl(ctx, "x12:ZZ:SHOPERP"); err != nil || n != 2 {
+			t.Errorf("the partner's next number (a 997) = %d, %v; want 2", n, err)
+		}
+	})
+}

@@ -140,18 +140,21 @@ type ExportRun struct {
 	// ResentFrom is the run whose file this one wrote again (a re-send
 	// of its kept copy); 0 for a run of the export.
 	ResentFrom int64
+	// EDIControl is the interchange control number of an EDI file the run
+	// wrote (NumberRun); 0 for other files.
+	EDIControl int64
 }
 
 // Running reports whether the run has not been finished (it may also have
 // been interrupted by a crash).
 func (r ExportRun) Running() bool { return r.FinishedAt.IsZero() }
 
-const runColumns = `id, outbox, export, started_at, finished_at, row_count, file_name, error, resent_from`
+const runColumns = `id, outbox, export, started_at, finished_at, row_count, file_name, error, resent_from, edi_control`
 
 func scanRun(sc scanner) (ExportRun, error) {
 	var r ExportRun
 	var started, finished string
-	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error, &r.ResentFrom)
+	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &started, &finished, &r.Rows, &r.FileName, &r.Error, &r.ResentFrom, &r.EDIControl)
 	if err == nil {
 		r.StartedAt, err = parseTime(started)
 	}

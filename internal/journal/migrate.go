@@ -188,6 +188,7 @@ CREATE TABLE edi_controls (
 	partner TEXT    NOT NULL PRIMARY KEY,
 	last    INTEGER NOT NULL
 );
+ALTER TABLE export_runs ADD COLUMN edi_control INTEGER NOT NULL DEFAULT 0;
 `},
 }
 

@@ -160,7 +160,7 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 			log.Warn("recording the export run", "error", ferr)
 		}
 	}()
-	res, err = r.export(ctx, job, since, rerun, start, log)
+	res, err = r.export(ctx, job, runID, since, rerun, start, log)
 	if err != nil {
 		return res, fmt.Errorf("exporting %s: %w", job.Name(), err)
 	}
@@ -176,7 +176,7 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 	return res, nil
 }
 
-func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun bool, start time.Time, log *slog.Logger) (Result, error) {
+func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Time, rerun bool, start time.Time, log *slog.Logger) (Result, error) {
 	schema, err := export.For(job.Type, job.Edition)
 	if err != nil {
 		return Result{}, err
@@ -232,7 +232,7 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 			return Result{}, err
 		}
 		if opts.X12 != nil {
-			if err := r.numberX12(ctx, opts.X12, start); err != nil {
+			if err := r.numberX12(ctx, runID, opts.X12, start); err != nil {
 				return Result{}, err
 			}
 		}
@@ -299,20 +299,21 @@ func (r *Runner) export(ctx context.Context, job Job, since time.Time, rerun boo
 	return res, nil
 }
 
-// ControlNumberer numbers EDI interchanges per partner (journal.DB).
-type ControlNumberer interface {
-	NextControl(ctx context.Context, partner string) (int64, error)
+// RunNumberer numbers the EDI interchange of an export run (journal.DB).
+type RunNumberer interface {
+	NumberRun(ctx context.Context, runID int64, partner string) (int64, error)
 }
 
 // numberX12 gives an x12 export its interchange control number, the next
-// of its receiver's counter in the journal (a number taken by a run that
-// then fails is not used again: numbers are sequential, never reused).
-func (r *Runner) numberX12(ctx context.Context, env *x12.Envelope, at time.Time) error {
-	cn, ok := r.Journal.(ControlNumberer)
+// of its receiver's counter in the journal, recorded on the run in the
+// same transaction (a number taken by a run that then fails is not used
+// again: numbers are sequential, never reused).
+func (r *Runner) numberX12(ctx context.Context, runID int64, env *x12.Envelope, at time.Time) error {
+	rn, ok := r.Journal.(RunNumberer)
 	if !ok {
 		return fmt.Errorf("an x12 export needs a journal that numbers interchanges")
 	}
-	ctl, err := cn.NextControl(ctx, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
+	ctl, err := rn.NumberRun(ctx, runID, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
 	if err != nil {
 		return err
 	}
