@@ -12,8 +12,9 @@ import (
 
 // TestRunEDIFACTNumbered: each edifact receipts run writes one
 // interchange of RECADV messages whose control reference is the next of
-// the receiver's counter in the journal: 1, then 2; the job's envelope
-// stays unnumbered.
+// the receiver's counter in the journal, 1 then 2, recorded on the run
+// that wrote it; a run with nothing to write takes none; the job's
+// envelope stays unnumbered.
 func TestRunEDIFACTNumbered(t *testing.T) {
 	h := newHarness(t)
 	job := receiptJob()
@@ -21,6 +22,10 @@ func TestRunEDIFACTNumbered(t *testing.T) {
 	job.File = export.Options{Format: export.EDIFACT, EDIFACT: &edifact.Envelope{Release: "96A", Header: edifact.Header{
 		Sender: edifact.Party{ID: "5798000000001", Qual: "14"}, Recipient: edifact.Party{ID: "5412345000013", Qual: "14"}}}}
 	for i, want := range []string{"1", "2"} {
+		if res, err := h.runner.Run(t.Context(), job); err != nil || res.File != "" {
+			t.Fatalf("a run with nothing to export: %+v, %v", res, err)
+		}
+		h.now = h.now.Add(2 * 60e9)
 		h.src.put(inbound("PO-"+want, h.now, 2))
 		res, err := h.runner.Run(t.Context(), job)
 		if err != nil {
@@ -40,6 +45,10 @@ func TestRunEDIFACTNumbered(t *testing.T) {
 		}
 		if job.File.EDIFACT.Header.Ref != "" {
 			t.Fatalf("the job's envelope was numbered: %s", job.File.EDIFACT.Header.Ref)
+		}
+		runs, err := h.db.RecentRuns(t.Context(), "erp", "receipts", 1)
+		if err != nil || len(runs) != 1 || runs[0].EDIControl != int64(i+1) || runs[0].FileName != res.File {
+			t.Errorf("run %d recorded as %+v (%v), want control reference %d on the run that wrote %s", i, runs, err, i+1, res.File)
 		}
 		h.now = h.now.Add(2 * 60e9)
 	}

@@ -237,7 +237,7 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 			}
 		}
 		if opts.EDIFACT != nil {
-			if err := r.numberEDIFACT(ctx, opts.EDIFACT, start); err != nil {
+			if err := r.numberEDIFACT(ctx, runID, opts.EDIFACT, start); err != nil {
 				return Result{}, err
 			}
 		}
@@ -323,13 +323,14 @@ func (r *Runner) numberX12(ctx context.Context, runID int64, env *x12.Envelope, 
 
 // numberEDIFACT gives an edifact export its interchange control
 // reference, the next of its receiver's counter in the journal (the one
-// the CONTRLs to that partner use: sequential, never reused).
-func (r *Runner) numberEDIFACT(ctx context.Context, env *edifact.Envelope, at time.Time) error {
-	cn, ok := r.Journal.(ControlNumberer)
+// the CONTRLs to that partner use), recorded on the run in the same
+// transaction: sequential, never reused.
+func (r *Runner) numberEDIFACT(ctx context.Context, runID int64, env *edifact.Envelope, at time.Time) error {
+	rn, ok := r.Journal.(RunNumberer)
 	if !ok {
 		return fmt.Errorf("an edifact export needs a journal that numbers interchanges")
 	}
-	ctl, err := cn.NextControl(ctx, edifact.CounterKey(env.Header.Recipient))
+	ctl, err := rn.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
 	if err != nil {
 		return err
 	}
