@@ -162,8 +162,11 @@ func (d *decoder) grouped(first *firstRow) (Summary, error) {
 
 // reopen opens the file again for another pass, its header read.
 func (d *decoder) reopen() (rowSource, *firstRow, error) {
-	src, err := openSource(d.ctx, d.r, d.size, d.file, d.opts)
-	if err != nil {
+	var src rowSource
+	var err error
+	if es, ok := d.src.(*ediSource); ok {
+		src = es.rewind() // its rows are in memory: no parse again
+	} else if src, err = openSource(d.ctx, d.r, d.size, d.file, d.opts); err != nil {
 		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
 	}
 	var sum Summary

@@ -116,6 +116,12 @@ func ediDocType(opts Options, msgType string) (model.DocType, error) {
 	return model.DocType{}, fmt.Errorf("filebridge reads no EDIFACT %s message: it reads ORDERS, DESADV and PRICAT", msgType)
 }
 
+// rewind starts the rows again from the header row, for another pass.
+func (s *ediSource) rewind() *ediSource {
+	s.i = 0
+	return s
+}
+
 func (s *ediSource) next() (int, []string, error) {
 	if s.i == 0 {
 		s.i++

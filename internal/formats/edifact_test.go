@@ -123,3 +123,43 @@ func TestEDIFACTAck(t *testing.T) {
 		})
 	}
 }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r *bytes.Reader
+	n int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestEDIFACTReadOnce decodes an interchange of orders (a grouped type: an
+// index pass, then the documents' pass) and checks that the interchange
+// was read and parsed once: the second pass rewinds the rows in memory.
+func TestEDIFACTReadOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("UNB+UNOC:3+S+R+261126:2305+1'\n")
+	const n = 500
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "UNH+%d+ORDERS:D:96A:UN'\nBGM+220+SO-%d+9'\nNAD+SF+WH-LYON'\nNAD+DP+++Jeanne+1 rue+Lyon++69003+FR'\nLIN+1'\nPIA+5+SKU-1:SA'\nQTY+21:2'\nUNT+8+%d'\n", i, i, i)
+	}
+	fmt.Fprintf(&b, "UNZ+%d+1'\n", n)
+	data := []byte(b.String())
+	cr := &countingReader{r: bytes.NewReader(data)}
+	var docs int
+	sum, err := Decode(t.Context(), cr, int64(len(data)), "o.edi", Options{Edition: B}, func(d Doc) error {
+		if d.Valid() {
+			docs++
+		}
+		return nil
+	})
+	if err != nil || len(sum.FileIssues) > 0 || docs != n {
+		t.Fatalf("%d valid documents of %d: %v %s", docs, n, err, dump(sum.FileIssues))
+	}
+	if cr.n > int64(len(data))+4096 {
+		t.Errorf("read %d bytes of a %d-byte interchange: it was parsed more than once", cr.n, len(data))
+	}
+}
