@@ -11,9 +11,6 @@ type Envelope struct {
 	Time    time.Time
 }
 
-// Releases are the directory releases outbound messages are written in.
-var Releases = []string{"96A", "01B"}
-
 // ExportID is the identifier of an outbound message type in release
 // (96A or 01B), with its EANCOM subset.
 func ExportID(typ, release string) MessageID {

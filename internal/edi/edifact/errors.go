@@ -22,8 +22,6 @@ const (
 	CodeSyntaxVersion      = 2  // syntax version or level not supported
 	CodeInvalidValue       = 12 // invalid value
 	CodeMissing            = 13 // missing
-	CodeNotSupported       = 15 // not supported in this position
-	CodeTooMany            = 16 // too many constituents
 	CodeUnspecified        = 18 // unspecified error
 	CodeInvalidServiceChar = 20 // character invalid as service character
 	CodeInvalidChar        = 21 // invalid character(s)
