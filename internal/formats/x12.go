@@ -11,11 +11,14 @@ import (
 	"filebridge/internal/model"
 )
 
-// x12Source reads an X12 interchange as rows: its transaction sets mapped
+// x12Source reads an X12 interchange as rows, one set in memory at a
+// time: its transaction sets mapped
 // by their table (package x12) onto a header row of column names and one
 // row per line item, numbered by the line's segment ordinal in the
 // interchange (ISA is 1: the header row).
 type x12Source struct {
+	data []byte // the interchange: its sets are read one at a time
+	ic   *x12.Interchange
 	tab  *edi.Table
 	cols []string
 	sets []*x12.Set
@@ -35,11 +38,11 @@ func openX12(r io.ReaderAt, size int64, opts Options) (rowSource, error) {
 	if _, err := r.ReadAt(data, 0); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("reading the interchange: %w", err)
 	}
-	ic, _, err := x12.Parse(data)
+	ic, _, err := x12.ParseEnvelope(data)
 	if err != nil {
 		return nil, &fileProblem{col: -1, msg: "the X12 interchange is malformed, nothing of it is submitted and its 997 acknowledgement rejects it: " + err.Error()}
 	}
-	s := &x12Source{setOf: map[int]int{}}
+	s := &x12Source{data: data, ic: ic, setOf: map[int]int{}}
 	var kind model.Kind
 	if opts.Type != "" {
 		dt, err := model.LookupDocType(opts.Edition, opts.Type)
@@ -104,7 +107,11 @@ func (s *x12Source) next() (int, []string, error) {
 			return 0, nil, io.EOF
 		}
 		set := s.sets[s.si]
+		if err := s.ic.ReadSet(s.data, set); err != nil {
+			return 0, nil, err
+		}
 		s.rows, s.ri = s.tab.Rows(set.Body(), s.cols), 0
+		set.Segments = nil // one set in memory at a time
 		s.si++
 	}
 	r := s.rows[s.ri]
@@ -122,7 +129,11 @@ func (s *x12Source) cell(row, col int) string {
 		return ""
 	}
 	set := s.sets[si]
+	if err := s.ic.ReadSet(s.data, set); err != nil {
+		return ""
+	}
 	loc, _, ok := x12.Locate(set, s.tab, s.cols, row, col)
+	set.Segments = nil
 	if !ok {
 		return ""
 	}

@@ -21,8 +21,9 @@ import (
 // x12Run is the X12 side of a file run: the interchange read once more
 // for its envelope, and what the 997 acknowledgement says of each set.
 type x12Run struct {
-	ic  *x12.Interchange // nil when the ISA is unreadable
-	ack *edi.InterchangeAck
+	data []byte           // the file
+	ic   *x12.Interchange // nil when the ISA is unreadable; its sets without segments
+	ack  *edi.InterchangeAck
 	// envelopeErr is a malformed envelope: every set is rejected.
 	envelopeErr error
 	// failed holds, per row of a document that did not reach the portal,
@@ -52,8 +53,8 @@ func (fr *fileRun) openX12() (*x12Run, error) {
 	if _, err := fr.src.ReadAt(data, 0); err != nil && err != io.EOF {
 		return nil, fmt.Errorf("reading %s: %w", fr.row.Name, err)
 	}
-	ic, ack, err := x12.Parse(data)
-	return &x12Run{ic: ic, ack: ack, envelopeErr: err, failed: map[int]rowFailure{}}, nil
+	ic, ack, err := x12.ParseEnvelope(data)
+	return &x12Run{data: data, ic: ic, ack: ack, envelopeErr: err, failed: map[int]rowFailure{}}, nil
 }
 
 // x12Route reports whether the file's route reads X12 (format "x12").
@@ -74,7 +75,7 @@ func (fr *fileRun) x12Duplicate(ctx context.Context) (FileResult, bool, error) {
 	}
 	seen, found, err := fr.in.j.SeenInterchange(ctx, senderKey(x.ic.Sender), x.ic.Control)
 	if err != nil || !found || seen.FileID == fr.row.ID {
-		x.ic.Groups = nil // its segments are not kept while the file is read (writeAck reads them again)
+		x.data = nil // not kept while the file is read: writeAck reads it again
 		return FileResult{}, false, err
 	}
 	orig, err := fr.in.j.File(ctx, seen.FileID)
@@ -124,7 +125,7 @@ func (fr *fileRun) writeAck(ctx context.Context, ok int) error {
 	in := fr.in
 	fileErr := len(fr.problems) > 0 || fileErrors(fr.sum) > 0
 	if x.envelopeErr == nil && !x.duplicate && x.ic != nil {
-		// The sets were let go after the duplicate check: read them again.
+		// The file was let go after the duplicate check: read it again.
 		again, err := fr.openX12()
 		if err != nil {
 			return err
@@ -132,7 +133,7 @@ func (fr *fileRun) writeAck(ctx context.Context, ok int) error {
 		if again == nil || again.envelopeErr != nil {
 			return fmt.Errorf("reading %s again for its 997: the interchange changed", fr.row.Name)
 		}
-		x.ic, x.ack = again.ic, again.ack
+		x.data, x.ic, x.ack = again.data, again.ic, again.ack
 		fr.ackSets(fileErr)
 	}
 	env, pre, sets, addressed := x12.AckEnvelope(x.ack, x.ic != nil && x.ic.AckRequested)
@@ -176,7 +177,7 @@ func (fr *fileRun) ackSets(fileErr bool) {
 		for si := range g.Sets {
 			set, sa := &g.Sets[si], &ga.Sets[si]
 			for _, r := range rows {
-				if r < set.Start || r >= set.Start+len(set.Segments) {
+				if r < set.Start || r >= set.Start+set.Count {
 					continue
 				}
 				sa.Add(edi.Rejected, fr.setError(set, r, x.failed[r]))
@@ -198,8 +199,10 @@ func (fr *fileRun) setError(set *x12.Set, row int, f rowFailure) *edi.Error {
 		dt, err := model.LookupDocType(fr.opts.Edition, tab.DocType)
 		if err == nil {
 			cols := x12.Columns(tab, fr.opts.Edition, dt.Kind)
-			if col := slices.Index(cols, f.column); col >= 0 {
-				if loc, val, ok := x12.Locate(set, tab, cols, row, col); ok && loc.Elem > 0 {
+			if col := slices.Index(cols, f.column); col >= 0 && fr.x12.ic.ReadSet(fr.x12.data, set) == nil {
+				loc, val, ok := x12.Locate(set, tab, cols, row, col)
+				set.Segments = nil
+				if ok && loc.Elem > 0 {
 					code := "7" // invalid code value
 					if val == "" {
 						code = "1" // mandatory element missing

@@ -11,9 +11,9 @@ import (
 )
 
 // FuzzParse feeds the tokenizer arbitrary bytes: it never panics, a
-// rejected interchange always has a rejecting acknowledgement, and an
-// accepted one written back with filebridge's separators parses to the
-// same segments.
+// rejected interchange always has a rejecting acknowledgement, an accepted
+// one reads the same set by set (ParseEnvelope, ReadSet), and written back
+// with filebridge's separators it parses to the same segments.
 func FuzzParse(f *testing.F) {
 	good := readTestdata(f, "940.x12")
 	f.Add(good)
@@ -27,6 +27,22 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("error %v with an accepting acknowledgement", err)
 			}
 			return
+		}
+		// Read set by set, the interchange is the same.
+		bySet, _, err := ParseEnvelope(data)
+		if err != nil {
+			t.Fatalf("Parse accepts what ParseEnvelope refuses: %v", err)
+		}
+		for gi := range bySet.Groups {
+			for si := range bySet.Groups[gi].Sets {
+				s := &bySet.Groups[gi].Sets[si]
+				if err := bySet.ReadSet(data, s); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(s.Segments, ic.Groups[gi].Sets[si].Segments) {
+					t.Fatalf("set %d.%d read again differs", gi, si)
+				}
+			}
 		}
 		var sets []OutSet
 		for _, g := range ic.Groups[:min(1, len(ic.Groups))] {

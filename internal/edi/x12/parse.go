@@ -45,10 +45,15 @@ type Group struct {
 // Set is one ST..SE transaction set; Segments run from ST to SE inclusive,
 // positioned from 1 at ST.
 type Set struct {
-	ID       string // ST01
-	Control  string // ST02
-	Start    int    // the ordinal of ST in the interchange (ISA is 1)
+	ID      string // ST01
+	Control string // ST02
+	Start   int    // the ordinal of ST in the interchange (ISA is 1)
+	Count   int    // its segments, ST to SE
+	// Segments are nil after ParseEnvelope until ReadSet reads them.
 	Segments []edi.Segment
+	// off and end delimit the set in the data parsed; line is the line
+	// ST starts on.
+	off, end, line int
 }
 
 // Body returns the segments between ST and SE.
@@ -64,7 +69,43 @@ func (s *Set) Body() []edi.Segment {
 // envelope is malformed (the interchange, a group or a set is rejected):
 // then nothing of it is to be submitted, and err says what and where.
 func Parse(data []byte) (*Interchange, *edi.InterchangeAck, error) {
-	p := &parser{}
+	return parse(data, false)
+}
+
+// ParseEnvelope is Parse keeping only the place of each set, not its
+// segments: memory holds one set at a time. ReadSet reads a set again.
+func ParseEnvelope(data []byte) (*Interchange, *edi.InterchangeAck, error) {
+	return parse(data, true)
+}
+
+// ReadSet tokenizes again the segments of set s of the interchange ic
+// parsed from data.
+func (ic *Interchange) ReadSet(data []byte, s *Set) error {
+	if s.off < 0 || s.end > len(data) || s.off > s.end {
+		return fmt.Errorf("reading set %s %s again: the interchange is not the one parsed", s.ID, s.Control)
+	}
+	p := &parser{d: ic.Delims, data: data[s.off:s.end], line: s.line}
+	segs := make([]edi.Segment, 0, s.Count)
+	for {
+		seg, ok, err := p.next()
+		if err != nil {
+			return fmt.Errorf("reading set %s %s again: %w", s.ID, s.Control, err)
+		}
+		if !ok {
+			break
+		}
+		seg.Pos = len(segs) + 1
+		segs = append(segs, seg)
+	}
+	if len(segs) != s.Count {
+		return fmt.Errorf("reading set %s %s again: %d segments, not %d", s.ID, s.Control, len(segs), s.Count)
+	}
+	s.Segments = segs
+	return nil
+}
+
+func parse(data []byte, drop bool) (*Interchange, *edi.InterchangeAck, error) {
+	p := &parser{drop: drop}
 	ic, err := p.parse(data)
 	if err != nil {
 		return ic, p.ack(ic, err, true), err
@@ -76,6 +117,9 @@ func Parse(data []byte) (*Interchange, *edi.InterchangeAck, error) {
 }
 
 type parser struct {
+	drop bool // let each set's segments go once it is checked
+	base int  // offset of data in the input (leading space, BOM)
+	seg  int  // offset of the segment next read
 	d    edi.Delimiters
 	data []byte
 	off  int // next byte to read
@@ -97,7 +141,11 @@ func (p *parser) header(data []byte) (*Interchange, error) {
 		start++
 	}
 	p.line = 1 + bytes.Count(data[:start], []byte{'\n'})
-	data = bytes.TrimPrefix(data[start:], []byte("\ufeff"))
+	p.base = start
+	if bytes.HasPrefix(data[start:], []byte("\ufeff")) {
+		p.base += len("\ufeff")
+	}
+	data = data[p.base:]
 	if !bytes.HasPrefix(data, []byte("ISA")) {
 		return nil, ierr("024", "the file does not start with an ISA segment: it is not an X12 interchange")
 	}
@@ -185,6 +233,7 @@ func (p *parser) next() (edi.Segment, bool, error) {
 	if p.off >= len(p.data) {
 		return edi.Segment{}, false, nil
 	}
+	p.seg = p.off
 	rest := p.data[p.off:]
 	end := bytes.IndexByte(rest, p.d.Segment)
 	p.n++
@@ -281,6 +330,7 @@ func (p *parser) parse(data []byte) (*Interchange, error) {
 		case "GS":
 			if set != nil {
 				p.setErr(gi, len(g.Sets)-1, edi.LevelSet, "2", s, 0, "set %s %s has no SE trailer before GS", set.ID, set.Control)
+				p.closeSet(set)
 				set = nil
 			}
 			ic.Groups = append(ic.Groups, Group{FuncID: s.Value(1), Sender: s.Value(2), Receiver: s.Value(3), Control: s.Value(6), Version: s.Value(8), seg: s})
@@ -292,9 +342,10 @@ func (p *parser) parse(data []byte) (*Interchange, error) {
 			}
 			if set != nil {
 				p.setErr(gi, len(g.Sets)-1, edi.LevelSet, "2", s, 0, "set %s %s has no SE trailer before the next ST", set.ID, set.Control)
+				p.closeSet(set)
 			}
 			s.Pos = 1
-			g.Sets = append(g.Sets, Set{ID: s.Value(1), Control: s.Value(2), Start: p.n, Segments: []edi.Segment{s}})
+			g.Sets = append(g.Sets, Set{ID: s.Value(1), Control: s.Value(2), Start: p.n, Segments: []edi.Segment{s}, off: p.base + p.seg, line: s.Line})
 			set = &g.Sets[len(g.Sets)-1]
 			if set.Control == "" {
 				p.setErr(gi, len(g.Sets)-1, edi.LevelSet, "7", s, 2, "the transaction set control number (ST02) is empty")
@@ -312,6 +363,8 @@ func (p *parser) parse(data []byte) (*Interchange, error) {
 			if n, err := strconv.Atoi(s.Value(1)); err != nil || n != len(set.Segments) {
 				p.setErr(gi, si, edi.LevelSet, "4", s, 1, "SE01 says %q segments, the set has %d (ST to SE)", s.Value(1), len(set.Segments))
 			}
+			p.off0(set)
+			p.closeSet(set)
 			set = nil
 		case "GE":
 			if g == nil {
@@ -319,6 +372,7 @@ func (p *parser) parse(data []byte) (*Interchange, error) {
 			}
 			if set != nil {
 				p.setErr(gi, len(g.Sets)-1, edi.LevelSet, "2", s, 0, "set %s %s has no SE trailer before GE", set.ID, set.Control)
+				p.closeSet(set)
 				set = nil
 			}
 			if s.Value(2) != g.Control {
@@ -359,6 +413,21 @@ func (p *parser) parse(data []byte) (*Interchange, error) {
 			}
 			set.Segments = append(set.Segments, s)
 		}
+	}
+}
+
+// off0 marks the end of set in the data: after its SE.
+func (p *parser) off0(set *Set) { set.end = p.base + p.off }
+
+// closeSet counts the set's segments and, when the parser drops them, lets
+// them go. A set closed without its SE ends where it was cut.
+func (p *parser) closeSet(set *Set) {
+	set.Count = len(set.Segments)
+	if set.end == 0 {
+		set.end = p.base + p.seg
+	}
+	if p.drop {
+		set.Segments = nil
 	}
 }
 

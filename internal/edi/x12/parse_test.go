@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -187,5 +188,34 @@ func TestWriteRoundTrip(t *testing.T) {
 	bad := []OutSet{{ID: "945", Body: []edi.Segment{Seg("N1", "ST", "A*B")}}}
 	if err := Write(&out, env, nil, bad); err == nil || !strings.Contains(err.Error(), "N102") {
 		t.Errorf("a value with a separator: %v", err)
+	}
+}
+
+// TestParseEnvelope: ParseEnvelope keeps no segment, and ReadSet reads
+// each set again as Parse does (positions and lines too), whatever the
+// leading space and byte order mark.
+func TestParseEnvelope(t *testing.T) {
+	for _, prefix := range []string{"", "\n \ufeff"} {
+		data := append([]byte(prefix), readTestdata(t, "940.x12")...)
+		full, _, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _, err := ParseEnvelope(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range env.Groups[0].Sets {
+			s := &env.Groups[0].Sets[i]
+			if s.Segments != nil {
+				t.Fatalf("set %d kept its segments", i)
+			}
+			if err := env.ReadSet(data, s); err != nil {
+				t.Fatal(err)
+			}
+			if want := full.Groups[0].Sets[i].Segments; !reflect.DeepEqual(s.Segments, want) || s.Count != len(want) {
+				t.Errorf("prefix %q, set %d read again:\n%+v\nwant\n%+v", prefix, i, s.Segments, want)
+			}
+		}
 	}
 }

@@ -35,7 +35,7 @@ func (ic *Interchange) SetOf(row int) *Set {
 	for gi := range ic.Groups {
 		for si := range ic.Groups[gi].Sets {
 			s := &ic.Groups[gi].Sets[si]
-			if row >= s.Start && row < s.Start+len(s.Segments) {
+			if row >= s.Start && row < s.Start+s.Count {
 				return s
 			}
 		}
