@@ -25,7 +25,10 @@ func edifactOrders(prefix, ref string, n, linesPer, skus int) []byte {
 	for i := 1; i <= n; i++ {
 		num := fmt.Sprintf("%s%05d", prefix, i)
 		segs := []string{fmt.Sprintf("UNH+%d+ORDERS:D:96A:UN:EAN008", i), "BGM+220+" + num + "+9", "DTM+137:20261126:102",
-			"NAD+DP+5412345000020::9++Jeanne Martin+12 rue des Lilas+Lyon++69003+FR"}
+			// A consignee of its own per order: Edition B orders embedding
+			// one consignee code, submitted at once, may both create it
+			// (the second refused as already used, then looked up).
+			fmt.Sprintf("NAD+DP+54123450%05d::9++Jeanne Martin+12 rue des Lilas+Lyon++69003+FR", i)}
 		for p := 1; p <= linesPer; p++ {
 			line++
 			segs = append(segs, fmt.Sprintf("LIN+%d", p), fmt.Sprintf("PIA+5+PRE-%06d:SA", (line-1)%skus+1), fmt.Sprintf("QTY+21:%d", 1+i%5))
