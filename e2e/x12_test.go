@@ -55,6 +55,23 @@ func x12Receptions(order string, ctl, lines int) []byte {
 	return b.Bytes()
 }
 
+// x12Items writes an 832 interchange of two new SKUs of the preloaded
+// supplier, with every column Edition A requires.
+func x12Items(ctl int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "ISA*00*          *00*          *ZZ*SHOPERP        *ZZ*WAREHOUSE      *261126*2250*U*00401*%09d*0*P*>~\n", ctl)
+	fmt.Fprintf(&b, "GS*SC*SHOPERP*WAREHOUSE*20261126*2250*%d*X*004010~\n", ctl)
+	start := b.Len()
+	b.WriteString("ST*832*0001~\nBCT*PC*CAT-1~\nN1*VN*Preloaded supplier 1*92*PRE-SUP-0001~\n")
+	for i, ean := range []string{"4006381333931", "4006381333948"} {
+		fmt.Fprintf(&b, "LIN*%d*SK*X12-ITEM-%d*EN*%s~\nPID*F*08***Item %d~\nMEA*PD*LN*45*CM~\nMEA*PD*WD*50*CM~\nMEA*PD*HT*90*CM~\nMEA*PD*G*6.5*KG~\nPO4*1*****6.5~\nCTP**RES*89.90~\n",
+			i+1, i+1, ean, i+1)
+	}
+	segs := bytes.Count(b.Bytes()[start:], []byte("~")) + 1
+	fmt.Fprintf(&b, "SE*%d*0001~\nGE*1*%d~\nIEA*1*%09d~\n", segs, ctl, ctl)
+	return b.Bytes()
+}
+
 // x12Config is the config of an inbox on sshd reading *.x12 files, its
 // acknowledgements in in/acks, and an outbox on the same folder writing
 // shipments as 945 and receipts as 944.
@@ -68,7 +85,7 @@ func x12Config(t *testing.T, s *sim, sshd *sftptest.SSHD, dir, inbox string) str
 	b.WriteString(readFile(t, cfg))
 	b.WriteString("\n  [[inboxes.routes]]\n  match = \"*.x12\"\n  format = \"x12\"\n  ack_dir = \"acks\"\n")
 	fmt.Fprintf(&b, "\n[[outboxes]]\nname = \"partner\"\nportal = \"main\"\nurl = %q\n%s", sshd.URL(inbox+"/acks"), login)
-	for _, e := range []struct{ typ, set string }{{"shipments", "945"}, {"receipts", "944"}} {
+	for _, e := range []struct{ typ, set string }{{"shipments", "945"}, {"receipts", "944"}, {"stock", "846"}, {"movements", "947"}} {
 		fmt.Fprintf(&b, "\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"0 0 1 1 *\"\n  filename = \"%s_{seq}.x12\"\n"+
 			"    [outboxes.exports.x12]\n    sender = \"ZZ:WAREHOUSE\"\n    receiver = \"ZZ:SHOPERP\"\n", e.typ, e.set)
 	}
@@ -134,13 +151,14 @@ func x12EndToEnd(t *testing.T, edition string) {
 	orders := x12Orders("X12-", 501, 3, 2, 50)
 	writeAtomic(t, filepath.Join(inbox, "940_501.x12"), orders)
 	writeAtomic(t, filepath.Join(inbox, "943_502.x12"), x12Receptions("PO-X12-1", 502, 3))
+	writeAtomic(t, filepath.Join(inbox, "832_500.x12"), x12Items(500))
 	p := start(t, "run", "run", "--config", cfg)
-	allIn(t, 60*time.Second, filepath.Join(inbox, "processed"), []string{"940_501.x12", "943_502.x12"})
+	allIn(t, 60*time.Second, filepath.Join(inbox, "processed"), []string{"940_501.x12", "943_502.x12", "832_500.x12"})
 	p.stopOK(t, "run")
 
 	got := files(t, acks)
-	if len(got) != 2 {
-		t.Fatalf("acks: %q, want two 997s", got)
+	if len(got) != 3 {
+		t.Fatalf("acks: %q, want three 997s", got)
 	}
 	for _, a := range got {
 		body := readFile(t, filepath.Join(acks, a))
@@ -156,26 +174,48 @@ func x12EndToEnd(t *testing.T, edition string) {
 	if n := s.onceEach(t, "purchase_orders", "orderNumber"); len(n) != 1 {
 		t.Errorf("receptions: %v", n)
 	}
+	if n := s.onceEach(t, "variants", "sku"); n["X12-ITEM-1"] != 1 || n["X12-ITEM-2"] != 1 {
+		t.Errorf("the 832's SKUs on the portal: %v", n)
+	}
 
 	for range 3 {
 		s.tick(t) // in WMS, then shipped and received
 	}
-	for _, typ := range []string{"shipments", "receipts"} {
+	// The simulator damages stock now and then (a movement to locked).
+	for i := 0; i < 60 && s.stats(t).Counts["stock_movements"] == 0; i++ {
+		s.tick(t)
+	}
+	moves := s.stats(t).Counts["stock_movements"]
+	if moves == 0 {
+		t.Fatal("no stock movement after 60 ticks of the simulator")
+	}
+	for _, typ := range []string{"shipments", "receipts", "stock", "movements"} {
 		if out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "partner", typ); code != 0 {
 			t.Fatalf("export %s: exit %d:\n%s", typ, code, out)
 		}
 	}
-	var f945, f944 string
+	var f945, f944, f846, f947 string
 	for _, f := range files(t, acks) {
 		switch {
 		case strings.HasPrefix(f, "945_"):
 			f945 = filepath.Join(acks, f)
 		case strings.HasPrefix(f, "944_"):
 			f944 = filepath.Join(acks, f)
+		case strings.HasPrefix(f, "846_"):
+			f846 = filepath.Join(acks, f)
+		case strings.HasPrefix(f, "947_"):
+			f947 = filepath.Join(acks, f)
 		}
 	}
-	if f945 == "" || f944 == "" {
-		t.Fatalf("the partner's folder holds %q, want a 945 and a 944", files(t, acks))
+	if f945 == "" || f944 == "" || f846 == "" || f947 == "" {
+		t.Fatalf("the partner's folder holds %q, want a 945, a 944, an 846 and a 947", files(t, acks))
+	}
+	if got := len(x12Lines(parseX12(t, f947), "W15", 2, "W19", 2, 6)); got != moves {
+		t.Errorf("the 947 holds %d adjustments, want the simulator's %d movements:\n%s", got, moves, readFile(t, f947))
+	}
+	// The 846 lists every SKU of the portal: the 50 preloaded and the 832's 2.
+	if got := strings.Count(readFile(t, f846), "\nLIN**SK*"); got != 52 {
+		t.Errorf("the 846 lists %d SKUs, want 52", got)
 	}
 	in940, _, err := x12.Parse(orders)
 	if err != nil {
