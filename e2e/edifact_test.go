@@ -53,6 +53,18 @@ func edifactASN(order, ref string, lines int) []byte {
 	return []byte("UNB+UNOC:3+5412345000013:14+5798000000001:14+261126:2310+" + ref + "'\n" + strings.Join(segs, "'\n") + "'\nUNZ+1+" + ref + "'\n")
 }
 
+// edifactItems writes a PRICAT interchange of two new SKUs of the
+// preloaded supplier, with every column Edition A requires.
+func edifactItems(ref string) []byte {
+	segs := []string{"UNH+1+PRICAT:D:96A:UN:EAN008", "BGM+9+CAT-1+9", "NAD+SU+PRE-SUP-0001::92"}
+	for i, ean := range []string{"4006381333931", "4006381333948"} {
+		segs = append(segs, fmt.Sprintf("LIN+%d++%s:EN", i+1, ean), fmt.Sprintf("PIA+5+EDI-ITEM-%d:SA", i+1), fmt.Sprintf("IMD+F++:::Item %d", i+1),
+			"MEA+PD+LN+CMT:45", "MEA+PD+WD+CMT:50", "MEA+PD+HT+CMT:90", "MEA+PD+AAB+KGM:6.5", "MEA+PD+G+KGM:6.5", "QTY+52:1", "PRI+AAA:89.90")
+	}
+	segs = append(segs, fmt.Sprintf("UNT+%d+1", len(segs)+1))
+	return []byte("UNB+UNOC:3+5412345000013:14+5798000000001:14+261126:2250+" + ref + "'\n" + strings.Join(segs, "'\n") + "'\nUNZ+1+" + ref + "'\n")
+}
+
 // edifactConfig is the config of an inbox on sshd reading *.edi files
 // (warehouse 3 by the route's defaults), their CONTRLs in in/acks, and an
 // outbox on that folder writing shipments as DESADV and receipts as RECADV.
@@ -66,7 +78,7 @@ func edifactConfig(t *testing.T, s *sim, sshd *sftptest.SSHD, dir, inbox string)
 	b.WriteString(readFile(t, cfg))
 	b.WriteString("\n  [[inboxes.routes]]\n  match = \"*.edi\"\n  format = \"edifact\"\n  ack_dir = \"acks\"\n    [inboxes.routes.defaults]\n    warehouseLocation = 3\n")
 	fmt.Fprintf(&b, "\n[[outboxes]]\nname = \"partner\"\nportal = \"main\"\nurl = %q\n%s", sshd.URL(inbox+"/acks"), login)
-	for _, e := range []struct{ typ, msg string }{{"shipments", "DESADV"}, {"receipts", "RECADV"}} {
+	for _, e := range []struct{ typ, msg string }{{"shipments", "DESADV"}, {"receipts", "RECADV"}, {"stock", "STOCK"}, {"movements", "MOVES"}} {
 		fmt.Fprintf(&b, "\n  [[outboxes.exports]]\n  type = %q\n  schedule = \"0 0 1 1 *\"\n  filename = \"%s_{seq}.edi\"\n"+
 			"    [outboxes.exports.edifact]\n    sender = \"5798000000001:14\"\n    receiver = \"5412345000013:14\"\n", e.typ, e.msg)
 	}
@@ -130,27 +142,28 @@ func edifactEndToEnd(t *testing.T, edition string) {
 
 	orders := edifactOrders("EDI-", "IC501", 3, 2, 50)
 	asn := edifactASN("PO-EDI-1", "IC502", 3)
+	writeAtomic(t, filepath.Join(inbox, "cat500.edi"), edifactItems("IC500"))
 	writeAtomic(t, filepath.Join(inbox, "ord501.edi"), orders)
 	writeAtomic(t, filepath.Join(inbox, "asn502.edi"), asn)
 	p := start(t, "run", "run", "--config", cfg)
 	waitFor(t, 60*time.Second, "both interchanges filed", func() bool {
 		n := 0
 		for _, f := range append(files(t, filepath.Join(inbox, "processed")), files(t, filepath.Join(inbox, "error"))...) {
-			if b := filepath.Base(f); b == "ord501.edi" || b == "asn502.edi" {
+			if b := filepath.Base(f); b == "ord501.edi" || b == "asn502.edi" || b == "cat500.edi" {
 				n++
 			}
 		}
-		return n == 2
+		return n == 3
 	})
 	p.stopOK(t, "run")
 	for _, f := range files(t, filepath.Join(inbox, "error")) {
 		t.Errorf("%s failed:\n%s", f, readFile(t, filepath.Join(inbox, "error", f)))
 	}
-	allIn(t, time.Second, filepath.Join(inbox, "processed"), []string{"ord501.edi", "asn502.edi"})
+	allIn(t, time.Second, filepath.Join(inbox, "processed"), []string{"ord501.edi", "asn502.edi", "cat500.edi"})
 
 	got := files(t, acks)
-	if len(got) != 2 {
-		t.Fatalf("acks: %q, want two CONTRLs", got)
+	if len(got) != 3 {
+		t.Fatalf("acks: %q, want three CONTRLs", got)
 	}
 	for _, a := range got {
 		body := readFile(t, filepath.Join(acks, a))
@@ -163,25 +176,49 @@ func edifactEndToEnd(t *testing.T, edition string) {
 		t.Errorf("receptions: %v", n)
 	}
 
+	if n := s.onceEach(t, "variants", "sku"); n["EDI-ITEM-1"] != 1 || n["EDI-ITEM-2"] != 1 {
+		t.Errorf("the PRICAT's SKUs on the portal: %v", n)
+	}
+
 	for range 3 {
 		s.tick(t) // in WMS, then shipped and received
 	}
-	for _, typ := range []string{"shipments", "receipts"} {
+	// The simulator damages stock now and then (a movement to locked).
+	for i := 0; i < 60 && s.stats(t).Counts["stock_movements"] == 0; i++ {
+		s.tick(t)
+	}
+	moves := s.stats(t).Counts["stock_movements"]
+	if moves == 0 {
+		t.Fatal("no stock movement after 60 ticks of the simulator")
+	}
+	for _, typ := range []string{"shipments", "receipts", "stock", "movements"} {
 		if out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "partner", typ); code != 0 {
 			t.Fatalf("export %s: exit %d:\n%s", typ, code, out)
 		}
 	}
-	var desadv, recadv string
+	var desadv, recadv, stock, movements string
 	for _, f := range files(t, acks) {
 		switch {
 		case strings.HasPrefix(f, "DESADV_"):
 			desadv = filepath.Join(acks, f)
 		case strings.HasPrefix(f, "RECADV_"):
 			recadv = filepath.Join(acks, f)
+		case strings.HasPrefix(f, "STOCK_"):
+			stock = filepath.Join(acks, f)
+		case strings.HasPrefix(f, "MOVES_"):
+			movements = filepath.Join(acks, f)
 		}
 	}
-	if desadv == "" || recadv == "" {
-		t.Fatalf("the partner's folder holds %q, want a DESADV and a RECADV", files(t, acks))
+	if desadv == "" || recadv == "" || stock == "" || movements == "" {
+		t.Fatalf("the partner's folder holds %q, want a DESADV, a RECADV and two INVRPTs", files(t, acks))
+	}
+	// The stock INVRPT lists every SKU of the portal: the 50 preloaded and
+	// the PRICAT's 2; the movements INVRPT one line per movement.
+	if got := len(edifactLines(t, []byte(readFile(t, stock)), true, "145")); got != 52 {
+		t.Errorf("the stock INVRPT lists %d SKUs, want 52", got)
+	}
+	if got := len(edifactLines(t, []byte(readFile(t, movements)), true, "199")); got != moves {
+		t.Errorf("the movements INVRPT holds %d movements, want the simulator's %d:\n%s", got, moves, readFile(t, movements))
 	}
 	out, err := os.ReadFile(desadv)
 	if err != nil {
