@@ -378,6 +378,22 @@ type X12Export struct {
 	Test bool `toml:"test"`
 }
 
+// EDIFACTExport is the envelope of an edifact export.
+type EDIFACTExport struct {
+	// Sender and Receiver are the UNB parties as UNB writes them,
+	// "id:qualifier" (the qualifier may be left out), e.g.
+	// "5798000000001:14".
+	Sender   string `toml:"sender"`
+	Receiver string `toml:"receiver"`
+	// Release is the directory of the messages: "96A" (default) or "01B".
+	Release string `toml:"release"`
+	// Syntax is the UNB syntax identifier: UNOC (default, Latin-1), UNOA,
+	// UNOB or UNOW (UTF-8).
+	Syntax string `toml:"syntax"`
+	// Test marks the interchanges as tests (UNB test indicator 1).
+	Test bool `toml:"test"`
+}
+
 // Export is one scheduled export into an outbox.
 type Export struct {
 	// Type is an export the portal's edition offers (see model.ExportTypes).
@@ -396,6 +412,8 @@ type Export struct {
 	Layout []fixedwidth.Field `toml:"layout"`
 	// X12 are the partners and version of an x12 export.
 	X12 X12Export `toml:"x12"`
+	// EDIFACT are the partners and release of an edifact export.
+	EDIFACT EDIFACTExport `toml:"edifact"`
 	// Filename is a template with {date} {time} {datetime} {seq} {type}
 	// {outbox}. Default "<TYPE>_{datetime}.<format>", e.g.
 	// "STOCK_{datetime}.csv".

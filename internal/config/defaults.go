@@ -55,14 +55,22 @@ const (
 
 // File formats.
 const (
-	FormatCSV   = "csv"
-	FormatXLSX  = "xlsx"
-	FormatFixed = "fixed" // fixed-width lines, cut by a layout
-	FormatX12   = "x12"
+	FormatCSV     = "csv"
+	FormatXLSX    = "xlsx"
+	FormatFixed   = "fixed" // fixed-width lines, cut by a layout
+	FormatX12     = "x12"
+	FormatEDIFACT = "edifact"
 )
 
 // DefaultX12Version is the X12 version of exports (GS08).
 const DefaultX12Version = "004010"
+
+// DefaultEDIFACTRelease and DefaultEDIFACTSyntax are the directory and
+// syntax identifier of edifact exports.
+const (
+	DefaultEDIFACTRelease = "96A"
+	DefaultEDIFACTSyntax  = "UNOC"
+)
 
 // DefaultAckDir is the inbox folder of the acknowledgements (997) of EDI files.
 const DefaultAckDir = "acks"

@@ -109,8 +109,8 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 		p.add(where, "policy %q: use %q or %q", r.Policy, PolicyReject, PolicyPartial)
 	}
 	r.Format = strings.ToLower(strings.TrimSpace(r.Format))
-	if r.Format != "" && r.Format != FormatCSV && r.Format != FormatXLSX && r.Format != FormatFixed && r.Format != FormatX12 {
-		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\", or leave it out to go by the file's content and extension", r.Format)
+	if r.Format != "" && r.Format != FormatCSV && r.Format != FormatXLSX && r.Format != FormatFixed && r.Format != FormatX12 && r.Format != FormatEDIFACT {
+		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\", \"edifact\", or leave it out to go by the file's content and extension", r.Format)
 	}
 	if err := checkSubdir(r.AckDir, "inbox"); err != nil {
 		p.add(where, "ack_dir: %v", err)

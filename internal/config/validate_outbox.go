@@ -81,10 +81,15 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 			e.Format = FormatXLSX
 		case ".x12":
 			e.Format = FormatX12
+		case ".edi":
+			e.Format = FormatEDIFACT
 		}
 	}
-	if e.Format != FormatCSV && e.Format != FormatXLSX && e.Format != FormatFixed && e.Format != FormatX12 {
-		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout) or \"x12\"", e.Format)
+	if e.Format != FormatCSV && e.Format != FormatXLSX && e.Format != FormatFixed && e.Format != FormatX12 && e.Format != FormatEDIFACT {
+		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\" or \"edifact\"", e.Format)
+	}
+	if e.Format == FormatEDIFACT {
+		validateEDIFACTExport(p, where, e)
 	}
 	if e.Format == FormatX12 {
 		validateX12Export(p, where, e)
@@ -239,4 +244,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// validateEDIFACTExport checks the envelope of an edifact export.
+func validateEDIFACTExport(p *problems, where string, e *Export) {
+	for _, party := range []struct{ key, val string }{{"edifact.sender", e.EDIFACT.Sender}, {"edifact.receiver", e.EDIFACT.Receiver}} {
+		id, q, _ := strings.Cut(party.val, ":")
+		if id == "" || len(id) > 35 || len(q) > 4 || strings.Count(party.val, ":") > 1 {
+			p.add(where, "%s %q: write the UNB identification and its qualifier, e.g. \"5798000000001:14\" (id at most 35 characters)", party.key, party.val)
+		}
+	}
+	if e.EDIFACT.Release == "" {
+		e.EDIFACT.Release = DefaultEDIFACTRelease
+	}
+	if e.EDIFACT.Release != "96A" && e.EDIFACT.Release != "01B" {
+		p.add(where, "edifact.release %q: use \"96A\" or \"01B\"", e.EDIFACT.Release)
+	}
+	if e.EDIFACT.Syntax == "" {
+		e.EDIFACT.Syntax = DefaultEDIFACTSyntax
+	}
+	switch e.EDIFACT.Syntax {
+	case "UNOA", "UNOB", "UNOC", "UNOW":
+	default:
+		p.add(where, "edifact.syntax %q: use UNOA, UNOB, UNOC (Latin-1) or UNOW (UTF-8)", e.EDIFACT.Syntax)
+	}
+	switch e.Type {
+	case model.ExportReceipts, model.ExportShipments, model.ExportStock, model.ExportMovements:
+	default:
+		p.add(where, "format \"edifact\": the %s export has no EDIFACT message (receipts RECADV, shipments DESADV, stock and movements INVRPT)", e.Type)
+	}
 }

@@ -273,13 +273,13 @@ func (t *Table) Segments(header map[string]string, lines []map[string]string) []
 		}
 		if f.Loop != "" && f.Tag != f.Loop {
 			// The loop's opener comes first in its scope.
-			if i := findSeg(scope, f.Loop, f.LoopQual, Qualifier{}, 0); i < 0 {
+			if i := findSeg(scope, f.Loop, f.LoopQual, Qualifier{}, 0, 0, ""); i < 0 {
 				scope = append(scope, newSeg(f.Loop, f.LoopQual))
 			}
 		}
-		i := findSeg(scope, f.Tag, f.Qual, f.LoopQual, f.Elem)
+		i := findSeg(scope, f.Tag, f.Qual, f.LoopQual, f.Elem, f.Comp, v)
 		if f.Tag == f.Loop {
-			i = findSeg(scope, f.Tag, f.LoopQual, f.Qual, f.Elem)
+			i = findSeg(scope, f.Tag, f.LoopQual, f.Qual, f.Elem, f.Comp, v)
 		}
 		if i < 0 {
 			s := newSeg(f.Tag, f.Qual)
@@ -332,7 +332,7 @@ func newSeg(tag string, q Qualifier) Segment {
 
 // findSeg finds the last segment of tag in scope that q (and, for a loop
 // opener, lq) can select and whose element elem is free.
-func findSeg(scope []Segment, tag string, q, lq Qualifier, elem int) int {
+func findSeg(scope []Segment, tag string, q, lq Qualifier, elem, comp int, v string) int {
 	for i := len(scope) - 1; i >= 0; i-- {
 		s := scope[i]
 		if s.Tag != tag {
@@ -341,8 +341,8 @@ func findSeg(scope []Segment, tag string, q, lq Qualifier, elem int) int {
 		if q.Elem > 0 && s.Value(q.Elem) != "" && s.Value(q.Elem) != q.Value {
 			continue
 		}
-		if elem > 0 && s.Value(elem) != "" {
-			continue
+		if elem > 0 && s.Value(elem) != "" && s.Elem(elem, comp) != v {
+			continue // the element holds another value: a segment of its own
 		}
 		return i
 	}

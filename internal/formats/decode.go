@@ -90,6 +90,9 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	if c, ok := src.(*csvSource); ok {
 		sum.Delimiter = c.delim
 	}
+	if es, ok := src.(*ediSource); ok && opts.Type == "" {
+		dt, opts.Type = es.dt, es.dt.Name // the message type says it
+	}
 	sum.Sheet = src.sheet()
 	header, first, done, err := readHeader(src, name, opts, &sum)
 	if done || err != nil {
@@ -162,8 +165,11 @@ func (d *decoder) grouped(first *firstRow) (Summary, error) {
 
 // reopen opens the file again for another pass, its header read.
 func (d *decoder) reopen() (rowSource, *firstRow, error) {
-	src, err := openSource(d.ctx, d.r, d.size, d.file, d.opts)
-	if err != nil {
+	var src rowSource
+	var err error
+	if es, ok := d.src.(*ediSource); ok {
+		src = es.rewind() // its rows are in memory: no parse again
+	} else if src, err = openSource(d.ctx, d.r, d.size, d.file, d.opts); err != nil {
 		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
 	}
 	var sum Summary

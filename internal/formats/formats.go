@@ -33,9 +33,9 @@ type Options struct {
 	// Type is a document type name or alias of the edition ("skus",
 	// "purchase_orders"...); "" detects it from the header row.
 	Type string
-	// Format is "csv", "xlsx", "fixed" or "x12"; "" picks it by content (an
-	// X12 interchange starts with ISA) or file extension (.csv, .txt, .tsv:
-	// csv; .xlsx: xlsx).
+	// Format is "csv", "xlsx", "fixed", "x12" or "edifact"; "" picks it by
+	// content (an X12 interchange starts with ISA, an EDIFACT one with UNA
+	// or UNB) or file extension (.csv, .txt, .tsv: csv; .xlsx: xlsx).
 	Format string
 	// Layout cuts the lines of a "fixed" file into columns (the file has no
 	// header row: the layout names the columns).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"filebridge/internal/edi/edifact"
 	"filebridge/internal/edi/x12"
 	"filebridge/internal/fixedwidth"
 )
@@ -64,15 +65,15 @@ func (e *fileProblem) Error() string {
 	return e.msg
 }
 
-// formatOf returns "csv", "xlsx" or "x12" for the options, file name and
+// formatOf returns "csv", "xlsx", "fixed", "x12" or "edifact" for the options, file name and
 // first bytes of the file.
 func formatOf(name string, head []byte, opts Options) (string, error) {
 	switch f := strings.ToLower(strings.TrimSpace(opts.Format)); f {
-	case "csv", "xlsx", fixedwidth.Format, "x12":
+	case "csv", "xlsx", fixedwidth.Format, "x12", "edifact":
 		return f, nil
 	case "":
 	default:
-		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\", \"fixed\" or \"x12\"", opts.Format)
+		return "", fmt.Errorf("unknown file format %q: use \"csv\", \"xlsx\", \"fixed\", \"x12\" or \"edifact\"", opts.Format)
 	}
 	if f := sniffEDI(head); f != "" {
 		return f, nil
@@ -112,15 +113,21 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return openFixed(r, size, opts)
 	case "x12":
 		return openX12(r, size, opts)
+	case "edifact":
+		return openEDIFACT(r, size, opts)
 	}
 	return openCSV(r, size, opts)
 }
 
 // sniffEDI names the EDI standard a file's first bytes start with, "" for
-// none.
+// none: an EDIFACT interchange starts with UNA, or UNB and its element
+// separator (after an optional byte order mark).
 func sniffEDI(head []byte) string {
 	if x12.IsX12(head) {
 		return "x12"
+	}
+	if edifact.IsEDIFACT(head) {
+		return "edifact"
 	}
 	return ""
 }

@@ -49,6 +49,9 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	if err := fr.writeAck(ctx, ok); err != nil {
 		return FileResult{}, err
 	}
+	if err := fr.writeEDIFACTAck(ctx, ok); err != nil {
+		return FileResult{}, err
+	}
 	if err := fr.move(ctx); err != nil {
 		return FileResult{}, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"filebridge/internal/config"
 	"filebridge/internal/edi"
+	"filebridge/internal/edi/edifact"
 	"filebridge/internal/edi/x12"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/model"
@@ -23,6 +24,11 @@ func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, err
 	var env *x12.Envelope
 	if strings.EqualFold(e.Format, config.FormatX12) {
 		env = &x12.Envelope{Sender: party(e.X12.Sender), Receiver: party(e.X12.Receiver), Version: e.X12.Version, Test: e.X12.Test}
+	}
+	var unb *edifact.Envelope
+	if strings.EqualFold(e.Format, config.FormatEDIFACT) {
+		unb = &edifact.Envelope{Release: e.EDIFACT.Release, Header: edifact.Header{Syntax: e.EDIFACT.Syntax,
+			Sender: edifactParty(e.EDIFACT.Sender), Recipient: edifactParty(e.EDIFACT.Receiver), Test: e.EDIFACT.Test}}
 	}
 	return Job{
 		Outbox:     out.Name,
@@ -43,6 +49,7 @@ func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, err
 			DateLayout: e.DateLayout,
 			Layout:     e.Layout,
 			X12:        env,
+			EDIFACT:    unb,
 		},
 	}, nil
 }
@@ -51,6 +58,12 @@ func JobOf(out *config.Outbox, edition model.Edition, e config.Export) (Job, err
 func party(s string) edi.Party {
 	q, id, _ := strings.Cut(s, ":")
 	return edi.Party{Qualifier: q, ID: id}
+}
+
+// edifactParty reads a validated "id:qualifier".
+func edifactParty(s string) edifact.Party {
+	id, q, _ := strings.Cut(s, ":")
+	return edifact.Party{ID: id, Qual: q}
 }
 
 // Jobs returns the jobs of an outbox of a loaded config.

@@ -17,11 +17,13 @@ import (
 	"iter"
 	"log/slog"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jonboulle/clockwork"
 
+	"filebridge/internal/edi/edifact"
 	"filebridge/internal/edi/x12"
 	"filebridge/internal/folder"
 	"filebridge/internal/formats/export"
@@ -189,6 +191,10 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		env := *opts.X12
 		opts.X12 = &env // the job's stays unnumbered
 	}
+	if opts.EDIFACT != nil {
+		env := *opts.EDIFACT
+		opts.EDIFACT = &env // the job's stays unnumbered
+	}
 
 	var win *window // nil: no cursor (stock)
 	switch {
@@ -227,6 +233,11 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		}
 		if opts.X12 != nil {
 			if err := r.numberX12(ctx, runID, opts.X12, start); err != nil {
+				return Result{}, err
+			}
+		}
+		if opts.EDIFACT != nil {
+			if err := r.numberEDIFACT(ctx, runID, opts.EDIFACT, start); err != nil {
 				return Result{}, err
 			}
 		}
@@ -307,6 +318,23 @@ func (r *Runner) numberX12(ctx context.Context, runID int64, env *x12.Envelope, 
 		return err
 	}
 	env.Control, env.Time = ctl%1_000_000_000, at
+	return nil
+}
+
+// numberEDIFACT gives an edifact export its interchange control
+// reference, the next of its receiver's counter in the journal (the one
+// the CONTRLs to that partner use), recorded on the run in the same
+// transaction: sequential, never reused.
+func (r *Runner) numberEDIFACT(ctx context.Context, runID int64, env *edifact.Envelope, at time.Time) error {
+	rn, ok := r.Journal.(RunNumberer)
+	if !ok {
+		return fmt.Errorf("an edifact export needs a journal that numbers interchanges")
+	}
+	ctl, err := rn.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
+	if err != nil {
+		return err
+	}
+	env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), at
 	return nil
 }
 

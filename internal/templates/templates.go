@@ -86,8 +86,9 @@ func ExampleCSV(spec model.Spec) ([]byte, error) {
 
 // Write writes the CSV and XLSX templates of every document type of edition
 // e into dir (created if missing), a sample fixed-width file with the
-// route that reads it, and a sample X12 interchange of the set that feeds
-// it (orders.940.x12: the spec's examples), and returns the paths written,
+// route that reads it, and a sample X12 interchange of the set and an
+// EDIFACT one of the message that feed it (orders.940.x12,
+// orders.ORDERS.edi: the spec's examples), and returns the paths written,
 // in the edition's dependency order.
 func Write(dir string, e model.Edition) ([]string, error) {
 	if len(model.DocTypes(e)) == 0 {
@@ -130,6 +131,17 @@ func Write(dir string, e model.Edition) ([]string, error) {
 		}
 		if ok {
 			p := filepath.Join(dir, Name(dt)+"."+set+".x12")
+			if err := os.WriteFile(p, sample, 0o644); err != nil {
+				return paths, fmt.Errorf("writing template: %w", err)
+			}
+			paths = append(paths, p)
+		}
+		sample, msg, ok, err := EDIFACTSample(spec, dt)
+		if err != nil {
+			return paths, err
+		}
+		if ok {
+			p := filepath.Join(dir, Name(dt)+"."+msg+".edi")
 			if err := os.WriteFile(p, sample, 0o644); err != nil {
 				return paths, fmt.Errorf("writing template: %w", err)
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"filebridge/internal/edi/edifact"
 	"filebridge/internal/edi/x12"
 	"filebridge/internal/fixedwidth"
 	"filebridge/internal/model"
@@ -18,10 +19,11 @@ import (
 type Format string
 
 const (
-	CSV   Format = "csv"
-	XLSX  Format = "xlsx"
-	Fixed Format = fixedwidth.Format // fixed-width lines placed by Options.Layout
-	X12   Format = "x12"
+	CSV     Format = "csv"
+	XLSX    Format = "xlsx"
+	Fixed   Format = fixedwidth.Format // fixed-width lines placed by Options.Layout
+	X12     Format = "x12"
+	EDIFACT Format = "edifact" // UN/EDIFACT (RECADV, DESADV, INVRPT)
 )
 
 // Charsets an export may be written in (CSV only; XLSX is always UTF-8).
@@ -65,6 +67,9 @@ type Options struct {
 	// X12 is the envelope of an X12 export: partners, version, test flag
 	// and the interchange's control number (from the journal).
 	X12 *x12.Envelope
+	// EDIFACT is the envelope of an EDIFACT export: partners, control
+	// reference (from the journal), release and test flag.
+	EDIFACT *edifact.Envelope
 }
 
 // CellError is a value that cannot be written, with its place in the file.
@@ -158,8 +163,10 @@ func NewWriter(w io.Writer, s *Schema, opts Options) (*Writer, error) {
 		enc, err = newFixedEncoder(w, s, opts)
 	case X12:
 		enc, err = newX12Encoder(w, s, opts)
+	case EDIFACT:
+		enc, err = newEDIFACTEncoder(w, s, opts)
 	default:
-		err = fmt.Errorf("format %q: use \"csv\", \"xlsx\", \"fixed\" or \"x12\"", opts.Format)
+		err = fmt.Errorf("format %q: use \"csv\", \"xlsx\", \"fixed\", \"x12\" or \"edifact\"", opts.Format)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("starting export file: %w", err)
