@@ -67,28 +67,25 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	return in.runJobs(ctx, work, f, jobs, res, detach)
 }
 
-// claimSettled claims the settled files, up to file_concurrency at a time
-// (their journal rows then share commits, see journal.DB.write). On a
-// shared journal it claims one at a time, in claimOrder, and stops at its
-// budget: left is how many it did not try. After an error no new claim
-// starts; those under way finish (a file claimed then is found open in
-// the journal at the next round).
+// claimSettled claims the settled files, as many at a time as the
+// inbox's pace allows (file_concurrency, growing while round trips are
+// the limit; their journal rows share commits, see journal.DB.write). On
+// a shared journal it claims one at a time, in claimOrder, and stops at
+// its budget: left is how many it did not try. After an error no new
+// claim starts; those under way finish (a file claimed then is found open
+// in the journal at the next round).
 func (in *Inbox) claimSettled(ctx, work context.Context, f folder.Folder, settled []string) (rows []journal.File, left int, err error) {
 	settled, budget := in.claimOrder(settled)
-	width := in.cfg.FileConcurrency
+	pc := in.pace
 	if in.shared() {
-		width = 1
+		pc = newPace(1)
 	}
 	var (
-		mu  sync.Mutex
-		wg  sync.WaitGroup
-		sem = make(chan struct{}, max(width, 1))
+		mu sync.Mutex
+		wg sync.WaitGroup
 	)
 	for i, name := range settled {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
+		acquired := pc.acquire(ctx)
 		mu.Lock()
 		stop := ctx.Err() != nil || err != nil || budget == 0
 		if budget == 0 && err == nil && ctx.Err() == nil {
@@ -96,11 +93,19 @@ func (in *Inbox) claimSettled(ctx, work context.Context, f folder.Folder, settle
 		}
 		mu.Unlock()
 		if stop {
+			if acquired {
+				pc.release(0)
+			}
 			break // what is left is found again at the next round
 		}
 		wg.Go(func() {
-			defer func() { <-sem }()
+			began := in.now()
 			row, cerr := in.claim(work, f, name)
+			took := in.now().Sub(began)
+			if cerr != nil {
+				took = 0
+			}
+			pc.release(took)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

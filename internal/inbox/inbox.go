@@ -108,6 +108,7 @@ type Inbox struct {
 	watcher  *Watcher // nil: Run starts one of its own
 	workers  int
 	opts     Options
+	pace     *pace // how many files at once (pace.go)
 
 	work       sync.Mutex // held while a file is claimed or processed
 	grownLook  time.Time  // the last look for files grown after their reading (requeueGrown; under work)
@@ -224,7 +225,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		log:     log.With("inbox", cfg.Name),
 		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder, onFailed: deps.OnFailed,
 		workers: deps.Concurrency, opts: deps.Options, watcher: deps.Watcher,
-		looks: map[string]look{},
+		looks: map[string]look{}, pace: newPace(cfg.FileConcurrency),
 	}
 	if in.health == nil {
 		in.health = NewHealth(deps.Options.Now)
