@@ -44,7 +44,7 @@ type pace struct {
 
 // Tuning of pace.
 const (
-	maxPaceFactor = 4
+	maxPaceFactor = 8
 	growBelow     = 1.2
 	backOffAt     = 1.5
 	ageing        = 1.02

@@ -24,10 +24,10 @@ func TestPace(t *testing.T) {
 		wantAtMost  int
 		wantAtLeast int
 	}{
-		{"round trips: grows to its cap", 16, []func(int) time.Duration{roundTrips}, 2000, 64, 64},
+		{"round trips: grows to its cap", 16, []func(int) time.Duration{roundTrips}, 2000, 16 * maxPaceFactor, 16 * maxPaceFactor},
 		{"a queue: stays near file_concurrency", 16, []func(int) time.Duration{queued}, 2000, 20, 16},
 		{"slow after fast: backs off", 16, []func(int) time.Duration{roundTrips, func(int) time.Duration { return 4 * 5 * rtt }}, 500, 16, 16},
-		{"a slower path: followed, grows again", 16, []func(int) time.Duration{roundTrips, func(int) time.Duration { return 3 * 5 * rtt }, func(int) time.Duration { return 3 * 5 * rtt }}, 2000, 64, 64},
+		{"a slower path: followed, grows again", 16, []func(int) time.Duration{roundTrips, func(int) time.Duration { return 3 * 5 * rtt }, func(int) time.Duration { return 3 * 5 * rtt }}, 2000, 16 * maxPaceFactor, 16 * maxPaceFactor},
 		{"one at a time", 1, []func(int) time.Duration{roundTrips}, 2000, 1, 1},
 	}
 	for _, tc := range tests {
