@@ -125,6 +125,9 @@ type Inbox struct {
 	mu    sync.Mutex // guards the fields below
 	f     folder.Folder
 	looks map[string]look // settle state of the names in the inbox root
+	// listed is what the last listing of the inbox root showed of its
+	// files, which their claims take instead of asking again.
+	listed map[string]folder.Entry
 	// claimLooks are what the claims of this process saw of the files
 	// (size, modification time) until they are processed (changed.go).
 	claimLooks map[int64]look
