@@ -362,11 +362,12 @@ func sftpError(err error) error {
 // instead of asking again: on SFTP the look-up before the open is one
 // round trip less. It is for a file a listing found regular (List returns
 // no links nor other odd entries) and only renamed since, which keeps
-// what the listing showed; a directory, and any local folder, is opened
-// as Open does.
+// what the listing showed; a directory, an entry without a modification
+// time (a server that lists names without their attributes) and any local
+// folder are opened as Open does.
 func OpenListed(ctx context.Context, f Folder, name string, e Entry) (io.ReadCloser, error) {
 	sf, ok := f.(*sftpFolder)
-	if !ok || e.IsDir {
+	if !ok || e.IsDir || e.ModTime.Unix() <= 0 {
 		return f.Open(ctx, name)
 	}
 	clean, full, err := sf.remote(name)

@@ -565,8 +565,8 @@ func (s *statCounter) Lstat(r *sftp.Request) (sftp.ListerAt, error) {
 
 // TestOpenListed: a file a listing showed, renamed since, is opened
 // without a look-up on the server, reads whole, and its reader describes
-// it as the listing did; a directory, and a file of a local folder, are
-// opened as Open does.
+// it as the listing did; an entry without a modification time, a
+// directory, and a file of a local folder are opened as Open does.
 func TestOpenListed(t *testing.T) {
 	stats := &statCounter{}
 	srv := sftptest.NewServerConfig(t, sftptest.Config{Handlers: func(h sftp.Handlers) sftp.Handlers {
@@ -617,6 +617,19 @@ func TestOpenListed(t *testing.T) {
 			st, err := rc.(interface{ Stat() (fs.FileInfo, error) }).Stat()
 			if err != nil || st.Size() != entries[0].Size || !st.ModTime().Equal(entries[0].ModTime) || !st.Mode().IsRegular() {
 				t.Errorf("Stat: %v, %v; want the listing's %+v", st, err, entries[0])
+			}
+			if tc.name == "sftp" {
+				// A listing without attributes: the file is looked up.
+				bare := folder.Entry{Name: entries[0].Name, Size: entries[0].Size}
+				before := stats.n.Load()
+				rc, err := folder.OpenListed(t.Context(), tc.f, "processing/A.csv", bare)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = rc.Close()
+				if got := stats.n.Load() - before; got != 1 {
+					t.Errorf("%d look-ups for an entry without a modification time, want 1", got)
+				}
 			}
 			dir, err := folder.OpenListed(t.Context(), tc.f, "processing", folder.Entry{Name: "processing", IsDir: true})
 			if err == nil {
