@@ -20,7 +20,7 @@ fi
 # moved by a third between sittings on a 2-core machine; the other
 # end-to-end and export benchmarks, which take minutes, once.
 quick="./internal/portal/ ./internal/formats/"
-inboxes='BenchmarkSFTPInbox|BenchmarkLocalInboxFiles'
+inboxes='BenchmarkSFTPInbox|BenchmarkSFTPRemote|BenchmarkLocalInboxFiles'
 go test -run '^$' -bench . -benchmem -count=3 -timeout 30m $quick | tee bench.out
 go test -run '^$' -bench . -skip "$inboxes" -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$') | tee -a bench.out
 go test -run '^$' -bench "$inboxes" -count=3 -timeout 30m ./e2e/ | tee -a bench.out
@@ -32,7 +32,7 @@ go test -run '^$' -bench "$inboxes" -count=3 -timeout 30m ./e2e/ | tee -a bench.
 # throttling or failing portal).
 echo
 echo "== end-to-end figures =="
-grep -E '^(Benchmark(PickupLatency|SFTPInbox|LocalInboxFiles|LargeOrderFile|SlowPortal|Tenants)|\s+(throughput_|files_|tenants_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
+grep -E '^(Benchmark(PickupLatency|SFTPInbox|SFTPRemote|LocalInboxFiles|LargeOrderFile|SlowPortal|Tenants)|\s+(throughput_|files_|tenants_|remote_)?bench_test.go:)' bench.out || echo "(no e2e benchmark ran)"
 
 # --- memory: `run` on a generated 300 MB order file of 200-line orders,
 # valid and all invalid (limit 400 MiB), and on 1,000,000 order lines

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -541,5 +542,100 @@ func TestSFTPRenameLostRace(t *testing.T) {
 	}
 	if got := foldertest.Names(t, ctx, f, "."); !slices.Equal(got, []string{"b.csv.next"}) {
 		t.Errorf("folder holds %q, want only the other client's b.csv.next", got)
+	}
+}
+
+// statCounter counts the look-ups (Stat and Lstat) a server answers.
+type statCounter struct {
+	sftp.FileLister
+	n atomic.Int32
+}
+
+func (s *statCounter) Filelist(r *sftp.Request) (sftp.ListerAt, error) {
+	if r.Method == "Stat" || r.Method == "Lstat" {
+		s.n.Add(1)
+	}
+	return s.FileLister.Filelist(r)
+}
+
+func (s *statCounter) Lstat(r *sftp.Request) (sftp.ListerAt, error) {
+	s.n.Add(1)
+	return s.FileLister.(sftp.LstatFileLister).Lstat(r)
+}
+
+// TestOpenListed: a file a listing showed, renamed since, is opened
+// without a look-up on the server, reads whole, and its reader describes
+// it as the listing did; an entry without a modification time, a
+// directory, and a file of a local folder are opened as Open does.
+func TestOpenListed(t *testing.T) {
+	stats := &statCounter{}
+	srv := sftptest.NewServerConfig(t, sftptest.Config{Handlers: func(h sftp.Handlers) sftp.Handlers {
+		stats.FileLister, h.FileList = h.FileList, stats
+		return h
+	}})
+	c := srv.Client(t)
+	if err := c.MkdirAll("/data"); err != nil {
+		t.Fatal(err)
+	}
+	sftptest.WriteFile(t, c, "/data/A.csv", []byte("code,name\nA,Alpha\n"))
+	local := t.TempDir()
+	if err := os.WriteFile(filepath.Join(local, "A.csv"), []byte("code,name\nA,Alpha\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		f     folder.Folder
+		looks int32 // look-ups the open may make
+	}{
+		{"sftp", openSFTP(t, srv.Options("/data")), 0},
+		{"local", openLocal(t, local), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			entries, err := tc.f.List(t.Context(), ".")
+			if err != nil || len(entries) != 1 {
+				t.Fatalf("List: %v, %v", entries, err)
+			}
+			if err := tc.f.MkdirAll(t.Context(), "processing"); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.f.Rename(t.Context(), "A.csv", "processing/A.csv"); err != nil {
+				t.Fatal(err)
+			}
+			before := stats.n.Load()
+			rc, err := folder.OpenListed(t.Context(), tc.f, "processing/A.csv", entries[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			if got := stats.n.Load() - before; got != tc.looks {
+				t.Errorf("%d look-ups on the server, want %d", got, tc.looks)
+			}
+			data, err := io.ReadAll(rc)
+			if err != nil || string(data) != "code,name\nA,Alpha\n" {
+				t.Fatalf("read %q, %v", data, err)
+			}
+			st, err := rc.(interface{ Stat() (fs.FileInfo, error) }).Stat()
+			if err != nil || st.Size() != entries[0].Size || !st.ModTime().Equal(entries[0].ModTime) || !st.Mode().IsRegular() {
+				t.Errorf("Stat: %v, %v; want the listing's %+v", st, err, entries[0])
+			}
+			if tc.name == "sftp" {
+				// A listing without attributes: the file is looked up.
+				bare := folder.Entry{Name: entries[0].Name, Size: entries[0].Size}
+				before := stats.n.Load()
+				rc, err := folder.OpenListed(t.Context(), tc.f, "processing/A.csv", bare)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = rc.Close()
+				if got := stats.n.Load() - before; got != 1 {
+					t.Errorf("%d look-ups for an entry without a modification time, want 1", got)
+				}
+			}
+			dir, err := folder.OpenListed(t.Context(), tc.f, "processing", folder.Entry{Name: "processing", IsDir: true})
+			if err == nil {
+				_ = dir.Close()
+				t.Error("a directory was opened for reading")
+			}
+		})
 	}
 }

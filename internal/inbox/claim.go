@@ -67,28 +67,25 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	return in.runJobs(ctx, work, f, jobs, res, detach)
 }
 
-// claimSettled claims the settled files, up to file_concurrency at a time
-// (their journal rows then share commits, see journal.DB.write). On a
-// shared journal it claims one at a time, in claimOrder, and stops at its
-// budget: left is how many it did not try. After an error no new claim
-// starts; those under way finish (a file claimed then is found open in
-// the journal at the next round).
+// claimSettled claims the settled files, as many at a time as the
+// inbox's pace allows (file_concurrency, growing while round trips are
+// the limit; their journal rows share commits, see journal.DB.write). On
+// a shared journal it claims one at a time, in claimOrder, and stops at
+// its budget: left is how many it did not try. After an error no new
+// claim starts; those under way finish (a file claimed then is found open
+// in the journal at the next round).
 func (in *Inbox) claimSettled(ctx, work context.Context, f folder.Folder, settled []string) (rows []journal.File, left int, err error) {
 	settled, budget := in.claimOrder(settled)
-	width := in.cfg.FileConcurrency
+	pc := in.pace
 	if in.shared() {
-		width = 1
+		pc = newPace(1)
 	}
 	var (
-		mu  sync.Mutex
-		wg  sync.WaitGroup
-		sem = make(chan struct{}, max(width, 1))
+		mu sync.Mutex
+		wg sync.WaitGroup
 	)
 	for i, name := range settled {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
+		acquired := pc.acquire(ctx)
 		mu.Lock()
 		stop := ctx.Err() != nil || err != nil || budget == 0
 		if budget == 0 && err == nil && ctx.Err() == nil {
@@ -96,11 +93,19 @@ func (in *Inbox) claimSettled(ctx, work context.Context, f folder.Folder, settle
 		}
 		mu.Unlock()
 		if stop {
+			if acquired {
+				pc.release(0)
+			}
 			break // what is left is found again at the next round
 		}
 		wg.Go(func() {
-			defer func() { <-sem }()
+			began := in.now()
 			row, cerr := in.claim(work, f, name)
+			took := in.now().Sub(began)
+			if cerr != nil {
+				took = 0
+			}
+			pc.release(took)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -191,7 +196,7 @@ func (in *Inbox) openJobs(ctx context.Context, f folder.Folder) ([]journal.File,
 			continue
 		}
 		in.log.Info("claiming a file found in processing/ without a journal entry", "file", e.Name)
-		row, err := in.record(ctx, f, e.Name, p)
+		row, err := in.record(ctx, f, e.Name, p, nil)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, journal.ErrClaimed) {
 			continue
 		}
@@ -207,6 +212,7 @@ func (in *Inbox) openJobs(ctx context.Context, f folder.Folder) ([]journal.File,
 // when processing/ already has one), removes its done marker and records
 // it in the journal.
 func (in *Inbox) claim(ctx context.Context, f folder.Folder, name string) (journal.File, error) {
+	listed, ok := in.listedEntry(name)
 	to, err := folder.RenameUnique(ctx, f, name, in.cfg.ProcessingDir, name)
 	if err != nil {
 		return journal.File{}, fmt.Errorf("claiming %s: %w", name, err)
@@ -219,16 +225,41 @@ func (in *Inbox) claim(ctx context.Context, f folder.Folder, name string) (journ
 			}
 		}
 	}
-	return in.record(ctx, f, name, to)
+	if !ok {
+		return in.record(ctx, f, name, to, nil)
+	}
+	return in.record(ctx, f, name, to, &listed)
+}
+
+// listedEntry is what the inbox's last listing showed of name (ok false
+// when it showed nothing of that name).
+func (in *Inbox) listedEntry(name string) (e folder.Entry, ok bool) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	e, ok = in.listed[name]
+	return e, ok
 }
 
 // record reads a claimed file (size, SHA-256, document type for the
 // dependency order) and inserts its journal row, unless the path already
 // has an open one (journal.ErrClaimed: another instance holds the file).
-// A file over the size limit is not read.
-func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string) (journal.File, error) {
+// A file over the size limit is not read. listed, when not nil, is what
+// the listing the claim came from showed of the file: its size and
+// modification time are taken from there instead of asked for again (a
+// file that changed since is found changed by processing, which reads it
+// again whole).
+func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string, listed *folder.Entry) (journal.File, error) {
 	row := journal.File{Inbox: in.cfg.Name, Name: name, Path: p, State: journal.FileClaimed, Portal: in.p.Identity()}
-	src, err := in.openSource(ctx, f, p, true, int64(in.cfg.MaxFileSize))
+	var src *source
+	var err error
+	if listed != nil {
+		var rc io.ReadCloser
+		if rc, err = folder.OpenListed(ctx, f, p, *listed); err == nil {
+			src, err = readSource(rc, p, true, int64(in.cfg.MaxFileSize))
+		}
+	} else {
+		src, err = in.openSource(ctx, f, p, true, int64(in.cfg.MaxFileSize))
+	}
 	var big *tooBigError
 	switch {
 	case errors.As(err, &big): // not read: processing reports it
@@ -356,7 +387,16 @@ func (in *Inbox) openSource(ctx context.Context, f folder.Folder, p string, want
 	if err != nil {
 		return nil, err
 	}
-	var st fs.FileInfo
+	return readSource(rc, p, wantHash, limit)
+}
+
+// readSource reads the file rc opened as openSource does (it closes rc
+// unless it is the local file itself, which the source keeps).
+func readSource(rc io.ReadCloser, p string, wantHash bool, limit int64) (*source, error) {
+	var (
+		st  fs.FileInfo
+		err error
+	)
 	if s, ok := rc.(interface{ Stat() (fs.FileInfo, error) }); ok { // Folder.Open's readers have one
 		st, err = s.Stat()
 	} else {

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path"
 	"runtime/debug"
+	"slices"
+	"sync"
 	"time"
 
 	"filebridge/internal/folder"
@@ -40,13 +42,18 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 			dirs = append(dirs, path.Dir(o.FinalPath))
 		}
 	}
-	seen := map[string]bool{}
-	for _, dir := range dirs {
-		if seen[dir] {
-			continue
-		}
-		seen[dir] = true
-		entries, err := f.List(ctx, dir)
+	dirs = slices.Compact(slices.Sorted(slices.Values(dirs)))
+	// The folders are listed at once: on SFTP their requests share round
+	// trips instead of waiting for one another.
+	listed := make([][]folder.Entry, len(dirs))
+	errs := make([]error, len(dirs))
+	var wg sync.WaitGroup
+	for i, dir := range dirs {
+		wg.Go(func() { listed[i], errs[i] = f.List(ctx, dir) })
+	}
+	wg.Wait()
+	for i, dir := range dirs {
+		entries, err := listed[i], errs[i]
 		if ctx.Err() != nil {
 			return
 		}

@@ -39,15 +39,18 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 		in.order.setRoot(in.cfg.Name, root)
 	}()
 	names := make(map[string]time.Time, len(entries))
+	listed := make(map[string]folder.Entry, len(entries))
 	for _, e := range entries {
 		if !e.IsDir {
 			names[e.Name] = e.ModTime
+			listed[e.Name] = e
 		}
 	}
 	now := in.now()
 	settle := in.cfg.Settle.Duration
 	in.mu.Lock()
 	defer in.mu.Unlock()
+	in.listed = listed
 	present := make(map[string]bool, len(entries))
 	defer in.endListing()
 	for _, e := range entries {

@@ -108,6 +108,7 @@ type Inbox struct {
 	watcher  *Watcher // nil: Run starts one of its own
 	workers  int
 	opts     Options
+	pace     *pace // how many files at once (pace.go)
 
 	work       sync.Mutex // held while a file is claimed or processed
 	grownLook  time.Time  // the last look for files grown after their reading (requeueGrown; under work)
@@ -124,6 +125,9 @@ type Inbox struct {
 	mu    sync.Mutex // guards the fields below
 	f     folder.Folder
 	looks map[string]look // settle state of the names in the inbox root
+	// listed is what the last listing of the inbox root showed of its
+	// files, which their claims take instead of asking again.
+	listed map[string]folder.Entry
 	// claimLooks are what the claims of this process saw of the files
 	// (size, modification time) until they are processed (changed.go).
 	claimLooks map[int64]look
@@ -224,7 +228,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		log:     log.With("inbox", cfg.Name),
 		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder, onFailed: deps.OnFailed,
 		workers: deps.Concurrency, opts: deps.Options, watcher: deps.Watcher,
-		looks: map[string]look{},
+		looks: map[string]look{}, pace: newPace(cfg.FileConcurrency),
 	}
 	if in.health == nil {
 		in.health = NewHealth(deps.Options.Now)

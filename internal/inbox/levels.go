@@ -247,13 +247,14 @@ type slots struct {
 	small    int // quarters a small file takes
 }
 
-// fileSlots are the slots of a round: file_concurrency less the files
-// running in the background, and a quarter of file_concurrency (at least
-// one) less those for big files.
+// fileSlots are the slots of a level: the inbox's pace (file_concurrency,
+// grown while round trips are the limit) less the files running in the
+// background, and a quarter of file_concurrency (at least one) less those
+// for big files.
 func (in *Inbox) fileSlots() slots {
 	running := in.runningCount()
 	s := slots{
-		all:   make(chan struct{}, 4*max(in.cfg.FileConcurrency-running, 1)),
+		all:   make(chan struct{}, 4*max(in.pace.Width()-running, 1)),
 		big:   make(chan struct{}, max(in.cfg.FileConcurrency/4-running, 1)),
 		small: 1,
 	}

@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
@@ -212,21 +214,24 @@ func freeNames(ctx context.Context, f folder.Folder, dir, base string, withRejec
 		if !withRejected {
 			names = names[:2]
 		}
-		free := true
-		for _, name := range names {
-			_, err := f.Stat(ctx, path.Join(dir, name))
-			taken, err := folder.Taken(err)
-			if err != nil {
-				// A refused permission or a server that does not
-				// answer is not a name in use: say so now.
-				return "", "", fmt.Errorf("choosing a name for %s in %s: %w", base, dir, err)
-			}
-			if taken {
-				free = false
-				break
-			}
+		// The names of a candidate are asked for at once: on SFTP the
+		// requests share one round trip.
+		taken := make([]bool, len(names))
+		errs := make([]error, len(names))
+		var wg sync.WaitGroup
+		for k, name := range names {
+			wg.Go(func() {
+				_, err := f.Stat(ctx, path.Join(dir, name))
+				taken[k], errs[k] = folder.Taken(err)
+			})
 		}
-		if free {
+		wg.Wait()
+		if err := cmp.Or(errs...); err != nil {
+			// A refused permission or a server that does not answer
+			// is not a name in use: say so now.
+			return "", "", fmt.Errorf("choosing a name for %s in %s: %w", base, dir, err)
+		}
+		if !slices.Contains(taken, true) {
 			return path.Join(dir, cand), path.Join(dir, rep), nil
 		}
 	}

@@ -1,12 +1,15 @@
 package inbox
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pkg/sftp"
 
@@ -101,7 +104,7 @@ func TestFreeNamesReportsErrors(t *testing.T) {
 	}{
 		{name: "permission refused", setup: func(t *testing.T, _ *sftptest.Server, r *statRefuser) {
 			r.dir = "/data/out"
-		}, want: "permission denied", refused: 1},
+		}, want: "permission denied", refused: 3}, // the names of the first candidate, asked at once
 		{name: "server gone", setup: func(t *testing.T, srv *sftptest.Server, _ *statRefuser) {
 			srv.Close()
 		}, want: "connection refused"},
@@ -141,8 +144,58 @@ func TestFreeNamesReportsErrors(t *testing.T) {
 				t.Errorf("error %q takes the failure for names in use", err)
 			}
 			if got := refuser.refused.Load(); got != tt.refused {
-				t.Errorf("%d look-ups refused, want %d: the first error ends the search", got, tt.refused)
+				t.Errorf("%d look-ups refused, want %d: the first candidate's error ends the search", got, tt.refused)
 			}
 		})
+	}
+}
+
+// gatedStats is a folder whose Stat waits until want of them are in
+// flight together (or a second passed), recording the most seen at once.
+type gatedStats struct {
+	folder.Folder
+	want int
+
+	mu       sync.Mutex
+	inflight int
+	most     int
+	all      chan struct{}
+}
+
+func (g *gatedStats) Stat(ctx context.Context, name string) (folder.Entry, error) {
+	g.mu.Lock()
+	g.inflight++
+	g.most = max(g.most, g.inflight)
+	if g.inflight == g.want {
+		close(g.all)
+	}
+	g.mu.Unlock()
+	select {
+	case <-g.all:
+	case <-time.After(time.Second):
+	}
+	defer func() {
+		g.mu.Lock()
+		g.inflight--
+		g.mu.Unlock()
+	}()
+	return g.Folder.Stat(ctx, name)
+}
+
+// TestFreeNamesAtOnce: the names of a candidate (the file, its report,
+// its rejected rows) are asked for at once, so that on SFTP they share a
+// round trip instead of taking one each.
+func TestFreeNamesAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g := &gatedStats{Folder: localFolder(t, dir), want: 3, all: make(chan struct{})}
+	final, report, err := freeNames(t.Context(), g, "out", "A.csv", true)
+	if err != nil || final != "out/A.csv" || report != "out/A.report.csv" {
+		t.Fatalf("got %q, %q, %v; want out/A.csv and out/A.report.csv", final, report, err)
+	}
+	if g.most != 3 {
+		t.Errorf("%d names asked for at once, want 3", g.most)
 	}
 }

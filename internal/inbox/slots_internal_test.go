@@ -41,7 +41,7 @@ func TestSlots(t *testing.T) {
 		{fc: 16, running: 2, sizes: n(14, mid), refused: small, afterRelease: 13},
 	}
 	for _, tc := range tests {
-		in := &Inbox{cfg: config.Inbox{FileConcurrency: tc.fc}}
+		in := &Inbox{cfg: config.Inbox{FileConcurrency: tc.fc}, pace: newPace(tc.fc)}
 		for i := range tc.running {
 			in.setRunning(int64(i+1), true)
 		}

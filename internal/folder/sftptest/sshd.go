@@ -191,3 +191,16 @@ func mustWrite(t testing.TB, name string, data []byte, perm os.FileMode) {
 		t.Fatalf("writing %s: %v", name, err)
 	}
 }
+
+// Delayed returns the sshd as reached through a proxy that delays every
+// chunk by oneWay in each direction (testkit.LatencyProxy): a server a
+// round trip of 2*oneWay away. Addr, URL and the known_hosts file are the
+// proxy's; the files and the keys are the same.
+func (s *SSHD) Delayed(t testing.TB, oneWay time.Duration) *SSHD {
+	t.Helper()
+	p := testkit.StartLatencyProxy(t, s.Addr, oneWay)
+	d := *s
+	d.Addr = p.Addr
+	d.hostKeyInfo = newHostKeyInfo(t, p.Addr, s.HostKey)
+	return &d
+}
