@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -184,14 +186,27 @@ func checkZip(r io.ReaderAt, size int64, name string, limit int64) (map[string]*
 	if total > uint64(limit) {
 		return nil, nil
 	}
+	// The parts are checked at once, one per core (a big sheet beside its
+	// shared strings), and the first bad one in the archive's order named.
 	marks := map[string]*sheetMarks{}
-	for _, zf := range zr.File {
+	errs := make([]error, len(zr.File))
+	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i, zf := range zr.File {
 		var m *sheetMarks
 		if isWorksheet(zf.Name) {
 			m = &sheetMarks{}
 			marks[zf.Name] = m
 		}
-		err := checkPart(zf, m)
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			errs[i] = checkPart(zf, m)
+		})
+	}
+	wg.Wait()
+	for i, zf := range zr.File {
+		err := errs[i]
 		var be *budgetError
 		if errors.As(err, &be) {
 			return nil, fmt.Errorf("%s is not a normal spreadsheet: in its part %s, %v; nothing of it was read: open it in Excel, remove what is not data and save it again", name, zf.Name, be)
