@@ -2,12 +2,13 @@
 # make bench: every Go benchmark, then the side-by-side comparisons.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The baselines: OpenSSH sshd, rclone, xlsx2csv and Miller (Debian packages).
+# The baselines: OpenSSH sshd, rclone, xlsx2csv and Miller, and openpyxl (Debian packages).
 missing=()
 command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 command -v rclone >/dev/null 2>&1 || missing+=(rclone)
 command -v xlsx2csv >/dev/null 2>&1 || missing+=(xlsx2csv)
 command -v mlr >/dev/null 2>&1 || missing+=(miller)
+/usr/bin/python3 -c 'import openpyxl' >/dev/null 2>&1 || missing+=(python3-openpyxl) # writes the XLSX benchmarks' workbooks
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null

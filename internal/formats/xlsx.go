@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -69,14 +71,15 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 		return nil, fmt.Errorf("%s is an old Excel 97-2003 workbook (.xls) renamed .xlsx: save it as an Excel Workbook (.xlsx)", name)
 	}
 	limit := opts.unzipSizeLimit()
-	if err := checkZip(r, size, name, limit); err != nil {
+	marks, err := checkZip(r, size, name, limit)
+	if err != nil {
 		return nil, err
 	}
-	f, err := excelize.OpenReader(io.NewSectionReader(r, 0, size), excelize.Options{
-		UnzipSizeLimit:    limit,
-		UnzipXMLSizeLimit: min(limit, excelize.StreamChunkSize),
-		RawCellValue:      true,
-	})
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, xlsxOpenError(name, limit, err)
+	}
+	f, err := openStyles(r, size, zr, marks, limit)
 	if err != nil {
 		if f != nil {
 			_ = f.Close()
@@ -92,10 +95,6 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 	if props, err := f.GetWorkbookProps(); err == nil && props.Date1904 != nil {
 		s.date1904 = *props.Date1904
 	}
-	zr, err := zip.NewReader(r, size)
-	if err != nil {
-		return nil, xlsxOpenError(name, limit, err)
-	}
 	parts, err := locateParts(zr)
 	if err != nil {
 		return nil, xlsxOpenError(name, limit, err)
@@ -107,13 +106,19 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 		s.header = -1
 	}
 	part := parts.sheets[s.name]
-	if s.merges, err = readMerges(zr, part); err != nil {
-		return nil, xlsxOpenError(name, limit, err)
+	m := marks[part]
+	if m == nil {
+		return nil, xlsxOpenError(name, limit, fmt.Errorf("the workbook names a sheet part %s it does not hold", part))
+	}
+	if m.merges {
+		if s.merges, err = readMerges(zr, part); err != nil {
+			return nil, xlsxOpenError(name, limit, err)
+		}
 	}
 	if s.sst, err = readSharedStrings(zr, parts.sharedStrings); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
-	if s.stream, err = openSheetStream(zr, part, s.sst); err != nil {
+	if s.stream, err = openSheetStream(zr, part, m, s.sst); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
 	return s, nil
@@ -165,39 +170,97 @@ func pickSheet(f *excelize.File, parts workbookParts, want string) (string, erro
 // that every worksheet ends with its closing tag. excelize reads what the
 // headers declare and stops a sheet at its first XML error without saying
 // so: a part longer or shorter than declared, altered, or cut would give
-// fewer rows, read as valid. A workbook declaring more than limit bytes
-// unpacked is left to excelize, which refuses it.
-func checkZip(r io.ReaderAt, size int64, name string, limit int64) error {
+// fewer rows, read as valid. It returns the marks of each worksheet part
+// (where its rows may be cut, whether it has merged ranges). A workbook
+// declaring more than limit bytes unpacked is left to excelize, which
+// refuses it.
+func checkZip(r io.ReaderAt, size int64, name string, limit int64) (map[string]*sheetMarks, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
-		return fmt.Errorf("%s is not a readable XLSX workbook (the zip archive is truncated or damaged): ask for the file again, or open it in Excel and save it again as .xlsx: %w", name, err)
+		return nil, fmt.Errorf("%s is not a readable XLSX workbook (the zip archive is truncated or damaged): ask for the file again, or open it in Excel and save it again as .xlsx: %w", name, err)
 	}
 	var total uint64
 	for _, zf := range zr.File {
 		total += zf.UncompressedSize64
 	}
 	if total > uint64(limit) {
-		return nil
+		return nil, nil
 	}
-	for _, zf := range zr.File {
-		err := checkPart(zf)
+	// The parts are checked at once, one per core (a big sheet beside its
+	// shared strings), and the first bad one in the archive's order named.
+	marks := map[string]*sheetMarks{}
+	errs := make([]error, len(zr.File))
+	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
+	for i, zf := range zr.File {
+		var m *sheetMarks
+		if isWorksheet(zf.Name) {
+			m = &sheetMarks{}
+			marks[zf.Name] = m
+		}
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			errs[i] = checkPart(zf, m)
+		})
+	}
+	wg.Wait()
+	for i, zf := range zr.File {
+		err := errs[i]
 		var be *budgetError
 		if errors.As(err, &be) {
-			return fmt.Errorf("%s is not a normal spreadsheet: in its part %s, %v; nothing of it was read: open it in Excel, remove what is not data and save it again", name, zf.Name, be)
+			return nil, fmt.Errorf("%s is not a normal spreadsheet: in its part %s, %v; nothing of it was read: open it in Excel, remove what is not data and save it again", name, zf.Name, be)
 		}
 		if err != nil {
-			return fmt.Errorf("%s is damaged: its part %s %v; nothing of it was read: ask for the file again (it was probably cut or altered in transfer), or open it in Excel and save it again as .xlsx", name, zf.Name, err)
+			return nil, fmt.Errorf("%s is damaged: its part %s %v; nothing of it was read: ask for the file again (it was probably cut or altered in transfer), or open it in Excel and save it again as .xlsx", name, zf.Name, err)
 		}
 	}
-	return nil
+	return marks, nil
+}
+
+// isWorksheet reports whether a part is a worksheet.
+func isWorksheet(part string) bool {
+	p := strings.ToLower(part)
+	return strings.HasPrefix(p, "xl/worksheets/") && strings.HasSuffix(p, ".xml")
+}
+
+// openStyles opens the workbook with excelize for what is read through it
+// (the sheets' names and visibility, styles, properties), without its
+// worksheets, which sheetStream reads: excelize unpacks every part it is
+// given, a big sheet into a temporary file. marks are checkZip's; without
+// them (a workbook over the limit) excelize is given it all, and refuses it.
+func openStyles(r io.ReaderAt, size int64, zr *zip.Reader, marks map[string]*sheetMarks, limit int64) (*excelize.File, error) {
+	opts := excelize.Options{
+		UnzipSizeLimit:    limit,
+		UnzipXMLSizeLimit: min(limit, excelize.StreamChunkSize),
+		RawCellValue:      true,
+	}
+	if marks == nil {
+		return excelize.OpenReader(io.NewSectionReader(r, 0, size), opts)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, zf := range zr.File {
+		if _, sheet := marks[zf.Name]; sheet {
+			continue
+		}
+		if err := zw.Copy(zf); err != nil {
+			return nil, fmt.Errorf("copying part %s: %w", zf.Name, err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return excelize.OpenReader(&buf, opts)
 }
 
 // worksheetEnd is how a worksheet part ends (after trailing space), with or
 // without a namespace prefix.
 var worksheetEnd = regexp.MustCompile(`</([A-Za-z_][A-Za-z0-9_.-]*:)?worksheet>\s*$`)
 
-// checkPart reads one part to its end, and says what is wrong with it.
-func checkPart(zf *zip.File) error {
+// checkPart reads one part to its end, and says what is wrong with it; it
+// fills in the marks of a worksheet.
+func checkPart(zf *zip.File, marks *sheetMarks) error {
 	rc, err := zf.Open()
 	if err != nil {
 		return fmt.Errorf("cannot be opened (%w)", err)
@@ -207,7 +270,7 @@ func checkPart(zf *zip.File) error {
 	tail := &tailWriter{}
 	var w io.Writer = tail
 	if budgeted(zf.Name) {
-		w = io.MultiWriter(tail, &budgetWriter{})
+		w = io.MultiWriter(tail, &budgetWriter{marks: marks})
 	}
 	_, err = io.Copy(w, rc)
 	var be *budgetError
@@ -227,7 +290,7 @@ func checkPart(zf *zip.File) error {
 	case tail.n != zf.UncompressedSize64:
 		return fmt.Errorf("holds %d bytes, its zip header declares %d", tail.n, zf.UncompressedSize64)
 	}
-	if strings.HasPrefix(zf.Name, "xl/worksheets/") && strings.HasSuffix(zf.Name, ".xml") && !worksheetEnd.Match(tail.b) {
+	if isWorksheet(zf.Name) && !worksheetEnd.Match(tail.b) {
 		return errors.New("ends early: the sheet is cut before its closing </worksheet> tag")
 	}
 	return nil

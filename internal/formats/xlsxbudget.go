@@ -62,6 +62,18 @@ type budgetWriter struct {
 	cellStart         int64
 	rowStart          int64
 	cellHead, rowHead []byte
+	// marks, for a worksheet, records what sheetStream needs of it.
+	marks   *sheetMarks
+	lastCut int64
+}
+
+// sheetMarks is what checkZip's pass learned of a worksheet part.
+type sheetMarks struct {
+	// cuts are offsets just past a </row> end tag, at least chunkSize
+	// apart: where the part is cut into chunks of whole rows.
+	cuts    []int64
+	dataEnd int64 // the offset just past </sheetData>; 0 without it
+	merges  bool  // it holds merged ranges
 }
 
 func (b *budgetWriter) Write(p []byte) (int, error) {
@@ -137,9 +149,22 @@ func (b *budgetWriter) tag() error {
 	case bytes.Equal(name, []byte("row")):
 		b.cell, b.row, b.rowStart = false, !end, b.lastLT
 		b.rowHead = append(b.rowHead[:0], h...)
+		// A row ends with its end tag, or is an empty element.
+		closed := end && h[len(h)-1] == '>' || bytes.HasSuffix(h, []byte("/>"))
+		if m := b.marks; m != nil && closed && b.n-b.lastCut >= chunkSize && m.dataEnd == 0 {
+			m.cuts = append(m.cuts, b.n)
+			b.lastCut = b.n
+		}
 	case bytes.Equal(name, []byte("c")), bytes.Equal(name, []byte("si")):
 		b.cell, b.cellStart = !end, b.lastLT
 		b.cellHead = append(b.cellHead[:0], h...)
+	case b.marks == nil:
+	case end && bytes.Equal(name, []byte("sheetData")) && h[len(h)-1] == '>':
+		if b.marks.dataEnd == 0 {
+			b.marks.dataEnd = b.n
+		}
+	case !end && bytes.Equal(name, []byte("mergeCell")):
+		b.marks.merges = true
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package formats
 
 import (
 	"archive/zip"
+	"bufio"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -18,7 +19,6 @@ type sharedStrings struct {
 	mem  []string
 	file *os.File
 	offs []int64 // spilled: string i is at offs[i]:offs[i+1]
-	buf  []byte
 }
 
 // sstSpillSize is the unpacked size of the shared strings part above which
@@ -28,7 +28,29 @@ var sstSpillSize uint64 = 16 << 20
 // errNoSharedString is a cell that refers to a string the table lacks.
 var errNoSharedString = errors.New("the workbook's shared string table has no such entry")
 
-func (ss *sharedStrings) get(i int) (string, error) {
+// stringBlock is a reader's windows on a spilled table: a sheet refers to
+// its strings nearly in the table's order (a writer adds a string where it
+// first uses it), and to a few strings over and over (a supplier's code on
+// every row), so one read serves many cells: the window missed replaces the
+// one used least recently.
+type stringBlock struct {
+	win  [2]stringWindow
+	used [2]int64
+	tick int64
+}
+
+type stringWindow struct {
+	at  int64 // the offset of b in the file
+	b   []byte
+	buf []byte
+}
+
+// stringBlockSize is how much of a spilled table a window reads at once.
+const stringBlockSize = 64 << 10
+
+// get returns string i; blk is the caller's windows on a spilled table (the
+// workers of a sheet call get at once, each with its own).
+func (ss *sharedStrings) get(i int, blk *stringBlock) (string, error) {
 	switch {
 	case ss == nil || i < 0:
 		return "", errNoSharedString
@@ -40,15 +62,32 @@ func (ss *sharedStrings) get(i int) (string, error) {
 	case i+1 >= len(ss.offs):
 		return "", errNoSharedString
 	}
-	n := ss.offs[i+1] - ss.offs[i]
-	if int64(cap(ss.buf)) < n {
-		ss.buf = make([]byte, n)
+	from, to := ss.offs[i], ss.offs[i+1]
+	blk.tick++
+	k := 0
+	if blk.used[1] < blk.used[0] {
+		k = 1
 	}
-	b := ss.buf[:n]
-	if _, err := ss.file.ReadAt(b, ss.offs[i]); err != nil {
-		return "", fmt.Errorf("reading the shared strings back from their temporary file: %w", err)
+	for j := range blk.win {
+		if w := &blk.win[j]; w.b != nil && from >= w.at && to <= w.at+int64(len(w.b)) {
+			k = j
+			break
+		}
 	}
-	return string(b), nil
+	w := &blk.win[k]
+	blk.used[k] = blk.tick
+	if w.b == nil || from < w.at || to > w.at+int64(len(w.b)) {
+		size := max(stringBlockSize, to-from)
+		if int64(cap(w.buf)) < size {
+			w.buf = make([]byte, size)
+		}
+		n, err := ss.file.ReadAt(w.buf[:size], from)
+		if int64(n) < to-from {
+			return "", fmt.Errorf("reading the shared strings back from their temporary file: %w", err)
+		}
+		w.at, w.b = from, w.buf[:n]
+	}
+	return string(w.b[from-w.at : to-w.at]), nil
 }
 
 // close removes the temporary file, if any.
@@ -59,26 +98,6 @@ func (ss *sharedStrings) close() error {
 	err := ss.file.Close()
 	ss.file = nil
 	return err
-}
-
-// xmlRichText is a shared string: plain text or runs (phonetic runs are
-// not part of the text).
-type xmlRichText struct {
-	T *string `xml:"t"`
-	R []struct {
-		T string `xml:"t"`
-	} `xml:"r"`
-}
-
-func (x *xmlRichText) String() string {
-	s := ""
-	if x.T != nil {
-		s = *x.T
-	}
-	for _, r := range x.R {
-		s += r.T
-	}
-	return unescapeBSTR(s)
 }
 
 // readSharedStrings reads the shared string table of a workbook (nil
@@ -116,10 +135,19 @@ func readSharedStrings(zr *zip.Reader, name string) (_ *sharedStrings, err error
 		}
 		ss.offs = []int64{0}
 	}
-	dec := xml.NewDecoder(rc)
+	p := chunkParser{dec: xml.NewDecoder(rc)}
+	var spill *bufio.Writer
+	if ss.file != nil {
+		spill = bufio.NewWriterSize(ss.file, 64<<10)
+	}
 	for {
-		tok, err := dec.Token()
+		tok, err := p.dec.RawToken()
 		if errors.Is(err, io.EOF) {
+			if spill != nil {
+				if err := spill.Flush(); err != nil {
+					return nil, fmt.Errorf("spilling the shared strings: %w", err)
+				}
+			}
 			return ss, nil
 		}
 		if err != nil {
@@ -129,15 +157,15 @@ func readSharedStrings(zr *zip.Reader, name string) (_ *sharedStrings, err error
 		if !ok || se.Name.Local != "si" {
 			continue
 		}
-		var si xmlRichText
-		if err := dec.DecodeElement(&si, &se); err != nil {
+		si, err := p.richText()
+		if err != nil {
 			return nil, fmt.Errorf("reading the shared strings: %w", err)
 		}
-		if ss.file == nil {
-			ss.mem = append(ss.mem, si.String())
+		if spill == nil {
+			ss.mem = append(ss.mem, si)
 			continue
 		}
-		n, err := io.WriteString(ss.file, si.String())
+		n, err := spill.WriteString(si)
 		if err != nil {
 			return nil, fmt.Errorf("spilling the shared strings: %w", err)
 		}

@@ -31,7 +31,11 @@ var pairs = []pair{
 	{"validate 1M SKUs vs Miller (mlr --icsv --ojson)", "BenchmarkCLIValidateSKUs1M", "BenchmarkMillerSKUs1M", "rows/s", true, 3, ""},
 	{"validate 1M quoted SKUs vs Miller", "BenchmarkCLIValidateSKUsQuoted1M", "BenchmarkMillerSKUsQuoted1M", "rows/s", true, 3, ""},
 	{"read 200k-row XLSX vs bare excelize Rows()", "BenchmarkXLSX200k", "BenchmarkXLSXBareRows200k", "rows/s", true, 0.8, ""},
-	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 1.0, ""},
+	{"read 200k-row XLSX vs xlsx2csv", "BenchmarkXLSX200k", "BenchmarkXLSX2CSV200k", "rows/s", true, 2.0, ""},
+	{"read 200k-row openpyxl XLSX (inline strings) vs xlsx2csv", "BenchmarkXLSXOpenpyxl200k/inline", "BenchmarkXLSXOpenpyxl200k/inline", "rows/s", true, 2.0, "rows/s-xlsx2csv"},
+	{"read 200k-row openpyxl XLSX (shared strings) vs xlsx2csv", "BenchmarkXLSXOpenpyxl200k/shared", "BenchmarkXLSXOpenpyxl200k/shared", "rows/s", true, 2.0, "rows/s-xlsx2csv"},
+	{"CPU a row, openpyxl XLSX (inline) vs xlsx2csv", "BenchmarkXLSXOpenpyxl200k/inline", "BenchmarkXLSXOpenpyxl200k/inline", "cpu-ns/row", false, 0, "cpu-ns/row-xlsx2csv"},
+	{"CPU a row, openpyxl XLSX (shared) vs xlsx2csv", "BenchmarkXLSXOpenpyxl200k/shared", "BenchmarkXLSXOpenpyxl200k/shared", "cpu-ns/row", false, 0, "cpu-ns/row-xlsx2csv"},
 	{"stock export 100k SKUs vs raw page loop", "BenchmarkStockSnapshot100k", "BenchmarkStockRawPages100k", "s/export", false, 0.8, ""},
 	{"SFTP inbox 1000 files vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 0.6, "files/s-rclone"},
 	{"SFTP 20ms away, defaults vs rclone 16/16", "BenchmarkSFTPRemote/rtt=20ms", "BenchmarkSFTPRemote/rtt=20ms", "files/s-filebridge", true, 2.0, "files/s-rclone"},
@@ -39,7 +43,7 @@ var pairs = []pair{
 	{"SFTP bare lifecycle loop vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-bare", true, 0, "files/s-rclone"},
 	{"SFTP CPU a file, whole machine, vs rclone move", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "cpu-ms/file-filebridge", false, 0, "cpu-ms/file-rclone"},
 	{"SFTP inbox vs bare lifecycle loop", "BenchmarkSFTPInbox", "BenchmarkSFTPInbox", "files/s-filebridge", true, 0, "files/s-bare"},
-	{"local inbox fc16 vs bare lifecycle loop", "BenchmarkLocalInboxFiles/file_concurrency=16", "BenchmarkLocalInboxFiles/bare_file_ops", "files/s", true, 0, ""},
+	{"local inbox fc16 vs bare lifecycle loop", "BenchmarkLocalInboxFiles/file_concurrency=16", "BenchmarkLocalInboxFiles/bare_file_ops", "files/s", true, 0.5, ""},
 	{"2000 suppliers, 50ms portal, c16 vs 16/50ms", "BenchmarkSlowPortal/latency", "BenchmarkSlowPortal/latency", "docs/s", true, 0.85, "docs/s-ideal"},
 	{"--throttle 0.2 vs the unthrottled run", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/latency", "docs/s", true, 0.5, ""},
 	{"--throttle 0.2: suppliers landed once", "BenchmarkSlowPortal/throttle", "BenchmarkSlowPortal/throttle", "docs-once", true, 1.0, "docs"},
@@ -56,6 +60,17 @@ var floors = []struct {
 	{"local inbox, 1000 files, file_concurrency 4", "BenchmarkLocalInboxFiles/file_concurrency=4", "files/s", 2000},
 	{"local inbox, 1000 files, file_concurrency 16", "BenchmarkLocalInboxFiles/file_concurrency=16", "files/s", 2000},
 	{"local bare lifecycle loop, 1000 files", "BenchmarkLocalInboxFiles/bare_file_ops", "files/s", 2000},
+}
+
+// ceilings are figures with an absolute target: the largest value allowed.
+var ceilings = []struct {
+	what, bench, metric string
+	max                 float64
+}{
+	{"1000 tenants: 2000 files through", "BenchmarkTenants", "s-all-files", 5},
+	{"1000 tenants: inotify instances", "BenchmarkTenants", "inotify", 4},
+	{"1000 tenants: idle RSS", "BenchmarkTenants", "MiB-idle", 150},
+	{"1000 tenants: dashboard", "BenchmarkTenants", "KB-dashboard", 100},
 }
 
 // rssLimit is the largest peak RSS (MiB) allowed of a benchmark or of a
@@ -202,6 +217,18 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 		}
 		fmt.Printf("%-46s %14.4g %14.0f %-18s %s\n", f.what, v, f.min, f.metric, verdict)
 	}
+	for _, c := range ceilings {
+		v, ok := metrics[c.bench][c.metric]
+		verdict := "ok"
+		switch {
+		case !ok:
+			fmt.Printf("%-46s %14s %14.0f %-18s n/a\n", c.what, "-", c.max, c.metric)
+			continue
+		case v > c.max:
+			verdict = "ABOVE"
+		}
+		fmt.Printf("%-46s %14.4g %14.0f %-18s %s (at most)\n", c.what, v, c.max, c.metric, verdict)
+	}
 	fmt.Printf("\n%-46s %14s %14s\n", "peak RSS", "MiB", "target")
 	for _, t := range rssTargets {
 		v, ok := metrics[t.name]["peak-RSS-MiB"]
@@ -215,7 +242,7 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 		}
 		fmt.Printf("%-46s %14.1f %14.0f %s\n", t.what, v, t.max, verdict)
 	}
-	for _, n := range []string{"BenchmarkValidateSKUs10k", "BenchmarkValidateSKUs1M", "BenchmarkXLSX200k", "BenchmarkStockSnapshot100k"} {
+	for _, n := range []string{"BenchmarkValidateSKUs10k", "BenchmarkValidateSKUs1M", "BenchmarkXLSX200k", "BenchmarkXLSXOpenpyxl200k/inline", "BenchmarkXLSXOpenpyxl200k/shared", "BenchmarkStockSnapshot100k"} {
 		for k, v := range metrics[n] {
 			if strings.Contains(k, "RSS") {
 				fmt.Printf("%-46s %14.4g %s\n", "peak RSS "+strings.TrimPrefix(n, "Benchmark"), v, k)
