@@ -115,6 +115,9 @@ type jobj struct {
 }
 
 func newObj(raw []byte, s *shape) (*jobj, error) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] != '{' && string(t) != "null" {
+		return nil, fmt.Errorf("reading %.40s: want an object", t)
+	}
 	v := reflect.New(s.typ)
 	if err := json.Unmarshal(raw, v.Interface()); err != nil {
 		return nil, err
