@@ -56,6 +56,7 @@ func TestDecodePageEnvelopes(t *testing.T) {
 		{"array", `[{"code":"A"},null]`, "A,", -1, "", false, false, false},
 		{"case", `{"Hydra:Member":[{"code":"A"}]}`, "A", -1, "", false, false, false},
 		{"member error", `{"hydra:member":[{"code":"A"},{"code":{}},{"code":"C"}]}`, "A", -1, "", false, false, true},
+		{"member not an object", `{"hydra:member":[{"code":"A"},7]}`, "A", -1, "", false, false, true},
 		{"invalid", `{"hydra:member":[{"code":"A"},{"code":"B",}]}`, "", 0, "", false, true, false},
 		{"invalid after member error", `{"hydra:member":[{"code":{}},{"code":"B"]}`, "", 0, "", false, true, false},
 		{"truncated", `{"hydra:member":[{"code":"A"}`, "", 0, "", false, true, false},

@@ -1,9 +1,12 @@
 package portal
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,7 +29,7 @@ import (
 // readDoc reads one document (a JSON object, or null for a zero one).
 func readDoc[M any](raw []byte) (M, error) {
 	var m M
-	o, err := newObj(raw)
+	o, err := newObj(raw, shapeOf(reflect.TypeFor[M]()))
 	if err == nil {
 		err = readInto(reflect.ValueOf(&m).Elem(), o)
 	}
@@ -36,19 +39,99 @@ func readDoc[M any](raw []byte) (M, error) {
 	return m, nil
 }
 
-// jobj is a JSON object, its members kept raw; the embedded objects read
-// are kept for the next path through them.
+// A shape is the members of an object that a document reads, and theirs:
+// an object is decoded into a struct of just those members, kept raw
+// (typ), so that the others are passed over unread.
+type shape struct {
+	typ  reflect.Type
+	idx  map[string]int
+	kids map[string]*shape
+}
+
+var shapes sync.Map // reflect.Type -> *shape
+
+// shapeOf returns the shape of the objects read into the struct type t.
+func shapeOf(t reflect.Type) *shape {
+	if s, ok := shapes.Load(t); ok {
+		return s.(*shape)
+	}
+	s := &shape{}
+	s.merge(t)
+	s.build()
+	shapes.Store(t, s)
+	return s
+}
+
+// merge adds the members the fields of struct type t read.
+func (s *shape) merge(t reflect.Type) {
+	for _, f := range readPlan(t) {
+		ft := t.Field(f.index).Type
+		for _, p := range f.paths {
+			n := s.kid(p.names...)
+			if p.id {
+				n.kid("id")
+				n.kid("@id")
+			}
+			if (ft.Kind() == reflect.Pointer || ft.Kind() == reflect.Slice) && ft.Elem().Kind() == reflect.Struct {
+				n.merge(ft.Elem())
+			}
+		}
+	}
+}
+
+// kid returns the member at the path, added when missing.
+func (s *shape) kid(path ...string) *shape {
+	for _, k := range path {
+		if s.kids[k] == nil {
+			if s.kids == nil {
+				s.kids = map[string]*shape{}
+			}
+			s.kids[k] = &shape{}
+		}
+		s = s.kids[k]
+	}
+	return s
+}
+
+// build makes the struct types of s and its members.
+func (s *shape) build() {
+	s.idx = map[string]int{}
+	var fields []reflect.StructField
+	for _, k := range slices.Sorted(maps.Keys(s.kids)) {
+		s.kids[k].build()
+		s.idx[k] = len(fields)
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", len(fields)),
+			Type: reflect.TypeFor[json.RawMessage](), Tag: reflect.StructTag(fmt.Sprintf("json:%q", k))})
+	}
+	s.typ = reflect.StructOf(fields)
+}
+
+// jobj is a JSON object, the members its shape names kept raw; the
+// embedded objects read are kept for the next path through them.
 type jobj struct {
-	m   map[string]json.RawMessage
+	v   reflect.Value
+	s   *shape
 	sub map[string]*jobj
 }
 
-func newObj(raw []byte) (*jobj, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+func newObj(raw []byte, s *shape) (*jobj, error) {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] != '{' && string(t) != "null" {
+		return nil, fmt.Errorf("reading %.40s: want an object", t)
+	}
+	v := reflect.New(s.typ)
+	if err := json.Unmarshal(raw, v.Interface()); err != nil {
 		return nil, err
 	}
-	return &jobj{m: m}, nil
+	return &jobj{v: v.Elem(), s: s}, nil
+}
+
+// get returns the raw member key, nil when the object has none.
+func (o *jobj) get(key string) json.RawMessage {
+	i, ok := o.s.idx[key]
+	if !ok {
+		return nil
+	}
+	return o.v.Field(i).Bytes()
 }
 
 // obj returns the embedded object under key, nil when the member is not an
@@ -57,10 +140,10 @@ func (o *jobj) obj(key string) *jobj {
 	if s, ok := o.sub[key]; ok {
 		return s
 	}
-	raw := o.m[key]
+	raw := o.get(key)
 	var s *jobj
-	if t := strings.TrimSpace(string(raw)); strings.HasPrefix(t, "{") {
-		s, _ = newObj(raw) // a member of a valid object: valid itself
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+		s, _ = newObj(raw, o.s.kids[key]) // a member of a valid object: valid itself
 	}
 	if o.sub == nil {
 		o.sub = map[string]*jobj{}
@@ -77,18 +160,18 @@ func (o *jobj) at(path []string) (*jobj, json.RawMessage) {
 			return nil, nil
 		}
 	}
-	return o, o.m[path[len(path)-1]]
+	return o, o.get(path[len(path)-1])
 }
 
 // selfID is the id of the object: "id", else the last segment of "@id".
 func (o *jobj) selfID() (int64, error) {
 	var d docID
-	if raw := o.m["id"]; raw != nil {
+	if raw := o.get("id"); raw != nil {
 		if err := d.ID.UnmarshalJSON(raw); err != nil {
 			return 0, err
 		}
 	}
-	if raw := o.m["@id"]; raw != nil {
+	if raw := o.get("@id"); raw != nil {
 		var s wText
 		if err := s.UnmarshalJSON(raw); err != nil {
 			return 0, err
@@ -188,11 +271,6 @@ func readInto(dst reflect.Value, o *jobj) error {
 	return nil
 }
 
-var (
-	timeType   = reflect.TypeFor[time.Time]()
-	statusType = reflect.TypeFor[model.Status]()
-)
-
 // readValue reads the value at p into d; a list is appended to.
 func readValue(d reflect.Value, o *jobj, p readPath) error {
 	if p.id {
@@ -211,28 +289,19 @@ func readValue(d reflect.Value, o *jobj, p readPath) error {
 	if raw == nil {
 		return nil
 	}
-	var v any
-	switch d.Type() {
-	case timeType:
+	switch p := d.Addr().Interface().(type) {
+	case *time.Time:
 		var t wTime
 		err := t.UnmarshalJSON(raw)
-		v = t.Time
-		if err != nil {
-			return err
-		}
-	case statusType:
+		*p = t.Time
+		return err
+	case *model.Status:
 		var st wStatus
-		if err := st.UnmarshalJSON(raw); err != nil {
-			return err
-		}
-		v = st.model()
-	}
-	if v != nil {
-		d.Set(reflect.ValueOf(v))
-		return nil
-	}
-	if u, ok := d.Addr().Interface().(json.Unmarshaler); ok {
-		return u.UnmarshalJSON(raw) // a Decimal
+		err := st.UnmarshalJSON(raw)
+		*p = st.model()
+		return err
+	case json.Unmarshaler:
+		return p.UnmarshalJSON(raw) // a Decimal
 	}
 	switch d.Kind() {
 	case reflect.String:
@@ -270,7 +339,7 @@ func readValue(d reflect.Value, o *jobj, p readPath) error {
 			return err
 		}
 		for _, it := range items {
-			sub, err := newObj(it)
+			sub, err := newObj(it, holder.s.kids[p.names[len(p.names)-1]])
 			if err != nil {
 				return err
 			}
