@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -192,7 +193,7 @@ func (c *Config) validatePortal(p *problems, name string) {
 	}
 	for _, res := range sortedKeys(pt.Paths) {
 		v := pt.Paths[res]
-		if !isResource(res) {
+		if !slices.Contains(Resources, res) {
 			p.add(where+".paths", "unknown resource %q: use one of %s", res, strings.Join(Resources, ", "))
 			continue
 		}
@@ -241,15 +242,6 @@ func checkRange(p *problems, where, key string, v, lo, hi int) {
 	if v < lo || v > hi {
 		p.add(where, "%s = %d: must be from %d to %d", key, v, lo, hi)
 	}
-}
-
-func isResource(name string) bool {
-	for _, r := range Resources {
-		if r == name {
-			return true
-		}
-	}
-	return false
 }
 
 // validate checks the PostgreSQL keys of [journal].

@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -175,7 +176,7 @@ func checkFilename(name, format string, severalADay bool) error {
 			return fmt.Errorf("filename %q: \"{\" without \"}\"", name)
 		}
 		ph := rest[i : i+j+1]
-		if !isPlaceholder(ph) {
+		if !slices.Contains(Placeholders, ph) {
 			return fmt.Errorf("filename %q: unknown placeholder %s: use %s", name, ph, strings.Join(Placeholders, " "))
 		}
 		used[ph] = true
@@ -191,20 +192,4 @@ func checkFilename(name, format string, severalADay bool) error {
 	return nil
 }
 
-func isPlaceholder(s string) bool {
-	for _, p := range Placeholders {
-		if p == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
