@@ -41,13 +41,7 @@ func (f exportFilter) query(page int) template.URL {
 	if f.Key != "" {
 		v.Set("key", f.Key)
 	}
-	if page > 1 {
-		v.Set("page", strconv.Itoa(page))
-	}
-	if len(v) == 0 {
-		return "/exports"
-	}
-	return template.URL("/exports?" + v.Encode())
+	return pageURL("/exports", v, page)
 }
 
 // exportHit is an export run whose file mentions the key searched.

@@ -208,13 +208,18 @@ func (f fileFilter) query(page int) template.URL {
 	if f.Resolved {
 		v.Set("resolved", "1")
 	}
+	return pageURL("/files", v, page)
+}
+
+// pageURL is the link to page of a list at path with the query v.
+func pageURL(path string, v url.Values, page int) template.URL {
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
 	}
 	if len(v) == 0 {
-		return "/files"
+		return template.URL(path)
 	}
-	return template.URL("/files?" + v.Encode())
+	return template.URL(path + "?" + v.Encode())
 }
 
 func (c *Console) files(w http.ResponseWriter, r *http.Request) {
