@@ -185,12 +185,8 @@ func (c *Config) validatePortal(p *problems, name string) {
 	checkRange(p, where, "concurrency", pt.Concurrency, 1, 64)
 	checkRange(p, where, "max_retries", pt.MaxRetries, 0, 100)
 	checkRange(p, where, "items_per_page", pt.ItemsPerPage, 1, 10000)
-	if pt.Timeout.Duration <= 0 {
-		p.add(where, "timeout must be more than 0s (default %s)", DefaultTimeout)
-	}
-	if pt.RetryMaxWait.Duration <= 0 {
-		p.add(where, "retry_max_wait must be more than 0s (default %s)", DefaultRetryMaxWait)
-	}
+	checkPositive(p, where, "timeout", pt.Timeout, "default "+DefaultTimeout.String())
+	checkPositive(p, where, "retry_max_wait", pt.RetryMaxWait, "default "+DefaultRetryMaxWait.String())
 	for _, res := range sortedKeys(pt.Paths) {
 		v := pt.Paths[res]
 		if !slices.Contains(Resources, res) {
@@ -235,6 +231,14 @@ func checkSecretSource(p *problems, where, envKey, env, fileKey, file string, re
 	}
 	if env != "" && !envPattern.MatchString(env) {
 		p.add(where, "%s must be the name of an environment variable (letters, digits, \"_\"), e.g. \"FILEBRIDGE_TOKEN\", not the secret itself", envKey)
+	}
+}
+
+// checkPositive reports a duration key that is not more than 0s; hint
+// says what to write instead.
+func checkPositive(p *problems, where, key string, d Duration, hint string) {
+	if d.Duration <= 0 {
+		p.add(where, "%s must be more than 0s (%s)", key, hint)
 	}
 }
 

@@ -20,9 +20,7 @@ var Placeholders = []string{"{date}", "{time}", "{datetime}", "{seq}", "{type}",
 func (c *Config) validateOutbox(p *problems, where string, out *Outbox) {
 	edition := c.portalEdition(p, where, out.Portal)
 	c.checkFolder(p, where, out.URL, &out.Folder, &out.SFTP)
-	if out.OperationTimeout.Duration <= 0 {
-		p.add(where, "operation_timeout must be more than 0s (default %s)", DefaultOperationTimeout)
-	}
+	checkPositive(p, where, "operation_timeout", out.OperationTimeout, "default "+DefaultOperationTimeout.String())
 	if len(out.Exports) == 0 {
 		p.add(where, "no export: add at least one [[outboxes.exports]] with type and schedule")
 	}
