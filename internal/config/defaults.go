@@ -94,6 +94,11 @@ func (c *Config) provision(p presence) {
 		ip := p.elem("inboxes", i)
 		in.provision(ip)
 		in.SFTP.absPaths(c)
+		if len(in.Routes) == 0 {
+			// An inbox without routes reads every file with the defaults,
+			// its type taken from the header row.
+			in.Routes = []Route{{Match: "*"}}
+		}
 		for j := range in.Routes {
 			in.Routes[j].provision(ip.elem("routes", j))
 		}

@@ -50,12 +50,6 @@ func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
 		}
 		dirs[d.val] = d.key
 	}
-	if len(in.Routes) == 0 {
-		// An inbox without routes reads every file with the defaults, its
-		// type taken from the header row.
-		in.Routes = []Route{{Match: "*"}}
-		in.Routes[0].provision(nil)
-	}
 	for j := range in.Routes {
 		validateRoute(p, fmt.Sprintf("%s: routes[%d]", where, j), edition, &in.Routes[j])
 	}
