@@ -224,11 +224,8 @@ func pageURL(path string, v url.Values, page int) template.URL {
 
 func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"), Page: 1,
-		Resolved: q.Get("resolved") == "1"}
-	if p, err := strconv.Atoi(q.Get("page")); err == nil && p > 1 {
-		ff.Page = p
-	}
+	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"),
+		Page: pageNumber(q, "page"), Resolved: q.Get("resolved") == "1"}
 	jf := journal.FileFilter{Inbox: ff.Inbox, DocType: ff.Type, Name: ff.Q, Limit: pageSize, Offset: (ff.Page - 1) * pageSize}
 	var problems []string
 	if ff.State == stateHeld {
@@ -277,8 +274,6 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	var inboxes, types []string
 	for _, ic := range c.d.Config.Inboxes {
 		inboxes = append(inboxes, ic.Name)
-	}
-	for _, ic := range c.d.Config.Inboxes {
 		for _, rt := range ic.Routes {
 			if rt.Type != "" && !slices.Contains(types, rt.Type) {
 				types = append(types, rt.Type)
