@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,12 +144,7 @@ func completeFiles(cmd *cobra.Command, args []string, prefix string) ([]string, 
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 }
 
+// withPrefix keeps the values that start with prefix (values is reused).
 func withPrefix(values []string, prefix string) []string {
-	var out []string
-	for _, v := range values {
-		if strings.HasPrefix(v, prefix) {
-			out = append(out, v)
-		}
-	}
-	return out
+	return slices.DeleteFunc(values, func(v string) bool { return !strings.HasPrefix(v, prefix) })
 }

@@ -160,12 +160,7 @@ func runDemo(ctx context.Context, fl demoFlags, w io.Writer) error {
 }
 
 // demoCount is "1 document", "3 documents".
-func demoCount(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func demoCount(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
 
 // demoRerun is the command that runs the same demo again: same folder,
 // same edition (a rerun in an edition B folder without --edition B would

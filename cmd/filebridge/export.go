@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -279,8 +280,8 @@ func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writ
 		if s.Running {
 			last += " (running or interrupted)"
 		}
-		cells := []string{s.Outbox, s.Type, last, strconv.Itoa(s.LastRows), orDash(s.LastFile), lt(s.Cursor), lt(s.NextRun),
-			lt(s.LastSuccess), orDash(s.LastError)}
+		cells := []string{s.Outbox, s.Type, last, strconv.Itoa(s.LastRows), cmp.Or(s.LastFile, "-"), lt(s.Cursor), lt(s.NextRun),
+			lt(s.LastSuccess), cmp.Or(s.LastError, "-")}
 		if db.Shared() {
 			tick := "-"
 			if s.Tick != nil {

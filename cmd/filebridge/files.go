@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -198,7 +199,7 @@ func stateText(f journal.File) string {
 func reason(msg string, format outputFormat) string {
 	const width = 70
 	if format != formatTable || len([]rune(msg)) <= width {
-		return orDash(msg)
+		return cmp.Or(msg, "-")
 	}
 	return string([]rune(msg)[:width-1]) + "…"
 }
@@ -224,7 +225,7 @@ func holders(ctx context.Context, db *journal.DB, inbox string, now time.Time) (
 	}
 	out := make(map[int64]holderRecord, len(leases))
 	for _, l := range leases {
-		out[l.FileID] = holderRecord{Instance: orDash(l.Owner), Until: l.Until, Expired: l.Expired(now)}
+		out[l.FileID] = holderRecord{Instance: cmp.Or(l.Owner, "-"), Until: l.Until, Expired: l.Expired(now)}
 	}
 	return out, nil
 }
@@ -274,7 +275,7 @@ func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result
 }
 
 // docSummary is "3 created, 1 invalid"; "-" without documents.
-func docSummary(counts map[journal.Result]int) string { return orDash(journal.Summary(counts)) }
+func docSummary(counts map[journal.Result]int) string { return cmp.Or(journal.Summary(counts), "-") }
 
 func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) error {
 	format, cfg, db, err := openJournalRO(ctx, fl.cfgPath, fl.format)
@@ -331,8 +332,8 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 		t.header = append(t.header, "HELD BY")
 	}
 	for _, f := range files {
-		cells := []string{strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), stateText(f), localTime(f.ClaimedAt),
-			orDash(localTime(f.FinishedAt())), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), orDash(f.FinalPath)}
+		cells := []string{strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, cmp.Or(f.DocType, "-"), stateText(f), localTime(f.ClaimedAt),
+			cmp.Or(localTime(f.FinishedAt()), "-"), strconv.Itoa(f.Rows), docSummary(counts[f.ID]), cmp.Or(f.FinalPath, "-")}
 		if failures {
 			cells = append(cells, reason(f.Message, format))
 		}
@@ -363,8 +364,8 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 func writeHeld(w io.Writer, cfg *config.Config, files []journal.File, total int, format outputFormat) error {
 	t := &table{header: []string{"ID", "NAME", "INBOX", "TYPE", "HELD SINCE", "FAILS AT", "WAITING FOR"}}
 	for _, f := range files {
-		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, orDash(f.DocType), localTime(f.HeldSince),
-			orDash(localTime(holdUntil(cfg, f))), orDash(codesShort(f.WaitingList(), format)))
+		t.add(strconv.FormatInt(f.ID, 10), f.Name, f.Inbox, cmp.Or(f.DocType, "-"), localTime(f.HeldSince),
+			cmp.Or(localTime(holdUntil(cfg, f)), "-"), cmp.Or(codesShort(f.WaitingList(), format), "-"))
 	}
 	if err := t.write(w, format); err != nil {
 		return withCode(exitUnreachable, err)
@@ -388,11 +389,4 @@ func codesShort(codes []string, format outputFormat) string {
 		return strings.Join(codes, ", ")
 	}
 	return fmt.Sprintf("%s and %d more (see show)", strings.Join(codes[:maxCodesListed], ", "), len(codes)-maxCodesListed)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -6,15 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"filebridge/internal/config"
+	"filebridge/internal/server"
 )
 
 func init() {
@@ -49,21 +51,6 @@ server.listen is ""; 3 no filebridge answers on server.listen.`,
 	rootCmd.AddCommand(cmd)
 }
 
-// healthAnswer is the part of /healthz that health reads: the overall
-// status, and each component's status and reason.
-type healthAnswer struct {
-	Status  string                `json:"status"`
-	Journal *healthPart           `json:"journal"`
-	Portals map[string]healthPart `json:"portals"`
-	Inboxes map[string]healthPart `json:"inboxes"`
-	Outbox  map[string]healthPart `json:"outboxes"`
-}
-
-type healthPart struct {
-	Status string `json:"status"`
-	Reason string `json:"reason"`
-}
-
 // askHealth GETs /healthz of the daemon listening on srv.Listen and writes
 // its verdict to w.
 func askHealth(ctx context.Context, srv config.Server, w io.Writer) error {
@@ -83,7 +70,7 @@ func askHealth(ctx context.Context, srv config.Server, w io.Writer) error {
 		return withCode(exitUnreachable, fmt.Errorf("no filebridge answers on %s: %w (is filebridge run started with this configuration?)", srv.Listen, err))
 	}
 	defer resp.Body.Close()
-	var h healthAnswer
+	var h server.Health
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		return withCode(exitUsage, fmt.Errorf("%s answered %s: the token of [server] token_env is not the one the daemon uses", url, resp.Status))
 	}
@@ -95,7 +82,7 @@ func askHealth(ctx context.Context, srv config.Server, w io.Writer) error {
 		return nil
 	}
 	fmt.Fprintln(w, h.Status)
-	for _, line := range h.troubles() {
+	for _, line := range troubles(h) {
 		fmt.Fprintln(w, "  "+line)
 	}
 	return withCode(exitInvalid, fmt.Errorf("filebridge on %s is %s", srv.Listen, h.Status))
@@ -103,36 +90,33 @@ func askHealth(ctx context.Context, srv config.Server, w io.Writer) error {
 
 // troubles lists each component that is not ok, "portal main: paused:
 // the token was refused ...", sorted.
-func (h healthAnswer) troubles() []string {
+func troubles(h server.Health) []string {
 	var out []string
-	add := func(kind, name string, p healthPart) {
-		if p.Status == "" || p.Status == "ok" {
+	add := func(kind, name, status, reason string) {
+		if status == "" || status == server.StatusOK {
 			return
 		}
-		line := fmt.Sprintf("%s %s: %s", kind, name, p.Status)
-		if name == "" {
-			line = fmt.Sprintf("%s: %s", kind, p.Status)
+		line := kind
+		if name != "" {
+			line += " " + name
 		}
-		if p.Reason != "" {
-			line += ": " + p.Reason
+		line += ": " + status
+		if reason != "" {
+			line += ": " + reason
 		}
 		out = append(out, line)
 	}
 	if h.Journal != nil {
-		add("journal", "", *h.Journal)
+		add("journal", "", h.Journal.Status, h.Journal.Reason)
 	}
-	for _, group := range []struct {
-		kind  string
-		parts map[string]healthPart
-	}{{"portal", h.Portals}, {"inbox", h.Inboxes}, {"outbox", h.Outbox}} {
-		names := make([]string, 0, len(group.parts))
-		for name := range group.parts {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			add(group.kind, name, group.parts[name])
-		}
+	for _, name := range slices.Sorted(maps.Keys(h.Portals)) {
+		add("portal", name, h.Portals[name].Status, h.Portals[name].Reason)
+	}
+	for _, name := range slices.Sorted(maps.Keys(h.Inboxes)) {
+		add("inbox", name, h.Inboxes[name].Status, h.Inboxes[name].Reason)
+	}
+	for _, name := range slices.Sorted(maps.Keys(h.Outboxes)) {
+		add("outbox", name, h.Outboxes[name].Status, h.Outboxes[name].Reason)
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"testing"
+
+	"filebridge/internal/server"
 )
 
 func TestDialable(t *testing.T) {
@@ -21,14 +23,15 @@ func TestDialable(t *testing.T) {
 }
 
 func TestHealthTroubles(t *testing.T) {
-	h := healthAnswer{
-		Status:  "degraded",
-		Journal: &healthPart{Status: "ok"},
-		Portals: map[string]healthPart{"main": {Status: "paused", Reason: "the token was refused"}, "other": {Status: "ok"}},
-		Inboxes: map[string]healthPart{"b": {Status: "degraded", Reason: "host key mismatch"}, "a": {}},
+	h := server.Health{
+		Status:   "degraded",
+		Journal:  &server.JournalHealth{Status: "degraded", Reason: "disk full"},
+		Portals:  map[string]server.PortalHealth{"main": {Status: "paused", Reason: "the token was refused"}, "other": {Status: "ok"}},
+		Inboxes:  map[string]server.InboxHealth{"b": {Status: "degraded", Reason: "host key mismatch"}, "a": {}},
+		Outboxes: map[string]server.OutboxHealth{"out": {Status: "degraded"}},
 	}
-	want := []string{"portal main: paused: the token was refused", "inbox b: degraded: host key mismatch"}
-	if got := h.troubles(); !slices.Equal(got, want) {
+	want := []string{"journal: degraded: disk full", "portal main: paused: the token was refused", "inbox b: degraded: host key mismatch", "outbox out: degraded"}
+	if got := troubles(h); !slices.Equal(got, want) {
 		t.Errorf("troubles = %q, want %q", got, want)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // execute runs cmd with args in process and returns its standard output
@@ -63,12 +64,7 @@ func mustRunOn(t *testing.T, cfg string, cmd *cobra.Command, args ...string) str
 // base_url is srv.URL + "/api".
 func startSim(t *testing.T, opts portalsim.Options) (*portalsim.Sim, *httptest.Server) {
 	t.Helper()
-	sim, err := portalsim.New(opts)
-	if err != nil {
-		t.Fatalf("portal simulator: %v", err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	sim, srv := testkit.Sim(t, opts)
 	return sim, srv
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -389,25 +390,14 @@ func processFailure(ic *config.Inbox, res inbox.FileResult, err error) error {
 			err = fmt.Errorf("%w; %s", err, hint)
 		}
 		return withCode(exitUnreachable, fmt.Errorf("%s stays in %s and is retried later (by run, or process with the file's name): %w",
-			nameOr(res.Name), ic.ProcessingDir, err))
+			cmp.Or(res.Name, "the file"), ic.ProcessingDir, err))
 	}
 	return withCode(exitUnreachable, err)
 }
 
-func nameOr(s string) string {
-	if s == "" {
-		return "the file"
-	}
-	return s
-}
-
 // printResult says where the file went and why.
 func printResult(w io.Writer, ic *config.Inbox, res inbox.FileResult) {
-	typ := res.DocType
-	if typ == "" {
-		typ = "unknown type"
-	}
-	fmt.Fprintf(w, "%s (%s, %d rows): %s\n", res.Name, typ, res.Rows, res.Message)
+	fmt.Fprintf(w, "%s (%s, %d rows): %s\n", res.Name, cmp.Or(res.DocType, "unknown type"), res.Rows, res.Message)
 	if res.FinalPath != "" {
 		fmt.Fprintf(w, "  moved to    %s\n", inboxPath(ic, res.FinalPath))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -185,8 +186,8 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 	case formatCSV:
 		return documentTable(recs).write(w, formatCSV)
 	}
-	fmt.Fprintf(w, "#%d %s  (inbox %s, %s)\n", f.ID, f.Name, f.Inbox, orDash(f.DocType))
-	fmt.Fprintf(w, "  state       %s: %s\n", f.State, orDash(f.Message))
+	fmt.Fprintf(w, "#%d %s  (inbox %s, %s)\n", f.ID, f.Name, f.Inbox, cmp.Or(f.DocType, "-"))
+	fmt.Fprintf(w, "  state       %s: %s\n", f.State, cmp.Or(f.Message, "-"))
 	if f.State == journal.FileFailed {
 		fmt.Fprintf(w, "  %s\n", failureText(f, cfgPath))
 	}
@@ -206,7 +207,7 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 		fmt.Fprintf(w, "  finished    %s\n", localTime(t))
 	}
 	fmt.Fprintf(w, "  rows        %d; documents: %s\n", f.Rows, docSummary(counts[f.ID]))
-	fmt.Fprintf(w, "  original    %s\n", orDash(loc.Original))
+	fmt.Fprintf(w, "  original    %s\n", cmp.Or(loc.Original, "-"))
 	if loc.Report != "" {
 		fmt.Fprintf(w, "  report      %s\n", loc.Report)
 	}
@@ -267,7 +268,7 @@ func failureText(f journal.File, cfgPath string) string {
 		s := "resolved    by " + r.What()
 		switch {
 		case r.Kind == journal.Acknowledged:
-			s = "resolved    acknowledged by " + orDash(r.By)
+			s = "resolved    acknowledged by " + cmp.Or(r.By, "-")
 		case r.By != "":
 			s += " (" + r.By + ")"
 		}
@@ -286,7 +287,7 @@ func failureText(f journal.File, cfgPath string) string {
 func documentTable(recs []documentRecord) *table {
 	t := &table{header: []string{"ROWS", "KEY", "RESULT", "PORTAL ID", "ATTEMPTS", "MESSAGE"}}
 	for _, d := range recs {
-		t.add(orDash(d.Rows), d.Key, d.Result, orDash(d.PortalID), strconv.Itoa(d.Attempts), orDash(d.Message))
+		t.add(cmp.Or(d.Rows, "-"), d.Key, d.Result, cmp.Or(d.PortalID, "-"), strconv.Itoa(d.Attempts), cmp.Or(d.Message, "-"))
 	}
 	return t
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/server"
+	"filebridge/internal/testkit"
 )
 
 // tricky are folder names that an unescaped file:// URL would misread:
@@ -38,12 +38,7 @@ func setup(t *testing.T, inboxName, outboxName string) *config.Config {
 // simulator.
 func setupPreload(t *testing.T, inboxName, outboxName string, preload int) *config.Config {
 	t.Helper()
-	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7, Preload: preload})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7, Preload: preload})
 	root := t.TempDir()
 	for _, name := range []string{inboxName, outboxName} {
 		dir := filepath.Join(root, name)

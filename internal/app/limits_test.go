@@ -2,7 +2,6 @@ package app
 
 import (
 	"log/slog"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -11,18 +10,14 @@ import (
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // TestConcurrencyLimitGauge: /metrics shows each portal client's current
 // limit: the configured concurrency, then half of it after a 429.
 func TestConcurrencyLimitGauge(t *testing.T) {
 	client := func(throttle float64) *portal.Client {
-		sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 3, ThrottleRate: throttle})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(sim.Handler())
-		t.Cleanup(srv.Close)
+		sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 3, ThrottleRate: throttle})
 		c, err := portal.New(portal.Config{Edition: model.EditionA, BaseURL: srv.URL + "/api", Company: sim.Company(),
 			Token: "demo-token", Concurrency: 8, Timeout: 30 * time.Second, RetryMaxWait: 2 * time.Minute,
 			ItemsPerPage: 1000, ShipmentStatusFilter: "status.code", Logger: slog.New(slog.DiscardHandler)})

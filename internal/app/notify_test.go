@@ -70,12 +70,7 @@ func TestNotifications(t *testing.T) {
 	smtpAddr, maildir := testkit.SMTP(t)
 	h, hookURL := newHook(t, "hook-key")
 	t.Setenv("HOOK_KEY", "hook-key")
-	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
 	root := t.TempDir()
 	in := filepath.Join(root, "in")
 	if err := os.MkdirAll(in, 0o755); err != nil {

@@ -32,12 +32,7 @@ type watchEnv struct {
 func newWatchEnv(t *testing.T, token string, probe time.Duration) *watchEnv {
 	t.Helper()
 	cfg := setup(t, "in", "out")
-	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7, Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7, Token: token})
 	cfg.Portals["main"].BaseURL = srv.URL + "/api"
 	cfg.Portals["main"].MaxRetries = 4
 	cfg.Portals["main"].RetryMaxWait.Duration = 10 * time.Second

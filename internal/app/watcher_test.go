@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,12 +22,7 @@ import (
 // folders.
 func manyInboxes(t *testing.T, n int) (*config.Config, []string, *portalsim.Sim) {
 	t.Helper()
-	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(sim.Handler())
-	t.Cleanup(srv.Close)
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
 		t.Fatal(err)

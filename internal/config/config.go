@@ -14,7 +14,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 	_ "time/tzdata" // time zones without the system database (Windows, scratch images)
@@ -497,12 +496,7 @@ func Decode(data []byte, dir string) (*Config, error) {
 
 // PortalNames returns the portal keys in sorted order.
 func (c *Config) PortalNames() []string {
-	names := make([]string, 0, len(c.Portals))
-	for n := range c.Portals {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return sortedKeys(c.Portals)
 }
 
 // Portal returns the named portal, or nil.

@@ -514,3 +514,39 @@ func TestDesignShape(t *testing.T) {
 		t.Errorf("sales_orders path: got %q", got)
 	}
 }
+
+// TestSMTPDefaults: a [smtp] without port takes 465 for implicit TLS and
+// 587 otherwise, whatever the case of tls; a port given stays.
+func TestSMTPDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		tls      string
+		port     int
+		wantTLS  string
+		wantPort int
+	}{
+		{"", 0, "starttls", 587},
+		{"tls", 0, "tls", 465},
+		{" TLS ", 0, "tls", 465},
+		{"StartTLS", 0, "starttls", 587},
+		{"tls", 2465, "tls", 2465},
+	} {
+		data := fmt.Sprintf(`[portals.main]
+edition = "A"
+base_url = "https://portal.example.com/api"
+company = 42
+token_env = "FILEBRIDGE_TOKEN"
+[smtp]
+host = "mail.example.com"
+from = "filebridge@example.com"
+tls = %q
+port = %d
+`, tc.tls, tc.port)
+		c, err := Decode([]byte(data), t.TempDir())
+		if err != nil {
+			t.Fatalf("tls %q port %d: %v", tc.tls, tc.port, err)
+		}
+		if c.SMTP.TLS != tc.wantTLS || c.SMTP.Port != tc.wantPort {
+			t.Errorf("tls %q port %d: got tls %q port %d, want %q %d", tc.tls, tc.port, c.SMTP.TLS, c.SMTP.Port, tc.wantTLS, tc.wantPort)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"path/filepath"
 	"strings"
 	"time"
@@ -90,6 +91,7 @@ func New() *Config {
 // relative file paths absolute against the config's folder.
 func (c *Config) provision(p presence) {
 	c.Journal.Path = c.abs(c.Journal.Path)
+	c.SMTP.provision()
 	setDur(&c.Journal.Lease, p.table("journal"), "lease", DefaultLease)
 	if c.Journal.PasswordFile != "" {
 		c.Journal.PasswordFile = c.abs(c.Journal.PasswordFile)
@@ -108,6 +110,11 @@ func (c *Config) provision(p presence) {
 		ip := p.elem("inboxes", i)
 		in.provision(ip)
 		in.SFTP.absPaths(c)
+		if len(in.Routes) == 0 {
+			// An inbox without routes reads every file with the defaults,
+			// its type taken from the header row.
+			in.Routes = []Route{{Match: "*"}}
+		}
 		for j := range in.Routes {
 			in.Routes[j].provision(ip.elem("routes", j))
 		}
@@ -119,6 +126,21 @@ func (c *Config) provision(p presence) {
 		out.SFTP.absPaths(c)
 		for j := range out.Exports {
 			out.Exports[j].provision()
+		}
+	}
+}
+
+// provision fills the port and tls of a [smtp] that is set: 465 for
+// implicit TLS, 587 (STARTTLS) otherwise.
+func (s *SMTP) provision() {
+	if *s == (SMTP{}) {
+		return
+	}
+	s.TLS = cmp.Or(strings.ToLower(strings.TrimSpace(s.TLS)), "starttls")
+	if s.Port == 0 {
+		s.Port = 587
+		if s.TLS == "tls" {
+			s.Port = 465
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"net/mail"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"filebridge/internal/redact"
 )
@@ -95,22 +94,13 @@ func (c *Config) validateSMTP(p *problems) {
 	if s.Host == "" {
 		p.add("smtp.host", "is required (the mail server notifications go through)")
 	}
-	if s.Port == 0 {
-		s.Port = 587
-		if s.TLS == "tls" {
-			s.Port = 465
-		}
-	}
 	if s.Port < 1 || s.Port > 65535 {
 		p.add("smtp.port", "%d is not a port from 1 to 65535", s.Port)
 	}
 	if _, err := mail.ParseAddress(s.From); err != nil {
 		p.add("smtp.from", "%q is not an address: set the sender of the notifications (%v)", s.From, err)
 	}
-	s.TLS = strings.ToLower(strings.TrimSpace(s.TLS))
 	switch s.TLS {
-	case "":
-		s.TLS = "starttls"
 	case "starttls", "tls":
 	case "none":
 		if !loopback(net.JoinHostPort(s.Host, strconv.Itoa(s.Port))) {

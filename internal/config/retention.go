@@ -22,20 +22,24 @@ func (r *Retention) UnmarshalText(b []byte) error {
 		*r = 0
 		return nil
 	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n < 1 {
-			return fmt.Errorf("retention %q: write a number of days of at least 1, such as \"90d\"", s)
-		}
-		*r = Retention(time.Duration(n) * 24 * time.Hour)
+	d, err := daysOrDuration(s)
+	if err == nil && d >= 24*time.Hour {
+		*r = Retention(d)
 		return nil
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 24*time.Hour {
-		return fmt.Errorf("retention %q: write a number of days, such as \"90d\" (at least \"1d\"), or \"\" to keep processed files forever", s)
+	if strings.HasSuffix(s, "d") {
+		return fmt.Errorf("retention %q: write a number of days of at least 1, such as \"90d\"", s)
 	}
-	*r = Retention(d)
-	return nil
+	return fmt.Errorf("retention %q: write a number of days, such as \"90d\" (at least \"1d\"), or \"\" to keep processed files forever", s)
+}
+
+// daysOrDuration reads "30d" as 30 days, anything else as a Go duration.
+func daysOrDuration(s string) (time.Duration, error) {
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		return time.Duration(n) * 24 * time.Hour, err
+	}
+	return time.ParseDuration(s)
 }
 
 // MarshalText implements encoding.TextMarshaler.
@@ -57,15 +61,7 @@ func (k Keep) Dur() time.Duration { return time.Duration(k) }
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (k *Keep) UnmarshalText(b []byte) error {
 	s := strings.TrimSpace(string(b))
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.Atoi(days)
-		if err != nil || n < 0 {
-			return fmt.Errorf("error_retention %q: write a number of days such as \"30d\", a duration such as \"12h\", or \"0s\" to keep resolved failures in error/ for ever", s)
-		}
-		*k = Keep(time.Duration(n) * 24 * time.Hour)
-		return nil
-	}
-	d, err := time.ParseDuration(s)
+	d, err := daysOrDuration(s)
 	if err != nil || d < 0 {
 		return fmt.Errorf("error_retention %q: write a number of days such as \"30d\", a duration such as \"12h\", or \"0s\" to keep resolved failures in error/ for ever", s)
 	}

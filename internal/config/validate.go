@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -184,15 +185,11 @@ func (c *Config) validatePortal(p *problems, name string) {
 	checkRange(p, where, "concurrency", pt.Concurrency, 1, 64)
 	checkRange(p, where, "max_retries", pt.MaxRetries, 0, 100)
 	checkRange(p, where, "items_per_page", pt.ItemsPerPage, 1, 10000)
-	if pt.Timeout.Duration <= 0 {
-		p.add(where, "timeout must be more than 0s (default %s)", DefaultTimeout)
-	}
-	if pt.RetryMaxWait.Duration <= 0 {
-		p.add(where, "retry_max_wait must be more than 0s (default %s)", DefaultRetryMaxWait)
-	}
+	checkPositive(p, where, "timeout", pt.Timeout, "default "+DefaultTimeout.String())
+	checkPositive(p, where, "retry_max_wait", pt.RetryMaxWait, "default "+DefaultRetryMaxWait.String())
 	for _, res := range sortedKeys(pt.Paths) {
 		v := pt.Paths[res]
-		if !isResource(res) {
+		if !slices.Contains(Resources, res) {
 			p.add(where+".paths", "unknown resource %q: use one of %s", res, strings.Join(Resources, ", "))
 			continue
 		}
@@ -237,19 +234,18 @@ func checkSecretSource(p *problems, where, envKey, env, fileKey, file string, re
 	}
 }
 
+// checkPositive reports a duration key that is not more than 0s; hint
+// says what to write instead.
+func checkPositive(p *problems, where, key string, d Duration, hint string) {
+	if d.Duration <= 0 {
+		p.add(where, "%s must be more than 0s (%s)", key, hint)
+	}
+}
+
 func checkRange(p *problems, where, key string, v, lo, hi int) {
 	if v < lo || v > hi {
 		p.add(where, "%s = %d: must be from %d to %d", key, v, lo, hi)
 	}
-}
-
-func isResource(name string) bool {
-	for _, r := range Resources {
-		if r == name {
-			return true
-		}
-	}
-	return false
 }
 
 // validate checks the PostgreSQL keys of [journal].

@@ -15,15 +15,10 @@ import (
 func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
 	edition := c.portalEdition(p, where, in.Portal)
 	c.checkFolder(p, where, in.URL, &in.Folder, &in.SFTP)
-	if in.Poll.Duration <= 0 {
-		p.add(where, "poll must be more than 0s (e.g. \"15s\")")
-	}
-	if in.OperationTimeout.Duration <= 0 {
-		p.add(where, "operation_timeout must be more than 0s (default %s)", DefaultOperationTimeout)
-	}
-	if in.RetryBackoff.Duration <= 0 {
-		p.add(where, "retry_backoff must be more than 0s (default %s)", DefaultRetryBackoff)
-	} else if in.RetryBackoffMax.Duration < in.RetryBackoff.Duration {
+	checkPositive(p, where, "poll", in.Poll, `e.g. "15s"`)
+	checkPositive(p, where, "operation_timeout", in.OperationTimeout, "default "+DefaultOperationTimeout.String())
+	checkPositive(p, where, "retry_backoff", in.RetryBackoff, "default "+DefaultRetryBackoff.String())
+	if in.RetryBackoff.Duration > 0 && in.RetryBackoffMax.Duration < in.RetryBackoff.Duration {
 		p.add(where, "retry_backoff_max (%s) must not be less than retry_backoff (%s)", in.RetryBackoffMax, in.RetryBackoff)
 	}
 	switch in.Unmatched = strings.ToLower(in.Unmatched); in.Unmatched {
@@ -54,12 +49,6 @@ func (c *Config) validateInbox(p *problems, where string, in *Inbox) {
 			p.add(where, "%s and %s are both %q: give each its own folder", other, d.key, d.val)
 		}
 		dirs[d.val] = d.key
-	}
-	if len(in.Routes) == 0 {
-		// An inbox without routes reads every file with the defaults, its
-		// type taken from the header row.
-		in.Routes = []Route{{Match: "*"}}
-		in.Routes[0].provision(nil)
 	}
 	for j := range in.Routes {
 		validateRoute(p, fmt.Sprintf("%s: routes[%d]", where, j), edition, &in.Routes[j])

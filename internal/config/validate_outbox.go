@@ -2,8 +2,9 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,9 +20,7 @@ var Placeholders = []string{"{date}", "{time}", "{datetime}", "{seq}", "{type}",
 func (c *Config) validateOutbox(p *problems, where string, out *Outbox) {
 	edition := c.portalEdition(p, where, out.Portal)
 	c.checkFolder(p, where, out.URL, &out.Folder, &out.SFTP)
-	if out.OperationTimeout.Duration <= 0 {
-		p.add(where, "operation_timeout must be more than 0s (default %s)", DefaultOperationTimeout)
-	}
+	checkPositive(p, where, "operation_timeout", out.OperationTimeout, "default "+DefaultOperationTimeout.String())
 	if len(out.Exports) == 0 {
 		p.add(where, "no export: add at least one [[outboxes.exports]] with type and schedule")
 	}
@@ -212,7 +211,7 @@ func checkFilename(name, format string, severalADay bool) error {
 			return fmt.Errorf("filename %q: \"{\" without \"}\"", name)
 		}
 		ph := rest[i : i+j+1]
-		if !isPlaceholder(ph) {
+		if !slices.Contains(Placeholders, ph) {
 			return fmt.Errorf("filename %q: unknown placeholder %s: use %s", name, ph, strings.Join(Placeholders, " "))
 		}
 		used[ph] = true
@@ -228,23 +227,7 @@ func checkFilename(name, format string, severalADay bool) error {
 	return nil
 }
 
-func isPlaceholder(s string) bool {
-	for _, p := range Placeholders {
-		if p == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // validateEDIFACTExport checks the envelope of an edifact export.
 func validateEDIFACTExport(p *problems, where string, e *Export) {

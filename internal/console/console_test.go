@@ -77,16 +77,8 @@ func newConsoleEnv(t *testing.T, serverTOML string) *consoleEnv {
 path = "state/fb.db"
 %s
 %s`, serverTOML, portalAndInbox)
-	cfg, err := config.Parse([]byte(data), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := parseAndOpen(t, data, dir)
 	ctx := t.Context()
-	db, err := journal.Open(ctx, cfg.Journal.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
 	e := &consoleEnv{db: db, inDir: filepath.Join(dir, "in")}
 	write := func(rel, content string) {
 		p := filepath.Join(e.inDir, filepath.FromSlash(rel))
@@ -102,6 +94,7 @@ path = "state/fb.db"
 	write("error/SKU_BAD.rejected.csv", "sku,name\nX,\n")
 	write("processed/2026/11/21/SKU_OK.csv", "sku,name\nY,Chair\n")
 	t0 := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
+	var err error
 	e.done, err = db.ClaimFile(ctx, journal.File{Inbox: "erp", Name: "SKU_OK.csv", DocType: "skus", State: journal.FileDone,
 		Rows: 1, FinalPath: "processed/2026/11/21/SKU_OK.csv", ClaimedAt: t0})
 	if err != nil {
@@ -582,4 +575,20 @@ func TestTimeLeft(t *testing.T) {
 			t.Errorf("timeLeft(%s, %d, %d) = %q, want %q", tc.elapsed, tc.done, tc.total, got, tc.want)
 		}
 	}
+}
+
+// parseAndOpen parses the configuration data (relative paths under dir)
+// and opens its SQLite journal, closed when the test ends.
+func parseAndOpen(t *testing.T, data, dir string) (*config.Config, *journal.DB) {
+	t.Helper()
+	cfg, err := config.Parse([]byte(data), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := journal.Open(t.Context(), cfg.Journal.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return cfg, db
 }

@@ -24,15 +24,12 @@ type docPage struct {
 // problems unless asked for all.
 func docPageOf(r *http.Request, f journal.File) docPage {
 	q := r.URL.Query()
-	dp := docPage{problems: f.State == journal.FileFailed, page: 1}
+	dp := docPage{problems: f.State == journal.FileFailed, page: pageNumber(q, "page")}
 	switch q.Get("docs") {
 	case "problems":
 		dp.problems = true
 	case "all":
 		dp.problems = false
-	}
-	if n, err := strconv.Atoi(q.Get("page")); err == nil && n > 1 {
-		dp.page = n
 	}
 	return dp
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"strconv"
 	"strings"
 
 	"filebridge/internal/journal"
@@ -41,13 +40,7 @@ func (f exportFilter) query(page int) template.URL {
 	if f.Key != "" {
 		v.Set("key", f.Key)
 	}
-	if page > 1 {
-		v.Set("page", strconv.Itoa(page))
-	}
-	if len(v) == 0 {
-		return "/exports"
-	}
-	return template.URL("/exports?" + v.Encode())
+	return pageURL("/exports", v, page)
 }
 
 // exportHit is an export run whose file mentions the key searched.
@@ -59,10 +52,7 @@ type exportHit struct {
 func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
-	ef := exportFilter{Export: q.Get("export"), Key: strings.TrimSpace(q.Get("key")), Page: 1}
-	if p, err := strconv.Atoi(q.Get("page")); err == nil && p > 1 {
-		ef.Page = p
-	}
+	ef := exportFilter{Export: q.Get("export"), Key: strings.TrimSpace(q.Get("key")), Page: pageNumber(q, "page")}
 	var names []string
 	for i := range c.d.Config.Outboxes {
 		ob := &c.d.Config.Outboxes[i]

@@ -208,22 +208,24 @@ func (f fileFilter) query(page int) template.URL {
 	if f.Resolved {
 		v.Set("resolved", "1")
 	}
+	return pageURL("/files", v, page)
+}
+
+// pageURL is the link to page of a list at path with the query v.
+func pageURL(path string, v url.Values, page int) template.URL {
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
 	}
 	if len(v) == 0 {
-		return "/files"
+		return template.URL(path)
 	}
-	return template.URL("/files?" + v.Encode())
+	return template.URL(path + "?" + v.Encode())
 }
 
 func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"), Page: 1,
-		Resolved: q.Get("resolved") == "1"}
-	if p, err := strconv.Atoi(q.Get("page")); err == nil && p > 1 {
-		ff.Page = p
-	}
+	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"),
+		Page: pageNumber(q, "page"), Resolved: q.Get("resolved") == "1"}
 	jf := journal.FileFilter{Inbox: ff.Inbox, DocType: ff.Type, Name: ff.Q, Limit: pageSize, Offset: (ff.Page - 1) * pageSize}
 	var problems []string
 	if ff.State == stateHeld {
@@ -272,8 +274,6 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 	var inboxes, types []string
 	for _, ic := range c.d.Config.Inboxes {
 		inboxes = append(inboxes, ic.Name)
-	}
-	for _, ic := range c.d.Config.Inboxes {
 		for _, rt := range ic.Routes {
 			if rt.Type != "" && !slices.Contains(types, rt.Type) {
 				types = append(types, rt.Type)

@@ -82,14 +82,19 @@ func summarise(q url.Values, inboxes []inboxRow, exports []ExportStatus) (*dashT
 	return t, ip, ipg, ep, epg
 }
 
+// pageNumber is the page the query's key asks for: 1 unless a number
+// above 1.
+func pageNumber(q url.Values, key string) int {
+	if n, err := strconv.Atoi(q.Get(key)); err == nil && n > 1 {
+		return n
+	}
+	return 1
+}
+
 // page cuts the page the query's key asks for out of rows.
 func page[T any](q url.Values, key string, rows []T) ([]T, *pager) {
 	pages := max((len(rows)+dashPage-1)/dashPage, 1)
-	n, err := strconv.Atoi(q.Get(key))
-	if err != nil || n < 1 {
-		n = 1
-	}
-	n = min(n, pages)
+	n := min(pageNumber(q, key), pages)
 	from, to := (n-1)*dashPage, min(n*dashPage, len(rows))
 	p := &pager{From: from + 1, To: to, Total: len(rows)}
 	link := func(to int) string {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"filebridge/internal/config"
 	"filebridge/internal/journal"
 	"filebridge/internal/server"
 )
@@ -31,16 +30,8 @@ func TestDashboardManyInboxes(t *testing.T) {
 		fmt.Fprintf(&b, "\n[[outboxes]]\nname = \"t%04d-out\"\nportal = \"main\"\nurl = \"t%04d/out\"\n  [[outboxes.exports]]\n  type = \"stock\"\n  schedule = \"0 2 * * *\"\n", i, i)
 	}
 	t.Setenv("FB_CONSOLE_TEST_PORTAL", "portal-secret")
-	cfg, err := config.Parse([]byte(b.String()), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, db := parseAndOpen(t, b.String(), dir)
 	ctx := t.Context()
-	db, err := journal.Open(ctx, cfg.Journal.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
 	now := time.Now()
 	for _, f := range []journal.File{
 		{Inbox: "t0900", Name: "SKU_BAD.csv", State: journal.FileFailed, FinalPath: "error/SKU_BAD.csv", ClaimedAt: now},
