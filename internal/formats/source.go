@@ -86,7 +86,7 @@ func formatOf(name string, head []byte, opts Options) (string, error) {
 	case ".xls":
 		return "", fmt.Errorf("%s is an old Excel 97-2003 workbook: save it as .xlsx (Excel Workbook) or .csv", name)
 	}
-	return "", fmt.Errorf("cannot tell the format of %s from its extension: name it .csv or .xlsx, or set format on the route", name)
+	return "", fmt.Errorf("cannot tell the format of %s: name it .csv or .xlsx, or set format on the route (\"fixed\" with a layout; an X12 or EDIFACT interchange is recognised by its first segment)", name)
 }
 
 // openSource checks the size and opens the file as rows.
