@@ -200,6 +200,17 @@ func (rd *reader) unb(seg Segment) bool {
 		return false
 	}
 	rd.sc.setCharset(cs)
+	// The UNB is read before its syntax identifier is known: its own
+	// values must be in that character set too (a writer could not send
+	// them back otherwise).
+	for ei, el := range seg.Elems {
+		for ci, v := range el {
+			if _, err := cs.encode(v); err != nil {
+				bad(ei+1, ci+1, CodeInvalidChar, err.Error())
+				return false
+			}
+		}
+	}
 	switch h.SyntaxVersion {
 	case "1", "2", "3", "4":
 	default:
