@@ -180,38 +180,8 @@ func edifactEndToEnd(t *testing.T, edition string) {
 		t.Errorf("the PRICAT's SKUs on the portal: %v", n)
 	}
 
-	for range 3 {
-		s.tick(t) // in WMS, then shipped and received
-	}
-	// The simulator damages stock now and then (a movement to locked).
-	for i := 0; i < 60 && s.stats(t).Counts["stock_movements"] == 0; i++ {
-		s.tick(t)
-	}
-	moves := s.stats(t).Counts["stock_movements"]
-	if moves == 0 {
-		t.Fatal("no stock movement after 60 ticks of the simulator")
-	}
-	for _, typ := range []string{"shipments", "receipts", "stock", "movements"} {
-		if out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "partner", typ); code != 0 {
-			t.Fatalf("export %s: exit %d:\n%s", typ, code, out)
-		}
-	}
-	var desadv, recadv, stock, movements string
-	for _, f := range files(t, acks) {
-		switch {
-		case strings.HasPrefix(f, "DESADV_"):
-			desadv = filepath.Join(acks, f)
-		case strings.HasPrefix(f, "RECADV_"):
-			recadv = filepath.Join(acks, f)
-		case strings.HasPrefix(f, "STOCK_"):
-			stock = filepath.Join(acks, f)
-		case strings.HasPrefix(f, "MOVES_"):
-			movements = filepath.Join(acks, f)
-		}
-	}
-	if desadv == "" || recadv == "" || stock == "" || movements == "" {
-		t.Fatalf("the partner's folder holds %q, want a DESADV, a RECADV and two INVRPTs", files(t, acks))
-	}
+	out4, moves := s.shipAndExport(t, cfg, acks, "DESADV_", "RECADV_", "STOCK_", "MOVES_")
+	desadv, recadv, stock, movements := out4[0], out4[1], out4[2], out4[3]
 	// The stock INVRPT lists every SKU of the portal: the 50 preloaded and
 	// the PRICAT's 2; the movements INVRPT one line per movement.
 	if got := len(edifactLines(t, []byte(readFile(t, stock)), true, "145")); got != 52 {

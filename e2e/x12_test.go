@@ -178,38 +178,8 @@ func x12EndToEnd(t *testing.T, edition string) {
 		t.Errorf("the 832's SKUs on the portal: %v", n)
 	}
 
-	for range 3 {
-		s.tick(t) // in WMS, then shipped and received
-	}
-	// The simulator damages stock now and then (a movement to locked).
-	for i := 0; i < 60 && s.stats(t).Counts["stock_movements"] == 0; i++ {
-		s.tick(t)
-	}
-	moves := s.stats(t).Counts["stock_movements"]
-	if moves == 0 {
-		t.Fatal("no stock movement after 60 ticks of the simulator")
-	}
-	for _, typ := range []string{"shipments", "receipts", "stock", "movements"} {
-		if out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "partner", typ); code != 0 {
-			t.Fatalf("export %s: exit %d:\n%s", typ, code, out)
-		}
-	}
-	var f945, f944, f846, f947 string
-	for _, f := range files(t, acks) {
-		switch {
-		case strings.HasPrefix(f, "945_"):
-			f945 = filepath.Join(acks, f)
-		case strings.HasPrefix(f, "944_"):
-			f944 = filepath.Join(acks, f)
-		case strings.HasPrefix(f, "846_"):
-			f846 = filepath.Join(acks, f)
-		case strings.HasPrefix(f, "947_"):
-			f947 = filepath.Join(acks, f)
-		}
-	}
-	if f945 == "" || f944 == "" || f846 == "" || f947 == "" {
-		t.Fatalf("the partner's folder holds %q, want a 945, a 944, an 846 and a 947", files(t, acks))
-	}
+	out4, moves := s.shipAndExport(t, cfg, acks, "945_", "944_", "846_", "947_")
+	f945, f944, f846, f947 := out4[0], out4[1], out4[2], out4[3]
 	if got := len(x12Lines(parseX12(t, f947), "W15", 2, "W19", 2, 6)); got != moves {
 		t.Errorf("the 947 holds %d adjustments, want the simulator's %d movements:\n%s", got, moves, readFile(t, f947))
 	}
@@ -294,4 +264,40 @@ func TestX12LargeInterchange(t *testing.T) {
 	s.ordersOnce(t, n)
 	t.Logf("one 940 of %d orders (%d lines, %.1f MB): took %s, peak RSS %.0f MiB", n, 3*n, float64(len(data))/1e6, took.Round(100*time.Millisecond), peak)
 	fmt.Printf("x12 940 orders=%d seconds=%.1f peak_rss_mib=%.0f\n", n, took.Seconds(), peak)
+}
+
+// shipAndExport lets the simulator ship and receive what the test sent
+// (and move some stock), runs the partner outbox's shipments, receipts,
+// stock and movements exports, and returns the file each wrote into dir,
+// found by its name's prefix in that order, with the movements counted.
+func (s *sim) shipAndExport(t *testing.T, cfg, dir string, prefixes ...string) ([]string, int) {
+	t.Helper()
+	for range 3 {
+		s.tick(t) // in WMS, then shipped and received
+	}
+	// The simulator damages stock now and then (a movement to locked).
+	for i := 0; i < 60 && s.stats(t).Counts["stock_movements"] == 0; i++ {
+		s.tick(t)
+	}
+	moves := s.stats(t).Counts["stock_movements"]
+	if moves == 0 {
+		t.Fatal("no stock movement after 60 ticks of the simulator")
+	}
+	for _, typ := range []string{"shipments", "receipts", "stock", "movements"} {
+		if out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "partner", typ); code != 0 {
+			t.Fatalf("export %s: exit %d:\n%s", typ, code, out)
+		}
+	}
+	out := make([]string, len(prefixes))
+	for _, f := range files(t, dir) {
+		for i, p := range prefixes {
+			if strings.HasPrefix(f, p) {
+				out[i] = filepath.Join(dir, f)
+			}
+		}
+	}
+	if slices.Contains(out, "") {
+		t.Fatalf("the partner's folder holds %q, want a file of each of %q", files(t, dir), prefixes)
+	}
+	return out, moves
 }
