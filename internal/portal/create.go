@@ -1,12 +1,14 @@
 package portal
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"filebridge/internal/model"
 )
@@ -536,6 +538,29 @@ func (c *Client) outboundOp(o model.Outbound, wh int64) createOp {
 // sendOutbound posts a prepared order (whCode: the code its warehouse was
 // resolved from).
 func (c *Client) sendOutbound(ctx context.Context, o model.Outbound, whCode string) (Outcome, error) {
+	if c.cfg.Edition == model.EditionB {
+		codes := embeddedCodes(o)
+		unlock := c.parties.lock(codes)
+		defer unlock()
+		// An order holding the same code before this one may have created
+		// the connection: refer to it rather than embed it again.
+		if c.parties.madeAny(codes) {
+			if _, err := c.referExisting(ctx, &o, nil); err != nil {
+				return Outcome{}, err
+			}
+		}
+		out, err := c.sendOutboundOnce(ctx, o, whCode)
+		if err == nil {
+			c.parties.made(codes)
+		}
+		return out, err
+	}
+	return c.sendOutboundOnce(ctx, o, whCode)
+}
+
+// sendOutboundOnce posts the order, and once more referring to an embedded
+// party's connection when its code is refused as already used.
+func (c *Client) sendOutboundOnce(ctx context.Context, o model.Outbound, whCode string) (Outcome, error) {
 	for try := 0; ; try++ {
 		out, err := c.withWarehouse(ctx, whCode, o.WarehouseLocation, func(wh int64) (Outcome, error) {
 			return c.create(ctx, c.outboundOp(o, wh))
@@ -643,4 +668,74 @@ func (r *refErrors) err() error {
 		return nil
 	}
 	return &Error{Class: Invalid, Violations: r.vs}
+}
+
+// embeddedCodes are the codes of the parties an order embeds (shipTo,
+// billingTo): their connections are created with the order.
+func embeddedCodes(o model.Outbound) []string {
+	var codes []string
+	for _, p := range []struct {
+		a    *model.Address
+		code string
+	}{{o.ShipTo, o.ShipToCode}, {o.BillingTo, o.BillingToCode}} {
+		if p.a == nil {
+			continue
+		}
+		if code := cmp.Or(p.a.Code, p.code); code != "" && !slices.Contains(codes, code) {
+			codes = append(codes, code)
+		}
+	}
+	slices.Sort(codes) // locks are taken in one order
+	return codes
+}
+
+// partyLocks serialise the orders that embed the same party code (Edition
+// B): the first creates the connection with its order, the next ones wait
+// for it and then refer to that connection, so its create is never sent
+// twice.
+type partyLocks struct {
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+	done  map[string]bool // codes an order of this client created
+}
+
+// lock takes the locks of codes (sorted) and returns their release.
+func (pl *partyLocks) lock(codes []string) (unlock func()) {
+	held := make([]*sync.Mutex, 0, len(codes))
+	for _, code := range codes {
+		pl.mu.Lock()
+		if pl.locks == nil {
+			pl.locks = map[string]*sync.Mutex{}
+		}
+		l := pl.locks[code]
+		if l == nil {
+			l = new(sync.Mutex)
+			pl.locks[code] = l
+		}
+		pl.mu.Unlock()
+		l.Lock()
+		held = append(held, l)
+	}
+	return func() {
+		for _, l := range held {
+			l.Unlock()
+		}
+	}
+}
+
+func (pl *partyLocks) madeAny(codes []string) bool {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	return slices.ContainsFunc(codes, func(c string) bool { return pl.done[c] })
+}
+
+func (pl *partyLocks) made(codes []string) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.done == nil {
+		pl.done = map[string]bool{}
+	}
+	for _, c := range codes {
+		pl.done[c] = true
+	}
 }
