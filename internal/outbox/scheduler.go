@@ -233,26 +233,29 @@ func (s *Scheduler) loop(sj *scheduled, next time.Time) {
 		}
 		next = sj.sched.Next(at)
 		sj.setNext(next)
-		s.wg.Go(func() { s.fire(s.ctx, sj, at) })
+		// Whether a run is going on is decided here, before the next timer:
+		// a time that comes during a run is skipped even if that run ends
+		// before fire's goroutine starts.
+		locked := sj.runMu.TryLock()
+		if !locked && s.opts.Ticks == nil {
+			sj.log.Info("the export's previous run is still going on; this scheduled time is skipped")
+			continue
+		}
+		s.wg.Go(func() { s.fire(s.ctx, sj, at, locked) })
 	}
 	sj.log.Warn("the export's schedule has no further time; it no longer runs", "schedule", sj.job.Schedule)
 }
 
-// fire is the run of the scheduled time at. Without a shared journal it
-// runs the export unless a run of it is still going on in this process
-// (the run lock), and then this scheduled time is skipped. On a shared
+// fire is the run of the scheduled time at; locked says whether loop took
+// the run lock (no run of it is going on in this process). Without a
+// shared journal loop skips the time when it could not. On a shared
 // journal the journal decides, for every instance alike: fire claims the
 // tick even while this process still runs the export, so that every
 // scheduled time has a record. ClaimTick records it as skipped while a run holds a live lease
 // on an earlier tick (a redo or a run now here, or a run anywhere); a tick
 // won while the lock is held (this process's last run is just finishing,
 // its tick already recorded) runs once the lock is free.
-func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time) {
-	locked := sj.runMu.TryLock()
-	if !locked && s.opts.Ticks == nil {
-		sj.log.Info("the export's previous run is still going on; this scheduled time is skipped")
-		return
-	}
+func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time, locked bool) {
 	var claim journal.ExportRun // the tick this instance won
 	if s.opts.Ticks != nil {
 		if locked {
