@@ -84,7 +84,7 @@ type Client struct {
 	auth    string   // "Bearer " + token
 	ua      string
 	refs    *refCache
-	parties partyLocks  // orders embedding the same party code, one at a time
+	created keyLocks    // creates of one key, one at a time
 	ignored atomic.Bool // the deployment ignores code[] on variants
 	// whReading is how the portal reads an Edition B warehouseLocation,
 	// once a create told (see warehouseIDs).

@@ -38,6 +38,29 @@ type createOp struct {
 // refused as existing is looked up too: equal means already done,
 // different is a Conflict.
 func (c *Client) create(ctx context.Context, op createOp) (Outcome, error) {
+	if op.key != "" && op.find != nil {
+		// Two files carrying the same document (released from a hold
+		// together, say) create it once: the second waits for the first
+		// and then finds it instead of posting it again.
+		ids := []string{string(op.res) + " " + op.key}
+		unlock := c.created.lock(ids)
+		defer unlock()
+		if c.created.madeAny(ids) {
+			if out, found, err := c.settle(ctx, op, nil); err != nil || found {
+				return out, err
+			}
+		}
+		out, err := c.post(ctx, op)
+		if err == nil {
+			c.created.made(ids)
+		}
+		return out, err
+	}
+	return c.post(ctx, op)
+}
+
+// post sends op's create; see create.
+func (c *Client) post(ctx context.Context, op createOp) (Outcome, error) {
 	buf, err := encodeBody(op.body)
 	if err != nil {
 		return Outcome{}, err
@@ -540,18 +563,18 @@ func (c *Client) outboundOp(o model.Outbound, wh int64) createOp {
 func (c *Client) sendOutbound(ctx context.Context, o model.Outbound, whCode string) (Outcome, error) {
 	if c.cfg.Edition == model.EditionB {
 		codes := embeddedCodes(o)
-		unlock := c.parties.lock(codes)
+		unlock := c.created.lock(codes)
 		defer unlock()
 		// An order holding the same code before this one may have created
 		// the connection: refer to it rather than embed it again.
-		if c.parties.madeAny(codes) {
+		if c.created.madeAny(codes) {
 			if _, err := c.referExisting(ctx, &o, nil); err != nil {
 				return Outcome{}, err
 			}
 		}
 		out, err := c.sendOutboundOnce(ctx, o, whCode)
 		if err == nil {
-			c.parties.made(codes)
+			c.created.made(codes)
 		}
 		return out, err
 	}
@@ -670,8 +693,8 @@ func (r *refErrors) err() error {
 	return &Error{Class: Invalid, Violations: r.vs}
 }
 
-// embeddedCodes are the codes of the parties an order embeds (shipTo,
-// billingTo): their connections are created with the order.
+// embeddedCodes are the lock names of the parties an order embeds
+// (shipTo, billingTo): their connections are created with the order.
 func embeddedCodes(o model.Outbound) []string {
 	var codes []string
 	for _, p := range []struct {
@@ -681,61 +704,84 @@ func embeddedCodes(o model.Outbound) []string {
 		if p.a == nil {
 			continue
 		}
-		if code := cmp.Or(p.a.Code, p.code); code != "" && !slices.Contains(codes, code) {
-			codes = append(codes, code)
+		if code := cmp.Or(p.a.Code, p.code); code != "" && !slices.Contains(codes, "party "+code) {
+			codes = append(codes, "party "+code)
 		}
 	}
 	slices.Sort(codes) // locks are taken in one order
 	return codes
 }
 
-// partyLocks serialise the orders that embed the same party code (Edition
-// B): the first creates the connection with its order, the next ones wait
-// for it and then refer to that connection, so its create is never sent
-// twice.
-type partyLocks struct {
+// keyLocks serialise the creates of one key: documents by resource and
+// key, and the parties Edition B orders embed by code. A create waits for
+// the one of the same key in flight, and a key this client created lately
+// is looked up rather than posted again, so no create is sent twice.
+type keyLocks struct {
 	mu    sync.Mutex
-	locks map[string]*sync.Mutex
-	done  map[string]bool // codes an order of this client created
+	locks map[string]*keyLock // keys with a create in flight or waiting
+	done  map[string]bool     // keys this client created lately
+	order []string            // done's keys, oldest first
 }
 
-// lock takes the locks of codes (sorted) and returns their release.
-func (pl *partyLocks) lock(codes []string) (unlock func()) {
-	held := make([]*sync.Mutex, 0, len(codes))
-	for _, code := range codes {
-		pl.mu.Lock()
-		if pl.locks == nil {
-			pl.locks = map[string]*sync.Mutex{}
+type keyLock struct {
+	sync.Mutex
+	users int // holders and waiters: the entry goes when none is left
+}
+
+// recentCreates bounds how many created keys a client remembers.
+const recentCreates = 1 << 16
+
+// lock takes the locks of keys (sorted) and returns their release.
+func (kl *keyLocks) lock(keys []string) (unlock func()) {
+	held := make([]*keyLock, 0, len(keys))
+	for _, k := range keys {
+		kl.mu.Lock()
+		if kl.locks == nil {
+			kl.locks = map[string]*keyLock{}
 		}
-		l := pl.locks[code]
+		l := kl.locks[k]
 		if l == nil {
-			l = new(sync.Mutex)
-			pl.locks[code] = l
+			l = new(keyLock)
+			kl.locks[k] = l
 		}
-		pl.mu.Unlock()
+		l.users++
+		kl.mu.Unlock()
 		l.Lock()
 		held = append(held, l)
 	}
 	return func() {
-		for _, l := range held {
+		for i, l := range held {
 			l.Unlock()
+			kl.mu.Lock()
+			if l.users--; l.users == 0 {
+				delete(kl.locks, keys[i])
+			}
+			kl.mu.Unlock()
 		}
 	}
 }
 
-func (pl *partyLocks) madeAny(codes []string) bool {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	return slices.ContainsFunc(codes, func(c string) bool { return pl.done[c] })
+func (kl *keyLocks) madeAny(keys []string) bool {
+	kl.mu.Lock()
+	defer kl.mu.Unlock()
+	return slices.ContainsFunc(keys, func(k string) bool { return kl.done[k] })
 }
 
-func (pl *partyLocks) made(codes []string) {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	if pl.done == nil {
-		pl.done = map[string]bool{}
+func (kl *keyLocks) made(keys []string) {
+	kl.mu.Lock()
+	defer kl.mu.Unlock()
+	if kl.done == nil {
+		kl.done = map[string]bool{}
 	}
-	for _, c := range codes {
-		pl.done[c] = true
+	for _, k := range keys {
+		if kl.done[k] {
+			continue
+		}
+		kl.done[k] = true
+		kl.order = append(kl.order, k)
+		if len(kl.order) > recentCreates {
+			delete(kl.done, kl.order[0])
+			kl.order = kl.order[1:]
+		}
 	}
 }
