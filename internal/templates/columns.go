@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,7 @@ func required(spec model.Spec, fl model.Field) string {
 			}
 		}
 		return "no"
-	case strings.HasPrefix(name, "shipTo.") && isAddressRequired(strings.TrimPrefix(name, "shipTo.")):
+	case strings.HasPrefix(name, "shipTo.") && slices.Contains(model.AddressRequired, strings.TrimPrefix(name, "shipTo.")):
 		what := "when the order embeds a consignee (shipTo.* columns)"
 		if spec.Edition == model.EditionA {
 			what = "the receiver's address"
@@ -87,15 +88,6 @@ func required(spec model.Spec, fl model.Field) string {
 
 func isGrouped(spec model.Spec) bool {
 	return spec.Kind == model.KindInbound || spec.Kind == model.KindOutbound
-}
-
-func isAddressRequired(name string) bool {
-	for _, r := range model.AddressRequired {
-		if r == name {
-			return true
-		}
-	}
-	return false
 }
 
 // limit lists the constraints on a field's value.

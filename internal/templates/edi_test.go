@@ -22,43 +22,37 @@ func TestEDISamplesDecode(t *testing.T) {
 		{"x12", X12Sample},
 		{"edi", EDIFACTSample},
 	}
-	for _, sm := range samples {
-		for _, e := range model.Editions {
-			for _, dt := range model.DocTypes(e) {
-				spec, err := Spec(e, dt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				data, set, ok, err := sm.sample(spec, dt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !ok {
-					continue
-				}
-				name := string(e) + "/" + dt.Name + "." + set + "." + sm.ext
-				opts := formats.Options{Edition: e, Type: dt.Name}
-				if f, ok := spec.Field("warehouseLocation"); ok && f.Required {
-					opts.Defaults = map[string]string{"warehouseLocation": f.Example}
-				}
-				var docs []formats.Doc
-				sum, err := formats.Decode(context.Background(), bytes.NewReader(data), int64(len(data)), name, opts,
-					func(d formats.Doc) error { docs = append(docs, d); return nil })
-				if err != nil || len(sum.FileIssues) > 0 {
-					t.Fatalf("%s: %v %v", name, err, sum.FileIssues)
-				}
-				if len(docs) != 1 {
-					t.Fatalf("%s: %d documents, want 1", name, len(docs))
-				}
-				for _, is := range docs[0].Issues {
-					if !is.Warning {
-						t.Errorf("%s: %s", name, is.Error())
-					}
-				}
-				if want := spec.Fields[0].Example; docs[0].Key != want {
-					t.Errorf("%s: key %q, want the example %q", name, docs[0].Key, want)
+	eachSpec(t, func(t *testing.T, e model.Edition, dt model.DocType, spec model.Spec) {
+		for _, sm := range samples {
+			data, set, ok, err := sm.sample(spec, dt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				continue
+			}
+			name := string(e) + "/" + dt.Name + "." + set + "." + sm.ext
+			opts := formats.Options{Edition: e, Type: dt.Name}
+			if f, ok := spec.Field("warehouseLocation"); ok && f.Required {
+				opts.Defaults = map[string]string{"warehouseLocation": f.Example}
+			}
+			var docs []formats.Doc
+			sum, err := formats.Decode(context.Background(), bytes.NewReader(data), int64(len(data)), name, opts,
+				func(d formats.Doc) error { docs = append(docs, d); return nil })
+			if err != nil || len(sum.FileIssues) > 0 {
+				t.Fatalf("%s: %v %v", name, err, sum.FileIssues)
+			}
+			if len(docs) != 1 {
+				t.Fatalf("%s: %d documents, want 1", name, len(docs))
+			}
+			for _, is := range docs[0].Issues {
+				if !is.Warning {
+					t.Errorf("%s: %s", name, is.Error())
 				}
 			}
+			if want := spec.Fields[0].Example; docs[0].Key != want {
+				t.Errorf("%s: key %q, want the example %q", name, docs[0].Key, want)
+			}
 		}
-	}
+	})
 }

@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"time"
 
 	"filebridge/internal/edi"
@@ -10,29 +11,15 @@ import (
 	"filebridge/internal/model"
 )
 
-// edifactTable returns the EDIFACT message that feeds a document type of
-// edition e, nil when none does.
-func edifactTable(e model.Edition, dt model.DocType) *edi.Table {
-	for _, t := range edifact.Tables {
-		if d, err := model.LookupDocType(e, t.DocType); err == nil && d.Kind == dt.Kind {
-			return t
-		}
-	}
-	return nil
-}
-
 // EDIFACTSample returns a sample interchange of the message that feeds the
 // spec's document type, its values the spec's examples (the columns the
 // message carries), one line; ok is false when no message feeds the type.
 func EDIFACTSample(spec model.Spec, dt model.DocType) (data []byte, msg string, ok bool, err error) {
-	tab := edifactTable(spec.Edition, dt)
+	tab := feeding(slices.Clone(edifact.Tables), spec.Edition, dt)
 	if tab == nil {
 		return nil, "", false, nil
 	}
-	vals := map[string]string{}
-	for _, f := range spec.Fields {
-		vals[f.Name] = f.Example
-	}
+	vals := examples(spec)
 	// Columns read from one element (BGM02: orderNumber and
 	// externalOrderNumber) hold the first one's value: one BGM.
 	type place struct {

@@ -88,12 +88,12 @@ func FixedSample(spec model.Spec) ([]byte, error) {
 // [[inboxes.routes]] table to put under an inbox of the configuration.
 func FixedRoute(spec model.Spec, dt model.DocType) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# The route of a fixed-width %s file (edition %s), as %s.fixed.txt is written:\n", dt.Name, spec.Edition, Name(dt))
+	fmt.Fprintf(&b, "# The route of a fixed-width %s file (edition %s), as %s.fixed.txt is written:\n", dt.Name, spec.Edition, dt.Name)
 	b.WriteString("# put it under an [[inboxes]] table of the configuration and adjust the starts and\n")
 	b.WriteString("# lengths to the host's record description (positions count characters; the first\n")
 	b.WriteString("# of a line is 1). decimals are implied decimals: with 3, 000000006500 reads 6.5.\n")
 	b.WriteString("[[inboxes.routes]]\n")
-	fmt.Fprintf(&b, "match = %q\n", strings.ToUpper(Name(dt))+"_*.txt")
+	fmt.Fprintf(&b, "match = %q\n", strings.ToUpper(dt.Name)+"_*.txt")
 	fmt.Fprintf(&b, "type = %q\n", dt.Name)
 	b.WriteString("format = \"fixed\"\n")
 	b.WriteString("charset = \"utf-8\"\n")

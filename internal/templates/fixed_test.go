@@ -16,39 +16,31 @@ import (
 // configuration and reads the sample fixed-width file into valid
 // documents that carry the example values.
 func TestFixedSamples(t *testing.T) {
-	for _, e := range model.Editions {
-		for _, dt := range model.DocTypes(e) {
-			t.Run(string(e)+"/"+dt.Name, func(t *testing.T) {
-				spec, err := Spec(e, dt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := fmt.Sprintf("[portals.main]\nedition = %q\nbase_url = \"http://127.0.0.1:1\"\ncompany = 1\ntoken_env = \"FILEBRIDGE_TOKEN\"\n[[inboxes]]\nname = \"in\"\nportal = \"main\"\nurl = %q\n%s",
-					e, t.TempDir(), FixedRoute(spec, dt))
-				c, err := config.Decode([]byte(cfg), t.TempDir())
-				if err != nil {
-					t.Fatalf("the sample route does not load: %v\n%s", err, cfg)
-				}
-				r := c.Inbox("in").Routes[0]
-				sample, err := FixedSample(spec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				opts := formats.Options{Edition: e, Type: r.Type, Format: r.Format, Layout: fixedwidth.Layout{Fields: r.Layout}}
-				var docs []formats.Doc
-				sum, err := formats.Decode(context.Background(), bytes.NewReader(sample), int64(len(sample)), "sample.txt", opts, func(d formats.Doc) error {
-					docs = append(docs, d)
-					return nil
-				})
-				if err != nil || !sum.Valid() || len(docs) != 1 {
-					t.Fatalf("sample: %v, %+v, %d documents", err, sum, len(docs))
-				}
-				for _, is := range docs[0].Issues {
-					if !is.Warning {
-						t.Errorf("sample: %v", is)
-					}
-				}
-			})
+	eachSpec(t, func(t *testing.T, e model.Edition, dt model.DocType, spec model.Spec) {
+		cfg := fmt.Sprintf("[portals.main]\nedition = %q\nbase_url = \"http://127.0.0.1:1\"\ncompany = 1\ntoken_env = \"FILEBRIDGE_TOKEN\"\n[[inboxes]]\nname = \"in\"\nportal = \"main\"\nurl = %q\n%s",
+			e, t.TempDir(), FixedRoute(spec, dt))
+		c, err := config.Decode([]byte(cfg), t.TempDir())
+		if err != nil {
+			t.Fatalf("the sample route does not load: %v\n%s", err, cfg)
 		}
-	}
+		r := c.Inbox("in").Routes[0]
+		sample, err := FixedSample(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := formats.Options{Edition: e, Type: r.Type, Format: r.Format, Layout: fixedwidth.Layout{Fields: r.Layout}}
+		var docs []formats.Doc
+		sum, err := formats.Decode(context.Background(), bytes.NewReader(sample), int64(len(sample)), "sample.txt", opts, func(d formats.Doc) error {
+			docs = append(docs, d)
+			return nil
+		})
+		if err != nil || !sum.Valid() || len(docs) != 1 {
+			t.Fatalf("sample: %v, %+v, %d documents", err, sum, len(docs))
+		}
+		for _, is := range docs[0].Issues {
+			if !is.Warning {
+				t.Errorf("sample: %v", is)
+			}
+		}
+	})
 }

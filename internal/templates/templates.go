@@ -30,10 +30,6 @@ import (
 // the local ANSI code page and mangles accented names.
 const utf8BOM = "\uFEFF"
 
-// Name returns the base file name (without extension) of a document type's
-// templates: its canonical name, e.g. "purchase_orders".
-func Name(dt model.DocType) string { return dt.Name }
-
 // Spec returns the field table of a document type in an edition.
 func Spec(e model.Edition, dt model.DocType) (model.Spec, error) {
 	spec, ok := model.SpecFor(e, dt.Kind)
@@ -46,40 +42,30 @@ func Spec(e model.Edition, dt model.DocType) (model.Spec, error) {
 // CSV returns the CSV template of a spec: a UTF-8 BOM and the header row,
 // comma-separated, ended by CRLF (what Excel writes). The examples are
 // documented (ExampleCSV, docs/columns.md), not put in the file.
-func CSV(spec model.Spec) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(utf8BOM)
-	w := csv.NewWriter(&buf)
-	w.UseCRLF = true
-	header := make([]string, len(spec.Fields))
-	for i, fl := range spec.Fields {
-		header[i] = fl.Name
-	}
-	if err := w.Write(header); err != nil {
-		return nil, fmt.Errorf("writing CSV header: %w", err)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return nil, fmt.Errorf("writing CSV template: %w", err)
-	}
-	return buf.Bytes(), nil
-}
+func CSV(spec model.Spec) ([]byte, error) { return writeCSV(spec, true) }
 
 // ExampleCSV is a CSV of the header and one example row, as the
 // documentation shows it (never written as a template).
-func ExampleCSV(spec model.Spec) ([]byte, error) {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+func ExampleCSV(spec model.Spec) ([]byte, error) { return writeCSV(spec, false) }
+
+// writeCSV writes the header row of a spec: as the template (template),
+// or followed by the examples, as the documentation shows them.
+func writeCSV(spec model.Spec, template bool) ([]byte, error) {
 	header := make([]string, len(spec.Fields))
 	example := make([]string, len(spec.Fields))
 	for i, fl := range spec.Fields {
 		header[i], example[i] = fl.Name, fl.Example
 	}
-	_ = w.Write(header)
-	_ = w.Write(example)
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return nil, fmt.Errorf("writing the example CSV: %w", err)
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	rows := [][]string{header, example}
+	if template {
+		buf.WriteString(utf8BOM)
+		w.UseCRLF = true
+		rows = rows[:1]
+	}
+	if err := w.WriteAll(rows); err != nil {
+		return nil, fmt.Errorf("writing a CSV of %s: %w", spec.Kind, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -99,54 +85,59 @@ func Write(dir string, e model.Edition) ([]string, error) {
 	}
 	var paths []string
 	for _, dt := range model.DocTypes(e) {
-		spec, err := Spec(e, dt)
+		files, err := build(e, dt)
 		if err != nil {
 			return paths, err
 		}
-		csvData, err := CSV(spec)
-		if err != nil {
-			return paths, fmt.Errorf("building %s template: %w", dt.Name, err)
-		}
-		xlsxData, err := XLSX(spec, dt)
-		if err != nil {
-			return paths, fmt.Errorf("building %s template: %w", dt.Name, err)
-		}
-		fixedData, err := FixedSample(spec)
-		if err != nil {
-			return paths, fmt.Errorf("building %s fixed-width sample: %w", dt.Name, err)
-		}
-		for _, out := range []struct {
-			ext  string
-			data []byte
-		}{{".csv", csvData}, {".xlsx", xlsxData}, {".fixed.txt", fixedData}, {".fixed.toml", FixedRoute(spec, dt)}} {
-			p := filepath.Join(dir, Name(dt)+out.ext)
-			if err := os.WriteFile(p, out.data, 0o644); err != nil {
-				return paths, fmt.Errorf("writing template: %w", err)
-			}
-			paths = append(paths, p)
-		}
-		sample, set, ok, err := X12Sample(spec, dt)
-		if err != nil {
-			return paths, err
-		}
-		if ok {
-			p := filepath.Join(dir, Name(dt)+"."+set+".x12")
-			if err := os.WriteFile(p, sample, 0o644); err != nil {
-				return paths, fmt.Errorf("writing template: %w", err)
-			}
-			paths = append(paths, p)
-		}
-		sample, msg, ok, err := EDIFACTSample(spec, dt)
-		if err != nil {
-			return paths, err
-		}
-		if ok {
-			p := filepath.Join(dir, Name(dt)+"."+msg+".edi")
-			if err := os.WriteFile(p, sample, 0o644); err != nil {
+		for _, f := range files {
+			p := filepath.Join(dir, dt.Name+f.ext)
+			if err := os.WriteFile(p, f.data, 0o644); err != nil {
 				return paths, fmt.Errorf("writing template: %w", err)
 			}
 			paths = append(paths, p)
 		}
 	}
 	return paths, nil
+}
+
+// file is one file Write writes for a document type: what its name adds
+// to the type's name, and its content.
+type file struct {
+	ext  string
+	data []byte
+}
+
+// build returns the files of a document type's templates, in the order
+// Write writes them.
+func build(e model.Edition, dt model.DocType) ([]file, error) {
+	spec, err := Spec(e, dt)
+	if err != nil {
+		return nil, err
+	}
+	csvData, err := CSV(spec)
+	if err != nil {
+		return nil, fmt.Errorf("building %s template: %w", dt.Name, err)
+	}
+	xlsxData, err := XLSX(spec, dt)
+	if err != nil {
+		return nil, fmt.Errorf("building %s template: %w", dt.Name, err)
+	}
+	fixedData, err := FixedSample(spec)
+	if err != nil {
+		return nil, fmt.Errorf("building %s fixed-width sample: %w", dt.Name, err)
+	}
+	files := []file{{".csv", csvData}, {".xlsx", xlsxData}, {".fixed.txt", fixedData}, {".fixed.toml", FixedRoute(spec, dt)}}
+	for _, s := range []struct {
+		ext    string
+		sample func(model.Spec, model.DocType) ([]byte, string, bool, error)
+	}{{"x12", X12Sample}, {"edi", EDIFACTSample}} {
+		data, set, ok, err := s.sample(spec, dt)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			files = append(files, file{"." + set + "." + s.ext, data})
+		}
+	}
+	return files, nil
 }

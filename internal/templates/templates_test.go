@@ -100,6 +100,40 @@ func TestWriteUnknownEdition(t *testing.T) {
 // sheet; the XLSX example sheet holds the examples, the data sheet keeps
 // code and EAN columns as text and the columns sheet describes every column.
 func TestContent(t *testing.T) {
+	eachSpec(t, func(t *testing.T, e model.Edition, dt model.DocType, spec model.Spec) {
+		var names, examples []string
+		for _, fl := range spec.Fields {
+			names = append(names, fl.Name)
+			examples = append(examples, fl.Example)
+		}
+		data, err := CSV(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(data, []byte(utf8BOM)) {
+			t.Error("CSV template does not start with a UTF-8 BOM")
+		}
+		rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte(utf8BOM)))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 1 || !slices.Equal(rows[0], names) {
+			t.Errorf("CSV rows = %q\nwant the header %q alone", rows, names)
+		}
+		ex, err := ExampleCSV(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err = csv.NewReader(bytes.NewReader(ex)).ReadAll()
+		if err != nil || len(rows) != 2 || !slices.Equal(rows[1], examples) {
+			t.Errorf("example CSV rows = %q (%v), want the examples %q", rows, err, examples)
+		}
+		checkXLSX(t, spec, dt, names)
+	})
+}
+
+// eachSpec runs f as a subtest for every document type of every edition.
+func eachSpec(t *testing.T, f func(t *testing.T, e model.Edition, dt model.DocType, spec model.Spec)) {
 	for _, e := range model.Editions {
 		for _, dt := range model.DocTypes(e) {
 			t.Run(string(e)+"/"+dt.Name, func(t *testing.T) {
@@ -107,34 +141,7 @@ func TestContent(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				var names, examples []string
-				for _, fl := range spec.Fields {
-					names = append(names, fl.Name)
-					examples = append(examples, fl.Example)
-				}
-				data, err := CSV(spec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.HasPrefix(data, []byte(utf8BOM)) {
-					t.Error("CSV template does not start with a UTF-8 BOM")
-				}
-				rows, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte(utf8BOM)))).ReadAll()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(rows) != 1 || !slices.Equal(rows[0], names) {
-					t.Errorf("CSV rows = %q\nwant the header %q alone", rows, names)
-				}
-				ex, err := ExampleCSV(spec)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rows, err = csv.NewReader(bytes.NewReader(ex)).ReadAll()
-				if err != nil || len(rows) != 2 || !slices.Equal(rows[1], examples) {
-					t.Errorf("example CSV rows = %q (%v), want the examples %q", rows, err, examples)
-				}
-				checkXLSX(t, spec, dt, names)
+				f(t, e, dt, spec)
 			})
 		}
 	}

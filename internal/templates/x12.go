@@ -3,7 +3,9 @@ package templates
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"filebridge/internal/edi"
@@ -11,35 +13,15 @@ import (
 	"filebridge/internal/model"
 )
 
-// x12Table returns the X12 set that feeds a document type of edition e,
-// nil when none does.
-func x12Table(e model.Edition, dt model.DocType) *edi.Table {
-	var ids []string
-	for id := range x12.Tables {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		t := x12.Tables[id]
-		if d, err := model.LookupDocType(e, t.DocType); err == nil && d.Kind == dt.Kind {
-			return t
-		}
-	}
-	return nil
-}
-
 // X12Sample returns a sample interchange of the set that feeds the spec's
 // document type, its values the spec's examples (the columns the set
 // carries), one line; ok is false when no set feeds the type.
 func X12Sample(spec model.Spec, dt model.DocType) (data []byte, set string, ok bool, err error) {
-	tab := x12Table(spec.Edition, dt)
+	tab := feeding(slices.Collect(maps.Values(x12.Tables)), spec.Edition, dt)
 	if tab == nil {
 		return nil, "", false, nil
 	}
-	vals := map[string]string{}
-	for _, f := range spec.Fields {
-		vals[f.Name] = f.Example
-	}
+	vals := examples(spec)
 	var buf bytes.Buffer
 	env := x12.Envelope{Sender: edi.Party{Qualifier: "ZZ", ID: "PARTNER"}, Receiver: edi.Party{Qualifier: "ZZ", ID: "WAREHOUSE"},
 		Control: 1, Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
@@ -48,4 +30,25 @@ func X12Sample(spec model.Spec, dt model.DocType) (data []byte, set string, ok b
 		return nil, "", false, fmt.Errorf("writing the sample %s of %s: %w", tab.Set, dt.Name, err)
 	}
 	return buf.Bytes(), tab.Set, true, nil
+}
+
+// feeding returns the table that feeds a document type of edition e (the
+// first by set identifier), nil when none does.
+func feeding(tables []*edi.Table, e model.Edition, dt model.DocType) *edi.Table {
+	slices.SortFunc(tables, func(a, b *edi.Table) int { return strings.Compare(a.Set, b.Set) })
+	for _, t := range tables {
+		if d, err := model.LookupDocType(e, t.DocType); err == nil && d.Kind == dt.Kind {
+			return t
+		}
+	}
+	return nil
+}
+
+// examples are the spec's example values by column.
+func examples(spec model.Spec) map[string]string {
+	vals := map[string]string{}
+	for _, f := range spec.Fields {
+		vals[f.Name] = f.Example
+	}
+	return vals
 }

@@ -91,24 +91,24 @@ type styles struct {
 
 func newStyles(f *excelize.File) (styles, error) {
 	var st styles
-	var err error
 	bold := &excelize.Font{Bold: true}
 	fill := excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{"DDEBF7"}}
-	if st.header, err = f.NewStyle(&excelize.Style{Font: bold, Fill: fill}); err != nil {
-		return st, fmt.Errorf("creating header style: %w", err)
-	}
-	if st.headerText, err = f.NewStyle(&excelize.Style{Font: bold, Fill: fill, NumFmt: numFmtText}); err != nil {
-		return st, fmt.Errorf("creating header style: %w", err)
-	}
-	if st.text, err = f.NewStyle(&excelize.Style{NumFmt: numFmtText}); err != nil {
-		return st, fmt.Errorf("creating text style: %w", err)
-	}
 	d, dt := numFmtDate, numFmtDateTime
-	if st.date, err = f.NewStyle(&excelize.Style{CustomNumFmt: &d}); err != nil {
-		return st, fmt.Errorf("creating date style: %w", err)
-	}
-	if st.dateTime, err = f.NewStyle(&excelize.Style{CustomNumFmt: &dt}); err != nil {
-		return st, fmt.Errorf("creating date-time style: %w", err)
+	for _, s := range []struct {
+		id    *int
+		what  string
+		style excelize.Style
+	}{
+		{&st.header, "header", excelize.Style{Font: bold, Fill: fill}},
+		{&st.headerText, "header", excelize.Style{Font: bold, Fill: fill, NumFmt: numFmtText}},
+		{&st.text, "text", excelize.Style{NumFmt: numFmtText}},
+		{&st.date, "date", excelize.Style{CustomNumFmt: &d}},
+		{&st.dateTime, "date-time", excelize.Style{CustomNumFmt: &dt}},
+	} {
+		var err error
+		if *s.id, err = f.NewStyle(&s.style); err != nil {
+			return st, fmt.Errorf("creating %s style: %w", s.what, err)
+		}
 	}
 	return st, nil
 }
