@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"slices"
 
 	"golang.org/x/text/encoding/charmap"
 )
@@ -21,7 +22,7 @@ func newTable(header ...string) *table { return &table{header: header} }
 func (t *table) add(kv ...string) {
 	row := make([]string, len(t.header))
 	for i := 0; i+1 < len(kv); i += 2 {
-		j := t.index(kv[i])
+		j := slices.Index(t.header, kv[i])
 		if j < 0 {
 			panic(fmt.Sprintf("column %q is not in the header %q", kv[i], t.header))
 		}
@@ -35,15 +36,6 @@ func (t *table) add(kv ...string) {
 func with(head []string, kv ...string) []string {
 	out := make([]string, 0, len(head)+len(kv))
 	return append(append(out, head...), kv...)
-}
-
-func (t *table) index(name string) int {
-	for i, h := range t.header {
-		if h == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // csvStyle is how a legacy system writes its CSV files.

@@ -8,27 +8,16 @@ import (
 // with CRLF line ends.
 var styleA = csvStyle{comma: ',', crlf: true}
 
-func goodA() (map[string][]byte, error) {
-	files := map[string]*table{
-		"SUPPLIERS_20260302.csv":  suppliersA(),
-		"SKU_20260302.csv":        skusA(products),
-		"RECEPTIONS_20260304.csv": receptionsA(),
-		"ORDERS_20260316.csv":     ordersA(),
+func goodA() []sample {
+	return []sample{
+		{name: "SUPPLIERS_20260302.csv", t: suppliersA(), style: styleA},
+		{name: "SKU_20260302.csv", t: skusA(products), style: styleA},
+		{name: "RECEPTIONS_20260304.csv", t: receptionsA(), style: styleA},
+		{name: "ORDERS_20260316.csv", t: ordersA(), style: styleA},
+		// EANs as text cells, measures as numbers.
+		{name: "SKU_20260310.xlsx", t: skusA(productsXLSX), xlsx: "SKU",
+			numeric: []string{"quantityPerBox", "length", "width", "height", "grossWeight", "grossWeightBox", "buyPrice"}},
 	}
-	out := make(map[string][]byte)
-	for name, t := range files {
-		b, err := t.encode(styleA)
-		if err != nil {
-			return nil, err
-		}
-		out[name] = b
-	}
-	x, err := skusXLSX(skusA(productsXLSX))
-	if err != nil {
-		return nil, err
-	}
-	out["SKU_20260310.xlsx"] = x
-	return out, nil
 }
 
 func suppliersA() *table {
@@ -44,11 +33,16 @@ var skuHeaderA = []string{"sku", "name", "description1", "ean", "eanBox", "quant
 func skusA(list []product) *table {
 	t := newTable(skuHeaderA...)
 	for _, p := range list {
-		t.add("sku", p.SKU, "name", p.Name, "description1", p.Desc, "ean", p.EAN(), "eanBox", p.EANBox(),
-			"quantityPerBox", strconv.Itoa(p.PerBox), "length", p.L, "width", p.W, "height", p.H,
-			"grossWeight", p.Weight, "grossWeightBox", p.BoxW, "buyPrice", p.Price, "supplierCode", p.Supplier)
+		addSKU(t, p, p.EAN(), p.EANBox())
 	}
 	return t
+}
+
+// addSKU adds the row of a product to a table of skuHeaderA.
+func addSKU(t *table, p product, ean, eanBox string) {
+	t.add("sku", p.SKU, "name", p.Name, "description1", p.Desc, "ean", ean, "eanBox", eanBox,
+		"quantityPerBox", strconv.Itoa(p.PerBox), "length", p.L, "width", p.W, "height", p.H,
+		"grossWeight", p.Weight, "grossWeightBox", p.BoxW, "buyPrice", p.Price, "supplierCode", p.Supplier)
 }
 
 // reception is an inbound delivery of the samples (both editions).

@@ -10,32 +10,17 @@ import (
 // and the packagings from a tool that separates with semicolons.
 var styleB = csvStyle{comma: ','}
 
-func goodB() (map[string][]byte, error) {
-	files := []struct {
-		name  string
-		t     *table
-		style csvStyle
-	}{
-		{"CONNECTIONS_20260302.csv", connectionsB(), csvStyle{comma: ',', bom: true, crlf: true}},
-		{"VARIANTS_20260302.csv", variantsB(), styleB},
-		{"PACKAGINGS_20260303.csv", packagingsB(), csvStyle{comma: ';'}},
-		{"PURCHASE_ORDERS_20260304.csv", purchaseOrdersB(purchaseOrders), styleB},
-		{"SALES_ORDERS_20260316.csv", salesOrdersB(), styleB},
+func goodB() []sample {
+	return []sample{
+		{name: "CONNECTIONS_20260302.csv", t: connectionsB(), style: csvStyle{comma: ',', bom: true, crlf: true}},
+		{name: "VARIANTS_20260302.csv", t: variantsB(), style: styleB},
+		{name: "PACKAGINGS_20260303.csv", t: packagingsB(), style: csvStyle{comma: ';'}},
+		{name: "PURCHASE_ORDERS_20260304.csv", t: purchaseOrdersB(purchaseOrders), style: styleB},
+		{name: "SALES_ORDERS_20260316.csv", t: salesOrdersB(), style: styleB},
+		// Due and expiry dates as Excel dates.
+		{name: "PURCHASE_ORDERS_20260310.xlsx", t: purchaseOrdersB(purchaseOrdersXLSX), xlsx: "Purchase orders",
+			numeric: []string{"warehouseLocation", "position", "quantity"}, dates: []string{"dueAt", "expiryDate"}},
 	}
-	out := make(map[string][]byte)
-	for _, f := range files {
-		b, err := f.t.encode(f.style)
-		if err != nil {
-			return nil, err
-		}
-		out[f.name] = b
-	}
-	x, err := poXLSX(purchaseOrdersB(purchaseOrdersXLSX))
-	if err != nil {
-		return nil, err
-	}
-	out["PURCHASE_ORDERS_20260310.xlsx"] = x
-	return out, nil
 }
 
 // connection is an Edition B connection other than a supplier.
@@ -55,11 +40,11 @@ var connectionsOfB = []connection{
 
 func connectionsB() *table {
 	t := newTable("code", "name", "relationship", "countryCode", "city", "zipcode", "streetAddress", "email", "contactName", "phone")
+	var all []connection
 	for _, s := range suppliers {
-		t.add("code", s.Code, "name", s.Name, "relationship", "Manufacturer", "countryCode", s.Country, "city", s.City,
-			"zipcode", s.Zip, "streetAddress", s.Street, "email", s.Email, "contactName", s.Contact, "phone", s.Phone)
+		all = append(all, connection{s.Code, s.Name, "Manufacturer", s.Country, s.City, s.Zip, s.Street, s.Email, s.Contact, s.Phone})
 	}
-	for _, c := range connectionsOfB {
+	for _, c := range append(all, connectionsOfB...) {
 		t.add("code", c.Code, "name", c.Name, "relationship", c.Relationship, "countryCode", c.Country, "city", c.City,
 			"zipcode", c.Zip, "streetAddress", c.Street, "email", c.Email, "contactName", c.Contact, "phone", c.Phone)
 	}

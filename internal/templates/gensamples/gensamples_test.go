@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"maps"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -24,7 +26,7 @@ func TestSamplesUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range sortedNames(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		t.Run(name, func(t *testing.T) {
 			p := filepath.Join(samplesDir, filepath.FromSlash(name))
 			gentest.UpToDate(t, p, string(files[name]), *update, "go run ./internal/templates/gensamples")

@@ -11,40 +11,38 @@ package main
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 )
 
 func main() {
 	out := flag.String("out", "samples", "samples folder to write into")
 	flag.Parse()
-	files, err := generate()
-	if err != nil {
+	if err := write(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "gensamples:", err)
 		os.Exit(1)
 	}
-	for _, name := range sortedNames(files) {
-		p := filepath.Join(*out, filepath.FromSlash(name))
+}
+
+// write writes every generated sample into the samples folder out.
+func write(out string) error {
+	files, err := generate()
+	if err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		p := filepath.Join(out, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, "gensamples:", err)
-			os.Exit(1)
+			return err
 		}
 		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "gensamples:", err)
-			os.Exit(1)
+			return err
 		}
 		fmt.Println(p)
 	}
-}
-
-func sortedNames(m map[string][]byte) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return nil
 }
 
 // generate returns every generated sample by its slash-separated path
@@ -52,15 +50,15 @@ func sortedNames(m map[string][]byte) []string {
 func generate() (map[string][]byte, error) {
 	files := make(map[string][]byte)
 	for _, g := range []struct {
-		dir string
-		fn  func() (map[string][]byte, error)
-	}{{"A/good", goodA}, {"B/good", goodB}} {
-		m, err := g.fn()
-		if err != nil {
-			return nil, fmt.Errorf("generating %s: %w", g.dir, err)
-		}
-		for name, b := range m {
-			files[g.dir+"/"+name] = b
+		dir   string
+		files []sample
+	}{{"A/good", goodA()}, {"B/good", goodB()}} {
+		for _, f := range g.files {
+			b, err := f.build()
+			if err != nil {
+				return nil, fmt.Errorf("generating %s/%s: %w", g.dir, f.name, err)
+			}
+			files[g.dir+"/"+f.name] = b
 		}
 	}
 	legacy, err := legacySKUs().encode(csvStyle{comma: ';', crlf: true, windows1252: true})
@@ -75,6 +73,27 @@ func generate() (map[string][]byte, error) {
 		return nil, fmt.Errorf("generating bad variants XLSX: %w", err)
 	}
 	return files, nil
+}
+
+// sample is a generated good file: a CSV table in a style, or an XLSX
+// sheet (xlsx set) with the number and date columns it names.
+type sample struct {
+	name           string
+	t              *table
+	style          csvStyle
+	xlsx           string
+	numeric, dates []string
+}
+
+func (s sample) build() ([]byte, error) {
+	if s.xlsx == "" {
+		return s.t.encode(s.style)
+	}
+	sh, err := fromTable(s.xlsx, s.t, s.numeric, s.dates)
+	if err != nil {
+		return nil, err
+	}
+	return sh.build()
 }
 
 // legacySKUs is an old ERP's export: Windows-1252, semicolons, decimal
@@ -95,17 +114,14 @@ func legacySKUs() *table {
 		{p: product{"PLAID-MERINOS", "Plaid laine mérinos", "Plaid en laine mérinos, 130×170 cm, « bleu nuit »", "SUP-LINVOSGES", 30086, 6, "40", "32", "12", "0,95", "6,1", "39,00"}, noBox: true},
 	}
 	for _, r := range rows {
-		p := r.p
-		ean, box := p.EAN(), p.EANBox()
+		ean, box := r.p.EAN(), r.p.EANBox()
 		if r.ean == "typo" {
 			ean = ean[:12] + string('0'+(ean[12]-'0'+3)%10)
 		}
 		if r.noBox {
 			box = ""
 		}
-		t.add("sku", p.SKU, "name", p.Name, "description1", p.Desc, "ean", ean, "eanBox", box,
-			"quantityPerBox", fmt.Sprint(p.PerBox), "length", p.L, "width", p.W, "height", p.H,
-			"grossWeight", p.Weight, "grossWeightBox", p.BoxW, "buyPrice", p.Price, "supplierCode", p.Supplier)
+		addSKU(t, r.p, ean, box)
 	}
 	return t
 }

@@ -72,22 +72,21 @@ func (s sheet) build() ([]byte, error) {
 	if err := f.SetSheetName("Sheet1", s.name); err != nil {
 		return nil, err
 	}
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
-	if err != nil {
-		return nil, err
-	}
-	text, err := f.NewStyle(&excelize.Style{NumFmt: 49})
-	if err != nil {
-		return nil, err
-	}
 	dateFmt, dateTimeFmt := "yyyy-mm-dd", "yyyy-mm-dd hh:mm"
-	date, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dateFmt})
-	if err != nil {
-		return nil, err
-	}
-	dateTime, err := f.NewStyle(&excelize.Style{CustomNumFmt: &dateTimeFmt})
-	if err != nil {
-		return nil, err
+	var bold, text, date, dateTime int
+	for _, st := range []struct {
+		id    *int
+		style excelize.Style
+	}{
+		{&bold, excelize.Style{Font: &excelize.Font{Bold: true}}},
+		{&text, excelize.Style{NumFmt: 49}},
+		{&date, excelize.Style{CustomNumFmt: &dateFmt}},
+		{&dateTime, excelize.Style{CustomNumFmt: &dateTimeFmt}},
+	} {
+		var err error
+		if *st.id, err = f.NewStyle(&st.style); err != nil {
+			return nil, err
+		}
 	}
 	for i, h := range s.header {
 		cell, _ := excelize.CoordinatesToCellName(i+1, 1)
@@ -136,25 +135,6 @@ func (s sheet) build() ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// skusXLSX is Edition A's good XLSX: EANs as text cells, measures as numbers.
-func skusXLSX(t *table) ([]byte, error) {
-	s, err := fromTable("SKU", t, []string{"quantityPerBox", "length", "width", "height", "grossWeight", "grossWeightBox", "buyPrice"}, nil)
-	if err != nil {
-		return nil, err
-	}
-	return s.build()
-}
-
-// poXLSX is Edition B's good XLSX: due and expiry dates as Excel
-// dates.
-func poXLSX(t *table) ([]byte, error) {
-	s, err := fromTable("Purchase orders", t, []string{"warehouseLocation", "position", "quantity"}, []string{"dueAt", "expiryDate"})
-	if err != nil {
-		return nil, err
-	}
-	return s.build()
 }
 
 func utc(y int, m time.Month, d, h, min int) time.Time {
