@@ -140,7 +140,7 @@ func TestRestartKeys(t *testing.T) {
 		c.Journal.URL = "postgres://fb@127.0.0.1:5432/fb"
 		c.Journal.PasswordEnv = "FB_PG"
 		c.Journal.Password = config.NewSecret("one")
-		c.Journal.Lease = config.Dur(30 * time.Second)
+		c.Journal.Lease.Duration = 30 * time.Second
 		return &c
 	}
 	tests := []struct {
@@ -153,8 +153,8 @@ func TestRestartKeys(t *testing.T) {
 		{"journal path", func(c *config.Config) { c.Journal.Path = "other.db" }, []string{"journal.path"}},
 		{"password value", func(c *config.Config) { c.Journal.Password = config.NewSecret("two") }, []string{"journal.password"}},
 		{"password file", func(c *config.Config) { c.Journal.PasswordEnv, c.Journal.PasswordFile = "", "pw" }, []string{"journal.password"}},
-		{"lease", func(c *config.Config) { c.Journal.Lease = config.Dur(time.Minute) }, []string{"journal.lease"}},
-		{"log level and lease", func(c *config.Config) { c.Log.Level = "debug"; c.Journal.Lease = config.Dur(time.Minute) }, []string{"journal.lease", "log.level"}},
+		{"lease", func(c *config.Config) { c.Journal.Lease.Duration = time.Minute }, []string{"journal.lease"}},
+		{"log level and lease", func(c *config.Config) { c.Log.Level = "debug"; c.Journal.Lease.Duration = time.Minute }, []string{"journal.lease", "log.level"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // time zones without the system database (Windows, scratch images)
@@ -340,8 +341,12 @@ func (r *Route) Constants() map[string]string {
 // Matches reports whether the route's glob fits the base name of filename,
 // ignoring case.
 func (r *Route) Matches(filename string) bool {
-	base := path.Base(filepath.ToSlash(filename))
-	ok, err := path.Match(strings.ToLower(r.Match), strings.ToLower(base))
+	return globMatch(r.Match, path.Base(filepath.ToSlash(filename)))
+}
+
+// globMatch reports whether a path.Match glob matches name, ignoring case.
+func globMatch(glob, name string) bool {
+	ok, err := path.Match(strings.ToLower(glob), strings.ToLower(name))
 	return err == nil && ok
 }
 
@@ -504,55 +509,33 @@ func (c *Config) Portal(name string) *Portal { return c.Portals[name] }
 
 // Inbox returns the named inbox, or nil.
 func (c *Config) Inbox(name string) *Inbox {
-	for i := range c.Inboxes {
-		if c.Inboxes[i].Name == name {
-			return &c.Inboxes[i]
-		}
-	}
-	return nil
+	return named(c.Inboxes, func(in *Inbox) bool { return in.Name == name })
 }
 
 // Outbox returns the named outbox, or nil.
 func (c *Config) Outbox(name string) *Outbox {
-	for i := range c.Outboxes {
-		if c.Outboxes[i].Name == name {
-			return &c.Outboxes[i]
+	return named(c.Outboxes, func(out *Outbox) bool { return out.Name == name })
+}
+
+// named returns the first element of list is picks, or nil.
+func named[T any](list []T, is func(*T) bool) *T {
+	for i := range list {
+		if is(&list[i]) {
+			return &list[i]
 		}
 	}
 	return nil
-}
-
-// Route returns the first route of the named inbox whose glob matches the
-// base name of filename (case-insensitive), or nil when the inbox does not
-// exist or no route matches.
-func (c *Config) Route(inbox, filename string) *Route {
-	in := c.Inbox(inbox)
-	if in == nil {
-		return nil
-	}
-	return in.Route(filename)
 }
 
 // Route returns the inbox's first route matching filename, or nil.
 func (in *Inbox) Route(filename string) *Route {
-	for i := range in.Routes {
-		if in.Routes[i].Matches(filename) {
-			return &in.Routes[i]
-		}
-	}
-	return nil
+	return named(in.Routes, func(r *Route) bool { return r.Matches(filename) })
 }
 
 // Excluded reports whether an exclude glob of the inbox matches the file
 // name (case-insensitive).
 func (in *Inbox) Excluded(filename string) bool {
-	lower := strings.ToLower(filename)
-	for _, g := range in.Exclude {
-		if ok, _ := path.Match(strings.ToLower(g), lower); ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(in.Exclude, func(g string) bool { return globMatch(g, filename) })
 }
 
 // Hold returns how long a file of the route waits for missing master data

@@ -34,6 +34,18 @@ func lookupTestEnv(name string) (string, bool) {
 	return v, ok
 }
 
+// Dur builds a Duration.
+func Dur(d time.Duration) Duration { return Duration{d} }
+
+// Route returns the first route of the named inbox that matches filename,
+// or nil when the inbox does not exist or no route matches.
+func (c *Config) Route(inbox, filename string) *Route {
+	if in := c.Inbox(inbox); in != nil {
+		return in.Route(filename)
+	}
+	return nil
+}
+
 // TestBadConfigs runs every testdata/*.bad.toml; the first line of each,
 // "# want: ...", is a substring its error must contain.
 func TestBadConfigs(t *testing.T) {

@@ -92,7 +92,7 @@ func New() *Config {
 func (c *Config) provision(p presence) {
 	c.Journal.Path = c.abs(c.Journal.Path)
 	c.SMTP.provision()
-	setDur(&c.Journal.Lease, p.table("journal"), "lease", DefaultLease)
+	setDefault(&c.Journal.Lease.Duration, p.table("journal"), "lease", DefaultLease)
 	if c.Journal.PasswordFile != "" {
 		c.Journal.PasswordFile = c.abs(c.Journal.PasswordFile)
 	}
@@ -122,7 +122,7 @@ func (c *Config) provision(p presence) {
 	for i := range c.Outboxes {
 		out := &c.Outboxes[i]
 		op := p.elem("outboxes", i)
-		setDur(&out.OperationTimeout, op, "operation_timeout", DefaultOperationTimeout)
+		setDefault(&out.OperationTimeout.Duration, op, "operation_timeout", DefaultOperationTimeout)
 		out.SFTP.absPaths(c)
 		for j := range out.Exports {
 			out.Exports[j].provision()
@@ -146,11 +146,11 @@ func (s *SMTP) provision() {
 }
 
 func (pt *Portal) provision(p presence) {
-	setInt(&pt.Concurrency, p, "concurrency", DefaultConcurrency)
-	setDur(&pt.Timeout, p, "timeout", DefaultTimeout)
-	setInt(&pt.MaxRetries, p, "max_retries", DefaultMaxRetries)
-	setDur(&pt.RetryMaxWait, p, "retry_max_wait", DefaultRetryMaxWait)
-	setInt(&pt.ItemsPerPage, p, "items_per_page", DefaultItemsPerPage)
+	setDefault(&pt.Concurrency, p, "concurrency", DefaultConcurrency)
+	setDefault(&pt.Timeout.Duration, p, "timeout", DefaultTimeout)
+	setDefault(&pt.MaxRetries, p, "max_retries", DefaultMaxRetries)
+	setDefault(&pt.RetryMaxWait.Duration, p, "retry_max_wait", DefaultRetryMaxWait)
+	setDefault(&pt.ItemsPerPage, p, "items_per_page", DefaultItemsPerPage)
 	setStr(&pt.ShipmentStatusFilter, DefaultShipmentStatusFilter)
 	pt.BaseURL = strings.TrimRight(strings.TrimSpace(pt.BaseURL), "/")
 }
@@ -160,22 +160,18 @@ func (in *Inbox) provision(p presence) {
 	if strings.HasPrefix(strings.ToLower(strings.TrimSpace(in.URL)), SchemeSFTP+":") {
 		poll = DefaultSFTPPoll
 	}
-	setDur(&in.Poll, p, "poll", poll)
-	setDur(&in.Settle, p, "settle", DefaultSettle)
+	setDefault(&in.Poll.Duration, p, "poll", poll)
+	setDefault(&in.Settle.Duration, p, "settle", DefaultSettle)
 	setStr(&in.ProcessingDir, DefaultProcessingDir)
 	setStr(&in.ProcessedDir, DefaultProcessedDir)
 	setStr(&in.ErrorDir, DefaultErrorDir)
-	if !p.has("max_file_size") {
-		in.MaxFileSize = DefaultMaxFileSize
-	}
-	setDur(&in.OperationTimeout, p, "operation_timeout", DefaultOperationTimeout)
-	setDur(&in.RetryBackoff, p, "retry_backoff", DefaultRetryBackoff)
-	setDur(&in.RetryBackoffMax, p, "retry_backoff_max", DefaultRetryBackoffMax)
-	setDur(&in.HoldMissing, p, "hold_missing", DefaultHoldMissing)
-	if !p.has("error_retention") {
-		in.ErrorRetention = Keep(DefaultErrorRetention)
-	}
-	setInt(&in.FileConcurrency, p, "file_concurrency", DefaultFileConcurrency)
+	setDefault(&in.MaxFileSize, p, "max_file_size", DefaultMaxFileSize)
+	setDefault(&in.OperationTimeout.Duration, p, "operation_timeout", DefaultOperationTimeout)
+	setDefault(&in.RetryBackoff.Duration, p, "retry_backoff", DefaultRetryBackoff)
+	setDefault(&in.RetryBackoffMax.Duration, p, "retry_backoff_max", DefaultRetryBackoffMax)
+	setDefault(&in.HoldMissing.Duration, p, "hold_missing", DefaultHoldMissing)
+	setDefault(&in.ErrorRetention, p, "error_retention", Keep(DefaultErrorRetention))
+	setDefault(&in.FileConcurrency, p, "file_concurrency", DefaultFileConcurrency)
 	setStr(&in.Unmatched, DefaultUnmatched)
 }
 
@@ -185,9 +181,7 @@ func (r *Route) provision(p presence) {
 	setStr(&r.Decimal, DefaultDecimal)
 	setStr(&r.Timezone, DefaultTimezone)
 	setStr(&r.AckDir, DefaultAckDir)
-	if !p.has("header") {
-		r.Header = true
-	}
+	setDefault(&r.Header, p, "header", true)
 }
 
 // provision fills the defaults that do not depend on other keys; format and
@@ -197,6 +191,9 @@ func (e *Export) provision() {
 	setStr(&e.Delimiter, DefaultExportDelimiter)
 	setStr(&e.Charset, DefaultCharset)
 	setStr(&e.Decimal, DefaultDecimal)
+	e.X12.Version = cmp.Or(e.X12.Version, DefaultX12Version)
+	e.EDIFACT.Release = cmp.Or(e.EDIFACT.Release, DefaultEDIFACTRelease)
+	e.EDIFACT.Syntax = cmp.Or(e.EDIFACT.Syntax, DefaultEDIFACTSyntax)
 }
 
 func (s *SFTP) absPaths(c *Config) {
@@ -220,14 +217,9 @@ func setStr(v *string, def string) {
 	}
 }
 
-func setInt(v *int, p presence, key string, def int) {
+// setDefault sets *v to def when the file leaves key out of its table p.
+func setDefault[T any](v *T, p presence, key string, def T) {
 	if !p.has(key) {
 		*v = def
-	}
-}
-
-func setDur(v *Duration, p presence, key string, def time.Duration) {
-	if !p.has(key) {
-		v.Duration = def
 	}
 }

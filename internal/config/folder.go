@@ -10,16 +10,10 @@ import (
 	"filebridge/internal/folderurl"
 )
 
-// parseFolderURL reads an inbox's or outbox's url: "file:///dir", a plain
-// path (relative to the config's folder) or "sftp://user@host[:port]/dir".
-func (c *Config) parseFolderURL(raw string) (FolderURL, error) {
-	return folderurl.Parse(raw, c.Dir)
-}
-
 // checkFolder parses the url of an inbox or outbox into *f (left as it is
 // when the url is wrong) and checks its connection settings s.
 func (c *Config) checkFolder(p *problems, where, url string, f *FolderURL, s *SFTP) {
-	parsed, err := c.parseFolderURL(url)
+	parsed, err := folderurl.Parse(url, c.Dir)
 	if err != nil {
 		p.add(where, "%v", err)
 	} else {

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"testing"
+
+	"filebridge/internal/folderurl"
 )
 
 // TestFolderURLString: String is an escaped URL that url.Parse and the
@@ -41,7 +43,7 @@ func TestFolderURLString(t *testing.T) {
 			if u.Fragment != "" || u.RawQuery != "" {
 				t.Errorf("%q parses with fragment %q and query %q", got, u.Fragment, u.RawQuery)
 			}
-			back, err := (&Config{}).parseFolderURL(got)
+			back, err := folderurl.Parse(got, "")
 			if err != nil {
 				t.Fatalf("parsing %q back: %v", got, err)
 			}

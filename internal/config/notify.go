@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"net"
 	"net/mail"
 	"net/url"
@@ -114,27 +113,5 @@ func (c *Config) validateSMTP(p *problems) {
 	}
 	if s.PasswordEnv != "" && !envPattern.MatchString(s.PasswordEnv) {
 		p.add("smtp.password_env", "%q is not an environment variable name", s.PasswordEnv)
-	}
-}
-
-// resolveNotify reads the secrets of the notifications.
-func (c *Config) resolveNotify(lookup LookupEnv, add func(string, error)) {
-	if c.SMTP.PasswordEnv != "" {
-		var err error
-		c.SMTP.Password, err = fromEnv(lookup, "password_env", c.SMTP.PasswordEnv)
-		add("smtp", err)
-	}
-	resolve := func(where string, n *Notify) {
-		if n.WebhookSecretEnv != "" {
-			var err error
-			n.WebhookSecret, err = fromEnv(lookup, "webhook_secret_env", n.WebhookSecretEnv)
-			add(where+" notify", err)
-		}
-	}
-	for i := range c.Inboxes {
-		resolve(fmt.Sprintf("inboxes[%d] %q", i, c.Inboxes[i].Name), &c.Inboxes[i].Notify)
-	}
-	for i := range c.Outboxes {
-		resolve(fmt.Sprintf("outboxes[%d] %q", i, c.Outboxes[i].Name), &c.Outboxes[i].Notify)
 	}
 }

@@ -42,13 +42,6 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
 // MarshalText implements encoding.TextMarshaler.
 func (s Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-var (
-	_ fmt.Stringer   = Secret{}
-	_ fmt.Formatter  = Secret{}
-	_ slog.LogValuer = Secret{}
-	_ fmt.GoStringer = Secret{}
-)
-
 // LookupEnv is the signature of os.LookupEnv, used to resolve secrets.
 type LookupEnv func(name string) (string, bool)
 
@@ -60,83 +53,70 @@ func (c *Config) ResolveSecrets(lookup LookupEnv) error {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	var errs []error
+	var p problems
 	add := func(where string, err error) {
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", where, err))
+			p.add(where, "%v", err)
 		}
 	}
 	if j := &c.Journal; j.URL != "" && (j.PasswordEnv != "" || j.PasswordFile != "") {
-		var err error
-		j.Password, err = secretFrom(lookup, "password_env", j.PasswordEnv, "password_file", j.PasswordFile)
-		add("journal", err)
+		add("journal", j.Password.read(lookup, "password_env", j.PasswordEnv, "password_file", j.PasswordFile))
 	}
 	for _, name := range c.PortalNames() {
-		p := c.Portals[name]
-		var err error
-		p.Token, err = secretFrom(lookup, "token_env", p.TokenEnv, "token_file", p.TokenFile)
-		add(fmt.Sprintf("portals.%s", name), err)
+		pt := c.Portals[name]
+		add("portals."+name, pt.Token.read(lookup, "token_env", pt.TokenEnv, "token_file", pt.TokenFile))
 	}
 	if c.Server.TokenEnv != "" {
-		var err error
-		c.Server.Token, err = fromEnv(lookup, "token_env", c.Server.TokenEnv)
-		add("server", err)
+		add("server", c.Server.Token.fromEnv(lookup, "token_env", c.Server.TokenEnv))
 	}
 	for i := range c.Server.Users {
 		u := &c.Server.Users[i]
-		var err error
-		u.Password, err = fromEnv(lookup, "password_env", u.PasswordEnv)
-		add(fmt.Sprintf("server.users[%d] %q", i, u.Name), err)
+		add(fmt.Sprintf("server.users[%d] %q", i, u.Name), u.Password.fromEnv(lookup, "password_env", u.PasswordEnv))
 	}
-	for i := range c.Inboxes {
-		in := &c.Inboxes[i]
-		add(fmt.Sprintf("inboxes[%d] %q", i, in.Name), in.SFTP.resolve(lookup))
+	// Each box's SFTP secrets, then [smtp], then each box's webhook key.
+	boxes := func(f func(where string, s *SFTP, n *Notify)) {
+		for i := range c.Inboxes {
+			in := &c.Inboxes[i]
+			f(fmt.Sprintf("inboxes[%d] %q", i, in.Name), &in.SFTP, &in.Notify)
+		}
+		for i := range c.Outboxes {
+			out := &c.Outboxes[i]
+			f(fmt.Sprintf("outboxes[%d] %q", i, out.Name), &out.SFTP, &out.Notify)
+		}
 	}
-	for i := range c.Outboxes {
-		out := &c.Outboxes[i]
-		add(fmt.Sprintf("outboxes[%d] %q", i, out.Name), out.SFTP.resolve(lookup))
+	boxes(func(where string, s *SFTP, _ *Notify) { add(where, s.resolve(lookup)) })
+	if c.SMTP.PasswordEnv != "" {
+		add("smtp", c.SMTP.Password.fromEnv(lookup, "password_env", c.SMTP.PasswordEnv))
 	}
-	c.resolveNotify(lookup, add)
-	if len(errs) > 0 {
-		return &Error{Problems: problemsOf(errs)}
-	}
-	return nil
-}
-
-func problemsOf(errs []error) []string {
-	out := make([]string, len(errs))
-	for i, e := range errs {
-		out[i] = e.Error()
-	}
-	return out
+	boxes(func(where string, _ *SFTP, n *Notify) {
+		if n.WebhookSecretEnv != "" {
+			add(where+" notify", n.WebhookSecret.fromEnv(lookup, "webhook_secret_env", n.WebhookSecretEnv))
+		}
+	})
+	return p.err()
 }
 
 // resolve reads the password, private key and passphrase of an SFTP folder
 // and checks that the key can be used.
 func (s *SFTP) resolve(lookup LookupEnv) error {
-	var err error
 	if s.PasswordEnv != "" || s.PasswordFile != "" {
-		if s.Password, err = secretFrom(lookup, "password_env", s.PasswordEnv, "password_file", s.PasswordFile); err != nil {
+		if err := s.Password.read(lookup, "password_env", s.PasswordEnv, "password_file", s.PasswordFile); err != nil {
 			return err
 		}
 	}
 	if s.PrivateKeyPassphraseEnv != "" {
-		if s.PrivateKeyPassphrase, err = fromEnv(lookup, "private_key_passphrase_env", s.PrivateKeyPassphraseEnv); err != nil {
+		if err := s.PrivateKeyPassphrase.fromEnv(lookup, "private_key_passphrase_env", s.PrivateKeyPassphraseEnv); err != nil {
 			return err
 		}
 	}
 	if s.PrivateKeyFile == "" {
 		return nil
 	}
-	pem, err := fromFile("private_key_file", s.PrivateKeyFile, false)
-	if err != nil {
+	if err := s.PrivateKey.fromFile("private_key_file", s.PrivateKeyFile, false); err != nil {
 		return err
 	}
-	s.PrivateKey = pem
-	if _, err := s.Signer(); err != nil {
-		return err
-	}
-	return nil
+	_, err := s.Signer()
+	return err
 }
 
 // Signer parses the resolved private key (with its passphrase, if any) for
@@ -165,49 +145,54 @@ func (s *SFTP) Signer() (ssh.Signer, error) {
 	return signer, nil
 }
 
-// secretFrom reads a secret from whichever of the env variable or the file
-// is set (validation made sure at most one is).
-func secretFrom(lookup LookupEnv, envKey, env, fileKey, file string) (Secret, error) {
+// read sets the secret from whichever of the env variable or the file is
+// set (validation made sure at most one is).
+func (s *Secret) read(lookup LookupEnv, envKey, env, fileKey, file string) error {
 	switch {
 	case env != "":
-		return fromEnv(lookup, envKey, env)
+		return s.fromEnv(lookup, envKey, env)
 	case file != "":
-		return fromFile(fileKey, file, true)
+		return s.fromFile(fileKey, file, true)
 	}
-	return Secret{}, fmt.Errorf("set %s or %s", envKey, fileKey)
+	return fmt.Errorf("set %s or %s", envKey, fileKey)
 }
 
-func fromEnv(lookup LookupEnv, key, name string) (Secret, error) {
+// fromEnv sets the secret from the environment variable name, named by
+// the key key.
+func (s *Secret) fromEnv(lookup LookupEnv, key, name string) error {
 	v, ok := lookup(name)
 	if !ok {
-		return Secret{}, fmt.Errorf("%s: environment variable %s is not set: export it before starting filebridge", key, name)
+		return fmt.Errorf("%s: environment variable %s is not set: export it before starting filebridge", key, name)
 	}
 	v = strings.TrimSpace(v)
 	if v == "" {
-		return Secret{}, fmt.Errorf("%s: environment variable %s is empty: set it to the secret before starting filebridge", key, name)
+		return fmt.Errorf("%s: environment variable %s is empty: set it to the secret before starting filebridge", key, name)
 	}
-	return Secret{v}, nil
+	s.v = v
+	return nil
 }
 
-// fromFile reads a secret file; trim drops surrounding white space (a final
-// newline), which matters for tokens and passwords but not for keys.
-func fromFile(key, path string, trim bool) (Secret, error) {
+// fromFile sets the secret from a file; trim drops surrounding white space
+// (a final newline), which matters for tokens and passwords but not for
+// keys.
+func (s *Secret) fromFile(key, path string, trim bool) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return Secret{}, fmt.Errorf("%s %s does not exist: create it or correct the path", key, path)
+			return fmt.Errorf("%s %s does not exist: create it or correct the path", key, path)
 		}
 		if errors.Is(err, os.ErrPermission) {
-			return Secret{}, fmt.Errorf("%s %s is not readable by this user: give the user filebridge runs as read access", key, path)
+			return fmt.Errorf("%s %s is not readable by this user: give the user filebridge runs as read access", key, path)
 		}
-		return Secret{}, fmt.Errorf("reading %s %s: %w", key, path, err)
+		return fmt.Errorf("reading %s %s: %w", key, path, err)
 	}
 	v := string(b)
 	if trim {
 		v = strings.TrimSpace(v)
 	}
 	if strings.TrimSpace(v) == "" {
-		return Secret{}, fmt.Errorf("%s %s is empty: write the secret into it", key, path)
+		return fmt.Errorf("%s %s is empty: write the secret into it", key, path)
 	}
-	return Secret{v}, nil
+	s.v = v
+	return nil
 }

@@ -14,9 +14,6 @@ import (
 // "1h30m". A bare number is refused: it has no unit.
 type Duration struct{ time.Duration }
 
-// Dur is a shorthand to build a Duration (for defaults and tests).
-func Dur(d time.Duration) Duration { return Duration{d} }
-
 // UnmarshalText implements encoding.TextUnmarshaler.
 func (d *Duration) UnmarshalText(b []byte) error {
 	s := strings.TrimSpace(string(b))

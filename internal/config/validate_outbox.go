@@ -122,6 +122,9 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	validateExportLayout(p, where, edition, e)
 }
 
+// ediExports are the exports an X12 set and an EDIFACT message carry.
+var ediExports = []model.ExportType{model.ExportReceipts, model.ExportShipments, model.ExportStock, model.ExportMovements}
+
 // validateX12Export checks the envelope of an x12 export.
 func validateX12Export(p *problems, where string, e *Export) {
 	for _, party := range []struct{ key, val string }{{"x12.sender", e.X12.Sender}, {"x12.receiver", e.X12.Receiver}} {
@@ -130,15 +133,10 @@ func validateX12Export(p *problems, where string, e *Export) {
 			p.add(where, "%s %q: write the ISA qualifier and id, e.g. \"ZZ:WAREHOUSE\" (id at most 15 characters)", party.key, party.val)
 		}
 	}
-	if e.X12.Version == "" {
-		e.X12.Version = DefaultX12Version
-	}
 	if e.X12.Version != "004010" && e.X12.Version != "005010" {
 		p.add(where, "x12.version %q: use \"004010\" or \"005010\"", e.X12.Version)
 	}
-	switch e.Type {
-	case model.ExportReceipts, model.ExportShipments, model.ExportStock, model.ExportMovements:
-	default:
+	if !slices.Contains(ediExports, e.Type) {
 		p.add(where, "format \"x12\": the %s export has no X12 transaction set (receipts 944, shipments 945, stock 846, movements 947)", e.Type)
 	}
 }
@@ -237,23 +235,15 @@ func validateEDIFACTExport(p *problems, where string, e *Export) {
 			p.add(where, "%s %q: write the UNB identification and its qualifier, e.g. \"5798000000001:14\" (id at most 35 characters)", party.key, party.val)
 		}
 	}
-	if e.EDIFACT.Release == "" {
-		e.EDIFACT.Release = DefaultEDIFACTRelease
-	}
 	if e.EDIFACT.Release != "96A" && e.EDIFACT.Release != "01B" {
 		p.add(where, "edifact.release %q: use \"96A\" or \"01B\"", e.EDIFACT.Release)
-	}
-	if e.EDIFACT.Syntax == "" {
-		e.EDIFACT.Syntax = DefaultEDIFACTSyntax
 	}
 	switch e.EDIFACT.Syntax {
 	case "UNOA", "UNOB", "UNOC", "UNOW":
 	default:
 		p.add(where, "edifact.syntax %q: use UNOA, UNOB, UNOC (Latin-1) or UNOW (UTF-8)", e.EDIFACT.Syntax)
 	}
-	switch e.Type {
-	case model.ExportReceipts, model.ExportShipments, model.ExportStock, model.ExportMovements:
-	default:
+	if !slices.Contains(ediExports, e.Type) {
 		p.add(where, "format \"edifact\": the %s export has no EDIFACT message (receipts RECADV, shipments DESADV, stock and movements INVRPT)", e.Type)
 	}
 }
