@@ -63,6 +63,9 @@ const (
 	FormatEDIFACT = "edifact"
 )
 
+// Formats are the file formats a route reads and an export writes.
+var Formats = []string{FormatCSV, FormatXLSX, FormatFixed, FormatX12, FormatEDIFACT}
+
 // DefaultX12Version is the X12 version of exports (GS08).
 const DefaultX12Version = "004010"
 

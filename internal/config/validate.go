@@ -27,6 +27,13 @@ func (p *problems) add(where, format string, args ...any) {
 	p.list = append(p.list, msg)
 }
 
+// check adds err, when there is one, as a problem at where.
+func (p *problems) check(where string, err error) {
+	if err != nil {
+		p.add(where, "%v", err)
+	}
+}
+
 func (p *problems) err() error {
 	if len(p.list) == 0 {
 		return nil

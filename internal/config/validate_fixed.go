@@ -34,10 +34,7 @@ func validateRouteLayout(p *problems, where string, edition model.Edition, r *Ro
 	for _, msg := range l.Check(known) {
 		p.add(where, "%s", msg)
 	}
-	var spec model.Spec
-	if r.DocType.Name != "" && edition != "" {
-		spec, _ = model.SpecFor(edition, r.DocType.Kind)
-	}
+	spec := r.spec(edition)
 	for i, f := range r.Layout {
 		if f.Truncate {
 			p.add(where, "layout[%d] (%s): truncate applies to exports only: an inbound value is read whole", i, f.Name)

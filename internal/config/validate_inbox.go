@@ -98,7 +98,7 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 		p.add(where, "policy %q: use %q or %q", r.Policy, PolicyReject, PolicyPartial)
 	}
 	r.Format = strings.ToLower(strings.TrimSpace(r.Format))
-	if r.Format != "" && r.Format != FormatCSV && r.Format != FormatXLSX && r.Format != FormatFixed && r.Format != FormatX12 && r.Format != FormatEDIFACT {
+	if r.Format != "" && !slices.Contains(Formats, r.Format) {
 		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\", \"edifact\", or leave it out to go by the file's content and extension", r.Format)
 	}
 	if err := checkSubdir(r.AckDir, "inbox"); err != nil {
@@ -111,9 +111,7 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 	if r.Decimal != "." && r.Decimal != "," {
 		p.add(where, "decimal %q: use \".\" or \",\"", r.Decimal)
 	}
-	if err := checkLayout(r.DateLayout); err != nil {
-		p.add(where, "%v", err)
-	}
+	p.check(where, checkLayout(r.DateLayout))
 	if loc, err := loadZone(r.Timezone); err != nil {
 		p.add(where, "%v", err)
 	} else {
@@ -162,10 +160,7 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 // validateValues checks a route's value maps: each names a column of the
 // route's type (when the type is known) and maps non-empty values.
 func validateValues(p *problems, where string, edition model.Edition, r *Route) {
-	var spec model.Spec
-	if r.DocType.Name != "" && edition != "" {
-		spec, _ = model.SpecFor(edition, r.DocType.Kind)
-	}
+	spec := r.spec(edition)
 	for _, col := range sortedKeys(r.Values) {
 		if strings.TrimSpace(col) == "" {
 			p.add(where, "values: a value map needs a column name, e.g. [inboxes.routes.values] orderType = { STANDARD = \"\" }")
@@ -182,6 +177,16 @@ func validateValues(p *problems, where string, edition model.Edition, r *Route) 
 			}
 		}
 	}
+}
+
+// spec is the field table of the route's type in edition (zero when
+// either is unknown).
+func (r *Route) spec(edition model.Edition) model.Spec {
+	var spec model.Spec
+	if r.DocType.Name != "" && edition != "" {
+		spec, _ = model.SpecFor(edition, r.DocType.Kind)
+	}
+	return spec
 }
 
 // normDelimiterCharset normalises the delimiter and the charset of a route

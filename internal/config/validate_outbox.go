@@ -84,7 +84,7 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 			e.Format = FormatEDIFACT
 		}
 	}
-	if e.Format != FormatCSV && e.Format != FormatXLSX && e.Format != FormatFixed && e.Format != FormatX12 && e.Format != FormatEDIFACT {
+	if !slices.Contains(Formats, e.Format) {
 		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\" or \"edifact\"", e.Format)
 	}
 	if e.Format == FormatEDIFACT {
@@ -100,9 +100,7 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 		}
 		e.Filename = strings.ToUpper(string(e.Type)) + "_{datetime}." + ext
 	}
-	if err := checkFilename(e.Filename, e.Format, e.RunsSeveralTimesADay); err != nil {
-		p.add(where, "%v", err)
-	}
+	p.check(where, checkFilename(e.Filename, e.Format, e.RunsSeveralTimesADay))
 	if e.Dir != "" {
 		if err := checkSubdir(e.Dir, "outbox"); err != nil {
 			p.add(where, "dir: %v", err)
@@ -116,9 +114,7 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	} else if e.Decimal == e.Delimiter && e.Format == FormatCSV {
 		p.add(where, "decimal and delimiter are both %q: choose another delimiter, e.g. \";\"", e.Decimal)
 	}
-	if err := checkLayout(e.DateLayout); err != nil {
-		p.add(where, "%v", err)
-	}
+	p.check(where, checkLayout(e.DateLayout))
 	validateExportLayout(p, where, edition, e)
 }
 
