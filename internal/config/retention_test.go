@@ -5,54 +5,50 @@ import (
 	"time"
 )
 
+// TestRetention reads retention (processed/) and error_retention (error/)
+// values.
 func TestRetention(t *testing.T) {
+	retention := func(s string) (time.Duration, error) {
+		var r Retention
+		err := r.UnmarshalText([]byte(s))
+		return r.Dur(), err
+	}
+	keep := func(s string) (time.Duration, error) {
+		var k Keep
+		err := k.UnmarshalText([]byte(s))
+		return k.Dur(), err
+	}
 	tests := []struct {
+		parse   func(string) (time.Duration, error)
 		in      string
 		want    time.Duration
 		wantErr bool
 	}{
-		{"90d", 90 * 24 * time.Hour, false},
-		{"1d", 24 * time.Hour, false},
-		{"48h", 48 * time.Hour, false},
-		{"", 0, false},
-		{"0d", 0, true},
-		{"12h", 0, true},
-		{"-3d", 0, true},
-		{"ninety days", 0, true},
+		{retention, "90d", 90 * 24 * time.Hour, false},
+		{retention, "1d", 24 * time.Hour, false},
+		{retention, "48h", 48 * time.Hour, false},
+		{retention, "", 0, false},
+		{retention, "0d", 0, true},
+		{retention, "12h", 0, true},
+		{retention, "-3d", 0, true},
+		{retention, "ninety days", 0, true},
+		{keep, "30d", 30 * 24 * time.Hour, false},
+		{keep, "0s", 0, false},
+		{keep, "0d", 0, false},
+		{keep, "90s", 90 * time.Second, false},
+		{keep, "", 0, true},
+		{keep, "-1h", 0, true},
+		{keep, "-3d", 0, true},
+		{keep, "a month", 0, true},
 	}
-	for _, tt := range tests {
-		var r Retention
-		err := r.UnmarshalText([]byte(tt.in))
-		if (err != nil) != tt.wantErr || (!tt.wantErr && r.Dur() != tt.want) {
-			t.Errorf("%q: %v, %v; want %v (error %v)", tt.in, r.Dur(), err, tt.want, tt.wantErr)
+	for i, tt := range tests {
+		got, err := tt.parse(tt.in)
+		if (err != nil) != tt.wantErr || (!tt.wantErr && got != tt.want) {
+			t.Errorf("case %d %q: %v, %v; want %v (error %v)", i, tt.in, got, err, tt.want, tt.wantErr)
 		}
 	}
 	if b, _ := Retention(90 * 24 * time.Hour).MarshalText(); string(b) != "90d" {
 		t.Errorf("MarshalText = %s", b)
-	}
-}
-
-func TestErrorRetention(t *testing.T) {
-	tests := []struct {
-		in      string
-		want    time.Duration
-		wantErr bool
-	}{
-		{"30d", 30 * 24 * time.Hour, false},
-		{"0s", 0, false},
-		{"0d", 0, false},
-		{"90s", 90 * time.Second, false},
-		{"", 0, true},
-		{"-1h", 0, true},
-		{"-3d", 0, true},
-		{"a month", 0, true},
-	}
-	for _, tt := range tests {
-		var k Keep
-		err := k.UnmarshalText([]byte(tt.in))
-		if (err != nil) != tt.wantErr || (!tt.wantErr && k.Dur() != tt.want) {
-			t.Errorf("%q: %v, %v; want %v (error %v)", tt.in, k.Dur(), err, tt.want, tt.wantErr)
-		}
 	}
 	// Unset, resolved failures leave error/ after 30 days.
 	c := decodeTestdata(t, "hold.good.toml")
