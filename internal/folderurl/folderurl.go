@@ -96,7 +96,7 @@ func Parse(raw, dir string) (URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		if _, has := passwordIn(raw); has {
+		if passwordIn(raw) {
 			return URL{}, fmt.Errorf("the url cannot be read and seems to carry a password: remove it and set password_env or password_file")
 		}
 		return URL{}, fmt.Errorf("url %q cannot be read: %v", raw, err)
@@ -126,16 +126,10 @@ func Parse(raw, dir string) (URL, error) {
 }
 
 // passwordIn reports whether raw looks like scheme://user:password@...
-func passwordIn(raw string) (string, bool) {
-	_, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return "", false
-	}
+func passwordIn(raw string) bool {
+	_, rest, _ := strings.Cut(raw, "://")
 	userinfo, _, ok := strings.Cut(rest, "@")
-	if !ok || strings.Contains(userinfo, "/") {
-		return "", false
-	}
-	return userinfo, strings.Contains(userinfo, ":")
+	return ok && !strings.Contains(userinfo, "/") && strings.Contains(userinfo, ":")
 }
 
 func parseSFTP(raw string, u *url.URL) (URL, error) {

@@ -10,25 +10,28 @@ import (
 )
 
 // table is a sample file being built: a header and rows of named values.
+// The header is the columns the rows name, in the order they first name
+// them.
 type table struct {
 	header []string
 	rows   [][]string
 }
 
-func newTable(header ...string) *table { return &table{header: header} }
-
-// add appends a row given as name/value pairs; names must be in the header,
-// columns not given stay empty.
+// add appends a row given as name/value pairs; columns not given stay
+// empty.
 func (t *table) add(kv ...string) {
-	row := make([]string, len(t.header))
+	t.rows = append(t.rows, make([]string, len(t.header)))
 	for i := 0; i+1 < len(kv); i += 2 {
 		j := slices.Index(t.header, kv[i])
 		if j < 0 {
-			panic(fmt.Sprintf("column %q is not in the header %q", kv[i], t.header))
+			j = len(t.header)
+			t.header = append(t.header, kv[i])
+			for r := range t.rows {
+				t.rows[r] = append(t.rows[r], "")
+			}
 		}
-		row[j] = kv[i+1]
+		t.rows[len(t.rows)-1][j] = kv[i+1]
 	}
-	t.rows = append(t.rows, row)
 }
 
 // with returns a copy of head followed by kv: the header fields repeated on

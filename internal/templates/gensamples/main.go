@@ -101,7 +101,7 @@ func (s sample) build() ([]byte, error) {
 // wrong: a typo in an EAN, a carton of 0 units, a carton of 6 without its
 // EAN.
 func legacySKUs() *table {
-	t := newTable(skuHeaderA...)
+	t := &table{}
 	rows := []struct {
 		p     product
 		ean   string // "" = the right one
