@@ -46,6 +46,22 @@ func (c *Config) Route(inbox, filename string) *Route {
 	return nil
 }
 
+// check is a value a test got, and the one it wants.
+type check struct {
+	name      string
+	got, want any
+}
+
+// checkAll reports each check whose value is not the one wanted.
+func checkAll(t *testing.T, checks []check) {
+	t.Helper()
+	for _, ck := range checks {
+		if !reflect.DeepEqual(ck.got, ck.want) {
+			t.Errorf("%s: got %#v, want %#v", ck.name, ck.got, ck.want)
+		}
+	}
+}
+
 // TestBadConfigs runs every testdata/*.bad.toml; the first line of each,
 // "# want: ...", is a substring its error must contain.
 func TestBadConfigs(t *testing.T) {
@@ -100,10 +116,7 @@ func TestExample(t *testing.T) {
 		t.Fatalf("config.toml.example: %v", err)
 	}
 	root, _ := filepath.Abs("../..")
-	checks := []struct {
-		name      string
-		got, want any
-	}{
+	checkAll(t, []check{
 		{"journal", c.Journal.Path, filepath.Join(root, "var/filebridge.db")},
 		{"listen", c.Server.Listen, "127.0.0.1:9464"},
 		{"edition", c.Portal("main").Edition, model.EditionA},
@@ -127,12 +140,7 @@ func TestExample(t *testing.T) {
 		{"shipments often", c.Outbox("erp-out").Exports[1].RunsSeveralTimesADay, true},
 		{"shipments format", c.Outbox("erp-out").Exports[1].Format, FormatXLSX},
 		{"stock zone", c.Outbox("erp-out").Exports[0].Location.String(), "Europe/Paris"},
-	}
-	for _, ck := range checks {
-		if !reflect.DeepEqual(ck.got, ck.want) {
-			t.Errorf("%s: got %#v, want %#v", ck.name, ck.got, ck.want)
-		}
-	}
+	})
 }
 
 // TestExampleDocumentsEveryKey keeps config.toml.example in step with the
@@ -174,10 +182,7 @@ func TestMinimalDefaults(t *testing.T) {
 	in := c.Inbox("drop")
 	r := c.Route("drop", "x.csv")
 	e := c.Outbox("out").Exports[0]
-	checks := []struct {
-		name      string
-		got, want any
-	}{
+	checkAll(t, []check{
 		{"file", c.File, filepath.Join(dir, "config.toml")},
 		{"journal", c.Journal.Path, filepath.Join(dir, DefaultJournalPath)},
 		{"listen", c.Server.Listen, DefaultListen},
@@ -215,12 +220,7 @@ func TestMinimalDefaults(t *testing.T) {
 		{"export zone", e.Timezone, "UTC"},
 		{"export several", e.RunsSeveralTimesADay, true},
 		{"outbox timeout", c.Outbox("out").OperationTimeout, Dur(30 * time.Second)},
-	}
-	for _, ck := range checks {
-		if !reflect.DeepEqual(ck.got, ck.want) {
-			t.Errorf("%s: got %#v, want %#v", ck.name, ck.got, ck.want)
-		}
-	}
+	})
 }
 
 func TestFullValues(t *testing.T) {
@@ -246,10 +246,7 @@ func TestFullValues(t *testing.T) {
 	if err != nil || signer == nil {
 		t.Fatalf("Signer: %v, %v", signer, err)
 	}
-	checks := []struct {
-		name      string
-		got, want any
-	}{
+	checkAll(t, []check{
 		{"journal", c.Journal.Path, filepath.Join(dir, "state/fb.db")},
 		{"listen off", c.Server.Listen, ""},
 		{"log", c.Log, Log{Level: "debug", Format: "text"}},
@@ -291,12 +288,7 @@ func TestFullValues(t *testing.T) {
 		{"webhook secret", in.Notify.WebhookSecret.Value(), "hook-key"},
 		{"held after", in.Notify.HeldAfter, Dur(2 * time.Hour)},
 		{"smtp defaults", []any{c.SMTP.Port, c.SMTP.TLS, c.SMTP.Password.Value()}, []any{587, "starttls", "smtp-pass"}},
-	}
-	for _, ck := range checks {
-		if !reflect.DeepEqual(ck.got, ck.want) {
-			t.Errorf("%s: got %#v, want %#v", ck.name, ck.got, ck.want)
-		}
-	}
+	})
 
 	t.Run("wrong passphrase", func(t *testing.T) {
 		t.Setenv("KEY_PASS", "wrong")
