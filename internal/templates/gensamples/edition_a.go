@@ -10,13 +10,13 @@ var styleA = csvStyle{comma: ',', crlf: true}
 
 func goodA() []sample {
 	return []sample{
-		{name: "SUPPLIERS_20260302.csv", t: suppliersA(), style: styleA},
-		{name: "SKU_20260302.csv", t: skusA(products), style: styleA},
-		{name: "RECEPTIONS_20260304.csv", t: receptionsA(), style: styleA},
-		{name: "ORDERS_20260316.csv", t: ordersA(), style: styleA},
+		{"A/good/SUPPLIERS_20260302.csv", csvFile(suppliersA(), styleA)},
+		{"A/good/SKU_20260302.csv", csvFile(skusA(products), styleA)},
+		{"A/good/RECEPTIONS_20260304.csv", csvFile(receptionsA(), styleA)},
+		{"A/good/ORDERS_20260316.csv", csvFile(ordersA(), styleA)},
 		// EANs as text cells, measures as numbers.
-		{name: "SKU_20260310.xlsx", t: skusA(productsXLSX), xlsx: "SKU",
-			numeric: []string{"quantityPerBox", "length", "width", "height", "grossWeight", "grossWeightBox", "buyPrice"}},
+		{"A/good/SKU_20260310.xlsx", xlsxFile("SKU", skusA(productsXLSX),
+			[]string{"quantityPerBox", "length", "width", "height", "grossWeight", "grossWeightBox", "buyPrice"}, nil)},
 	}
 }
 

@@ -12,14 +12,14 @@ var styleB = csvStyle{comma: ','}
 
 func goodB() []sample {
 	return []sample{
-		{name: "CONNECTIONS_20260302.csv", t: connectionsB(), style: csvStyle{comma: ',', bom: true, crlf: true}},
-		{name: "VARIANTS_20260302.csv", t: variantsB(), style: styleB},
-		{name: "PACKAGINGS_20260303.csv", t: packagingsB(), style: csvStyle{comma: ';'}},
-		{name: "PURCHASE_ORDERS_20260304.csv", t: purchaseOrdersB(purchaseOrders), style: styleB},
-		{name: "SALES_ORDERS_20260316.csv", t: salesOrdersB(), style: styleB},
+		{"B/good/CONNECTIONS_20260302.csv", csvFile(connectionsB(), csvStyle{comma: ',', bom: true, crlf: true})},
+		{"B/good/VARIANTS_20260302.csv", csvFile(variantsB(), styleB)},
+		{"B/good/PACKAGINGS_20260303.csv", csvFile(packagingsB(), csvStyle{comma: ';'})},
+		{"B/good/PURCHASE_ORDERS_20260304.csv", csvFile(purchaseOrdersB(purchaseOrders), styleB)},
+		{"B/good/SALES_ORDERS_20260316.csv", csvFile(salesOrdersB(), styleB)},
 		// Due and expiry dates as Excel dates.
-		{name: "PURCHASE_ORDERS_20260310.xlsx", t: purchaseOrdersB(purchaseOrdersXLSX), xlsx: "Purchase orders",
-			numeric: []string{"warehouseLocation", "position", "quantity"}, dates: []string{"dueAt", "expiryDate"}},
+		{"B/good/PURCHASE_ORDERS_20260310.xlsx", xlsxFile("Purchase orders", purchaseOrdersB(purchaseOrdersXLSX),
+			[]string{"warehouseLocation", "position", "quantity"}, []string{"dueAt", "expiryDate"})},
 	}
 }
 

@@ -49,51 +49,42 @@ func write(out string) error {
 // relative to the samples folder.
 func generate() (map[string][]byte, error) {
 	files := make(map[string][]byte)
-	for _, g := range []struct {
-		dir   string
-		files []sample
-	}{{"A/good", goodA()}, {"B/good", goodB()}} {
-		for _, f := range g.files {
-			b, err := f.build()
-			if err != nil {
-				return nil, fmt.Errorf("generating %s/%s: %w", g.dir, f.name, err)
-			}
-			files[g.dir+"/"+f.name] = b
+	for _, s := range slices.Concat(goodA(), goodB(), []sample{
+		{"A/bad/SKU_LEGACY_20260309.csv", csvFile(legacySKUs(), csvStyle{comma: ';', crlf: true, windows1252: true})},
+		{"A/bad/RECEPTIONS_BAD_20260312.xlsx", receptionsBadXLSX},
+		{"B/bad/VARIANTS_BAD_20260312.xlsx", variantsBadXLSX},
+	}) {
+		b, err := s.build()
+		if err != nil {
+			return nil, fmt.Errorf("generating %s: %w", s.path, err)
 		}
-	}
-	legacy, err := legacySKUs().encode(csvStyle{comma: ';', crlf: true, windows1252: true})
-	if err != nil {
-		return nil, fmt.Errorf("generating legacy SKU file: %w", err)
-	}
-	files["A/bad/SKU_LEGACY_20260309.csv"] = legacy
-	if files["A/bad/RECEPTIONS_BAD_20260312.xlsx"], err = receptionsBadXLSX(); err != nil {
-		return nil, fmt.Errorf("generating bad receptions XLSX: %w", err)
-	}
-	if files["B/bad/VARIANTS_BAD_20260312.xlsx"], err = variantsBadXLSX(); err != nil {
-		return nil, fmt.Errorf("generating bad variants XLSX: %w", err)
+		files[s.path] = b
 	}
 	return files, nil
 }
 
-// sample is a generated good file: a CSV table in a style, or an XLSX
-// sheet (xlsx set) with the number and date columns it names.
+// sample is a generated file: its path in the samples folder and what
+// builds it.
 type sample struct {
-	name           string
-	t              *table
-	style          csvStyle
-	xlsx           string
-	numeric, dates []string
+	path  string
+	build func() ([]byte, error)
 }
 
-func (s sample) build() ([]byte, error) {
-	if s.xlsx == "" {
-		return s.t.encode(s.style)
+// csvFile builds the table as CSV in a style.
+func csvFile(t *table, st csvStyle) func() ([]byte, error) {
+	return func() ([]byte, error) { return t.encode(st) }
+}
+
+// xlsxFile builds the table as the sheet of an XLSX file, with the number
+// and date columns it names.
+func xlsxFile(sheet string, t *table, numeric, dates []string) func() ([]byte, error) {
+	return func() ([]byte, error) {
+		sh, err := fromTable(sheet, t, numeric, dates)
+		if err != nil {
+			return nil, err
+		}
+		return sh.build()
 	}
-	sh, err := fromTable(s.xlsx, s.t, s.numeric, s.dates)
-	if err != nil {
-		return nil, err
-	}
-	return sh.build()
 }
 
 // legacySKUs is an old ERP's export: Windows-1252, semicolons, decimal
