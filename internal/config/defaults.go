@@ -63,8 +63,8 @@ const (
 	FormatEDIFACT = "edifact"
 )
 
-// Formats are the file formats a route reads and an export writes.
-var Formats = []string{FormatCSV, FormatXLSX, FormatFixed, FormatX12, FormatEDIFACT}
+// fileFormats are the formats a route reads and an export writes.
+var fileFormats = []string{FormatCSV, FormatXLSX, FormatFixed, FormatX12, FormatEDIFACT}
 
 // DefaultX12Version is the X12 version of exports (GS08).
 const DefaultX12Version = "004010"

@@ -98,7 +98,7 @@ func validateRoute(p *problems, where string, edition model.Edition, r *Route) {
 		p.add(where, "policy %q: use %q or %q", r.Policy, PolicyReject, PolicyPartial)
 	}
 	r.Format = strings.ToLower(strings.TrimSpace(r.Format))
-	if r.Format != "" && !slices.Contains(Formats, r.Format) {
+	if r.Format != "" && !slices.Contains(fileFormats, r.Format) {
 		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\", \"edifact\", or leave it out to go by the file's content and extension", r.Format)
 	}
 	if err := checkSubdir(r.AckDir, "inbox"); err != nil {

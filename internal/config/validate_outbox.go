@@ -84,7 +84,7 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 			e.Format = FormatEDIFACT
 		}
 	}
-	if !slices.Contains(Formats, e.Format) {
+	if !slices.Contains(fileFormats, e.Format) {
 		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\" or \"edifact\"", e.Format)
 	}
 	if e.Format == FormatEDIFACT {
