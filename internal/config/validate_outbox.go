@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -72,17 +73,8 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 		e.RunsSeveralTimesADay = several
 	}
 	e.Format = strings.ToLower(strings.TrimSpace(e.Format))
-	ext := strings.ToLower(path.Ext(e.Filename))
 	if e.Format == "" {
-		e.Format = FormatCSV
-		switch ext {
-		case ".xlsx":
-			e.Format = FormatXLSX
-		case ".x12":
-			e.Format = FormatX12
-		case ".edi":
-			e.Format = FormatEDIFACT
-		}
+		e.Format = cmp.Or(formatOfExt[strings.ToLower(path.Ext(e.Filename))], FormatCSV)
 	}
 	if !slices.Contains(fileFormats, e.Format) {
 		p.add(where, "format %q: use \"csv\", \"xlsx\", \"fixed\" (with a layout), \"x12\" or \"edifact\"", e.Format)
@@ -120,6 +112,10 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 
 // ediExports are the exports an X12 set and an EDIFACT message carry.
 var ediExports = []model.ExportType{model.ExportReceipts, model.ExportShipments, model.ExportStock, model.ExportMovements}
+
+// formatOfExt is the format of an export whose filename has the extension
+// and that names no format (csv for the others).
+var formatOfExt = map[string]string{".xlsx": FormatXLSX, ".x12": FormatX12, ".edi": FormatEDIFACT}
 
 // validateX12Export checks the envelope of an x12 export.
 func validateX12Export(p *problems, where string, e *Export) {
