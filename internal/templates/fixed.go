@@ -2,6 +2,7 @@ package templates
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -14,31 +15,19 @@ import (
 // layouts.
 const fixedDecimals = 3
 
-// fixedLength is the width of a column of type t in the sample layouts:
-// the API's limit for a text that has one, else room for any usual value.
+// typeLength is the width of a column of each type in the sample layouts
+// (room for any usual value).
+var typeLength = map[model.FieldType]int{
+	model.TInt: 9, model.TDecimal: 12, model.TEAN: 14, model.TCountry: 2, model.TEmail: 50,
+	model.TDate: len("2006-01-02"), model.TDateTime: len("2006-01-02T15:04:05Z"), model.TTime: len("15:04"),
+}
+
+// fixedLength is the width of a column in the sample layouts: its type's,
+// else the API's limit for a text that has one, else 30.
 func fixedLength(f model.Field) int {
-	n := 30
-	switch f.Type {
-	case model.TInt:
-		n = 9
-	case model.TDecimal:
-		n = 12
-	case model.TDate:
-		n = len("2006-01-02")
-	case model.TDateTime:
-		n = len("2006-01-02T15:04:05Z")
-	case model.TTime:
-		n = len("15:04")
-	case model.TEAN:
-		n = 14
-	case model.TCountry:
-		n = 2
-	case model.TEmail:
-		n = 50
-	default:
-		if f.MaxLen > 0 {
-			n = f.MaxLen
-		}
+	n, ok := typeLength[f.Type]
+	if !ok {
+		n = cmp.Or(f.MaxLen, 30)
 	}
 	return max(n, utf8.RuneCountInString(f.Example))
 }
