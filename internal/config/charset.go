@@ -17,19 +17,20 @@ const (
 	CharsetLatin1      = "iso-8859-1"
 )
 
+// charsetAliases are names the IANA registry does not know.
+var charsetAliases = map[string]string{
+	"utf8": CharsetUTF8, "cp1252": CharsetWindows1252, "win1252": CharsetWindows1252,
+	"latin1": CharsetLatin1, "latin-1": CharsetLatin1, "l1": CharsetLatin1, "iso8859-1": CharsetLatin1,
+}
+
 // NormCharset maps a charset name or alias (IANA registry: "latin1",
 // "ISO_8859-1", "cp1252"...) to one of the canonical names filebridge reads
 // and writes. The encoding a name stands for decides, not the registry's
 // own name for it (which for Latin-1 is "ISO_8859-1:1987").
 func NormCharset(s string) (string, error) {
 	n := strings.ToLower(strings.TrimSpace(s))
-	switch n {
-	case "utf8":
-		return CharsetUTF8, nil
-	case "cp1252", "win1252":
-		return CharsetWindows1252, nil
-	case "latin1", "latin-1", "l1", "iso8859-1":
-		return CharsetLatin1, nil
+	if c, ok := charsetAliases[n]; ok {
+		return c, nil
 	}
 	if enc, err := ianaindex.IANA.Encoding(n); err == nil && enc != nil {
 		for _, c := range []struct {

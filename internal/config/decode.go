@@ -260,6 +260,16 @@ func keyLines(data []byte) map[string][]int {
 
 var mismatchPattern = regexp.MustCompile(`^cannot decode TOML (.+?) into (?:struct field \S+ of type )?(\S+)$`)
 
+// expected says what a value of a Go type go-toml names is written as.
+var expected = map[string]string{
+	"string": "a string in quotes", "model.Edition": "a string in quotes", "model.ExportType": "a string in quotes",
+	"bool":            "true or false",
+	"[]string":        `an array of strings, e.g. ["a", "b"]`,
+	"config.Constant": "a string, number or boolean",
+	"config.Duration": `a duration string such as "30s"`,
+	"config.ByteSize": `a size in bytes or a string such as "100MB"`,
+}
+
 // friendlyMismatch rewrites go-toml's type mismatch messages, which name Go
 // types, into what the key expects.
 func friendlyMismatch(msg string) string {
@@ -271,18 +281,8 @@ func friendlyMismatch(msg string) string {
 	switch {
 	case strings.HasPrefix(want, "int"):
 		want = "an integer"
-	case want == "string" || want == "model.Edition" || want == "model.ExportType":
-		want = "a string in quotes"
-	case want == "bool":
-		want = "true or false"
-	case want == "[]string":
-		want = `an array of strings, e.g. ["a", "b"]`
-	case want == "config.Constant":
-		want = "a string, number or boolean"
-	case want == "config.Duration":
-		want = `a duration string such as "30s"`
-	case want == "config.ByteSize":
-		want = `a size in bytes or a string such as "100MB"`
+	case expected[want] != "":
+		want = expected[want]
 	case strings.HasPrefix(want, "map[") || strings.HasPrefix(want, "config."):
 		want = "a table"
 	}

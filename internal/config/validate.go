@@ -152,18 +152,16 @@ func checkListen(l string) error {
 	return nil
 }
 
+// logLevels are the names [log] level takes ("" is info).
+var logLevels = map[string]slog.Level{
+	"debug": slog.LevelDebug, "info": slog.LevelInfo, "": slog.LevelInfo,
+	"warn": slog.LevelWarn, "warning": slog.LevelWarn, "error": slog.LevelError,
+}
+
+// parseLevel is the level a name stands for (info, false for another name).
 func parseLevel(s string) (slog.Level, bool) {
-	switch s {
-	case "debug":
-		return slog.LevelDebug, true
-	case "info", "":
-		return slog.LevelInfo, true
-	case "warn", "warning":
-		return slog.LevelWarn, true
-	case "error":
-		return slog.LevelError, true
-	}
-	return slog.LevelInfo, false
+	l, ok := logLevels[s]
+	return l, ok
 }
 
 func (c *Config) validatePortal(p *problems, name string) {
