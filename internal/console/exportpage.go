@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path"
 	"strings"
 
 	"filebridge/internal/journal"
@@ -49,7 +48,7 @@ type exportHit struct {
 	Lines []string // the lines that mention it (the first few)
 }
 
-func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) {
+func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
 	ef := exportFilter{Export: q.Get("export"), Key: strings.TrimSpace(q.Get("key")), Page: pageNumber(q, "page")}
@@ -58,8 +57,7 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) {
 		ob := &c.d.Config.Outboxes[i]
 		jobs, err := outbox.Jobs(c.d.Config, ob)
 		if err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
+			return err
 		}
 		for _, j := range jobs {
 			names = append(names, j.Name())
@@ -70,13 +68,12 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) {
 		var ok bool
 		if rf.Outbox, rf.Export, ok = strings.Cut(ef.Export, "/"); !ok {
 			c.fail(w, r, http.StatusBadRequest, fmt.Errorf("export %q: choose one of the list", ef.Export))
-			return
+			return nil
 		}
 	}
 	runs, total, err := c.d.Journal.RunsPage(ctx, rf)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	ids := make([]int64, 0, len(runs))
 	for _, run := range runs {
@@ -87,8 +84,7 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) {
 	}
 	copies, err := c.d.Journal.HasCopies(ctx, ids)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	canResend := map[int64]bool{}
 	for _, run := range runs {
@@ -113,17 +109,16 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) {
 	if ef.Key != "" {
 		hits, more, err := c.d.Journal.FindKeys(ctx, ef.Key, keyHitsMax)
 		if err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
+			return err
 		}
 		exported, err := c.searchExports(ctx, ef.Key)
 		if err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
+			return err
 		}
 		data["KeyHits"], data["MoreHits"], data["ExportHits"] = hits, more, exported
 	}
 	c.render(w, r, http.StatusOK, "exports", data)
+	return nil
 }
 
 // searchExports looks for key in the kept copies of the newest export
@@ -154,55 +149,38 @@ func (c *Console) searchExports(ctx context.Context, key string) ([]exportHit, e
 		if !found {
 			continue
 		}
-		hit := exportHit{Run: run, Lines: lines}
-		out = append(out, hit)
+		out = append(out, exportHit{Run: run, Lines: lines})
 	}
 	return out, nil
 }
 
-// runOf reads the export run of the {id} path value; a 404 when there is
-// none.
-func (c *Console) runOf(w http.ResponseWriter, r *http.Request) (journal.ExportRun, bool) {
-	return byID(c, w, r, c.d.Journal.Run)
-}
-
 // downloadExport sends the file an export run wrote, read from the outbox
 // folder (as long as it lies there).
-func (c *Console) downloadExport(w http.ResponseWriter, r *http.Request) {
-	run, ok := c.runOf(w, r)
-	if !ok {
-		return
+func (c *Console) downloadExport(w http.ResponseWriter, r *http.Request) error {
+	run, err := byID(r, c.d.Journal.Run)
+	if err != nil {
+		return err
 	}
 	if run.FileName == "" || c.d.OpenExport == nil {
-		http.NotFound(w, r)
-		return
+		return errNotFound
 	}
 	rc, err := c.d.OpenExport(r.Context(), run.Outbox, run.FileName)
 	if err != nil {
 		c.fail(w, r, http.StatusNotFound, fmt.Errorf("%s is no longer in outbox %s (taken by the other side?): %w; re-send it to write it there again", run.FileName, run.Outbox, err))
-		return
+		return nil
 	}
-	defer rc.Close()
-	ctype := "application/octet-stream"
-	if strings.HasSuffix(strings.ToLower(run.FileName), ".csv") {
-		ctype = "text/csv"
-	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(run.FileName)))
-	if _, err := io.Copy(w, rc); err != nil {
-		c.d.Logger.Warn("console: sending an export file", "file", run.FileName, "error", err)
-	}
+	c.send(w, rc, run.FileName, "text/csv", "an export file")
+	return nil
 }
 
 // resend writes an export run's file into its outbox again.
-func (c *Console) resend(w http.ResponseWriter, r *http.Request) {
-	run, ok := c.runOf(w, r)
-	if !ok {
-		return
+func (c *Console) resend(w http.ResponseWriter, r *http.Request) error {
+	run, err := byID(r, c.d.Journal.Run)
+	if err != nil {
+		return err
 	}
 	if c.d.Resend == nil {
-		http.NotFound(w, r)
-		return
+		return errNotFound
 	}
 	v := url.Values{"export": {run.Outbox + "/" + run.Export}}
 	name, err := c.d.Resend(r.Context(), run.ID)
@@ -213,6 +191,7 @@ func (c *Console) resend(w http.ResponseWriter, r *http.Request) {
 		v.Set("resent", fmt.Sprintf("%s written again into outbox %s as %s", run.FileName, run.Outbox, name))
 	}
 	http.Redirect(w, r, "/exports?"+v.Encode(), http.StatusSeeOther)
+	return nil
 }
 
 // mentions reads a gzip-compressed copy line by line (a stock snapshot can

@@ -107,21 +107,11 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 				st.Tick = &TickStatus{At: t.Tick, State: string(t.State), Instance: t.Owner, Claimed: t.StartedAt,
 					Finished: timePtr(t.FinishedAt), Attempts: t.Attempts, Abandoned: t.Abandoned(now), Message: t.Message()}
 			}
-			if next, ok := NextRun(j, now); ok {
-				st.NextRun = &next
+			if sched, err := outbox.ParseSchedule(j); err == nil {
+				st.NextRun = timePtr(sched.Next(now))
 			}
 			out = append(out, st)
 		}
 	}
 	return out, nil
-}
-
-// NextRun is the job's next scheduled start after now.
-func NextRun(j outbox.Job, now time.Time) (time.Time, bool) {
-	sched, err := outbox.ParseSchedule(j)
-	if err != nil {
-		return time.Time{}, false
-	}
-	next := sched.Next(now)
-	return next, !next.IsZero()
 }

@@ -33,14 +33,15 @@ func liveUntil(h server.Health) map[string]time.Time {
 	return out
 }
 
-// holdUntil is when a held file fails if its codes are still missing: as
-// the running inbox reports it, else its hold_missing from the config
-// added to when it was first held.
-func (c *Console) holdUntil(f journal.File, live map[string]time.Time) time.Time {
-	if t, ok := live[heldKey(f.Inbox, f.Name)]; ok && !t.IsZero() {
-		return t
+// heldRow describes held file f. It fails if its codes are still missing
+// when the running inbox reports (live), else at its hold_missing from the
+// config added to when it was first held.
+func (c *Console) heldRow(f journal.File, live map[string]time.Time) heldRow {
+	until, ok := live[heldKey(f.Inbox, f.Name)]
+	if !ok || until.IsZero() {
+		until = c.d.Config.HoldUntil(f.Inbox, f.Name, f.HeldSince)
 	}
-	return c.d.Config.HoldUntil(f.Inbox, f.Name, f.HeldSince)
+	return heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince, Until: until, WaitingFor: f.WaitingList()}
 }
 
 // maxHeldShown bounds the held files the dashboard lists per inbox (the
@@ -64,9 +65,7 @@ func (c *Console) heldFiles(ctx context.Context, inbox string, live map[string]t
 	}
 	out := make([]heldRow, 0, len(files))
 	for i := len(files) - 1; i >= 0; i-- {
-		f := files[i]
-		out = append(out, heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince,
-			Until: c.holdUntil(f, live), WaitingFor: f.WaitingList()})
+		out = append(out, c.heldRow(files[i], live))
 	}
 	return n, out, nil
 }

@@ -106,31 +106,25 @@ type portalRow struct {
 	Concurrency, Limit int
 }
 
-func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
+func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	now := c.d.Now()
 	lt := now.In(c.d.Location)
 	midnight := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, c.d.Location)
 	today, err := c.d.Journal.InboxDay(ctx, midnight)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
-	var h server.Health
-	if c.d.Health != nil {
-		h = c.d.Health(ctx)
-	}
+	h := c.health(ctx)
 	live := liveUntil(h)
 	cfg := c.d.Config
 	var inboxes []inboxRow
-	anyHeld, anyIgnored := false, false
 	for _, ic := range cfg.Inboxes {
 		day := today[ic.Name]
 		row := inboxRow{Name: ic.Name, Portal: ic.Portal,
 			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
 		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, live); err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
+			return err
 		}
 		open := day[journal.FileClaimed] + day[journal.FileSubmitting]
 		row.Processing = max(open-row.HeldCount, 0)
@@ -143,8 +137,6 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 			}
 			row.Ignored = ih.Ignored
 		}
-		anyHeld = anyHeld || row.HeldCount > 0
-		anyIgnored = anyIgnored || len(row.Ignored) > 0
 		inboxes = append(inboxes, row)
 	}
 	var limits map[string]int
@@ -162,24 +154,20 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 	}
 	exports, err := Exports(ctx, cfg, c.d.Journal, "", now)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	inFlight, err := c.inFlight(ctx, now)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	instances, _, err := c.instances(ctx, now)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	totals, inboxes, inboxPages, exports, exportPages := summarise(r.URL.Query(), inboxes, exports)
-	if totals != nil { // held and ignored entries of the inboxes listed
-		anyHeld = slices.ContainsFunc(inboxes, func(r inboxRow) bool { return r.HeldCount > 0 })
-		anyIgnored = slices.ContainsFunc(inboxes, func(r inboxRow) bool { return len(r.Ignored) > 0 })
-	}
+	// The held and ignored entries of the inboxes listed.
+	anyHeld := slices.ContainsFunc(inboxes, func(r inboxRow) bool { return r.HeldCount > 0 })
+	anyIgnored := slices.ContainsFunc(inboxes, func(r inboxRow) bool { return len(r.Ignored) > 0 })
 	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
 		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports, "InFlight": inFlight,
 		"Totals": totals, "InboxPages": inboxPages, "ExportPages": exportPages,
@@ -187,6 +175,15 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
 		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
 		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
 	})
+	return nil
+}
+
+// health is the daemon's live report (empty without one).
+func (c *Console) health(ctx context.Context) server.Health {
+	if c.d.Health == nil {
+		return server.Health{}
+	}
+	return c.d.Health(ctx)
 }
 
 // fileFilter reads the files table's filters from the query string.
@@ -222,7 +219,7 @@ func pageURL(path string, v url.Values, page int) template.URL {
 	return template.URL(path + "?" + v.Encode())
 }
 
-func (c *Console) files(w http.ResponseWriter, r *http.Request) {
+func (c *Console) files(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"),
 		Page: pageNumber(q, "page"), Resolved: q.Get("resolved") == "1"}
@@ -262,14 +259,12 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
+			return err
 		}
 	}
 	_, holders, err := c.instances(ctx, c.d.Now())
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	var inboxes, types []string
 	for _, ic := range c.d.Config.Inboxes {
@@ -299,62 +294,48 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 		data["Next"] = ff.query(ff.Page + 1)
 	}
 	c.render(w, r, http.StatusOK, "files", data)
+	return nil
 }
 
-// fileOf reads the file of the {id} path value; a 404 when there is none.
-func (c *Console) fileOf(w http.ResponseWriter, r *http.Request) (journal.File, bool) {
-	return byID(c, w, r, c.d.Journal.File)
-}
-
-// byID reads what the {id} path value names with get: a 404 when the
-// value is no id or names nothing, a 500 when the journal fails.
-func byID[T any](c *Console, w http.ResponseWriter, r *http.Request, get func(context.Context, int64) (T, error)) (T, bool) {
-	var zero T
+// byID reads what the {id} path value names with get: errNotFound when
+// the value is no id or names nothing.
+func byID[T any](r *http.Request, get func(context.Context, int64) (T, error)) (T, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		http.NotFound(w, r)
-		return zero, false
+		var zero T
+		return zero, errNotFound
 	}
 	v, err := get(r.Context(), id)
 	if errors.Is(err, journal.ErrNotFound) {
-		http.NotFound(w, r)
-		return zero, false
+		return v, errNotFound
 	}
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return zero, false
-	}
-	return v, true
+	return v, err
 }
 
-func (c *Console) file(w http.ResponseWriter, r *http.Request) {
-	f, ok := c.fileOf(w, r)
-	if !ok {
-		return
+func (c *Console) file(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
 	}
 	ctx := r.Context()
 	dp := docPageOf(r, f)
 	docs, docsTotal, err := c.d.Journal.DocumentsPage(ctx, f.ID, dp.query())
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	counts, err := c.d.Journal.ResultCounts(ctx, []int64{f.ID})
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	of, isReplay, err := c.d.Journal.ReplayOf(ctx, f.ID)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	replays, err := c.d.Journal.ReplaysOf(ctx, f.ID)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
-	var heldInfo *heldRow
+	var held *heldRow
 	downloads := map[string]string{}
 	if c.d.Open != nil {
 		for kind, p := range downloadPaths(f) {
@@ -364,15 +345,11 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if f.Held() {
-		var h server.Health
-		if c.d.Health != nil {
-			h = c.d.Health(ctx)
-		}
-		until := c.holdUntil(f, liveUntil(h))
-		heldInfo = &heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince, Until: until, WaitingFor: f.WaitingList()}
+		row := c.heldRow(f, liveUntil(c.health(ctx)))
+		held = &row
 	}
 	data := map[string]any{
-		"Title": f.Name, "File": f, "Held": heldInfo, "Docs": docs, "DocPage": dp.view(f.ID, len(docs), docsTotal),
+		"Title": f.Name, "File": f, "Held": held, "Docs": docs, "DocPage": dp.view(f.ID, len(docs), docsTotal),
 		"Counts": counts[f.ID], "Downloads": downloads,
 		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open() && (f.State != journal.FileFailed || f.Replayable()),
 		"NeedsForce": f.State != journal.FileFailed, "Replayed": r.URL.Query().Get("replayed"),
@@ -381,6 +358,7 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		data["ReplayOf"] = of.OriginalID
 	}
 	c.render(w, r, http.StatusOK, "file", data)
+	return nil
 }
 
 // downloadPaths are the files of a journal file that can be downloaded, by
@@ -393,60 +371,61 @@ func downloadPaths(f journal.File) map[string]string {
 	return map[string]string{"original": orig, "report": f.ReportPath, "rejected": f.RejectedPath()}
 }
 
-func (c *Console) download(w http.ResponseWriter, r *http.Request) {
-	f, ok := c.fileOf(w, r)
-	if !ok {
-		return
+func (c *Console) download(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
 	}
 	p := downloadPaths(f)[r.PathValue("kind")]
 	if p == "" || c.d.Open == nil {
-		http.NotFound(w, r)
-		return
+		return errNotFound
 	}
 	rc, err := c.d.Open(r.Context(), f.Inbox, p)
 	if err != nil {
 		c.fail(w, r, http.StatusNotFound, fmt.Errorf("%s of #%d %s is no longer at %s (moved or removed by hand?): %w", r.PathValue("kind"), f.ID, f.Name, p, err))
-		return
+		return nil
 	}
+	c.send(w, rc, p, "text/csv; charset=utf-8", "a download")
+	return nil
+}
+
+// send answers with rc, the file at p, as an attachment named after it:
+// a CSV file as csvType. An error on the way is logged as sending what.
+func (c *Console) send(w http.ResponseWriter, rc io.ReadCloser, p, csvType, what string) {
 	defer rc.Close()
 	ctype := "application/octet-stream"
 	if strings.HasSuffix(strings.ToLower(p), ".csv") {
-		ctype = "text/csv; charset=utf-8"
+		ctype = csvType
 	}
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(p)))
 	if _, err := io.Copy(w, rc); err != nil {
-		c.d.Logger.Warn("console: sending a download", "file", p, "error", err)
+		c.d.Logger.Warn("console: sending "+what, "file", p, "error", err)
 	}
 }
 
-func (c *Console) replay(w http.ResponseWriter, r *http.Request) {
-	f, ok := c.fileOf(w, r)
-	if !ok {
-		return
+func (c *Console) replay(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
 	}
 	if c.d.Replay == nil {
-		http.NotFound(w, r)
-		return
+		return errNotFound
 	}
 	name, err := c.d.Replay(r.Context(), f.ID, r.PostFormValue("force") == "1")
 	if err != nil {
 		c.fail(w, r, http.StatusConflict, err)
-		return
+		return nil
 	}
 	c.d.Logger.Info("console: file put back for a replay", "file", f.Name, "file_id", f.ID, "as", name)
 	http.Redirect(w, r, fmt.Sprintf("/files/%d?replayed=%s", f.ID, url.QueryEscape(name)), http.StatusSeeOther)
+	return nil
 }
 
-func (c *Console) runExport(w http.ResponseWriter, r *http.Request) {
-	if c.d.RunExport == nil {
-		http.NotFound(w, r)
-		return
-	}
+func (c *Console) runExport(w http.ResponseWriter, r *http.Request) error {
 	ob, ex := r.PathValue("outbox"), r.PathValue("export")
-	if c.d.Config.Outbox(ob) == nil {
-		http.NotFound(w, r)
-		return
+	if c.d.RunExport == nil || c.d.Config.Outbox(ob) == nil {
+		return errNotFound
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), exportNowTimeout)
 	defer cancel()
@@ -458,4 +437,5 @@ func (c *Console) runExport(w http.ResponseWriter, r *http.Request) {
 		v.Set("exported", fmt.Sprintf("%s/%s: %s", ob, ex, done))
 	}
 	http.Redirect(w, r, "/?"+v.Encode(), http.StatusSeeOther)
+	return nil
 }
