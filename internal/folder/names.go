@@ -66,6 +66,20 @@ func cleanName(name string) (string, error) {
 	return strings.Join(parts, "/"), nil
 }
 
+// cleanPair cleans the names of a move, neither of which may be the root.
+func cleanPair(from, to string) (cfrom, cto string, err error) {
+	if cfrom, err = cleanName(from); err != nil {
+		return "", "", err
+	}
+	if cto, err = cleanName(to); err != nil {
+		return "", "", err
+	}
+	if cfrom == "." || cto == "." {
+		return "", "", badName(".", "the folder root cannot be moved")
+	}
+	return cfrom, cto, nil
+}
+
 // validEntryName reports why a name read from a directory listing is unsafe,
 // or "" when it is fine.
 func validEntryName(name string) string {

@@ -129,20 +129,26 @@ func (f *sftpFolder) Stat(ctx context.Context, name string) (Entry, error) {
 	return entryFromInfo(path.Base(clean), fi), nil
 }
 
-// Open opens name for reading. The reader stays bound to ctx: every read
-// gets the per-operation timeout, and ending ctx aborts it.
 func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return f.open(ctx, name, nil)
+}
+
+// open opens name for reading: described as listed shows it when not nil,
+// else as a look-up before the open finds it. The reader stays bound to
+// ctx: every read gets the per-operation timeout, and ending ctx aborts it.
+func (f *sftpFolder) open(ctx context.Context, name string, listed *Entry) (io.ReadCloser, error) {
 	clean, full, err := f.remote(name)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
 	}
 	var r *sftpFile
 	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		fi, err := f.lstat(c, clean, full)
-		if err != nil {
+		var fi os.FileInfo
+		if listed != nil {
+			fi = listedInfo{name: path.Base(clean), e: *listed}
+		} else if fi, err = f.lstat(c, clean, full); err != nil {
 			return err
-		}
-		if !fi.Mode().IsRegular() {
+		} else if !fi.Mode().IsRegular() {
 			return notRegular(clean, fi.Mode())
 		}
 		fh, err := c.sftp.Open(full)
@@ -277,16 +283,8 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 }
 
 func (f *sftpFolder) preparePair(from, to string) (cfrom, ffrom, cto, fto string, err error) {
-	if cfrom, ffrom, err = f.remote(from); err != nil {
-		return
-	}
-	if cto, fto, err = f.remote(to); err != nil {
-		return
-	}
-	if cfrom == "." || cto == "." {
-		err = badName(".", "the folder root cannot be moved")
-	}
-	return
+	cfrom, cto, err = cleanPair(from, to)
+	return cfrom, path.Join(f.root, cfrom), cto, path.Join(f.root, cto), err
 }
 
 func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
@@ -370,23 +368,7 @@ func OpenListed(ctx context.Context, f Folder, name string, e Entry) (io.ReadClo
 	if !ok || e.IsDir || e.ModTime.Unix() <= 0 {
 		return f.Open(ctx, name)
 	}
-	clean, full, err := sf.remote(name)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
-	}
-	var r *sftpFile
-	err = sf.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		fh, err := c.sftp.Open(full)
-		if err != nil {
-			return err
-		}
-		r = &sftpFile{ctx: ctx, timeout: sf.opts.Timeout, c: c, fh: fh, info: listedInfo{name: path.Base(clean), e: e}}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, sftpError(err))
-	}
-	return r, nil
+	return sf.open(ctx, name, &e)
 }
 
 // listedInfo describes a regular file as a listing showed it.

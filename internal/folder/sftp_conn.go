@@ -50,17 +50,9 @@ func (c *sftpConn) kill() {
 	})
 }
 
-func (c *sftpConn) alive() bool {
-	if c.killed.Load() {
-		return false
-	}
-	select {
-	case <-c.dead:
-		return false
-	default:
-		return true
-	}
-}
+// alive reports whether c may still be used: not killed (watch kills it
+// before it closes dead).
+func (c *sftpConn) alive() bool { return !c.killed.Load() }
 
 // guard runs fn, a call on c, under ctx: when ctx ends first the
 // connection is closed, which makes fn return, and the error says why.
