@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"filebridge/internal/journal"
 )
@@ -51,16 +50,11 @@ type docPageView struct {
 
 func (dp docPage) view(fileID int64, shown, total int) docPageView {
 	link := func(problems bool, page int) string {
-		v := url.Values{}
+		v := url.Values{"docs": {"all"}}
 		if problems {
 			v.Set("docs", "problems")
-		} else {
-			v.Set("docs", "all")
 		}
-		if page > 1 {
-			v.Set("page", strconv.Itoa(page))
-		}
-		return fmt.Sprintf("/files/%d?%s#documents", fileID, v.Encode())
+		return string(pageURL(fmt.Sprintf("/files/%d", fileID), v, page)) + "#documents"
 	}
 	from := (dp.page-1)*docsPerPage + 1
 	v := docPageView{Problems: dp.problems, Total: total, From: from, To: from + shown - 1, Flip: link(!dp.problems, 1)}

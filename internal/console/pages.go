@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"filebridge/internal/journal"
-	"filebridge/internal/server"
 )
 
 // exportNowTimeout bounds an export the console's Run now button runs
@@ -73,117 +72,6 @@ func docSummary(counts map[journal.Result]int) string {
 		return s
 	}
 	return "–"
-}
-
-// inboxRow is one inbox on the dashboard.
-type inboxRow struct {
-	Name, Portal        string
-	Waiting, Processing int
-	// HeldCount counts the files waiting in processing/ for master data,
-	// from the journal's hold state (not counted in Processing nor
-	// Retrying); Held lists the oldest of them.
-	HeldCount   int
-	Held        []heldRow
-	Retrying    int
-	NextRetry   *time.Time
-	DoneToday   int
-	FailedToday int
-	LastError   string
-	// Status and Reason: the inbox's trouble (degraded, with why: a host
-	// key that does not match, a folder that cannot be reached, a full
-	// disk); "" while it is fine.
-	Status, Reason string
-	// Ignored are the entries of the inbox folder not taken, with why.
-	Ignored []server.IgnoredHealth
-}
-
-// portalRow is one portal on the dashboard.
-type portalRow struct {
-	Name, Edition, Status, Reason string
-	Since                         *time.Time
-	// Concurrency is the configured ceiling; Limit the adaptive limit the
-	// client runs at now (0: not known, the console runs without clients).
-	Concurrency, Limit int
-}
-
-func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
-	now := c.d.Now()
-	lt := now.In(c.d.Location)
-	midnight := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, c.d.Location)
-	today, err := c.d.Journal.InboxDay(ctx, midnight)
-	if err != nil {
-		return err
-	}
-	h := c.health(ctx)
-	live := liveUntil(h)
-	cfg := c.d.Config
-	var inboxes []inboxRow
-	for _, ic := range cfg.Inboxes {
-		day := today[ic.Name]
-		row := inboxRow{Name: ic.Name, Portal: ic.Portal,
-			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
-		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, live); err != nil {
-			return err
-		}
-		open := day[journal.FileClaimed] + day[journal.FileSubmitting]
-		row.Processing = max(open-row.HeldCount, 0)
-		if ih, ok := h.Inboxes[ic.Name]; ok {
-			// Between rounds the queue leaves the held files out.
-			row.Waiting = max(ih.Queue-row.Processing, 0)
-			row.Retrying, row.NextRetry, row.LastError = ih.Retrying, ih.NextRetry, ih.LastError
-			if ih.Status != "" && ih.Status != server.StatusOK {
-				row.Status, row.Reason = ih.Status, ih.Reason
-			}
-			row.Ignored = ih.Ignored
-		}
-		inboxes = append(inboxes, row)
-	}
-	var limits map[string]int
-	if c.d.Limits != nil {
-		limits = c.d.Limits()
-	}
-	var portals []portalRow
-	for _, name := range cfg.PortalNames() {
-		p := cfg.Portals[name]
-		row := portalRow{Name: name, Edition: string(p.Edition), Status: server.StatusOK, Concurrency: p.Concurrency, Limit: limits[name]}
-		if ph, ok := h.Portals[name]; ok {
-			row.Status, row.Reason, row.Since = ph.Status, ph.Reason, ph.Since
-		}
-		portals = append(portals, row)
-	}
-	exports, err := Exports(ctx, cfg, c.d.Journal, "", now)
-	if err != nil {
-		return err
-	}
-	inFlight, err := c.inFlight(ctx, now)
-	if err != nil {
-		return err
-	}
-	instances, _, err := c.instances(ctx, now)
-	if err != nil {
-		return err
-	}
-	totals, inboxes, inboxPages, exports, exportPages := summarise(r.URL.Query(), inboxes, exports)
-	// The held and ignored entries of the inboxes listed.
-	anyHeld := slices.ContainsFunc(inboxes, func(r inboxRow) bool { return r.HeldCount > 0 })
-	anyIgnored := slices.ContainsFunc(inboxes, func(r inboxRow) bool { return len(r.Ignored) > 0 })
-	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
-		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports, "InFlight": inFlight,
-		"Totals": totals, "InboxPages": inboxPages, "ExportPages": exportPages,
-		"Shared": c.d.Journal.Shared(), "Instances": instances,
-		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
-		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
-	})
-	return nil
-}
-
-// health is the daemon's live report (empty without one).
-func (c *Console) health(ctx context.Context) server.Health {
-	if c.d.Health == nil {
-		return server.Health{}
-	}
-	return c.d.Health(ctx)
 }
 
 // fileFilter reads the files table's filters from the query string.
