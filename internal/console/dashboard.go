@@ -55,14 +55,13 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := c.health(ctx)
-	live := liveUntil(h)
 	cfg := c.d.Config
 	var inboxes []inboxRow
 	for _, ic := range cfg.Inboxes {
 		day := today[ic.Name]
 		row := inboxRow{Name: ic.Name, Portal: ic.Portal,
 			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
-		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, live); err != nil {
+		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, h.Inboxes[ic.Name].Held); err != nil {
 			return err
 		}
 		open := day[journal.FileClaimed] + day[journal.FileSubmitting]
@@ -136,26 +135,15 @@ type heldRow struct {
 	WaitingFor []string
 }
 
-// heldKey identifies a held file in the daemon's live report.
-func heldKey(inbox, name string) string { return inbox + "\x00" + name }
-
-// liveUntil maps the held files the inboxes report to when they fail.
-func liveUntil(h server.Health) map[string]time.Time {
-	out := map[string]time.Time{}
-	for name, ih := range h.Inboxes {
-		for _, hh := range ih.Held {
-			out[heldKey(name, hh.File)] = hh.Until
-		}
-	}
-	return out
-}
-
 // heldRow describes held file f. It fails if its codes are still missing
-// when the running inbox reports (live), else at its hold_missing from the
-// config added to when it was first held.
-func (c *Console) heldRow(f journal.File, live map[string]time.Time) heldRow {
-	until, ok := live[heldKey(f.Inbox, f.Name)]
-	if !ok || until.IsZero() {
+// when its running inbox reports (live: the inbox's held files), else at
+// its hold_missing from the config added to when it was first held.
+func (c *Console) heldRow(f journal.File, live []server.HeldHealth) heldRow {
+	var until time.Time
+	if i := slices.IndexFunc(live, func(h server.HeldHealth) bool { return h.File == f.Name }); i >= 0 {
+		until = live[i].Until
+	}
+	if until.IsZero() {
 		until = c.d.Config.HoldUntil(f.Inbox, f.Name, f.HeldSince)
 	}
 	return heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince, Until: until, WaitingFor: f.WaitingList()}
@@ -169,7 +157,7 @@ const maxHeldShown = 20
 // heldFiles reads an inbox's held files from the journal (the hold state
 // the inbox records): how many, and the oldest maxHeldShown, oldest hold
 // first.
-func (c *Console) heldFiles(ctx context.Context, inbox string, live map[string]time.Time) (int, []heldRow, error) {
+func (c *Console) heldFiles(ctx context.Context, inbox string, live []server.HeldHealth) (int, []heldRow, error) {
 	ff := journal.FileFilter{Held: true, Inbox: inbox}
 	n, err := c.d.Journal.CountFiles(ctx, ff)
 	if err != nil || n == 0 {
@@ -231,20 +219,19 @@ func (c *Console) inFlight(ctx context.Context, now time.Time) ([]inFlightRow, e
 		row := inFlightRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.ClaimedAt, Total: f.DocsTotal}
 		if f.DocsTotal == 0 {
 			row.Reading = "reading the file"
-			rows = append(rows, row)
-			continue
-		}
-		counts, err := c.d.Journal.DocumentCounts(ctx, f.ID)
-		if err != nil {
-			return nil, err
-		}
-		for r, n := range counts {
-			if r.Final() {
-				row.Done += n
+		} else {
+			counts, err := c.d.Journal.DocumentCounts(ctx, f.ID)
+			if err != nil {
+				return nil, err
 			}
+			for r, n := range counts {
+				if r.Final() {
+					row.Done += n
+				}
+			}
+			row.Percent = row.Done * 100 / f.DocsTotal
+			row.Left = timeLeft(now.Sub(f.ClaimedAt), row.Done, f.DocsTotal)
 		}
-		row.Percent = row.Done * 100 / f.DocsTotal
-		row.Left = timeLeft(now.Sub(f.ClaimedAt), row.Done, f.DocsTotal)
 		rows = append(rows, row)
 	}
 	return rows, nil

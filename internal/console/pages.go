@@ -233,7 +233,7 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if f.Held() {
-		row := c.heldRow(f, liveUntil(c.health(ctx)))
+		row := c.heldRow(f, c.health(ctx).Inboxes[f.Inbox].Held)
 		held = &row
 	}
 	data := map[string]any{
