@@ -3,6 +3,7 @@ package console
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -93,38 +94,47 @@ func Exports(ctx context.Context, cfg *config.Config, db *journal.DB, only strin
 	for _, t := range ticks {
 		last[t.Outbox+"/"+t.Export] = t
 	}
+	js, err := jobs(cfg, only)
+	if err != nil {
+		return nil, err
+	}
 	var out []ExportStatus
-	for i := range cfg.Outboxes {
-		ob := &cfg.Outboxes[i]
-		if only != "" && ob.Name != only {
-			continue
-		}
-		jobs, err := outbox.Jobs(cfg, ob)
+	for _, j := range js {
+		s, err := db.ExportSummary(ctx, j.Outbox, string(j.Type))
 		if err != nil {
 			return nil, err
 		}
-		for _, j := range jobs {
-			s, err := db.ExportSummary(ctx, ob.Name, string(j.Type))
+		st := ExportStatus{Outbox: j.Outbox, Type: string(j.Type), Schedule: j.Schedule,
+			LastRun: timePtr(s.Last.StartedAt), LastRows: s.Last.Rows, LastFile: s.Last.FileName,
+			Running: s.Last.ID != 0 && s.Last.Running(), LastSuccess: timePtr(s.LastSuccess.FinishedAt)}
+		if s.HasCursor {
+			st.Cursor = timePtr(s.Cursor.At)
+		}
+		if s.LastError.ID != 0 && s.LastError.ID >= s.LastSuccess.ID {
+			st.LastError, st.LastErrorAt = s.LastError.Error, timePtr(s.LastError.FinishedAt)
+		}
+		if t, ok := last[j.Name()]; ok {
+			st.Tick = &TickStatus{At: t.Tick, State: string(t.State), Instance: t.Owner, Claimed: t.StartedAt,
+				Finished: timePtr(t.FinishedAt), Attempts: t.Attempts, Abandoned: t.Abandoned(now), Message: t.Message()}
+		}
+		if sched, err := outbox.ParseSchedule(j); err == nil {
+			st.NextRun = timePtr(sched.Next(now))
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// jobs are the exports cfg configures (of outbox only, unless it is "").
+func jobs(cfg *config.Config, only string) ([]outbox.Job, error) {
+	var out []outbox.Job
+	for i := range cfg.Outboxes {
+		if ob := &cfg.Outboxes[i]; only == "" || ob.Name == only {
+			js, err := outbox.Jobs(cfg, ob)
 			if err != nil {
 				return nil, err
 			}
-			st := ExportStatus{Outbox: ob.Name, Type: string(j.Type), Schedule: j.Schedule,
-				LastRun: timePtr(s.Last.StartedAt), LastRows: s.Last.Rows, LastFile: s.Last.FileName,
-				Running: s.Last.ID != 0 && s.Last.Running(), LastSuccess: timePtr(s.LastSuccess.FinishedAt)}
-			if s.HasCursor {
-				st.Cursor = timePtr(s.Cursor.At)
-			}
-			if s.LastError.ID != 0 && s.LastError.ID >= s.LastSuccess.ID {
-				st.LastError, st.LastErrorAt = s.LastError.Error, timePtr(s.LastError.FinishedAt)
-			}
-			if t, ok := last[j.Name()]; ok {
-				st.Tick = &TickStatus{At: t.Tick, State: string(t.State), Instance: t.Owner, Claimed: t.StartedAt,
-					Finished: timePtr(t.FinishedAt), Attempts: t.Attempts, Abandoned: t.Abandoned(now), Message: t.Message()}
-			}
-			if sched, err := outbox.ParseSchedule(j); err == nil {
-				st.NextRun = timePtr(sched.Next(now))
-			}
-			out = append(out, st)
+			out = append(out, js...)
 		}
 	}
 	return out, nil
@@ -165,16 +175,13 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	q := r.URL.Query()
 	ef := exportFilter{Export: q.Get("export"), Key: strings.TrimSpace(q.Get("key")), Page: pageNumber(q, "page")}
+	js, err := jobs(c.d.Config, "")
+	if err != nil {
+		return err
+	}
 	var names []string
-	for i := range c.d.Config.Outboxes {
-		ob := &c.d.Config.Outboxes[i]
-		jobs, err := outbox.Jobs(c.d.Config, ob)
-		if err != nil {
-			return err
-		}
-		for _, j := range jobs {
-			names = append(names, j.Name())
-		}
+	for _, j := range js {
+		names = append(names, j.Name())
 	}
 	rf := journal.RunFilter{Limit: pageSize, Offset: (ef.Page - 1) * pageSize}
 	if ef.Export != "" {
@@ -188,24 +195,18 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]int64, 0, len(runs))
-	for _, run := range runs {
-		ids = append(ids, run.ID)
-		if run.ResentFrom != 0 {
-			ids = append(ids, run.ResentFrom)
-		}
+	// A re-sent run is sent again from the copy of the run it re-sent.
+	sources := make([]int64, len(runs))
+	for i, run := range runs {
+		sources[i] = cmp.Or(run.ResentFrom, run.ID)
 	}
-	copies, err := c.d.Journal.HasCopies(ctx, ids)
+	copies, err := c.d.Journal.HasCopies(ctx, sources)
 	if err != nil {
 		return err
 	}
 	canResend := map[int64]bool{}
-	for _, run := range runs {
-		from := run.ID
-		if run.ResentFrom != 0 {
-			from = run.ResentFrom
-		}
-		canResend[run.ID] = c.d.Resend != nil && run.FileName != "" && copies[from]
+	for i, run := range runs {
+		canResend[run.ID] = c.d.Resend != nil && run.FileName != "" && copies[sources[i]]
 	}
 	data := map[string]any{
 		"Title": "Exports", "Runs": runs, "Total": total, "Filter": ef, "Names": names,
@@ -255,14 +256,13 @@ func (c *Console) searchExports(ctx context.Context, key string) ([]exportHit, e
 		if err != nil {
 			return nil, err
 		}
-		lines, found, err := mentions(gz, needle)
+		lines, err := mentions(gz, needle)
 		if err != nil {
 			return nil, fmt.Errorf("reading the copy of %s: %w", run.FileName, err)
 		}
-		if !found {
-			continue
+		if len(lines) > 0 {
+			out = append(out, exportHit{Run: run, Lines: lines})
 		}
-		out = append(out, exportHit{Run: run, Lines: lines})
 	}
 	return out, nil
 }
@@ -308,29 +308,25 @@ func (c *Console) resend(w http.ResponseWriter, r *http.Request) error {
 }
 
 // mentions reads a gzip-compressed copy line by line (a stock snapshot can
-// be large) and reports whether needle (lower case) is in it, with the
-// first three lines that hold it.
-func mentions(gz []byte, needle []byte) ([]string, bool, error) {
+// be large) and returns the first three lines that hold needle (lower
+// case): none when it is not in the copy.
+func mentions(gz []byte, needle []byte) ([]string, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	br := bufio.NewReader(zr)
 	var lines []string
-	found := false
 	for {
 		line, err := br.ReadBytes('\n')
-		if bytes.Contains(bytes.ToLower(line), needle) {
-			found = true
-			if len(lines) < 3 {
-				lines = append(lines, strings.TrimSpace(string(line)))
-			}
+		if len(lines) < 3 && bytes.Contains(bytes.ToLower(line), needle) {
+			lines = append(lines, strings.TrimSpace(string(line)))
 		}
 		if errors.Is(err, io.EOF) {
-			return lines, found, nil
+			return lines, nil
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 	}
 }
