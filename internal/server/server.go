@@ -58,9 +58,6 @@ type PortalHealth struct {
 	Since  *time.Time `json:"since,omitempty"`
 }
 
-// Paused reports whether the portal is paused.
-func (p PortalHealth) Paused() bool { return p.Status == StatusPaused }
-
 // InboxHealth is the state of one inbox, as the inbox reports it.
 type InboxHealth struct {
 	Portal string `json:"portal"`
