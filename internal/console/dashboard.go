@@ -329,13 +329,6 @@ type dashTotals struct {
 	Exports, ExportsFailing                                     int
 }
 
-// pager is the position of one page of a dashboard list: rows From to To
-// of Total, with the links to the pages before and after ("" at an end).
-type pager struct {
-	From, To, Total int
-	Prev, Next      string
-}
-
 // trouble ranks an inbox for the summarised dashboard: degraded (its
 // folder or host key), then failed files today, then retrying, then held
 // for master data; 0 when it is fine.
@@ -391,22 +384,11 @@ func summarise(q url.Values, inboxes []inboxRow, exports []ExportStatus) (*dashT
 	return t, ip, ipg, ep, epg
 }
 
-// pageNumber is the page the query's key asks for: 1 unless a number
-// above 1.
-func pageNumber(q url.Values, key string) int {
-	if n, err := strconv.Atoi(q.Get(key)); err == nil && n > 1 {
-		return n
-	}
-	return 1
-}
-
 // page cuts the page the query's key asks for out of rows.
 func page[T any](q url.Values, key string, rows []T) ([]T, *pager) {
-	pages := max((len(rows)+dashPage-1)/dashPage, 1)
-	n := min(pageNumber(q, key), pages)
+	n := min(pageNumber(q, key), max((len(rows)+dashPage-1)/dashPage, 1))
 	from, to := (n-1)*dashPage, min(n*dashPage, len(rows))
-	p := &pager{From: from + 1, To: to, Total: len(rows)}
-	link := func(to int) string {
+	p := pageOf(n, dashPage, to-from, len(rows), func(to int) string {
 		v := url.Values{} // the pages of both lists, not a note shown once
 		for _, k := range []string{"page", "epage"} {
 			if q.Has(k) {
@@ -415,15 +397,6 @@ func page[T any](q url.Values, key string, rows []T) ([]T, *pager) {
 		}
 		v.Set(key, strconv.Itoa(to))
 		return "/?" + v.Encode()
-	}
-	if n > 1 {
-		p.Prev = link(n - 1)
-	}
-	if n < pages {
-		p.Next = link(n + 1)
-	}
-	if len(rows) == 0 {
-		p.From = 0
-	}
-	return rows[from:to], p
+	})
+	return rows[from:to], &p
 }

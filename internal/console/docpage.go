@@ -43,9 +43,9 @@ func (dp docPage) query() journal.DocPage {
 
 // docPageView is what the template shows of it.
 type docPageView struct {
-	Problems         bool
-	From, To, Total  int
-	Prev, Next, Flip string // links ("" none)
+	Problems bool
+	pager
+	Flip string // the link to the other choice
 }
 
 func (dp docPage) view(fileID int64, shown, total int) docPageView {
@@ -54,18 +54,8 @@ func (dp docPage) view(fileID int64, shown, total int) docPageView {
 		if problems {
 			v.Set("docs", "problems")
 		}
-		return string(pageURL(fmt.Sprintf("/files/%d", fileID), v, page)) + "#documents"
+		return pageURL(fmt.Sprintf("/files/%d", fileID), v, page) + "#documents"
 	}
-	from := (dp.page-1)*docsPerPage + 1
-	v := docPageView{Problems: dp.problems, Total: total, From: from, To: from + shown - 1, Flip: link(!dp.problems, 1)}
-	if shown == 0 {
-		v.From, v.To = 0, 0
-	}
-	if dp.page > 1 {
-		v.Prev = link(dp.problems, dp.page-1)
-	}
-	if dp.page*docsPerPage < total {
-		v.Next = link(dp.problems, dp.page+1)
-	}
-	return v
+	return docPageView{Problems: dp.problems, Flip: link(!dp.problems, 1),
+		pager: pageOf(dp.page, docsPerPage, shown, total, func(m int) string { return link(dp.problems, m) })}
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"io/fs"
 	"mime"
@@ -154,7 +153,7 @@ type exportFilter struct {
 	Page        int
 }
 
-func (f exportFilter) query(page int) template.URL {
+func (f exportFilter) query(page int) string {
 	v := url.Values{}
 	if f.Export != "" {
 		v.Set("export", f.Export)
@@ -209,16 +208,10 @@ func (c *Console) exportsPage(w http.ResponseWriter, r *http.Request) error {
 		canResend[run.ID] = c.d.Resend != nil && run.FileName != "" && copies[sources[i]]
 	}
 	data := map[string]any{
-		"Title": "Exports", "Runs": runs, "Total": total, "Filter": ef, "Names": names,
+		"Title": "Exports", "Runs": runs, "Filter": ef, "Names": names,
 		"CanDownload": c.d.OpenExport != nil, "CanResend": canResend,
-		"From": rf.Offset + 1, "To": rf.Offset + len(runs), "Searched": keyRunsSearched,
+		"Pages": pageOf(ef.Page, pageSize, len(runs), total, ef.query), "Searched": keyRunsSearched,
 		"Resent": q.Get("resent"), "ResendError": q.Get("resend_error"),
-	}
-	if ef.Page > 1 {
-		data["Prev"] = ef.query(ef.Page - 1)
-	}
-	if rf.Offset+len(runs) < total {
-		data["Next"] = ef.query(ef.Page + 1)
 	}
 	if ef.Key != "" {
 		hits, more, err := c.d.Journal.FindKeys(ctx, ef.Key, keyHitsMax)

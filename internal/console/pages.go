@@ -83,7 +83,7 @@ type fileFilter struct {
 	Resolved bool
 }
 
-func (f fileFilter) query(page int) template.URL {
+func (f fileFilter) query(page int) string {
 	v := url.Values{}
 	for k, s := range map[string]string{"inbox": f.Inbox, "state": f.State, "type": f.Type, "date": f.Date, "q": f.Q} {
 		if s != "" {
@@ -96,15 +96,49 @@ func (f fileFilter) query(page int) template.URL {
 	return pageURL("/files", v, page)
 }
 
+// pager is the position of one page of a list: rows From to To of Total
+// (0 and 0 when it shows none), with the links to the pages before and
+// after ("" at an end).
+type pager struct {
+	From, To, Total int
+	Prev, Next      string
+}
+
+// pageOf places page n (from 1) of a list of total rows, size a page,
+// which shows shown of them; link(m) is the link to page m.
+func pageOf(n, size, shown, total int, link func(m int) string) pager {
+	from := (n - 1) * size
+	p := pager{Total: total}
+	if shown > 0 {
+		p.From, p.To = from+1, from+shown
+	}
+	if n > 1 {
+		p.Prev = link(n - 1)
+	}
+	if from+shown < total {
+		p.Next = link(n + 1)
+	}
+	return p
+}
+
+// pageNumber is the page the query's key asks for: 1 unless a number
+// above 1.
+func pageNumber(q url.Values, key string) int {
+	if n, err := strconv.Atoi(q.Get(key)); err == nil && n > 1 {
+		return n
+	}
+	return 1
+}
+
 // pageURL is the link to page of a list at path with the query v.
-func pageURL(path string, v url.Values, page int) template.URL {
+func pageURL(path string, v url.Values, page int) string {
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
 	}
 	if len(v) == 0 {
-		return template.URL(path)
+		return path
 	}
-	return template.URL(path + "?" + v.Encode())
+	return path + "?" + v.Encode()
 }
 
 func (c *Console) files(w http.ResponseWriter, r *http.Request) error {
@@ -164,22 +198,16 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	data := map[string]any{
-		"Title": "Files", "Files": files, "Counts": counts, "Total": total, "Filter": ff, "Problems": problems,
+		"Title": "Files", "Files": files, "Counts": counts, "Filter": ff, "Problems": problems,
 		"Inboxes": inboxes, "Types": types, "Shared": c.d.Journal.Shared(), "Holders": holders,
 		"States": []string{string(journal.FileClaimed), string(journal.FileSubmitting), stateHeld,
 			string(journal.FileDone), string(journal.FileFailed), string(journal.FileDuplicate)},
-		"From": jf.Offset + 1, "To": jf.Offset + len(files), "Failures": ff.State == string(journal.FileFailed),
+		"Pages": pageOf(ff.Page, pageSize, len(files), total, ff.query), "Failures": ff.State == string(journal.FileFailed),
 	}
 	if ff.State == string(journal.FileFailed) {
 		flip := ff
 		flip.Resolved, flip.Page = !ff.Resolved, 1
 		data["FlipResolved"] = flip.query(1)
-	}
-	if ff.Page > 1 {
-		data["Prev"] = ff.query(ff.Page - 1)
-	}
-	if jf.Offset+len(files) < total {
-		data["Next"] = ff.query(ff.Page + 1)
 	}
 	c.render(w, r, http.StatusOK, "files", data)
 	return nil
