@@ -169,8 +169,8 @@ func (c *Console) heldFiles(ctx context.Context, inbox string, live []server.Hel
 		return 0, nil, err
 	}
 	out := make([]heldRow, 0, len(files))
-	for i := len(files) - 1; i >= 0; i-- {
-		out = append(out, c.heldRow(files[i], live))
+	for _, f := range slices.Backward(files) {
+		out = append(out, c.heldRow(f, live))
 	}
 	return n, out, nil
 }
