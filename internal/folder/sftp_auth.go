@@ -247,10 +247,8 @@ func keyType(algo string) string {
 
 func (c *hostKeyChecker) check(hostname string, remote net.Addr, key ssh.PublicKey) error {
 	fp := ssh.FingerprintSHA256(key)
-	for _, p := range c.pins {
-		if p == fp {
-			return nil
-		}
+	if slices.Contains(c.pins, fp) {
+		return nil
 	}
 	if c.known == nil {
 		return fmt.Errorf("%w: %s presented the %s key %s, but the pinned fingerprint is %s; "+
