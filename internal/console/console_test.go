@@ -125,7 +125,7 @@ path = "state/fb.db"
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	c, err := New(Deps{
+	served := serveConsole(t, Deps{
 		Config: cfg, Journal: db, Location: time.UTC,
 		Health: func(context.Context) server.Health {
 			return server.Health{Portals: map[string]server.PortalHealth{"main": {Status: server.StatusPaused, Reason: "the portal refused the token"}},
@@ -143,13 +143,21 @@ path = "state/fb.db"
 		},
 		Open: func(ctx context.Context, _, p string) (io.ReadCloser, error) { return f.Open(ctx, p) },
 	})
+	e.srv, e.browser = served.srv, served.browser
+	return e
+}
+
+// serveConsole serves the console over d on 127.0.0.1 as the daemon does,
+// beside /metrics and /healthz, for a browser session.
+func serveConsole(t *testing.T, d Deps) *consoleEnv {
+	t.Helper()
+	c, err := New(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
-	t.Cleanup(e.srv.Close)
-	e.browser = newBrowser(t, false)
-	return e
+	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
+	t.Cleanup(srv.Close)
+	return &consoleEnv{srv: srv, db: d.Journal, browser: newBrowser(t, false)}
 }
 
 func (e *consoleEnv) do(t *testing.T, client *http.Client, method, path string, form url.Values, hdr map[string]string) (int, string) {
