@@ -217,6 +217,7 @@ func TestConsolePages(t *testing.T) {
 		{"files filtered by name", "/files?q=ok", 200, []string{"SKU_OK.csv"}, []string{"SKU_BAD.csv"}},
 		{"files filtered by day", "/files?date=2026-11-21", 200, []string{"SKU_OK.csv", "SKU_BAD.csv"}, nil},
 		{"files of another day", "/files?date=2026-11-22", 200, []string{"No file matches."}, nil},
+		{"files past the last page", "/files?page=9", 200, []string{`href="/files?page=8" rel="prev"`}, []string{"201–200 of 3"}},
 		{"bad filter", "/files?date=yesterday", 200, []string{"write it as 2026-11-21"}, nil},
 		{"file page", fmt.Sprintf("/files/%d", e.failed), 200, []string{"#2 SKU_BAD.csv", `id="state">failed`, "X", "invalid",
 			"column &#34;name&#34;: is empty", "download/report", "download/rejected", "download/original", `id="replay">Replay<`,
