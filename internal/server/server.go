@@ -278,7 +278,6 @@ func Handler(gatherer prometheus.Gatherer, health HealthFunc, access Access, mou
 type Server struct {
 	srv  *http.Server
 	ln   net.Listener
-	log  *slog.Logger
 	done chan error
 }
 
@@ -297,7 +296,6 @@ func Start(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (
 			BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		},
 		ln:   ln,
-		log:  log,
 		done: make(chan error, 1),
 	}
 	go func() {
