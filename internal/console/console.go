@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"filebridge/internal/config"
@@ -125,30 +126,37 @@ func (c *Console) sign(what string) string {
 // /metrics and /healthz). Every other path stays a 404.
 func (c *Console) Mount(mux *http.ServeMux) {
 	assets, _ := fs.Sub(assetFS, "assets")
-	files := http.FileServerFS(assets)
-	mux.Handle("/assets/{name}", c.get(func(w http.ResponseWriter, r *http.Request) {
+	files := http.StripPrefix("/assets/", http.FileServerFS(assets))
+	mux.Handle("/assets/{name}", c.serve(http.MethodGet, false, func(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Cache-Control", "max-age=3600")
-		http.StripPrefix("/assets/", files).ServeHTTP(w, r)
-	}, false))
+		files.ServeHTTP(w, r)
+		return nil
+	}))
 	mux.Handle("/login", http.HandlerFunc(c.login))
-	mux.Handle("/{$}", c.get(c.dashboard, true))
-	mux.Handle("/files", c.get(c.files, true))
-	mux.Handle("/files/{id}", c.get(c.file, true))
-	mux.Handle("/files/{id}/download/{kind}", c.get(c.download, true))
-	mux.Handle("/files/{id}/replay", c.post(c.replay))
-	mux.Handle("/files/{id}/ack", c.post(c.acknowledge))
-	mux.Handle("/exports/{outbox}/{export}/run", c.post(c.runExport))
+	mux.Handle("/{$}", c.serve(http.MethodGet, true, c.dashboard))
+	mux.Handle("/files", c.serve(http.MethodGet, true, c.files))
+	mux.Handle("/files/{id}", c.serve(http.MethodGet, true, c.file))
+	mux.Handle("/files/{id}/download/{kind}", c.serve(http.MethodGet, true, c.download))
+	mux.Handle("/files/{id}/replay", c.serve(http.MethodPost, true, c.replay))
+	mux.Handle("/files/{id}/ack", c.serve(http.MethodPost, true, c.acknowledge))
+	mux.Handle("/exports/{outbox}/{export}/run", c.serve(http.MethodPost, true, c.runExport))
 	mux.Handle("/api/exports/{outbox}/{export}/run", http.HandlerFunc(c.apiRunExport))
-	mux.Handle("/exports", c.get(c.exportsPage, true))
-	mux.Handle("/exports/runs/{id}/download", c.get(c.downloadExport, true))
-	mux.Handle("/exports/runs/{id}/resend", c.post(c.resend))
+	mux.Handle("/exports", c.serve(http.MethodGet, true, c.exportsPage))
+	mux.Handle("/exports/runs/{id}/download", c.serve(http.MethodGet, true, c.downloadExport))
+	mux.Handle("/exports/runs/{id}/resend", c.serve(http.MethodPost, true, c.resend))
 }
 
-// get serves GET (and HEAD) only, behind the access check when guarded;
-// other methods are a 404 like an unknown path.
-func (c *Console) get(h http.HandlerFunc, guarded bool) http.Handler {
+// errNotFound makes serve answer a 404, as for an unknown path.
+var errNotFound = errors.New("not found")
+
+// serve serves one method (GET answers HEAD too; any other method is a
+// 404 like an unknown path), behind the access check when guarded. An
+// action (POST) must also come from the same origin with the CSRF token
+// of its session. An error h returns is an error page (500), or a 404
+// for errNotFound.
+func (c *Console) serve(method string, guarded bool, h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if r.Method != method && (method != http.MethodGet || r.Method != http.MethodHead) {
 			http.NotFound(w, r)
 			return
 		}
@@ -156,29 +164,17 @@ func (c *Console) get(h http.HandlerFunc, guarded bool) http.Handler {
 			c.unauthorized(w, r)
 			return
 		}
-		secureHeaders(w)
-		h(w, r)
-	})
-}
-
-// post serves an action: POST only, access checked, same origin, CSRF
-// token checked.
-func (c *Console) post(h http.HandlerFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			http.NotFound(w, r)
-			return
-		}
-		if !c.allowed(r) {
-			c.unauthorized(w, r)
-			return
-		}
-		if err := c.cop.Check(r); err != nil || !c.csrfOK(r) {
+		if method == http.MethodPost && (c.cop.Check(r) != nil || !c.csrfOK(r)) {
 			http.Error(w, "Forbidden: the form is stale or came from another site; reload the page and try again", http.StatusForbidden)
 			return
 		}
 		secureHeaders(w)
-		h(w, r)
+		switch err := h(w, r); {
+		case errors.Is(err, errNotFound):
+			http.NotFound(w, r)
+		case err != nil:
+			c.fail(w, r, http.StatusInternalServerError, err)
+		}
 	})
 }
 
@@ -214,9 +210,13 @@ func (c *Console) session(w http.ResponseWriter, r *http.Request, fresh bool) (s
 		return "", fmt.Errorf("starting a console session: %w", err)
 	}
 	sid := hex.EncodeToString(b)
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: sid, Path: "/",
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+	setCookie(w, r, sessionCookie, sid)
 	return sid, nil
+}
+
+func setCookie(w http.ResponseWriter, r *http.Request, name, value string) {
+	http.SetCookie(w, &http.Cookie{Name: name, Value: value, Path: "/",
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
 }
 
 // loginValue is the login cookie of session sid: a signature of the
@@ -243,23 +243,28 @@ func (c *Console) allowed(r *http.Request) bool {
 		// 127.0.0.1 (DNS rebinding) gets nothing.
 		return server.LoopbackHost(r.Host)
 	}
-	s := c.d.Config.Server
-	if tok := s.Token.Value(); tok != "" {
-		if h := r.Header.Get("Authorization"); len(h) > 7 && h[:7] == "Bearer " && equal(h[7:], tok) {
+	if tok := c.d.Config.Server.Token.Value(); tok != "" {
+		if bearer, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && equal(bearer, tok) {
 			return true
 		}
 		if ck, err := r.Cookie(cookieName); err == nil && sessionID(r) != "" && equal(ck.Value, c.loginValue(sessionID(r), tok)) {
 			return true
 		}
 	}
-	if user, pass, ok := r.BasicAuth(); ok {
-		for _, u := range s.Users {
-			if equal(user, u.Name) && equal(pass, u.Password.Value()) {
-				return true
+	return c.basicUser(r) != ""
+}
+
+// basicUser is the [[server.users]] login the request's basic auth
+// matches ("" none).
+func (c *Console) basicUser(r *http.Request) string {
+	if name, pass, ok := r.BasicAuth(); ok {
+		for _, u := range c.d.Config.Server.Users {
+			if equal(name, u.Name) && equal(pass, u.Password.Value()) {
+				return u.Name
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // Access is the console's access rule for the server's other paths
@@ -315,8 +320,7 @@ func (c *Console) login(w http.ResponseWriter, r *http.Request) {
 			c.fail(w, r, http.StatusInternalServerError, err)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: c.loginValue(sid, tok), Path: "/",
-			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		setCookie(w, r, cookieName, c.loginValue(sid, tok))
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 	}
 }

@@ -125,7 +125,7 @@ path = "state/fb.db"
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.Close() })
-	c, err := New(Deps{
+	served := serveConsole(t, Deps{
 		Config: cfg, Journal: db, Location: time.UTC,
 		Health: func(context.Context) server.Health {
 			return server.Health{Portals: map[string]server.PortalHealth{"main": {Status: server.StatusPaused, Reason: "the portal refused the token"}},
@@ -143,13 +143,21 @@ path = "state/fb.db"
 		},
 		Open: func(ctx context.Context, _, p string) (io.ReadCloser, error) { return f.Open(ctx, p) },
 	})
+	e.srv, e.browser = served.srv, served.browser
+	return e
+}
+
+// serveConsole serves the console over d on 127.0.0.1 as the daemon does,
+// beside /metrics and /healthz, for a browser session.
+func serveConsole(t *testing.T, d Deps) *consoleEnv {
+	t.Helper()
+	c, err := New(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv = httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
-	t.Cleanup(e.srv.Close)
-	e.browser = newBrowser(t, false)
-	return e
+	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
+	t.Cleanup(srv.Close)
+	return &consoleEnv{srv: srv, db: d.Journal, browser: newBrowser(t, false)}
 }
 
 func (e *consoleEnv) do(t *testing.T, client *http.Client, method, path string, form url.Values, hdr map[string]string) (int, string) {
@@ -209,6 +217,7 @@ func TestConsolePages(t *testing.T) {
 		{"files filtered by name", "/files?q=ok", 200, []string{"SKU_OK.csv"}, []string{"SKU_BAD.csv"}},
 		{"files filtered by day", "/files?date=2026-11-21", 200, []string{"SKU_OK.csv", "SKU_BAD.csv"}, nil},
 		{"files of another day", "/files?date=2026-11-22", 200, []string{"No file matches."}, nil},
+		{"files past the last page", "/files?page=9", 200, []string{`href="/files?page=8" rel="prev"`}, []string{"201–200 of 3"}},
 		{"bad filter", "/files?date=yesterday", 200, []string{"write it as 2026-11-21"}, nil},
 		{"file page", fmt.Sprintf("/files/%d", e.failed), 200, []string{"#2 SKU_BAD.csv", `id="state">failed`, "X", "invalid",
 			"column &#34;name&#34;: is empty", "download/report", "download/rejected", "download/original", `id="replay">Replay<`,

@@ -2,17 +2,13 @@ package console
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"filebridge/internal/config"
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
-	"filebridge/internal/server"
 )
 
 // TestConsoleInstancesOnPostgres: on a journal shared by several
@@ -65,13 +61,7 @@ url = "out"
 	if _, won, err := nodes["node-b"].ClaimTick(ctx, "erp", "stock", tick); !won || err != nil {
 		t.Fatalf("ClaimTick = %v, %v", won, err)
 	}
-	c, err := New(Deps{Config: cfg, Journal: nodes["node-a"], Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), nil, c.Access(false), c.Mount))
-	defer srv.Close()
-	e := &consoleEnv{srv: srv, browser: newBrowser(t, false)}
+	e := serveConsole(t, Deps{Config: cfg, Journal: nodes["node-a"], Location: time.UTC})
 	tests := []struct {
 		path string
 		want []string // in this order

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -15,7 +16,6 @@ import (
 	"time"
 
 	"filebridge/internal/journal"
-	"filebridge/internal/server"
 )
 
 // exportNowTimeout bounds an export the console's Run now button runs
@@ -75,120 +75,6 @@ func docSummary(counts map[journal.Result]int) string {
 	return "–"
 }
 
-// inboxRow is one inbox on the dashboard.
-type inboxRow struct {
-	Name, Portal        string
-	Waiting, Processing int
-	// HeldCount counts the files waiting in processing/ for master data,
-	// from the journal's hold state (not counted in Processing nor
-	// Retrying); Held lists the oldest of them.
-	HeldCount   int
-	Held        []heldRow
-	Retrying    int
-	NextRetry   *time.Time
-	DoneToday   int
-	FailedToday int
-	LastError   string
-	// Status and Reason: the inbox's trouble (degraded, with why: a host
-	// key that does not match, a folder that cannot be reached, a full
-	// disk); "" while it is fine.
-	Status, Reason string
-	// Ignored are the entries of the inbox folder not taken, with why.
-	Ignored []server.IgnoredHealth
-}
-
-// portalRow is one portal on the dashboard.
-type portalRow struct {
-	Name, Edition, Status, Reason string
-	Since                         *time.Time
-	// Concurrency is the configured ceiling; Limit the adaptive limit the
-	// client runs at now (0: not known, the console runs without clients).
-	Concurrency, Limit int
-}
-
-func (c *Console) dashboard(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	now := c.d.Now()
-	lt := now.In(c.d.Location)
-	midnight := time.Date(lt.Year(), lt.Month(), lt.Day(), 0, 0, 0, 0, c.d.Location)
-	today, err := c.d.Journal.InboxDay(ctx, midnight)
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
-	}
-	var h server.Health
-	if c.d.Health != nil {
-		h = c.d.Health(ctx)
-	}
-	live := liveUntil(h)
-	cfg := c.d.Config
-	var inboxes []inboxRow
-	anyHeld, anyIgnored := false, false
-	for _, ic := range cfg.Inboxes {
-		day := today[ic.Name]
-		row := inboxRow{Name: ic.Name, Portal: ic.Portal,
-			DoneToday: day[journal.FileDone] + day[journal.FileDuplicate], FailedToday: day[journal.FileFailed]}
-		if row.HeldCount, row.Held, err = c.heldFiles(ctx, ic.Name, live); err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
-		}
-		open := day[journal.FileClaimed] + day[journal.FileSubmitting]
-		row.Processing = max(open-row.HeldCount, 0)
-		if ih, ok := h.Inboxes[ic.Name]; ok {
-			// Between rounds the queue leaves the held files out.
-			row.Waiting = max(ih.Queue-row.Processing, 0)
-			row.Retrying, row.NextRetry, row.LastError = ih.Retrying, ih.NextRetry, ih.LastError
-			if ih.Status != "" && ih.Status != server.StatusOK {
-				row.Status, row.Reason = ih.Status, ih.Reason
-			}
-			row.Ignored = ih.Ignored
-		}
-		anyHeld = anyHeld || row.HeldCount > 0
-		anyIgnored = anyIgnored || len(row.Ignored) > 0
-		inboxes = append(inboxes, row)
-	}
-	var limits map[string]int
-	if c.d.Limits != nil {
-		limits = c.d.Limits()
-	}
-	var portals []portalRow
-	for _, name := range cfg.PortalNames() {
-		p := cfg.Portals[name]
-		row := portalRow{Name: name, Edition: string(p.Edition), Status: server.StatusOK, Concurrency: p.Concurrency, Limit: limits[name]}
-		if ph, ok := h.Portals[name]; ok {
-			row.Status, row.Reason, row.Since = ph.Status, ph.Reason, ph.Since
-		}
-		portals = append(portals, row)
-	}
-	exports, err := Exports(ctx, cfg, c.d.Journal, "", now)
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
-	}
-	inFlight, err := c.inFlight(ctx, now)
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
-	}
-	instances, _, err := c.instances(ctx, now)
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
-	}
-	totals, inboxes, inboxPages, exports, exportPages := summarise(r.URL.Query(), inboxes, exports)
-	if totals != nil { // held and ignored entries of the inboxes listed
-		anyHeld = slices.ContainsFunc(inboxes, func(r inboxRow) bool { return r.HeldCount > 0 })
-		anyIgnored = slices.ContainsFunc(inboxes, func(r inboxRow) bool { return len(r.Ignored) > 0 })
-	}
-	c.render(w, r, http.StatusOK, "dashboard", map[string]any{
-		"Title": "Dashboard", "Inboxes": inboxes, "Portals": portals, "Exports": exports, "InFlight": inFlight,
-		"Totals": totals, "InboxPages": inboxPages, "ExportPages": exportPages,
-		"Shared": c.d.Journal.Shared(), "Instances": instances,
-		"AnyHeld": anyHeld, "AnyIgnored": anyIgnored, "ShowLimit": c.d.Limits != nil,
-		"CanExport": c.d.RunExport != nil, "Exported": r.URL.Query().Get("exported"), "ExportError": r.URL.Query().Get("export_error"),
-	})
-}
-
 // fileFilter reads the files table's filters from the query string.
 type fileFilter struct {
 	Inbox, State, Type, Date, Q string
@@ -198,7 +84,7 @@ type fileFilter struct {
 	Resolved bool
 }
 
-func (f fileFilter) query(page int) template.URL {
+func (f fileFilter) query(page int) string {
 	v := url.Values{}
 	for k, s := range map[string]string{"inbox": f.Inbox, "state": f.State, "type": f.Type, "date": f.Date, "q": f.Q} {
 		if s != "" {
@@ -211,18 +97,52 @@ func (f fileFilter) query(page int) template.URL {
 	return pageURL("/files", v, page)
 }
 
+// pager is the position of one page of a list: rows From to To of Total
+// (0 and 0 when it shows none), with the links to the pages before and
+// after ("" at an end).
+type pager struct {
+	From, To, Total int
+	Prev, Next      string
+}
+
+// pageOf places page n (from 1) of a list of total rows, size a page,
+// which shows shown of them; link(m) is the link to page m.
+func pageOf(n, size, shown, total int, link func(m int) string) pager {
+	from := (n - 1) * size
+	p := pager{Total: total}
+	if shown > 0 {
+		p.From, p.To = from+1, from+shown
+	}
+	if n > 1 {
+		p.Prev = link(n - 1)
+	}
+	if from+shown < total {
+		p.Next = link(n + 1)
+	}
+	return p
+}
+
+// pageNumber is the page the query's key asks for: 1 unless a number
+// above 1.
+func pageNumber(q url.Values, key string) int {
+	if n, err := strconv.Atoi(q.Get(key)); err == nil && n > 1 {
+		return n
+	}
+	return 1
+}
+
 // pageURL is the link to page of a list at path with the query v.
-func pageURL(path string, v url.Values, page int) template.URL {
+func pageURL(path string, v url.Values, page int) string {
 	if page > 1 {
 		v.Set("page", strconv.Itoa(page))
 	}
 	if len(v) == 0 {
-		return template.URL(path)
+		return path
 	}
-	return template.URL(path + "?" + v.Encode())
+	return path + "?" + v.Encode()
 }
 
-func (c *Console) files(w http.ResponseWriter, r *http.Request) {
+func (c *Console) files(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	ff := fileFilter{Inbox: q.Get("inbox"), State: q.Get("state"), Type: q.Get("type"), Date: q.Get("date"), Q: q.Get("q"),
 		Page: pageNumber(q, "page"), Resolved: q.Get("resolved") == "1"}
@@ -262,14 +182,12 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if err != nil {
-			c.fail(w, r, http.StatusInternalServerError, err)
-			return
+			return err
 		}
 	}
 	_, holders, err := c.instances(ctx, c.d.Now())
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	var inboxes, types []string
 	for _, ic := range c.d.Config.Inboxes {
@@ -281,80 +199,60 @@ func (c *Console) files(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	data := map[string]any{
-		"Title": "Files", "Files": files, "Counts": counts, "Total": total, "Filter": ff, "Problems": problems,
+		"Title": "Files", "Files": files, "Counts": counts, "Filter": ff, "Problems": problems,
 		"Inboxes": inboxes, "Types": types, "Shared": c.d.Journal.Shared(), "Holders": holders,
 		"States": []string{string(journal.FileClaimed), string(journal.FileSubmitting), stateHeld,
 			string(journal.FileDone), string(journal.FileFailed), string(journal.FileDuplicate)},
-		"From": jf.Offset + 1, "To": jf.Offset + len(files), "Failures": ff.State == string(journal.FileFailed),
+		"Pages": pageOf(ff.Page, pageSize, len(files), total, ff.query), "Failures": ff.State == string(journal.FileFailed),
 	}
 	if ff.State == string(journal.FileFailed) {
 		flip := ff
 		flip.Resolved, flip.Page = !ff.Resolved, 1
 		data["FlipResolved"] = flip.query(1)
 	}
-	if ff.Page > 1 {
-		data["Prev"] = ff.query(ff.Page - 1)
-	}
-	if jf.Offset+len(files) < total {
-		data["Next"] = ff.query(ff.Page + 1)
-	}
 	c.render(w, r, http.StatusOK, "files", data)
+	return nil
 }
 
-// fileOf reads the file of the {id} path value; a 404 when there is none.
-func (c *Console) fileOf(w http.ResponseWriter, r *http.Request) (journal.File, bool) {
-	return byID(c, w, r, c.d.Journal.File)
-}
-
-// byID reads what the {id} path value names with get: a 404 when the
-// value is no id or names nothing, a 500 when the journal fails.
-func byID[T any](c *Console, w http.ResponseWriter, r *http.Request, get func(context.Context, int64) (T, error)) (T, bool) {
-	var zero T
+// byID reads what the {id} path value names with get: errNotFound when
+// the value is no id or names nothing.
+func byID[T any](r *http.Request, get func(context.Context, int64) (T, error)) (T, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		http.NotFound(w, r)
-		return zero, false
+		var zero T
+		return zero, errNotFound
 	}
 	v, err := get(r.Context(), id)
 	if errors.Is(err, journal.ErrNotFound) {
-		http.NotFound(w, r)
-		return zero, false
+		return v, errNotFound
 	}
-	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return zero, false
-	}
-	return v, true
+	return v, err
 }
 
-func (c *Console) file(w http.ResponseWriter, r *http.Request) {
-	f, ok := c.fileOf(w, r)
-	if !ok {
-		return
+func (c *Console) file(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
 	}
 	ctx := r.Context()
 	dp := docPageOf(r, f)
 	docs, docsTotal, err := c.d.Journal.DocumentsPage(ctx, f.ID, dp.query())
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	counts, err := c.d.Journal.ResultCounts(ctx, []int64{f.ID})
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	of, isReplay, err := c.d.Journal.ReplayOf(ctx, f.ID)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
 	replays, err := c.d.Journal.ReplaysOf(ctx, f.ID)
 	if err != nil {
-		c.fail(w, r, http.StatusInternalServerError, err)
-		return
+		return err
 	}
-	var heldInfo *heldRow
+	var held *heldRow
 	downloads := map[string]string{}
 	if c.d.Open != nil {
 		for kind, p := range downloadPaths(f) {
@@ -364,15 +262,11 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if f.Held() {
-		var h server.Health
-		if c.d.Health != nil {
-			h = c.d.Health(ctx)
-		}
-		until := c.holdUntil(f, liveUntil(h))
-		heldInfo = &heldRow{ID: f.ID, Inbox: f.Inbox, Name: f.Name, Since: f.HeldSince, Until: until, WaitingFor: f.WaitingList()}
+		row := c.heldRow(f, c.health(ctx).Inboxes[f.Inbox].Held)
+		held = &row
 	}
 	data := map[string]any{
-		"Title": f.Name, "File": f, "Held": heldInfo, "Docs": docs, "DocPage": dp.view(f.ID, len(docs), docsTotal),
+		"Title": f.Name, "File": f, "Held": held, "Docs": docs, "DocPage": dp.view(f.ID, len(docs), docsTotal),
 		"Counts": counts[f.ID], "Downloads": downloads,
 		"Replays": replays, "CanReplay": c.d.Replay != nil && !f.State.Open() && (f.State != journal.FileFailed || f.Replayable()),
 		"NeedsForce": f.State != journal.FileFailed, "Replayed": r.URL.Query().Get("replayed"),
@@ -381,6 +275,7 @@ func (c *Console) file(w http.ResponseWriter, r *http.Request) {
 		data["ReplayOf"] = of.OriginalID
 	}
 	c.render(w, r, http.StatusOK, "file", data)
+	return nil
 }
 
 // downloadPaths are the files of a journal file that can be downloaded, by
@@ -393,60 +288,61 @@ func downloadPaths(f journal.File) map[string]string {
 	return map[string]string{"original": orig, "report": f.ReportPath, "rejected": f.RejectedPath()}
 }
 
-func (c *Console) download(w http.ResponseWriter, r *http.Request) {
-	f, ok := c.fileOf(w, r)
-	if !ok {
-		return
+func (c *Console) download(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
 	}
 	p := downloadPaths(f)[r.PathValue("kind")]
 	if p == "" || c.d.Open == nil {
-		http.NotFound(w, r)
-		return
+		return errNotFound
 	}
 	rc, err := c.d.Open(r.Context(), f.Inbox, p)
 	if err != nil {
 		c.fail(w, r, http.StatusNotFound, fmt.Errorf("%s of #%d %s is no longer at %s (moved or removed by hand?): %w", r.PathValue("kind"), f.ID, f.Name, p, err))
-		return
+		return nil
 	}
+	c.send(w, rc, p, "text/csv; charset=utf-8", "a download")
+	return nil
+}
+
+// send answers with rc, the file at p, as an attachment named after it:
+// a CSV file as csvType. An error on the way is logged as sending what.
+func (c *Console) send(w http.ResponseWriter, rc io.ReadCloser, p, csvType, what string) {
 	defer rc.Close()
 	ctype := "application/octet-stream"
 	if strings.HasSuffix(strings.ToLower(p), ".csv") {
-		ctype = "text/csv; charset=utf-8"
+		ctype = csvType
 	}
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", path.Base(p)))
 	if _, err := io.Copy(w, rc); err != nil {
-		c.d.Logger.Warn("console: sending a download", "file", p, "error", err)
+		c.d.Logger.Warn("console: sending "+what, "file", p, "error", err)
 	}
 }
 
-func (c *Console) replay(w http.ResponseWriter, r *http.Request) {
-	f, ok := c.fileOf(w, r)
-	if !ok {
-		return
+func (c *Console) replay(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
 	}
 	if c.d.Replay == nil {
-		http.NotFound(w, r)
-		return
+		return errNotFound
 	}
 	name, err := c.d.Replay(r.Context(), f.ID, r.PostFormValue("force") == "1")
 	if err != nil {
 		c.fail(w, r, http.StatusConflict, err)
-		return
+		return nil
 	}
 	c.d.Logger.Info("console: file put back for a replay", "file", f.Name, "file_id", f.ID, "as", name)
 	http.Redirect(w, r, fmt.Sprintf("/files/%d?replayed=%s", f.ID, url.QueryEscape(name)), http.StatusSeeOther)
+	return nil
 }
 
-func (c *Console) runExport(w http.ResponseWriter, r *http.Request) {
-	if c.d.RunExport == nil {
-		http.NotFound(w, r)
-		return
-	}
+func (c *Console) runExport(w http.ResponseWriter, r *http.Request) error {
 	ob, ex := r.PathValue("outbox"), r.PathValue("export")
-	if c.d.Config.Outbox(ob) == nil {
-		http.NotFound(w, r)
-		return
+	if c.d.RunExport == nil || c.d.Config.Outbox(ob) == nil {
+		return errNotFound
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), exportNowTimeout)
 	defer cancel()
@@ -458,4 +354,79 @@ func (c *Console) runExport(w http.ResponseWriter, r *http.Request) {
 		v.Set("exported", fmt.Sprintf("%s/%s: %s", ob, ex, done))
 	}
 	http.Redirect(w, r, "/?"+v.Encode(), http.StatusSeeOther)
+	return nil
+}
+
+// docsPerPage is how many documents a file's page shows at once: a file of
+// 200,000 documents is a page of a hundred, not a 29 MB page.
+const docsPerPage = 100
+
+// docPage is the documents a file's page shows: the problems (the default
+// for a failed file) or all, and which page of them.
+type docPage struct {
+	problems bool
+	page     int // from 1
+}
+
+// docPageOf reads ?docs=problems|all&page=N; a failed file shows its
+// problems unless asked for all.
+func docPageOf(r *http.Request, f journal.File) docPage {
+	q := r.URL.Query()
+	dp := docPage{problems: f.State == journal.FileFailed, page: pageNumber(q, "page")}
+	switch q.Get("docs") {
+	case "problems":
+		dp.problems = true
+	case "all":
+		dp.problems = false
+	}
+	return dp
+}
+
+func (dp docPage) query() journal.DocPage {
+	p := journal.DocPage{Limit: docsPerPage, Offset: (dp.page - 1) * docsPerPage}
+	if dp.problems {
+		p.Results = journal.Problems
+	}
+	return p
+}
+
+// docPageView is what the template shows of it.
+type docPageView struct {
+	Problems bool
+	pager
+	Flip string // the link to the other choice
+}
+
+func (dp docPage) view(fileID int64, shown, total int) docPageView {
+	link := func(problems bool, page int) string {
+		v := url.Values{"docs": {"all"}}
+		if problems {
+			v.Set("docs", "problems")
+		}
+		return pageURL(fmt.Sprintf("/files/%d", fileID), v, page) + "#documents"
+	}
+	return docPageView{Problems: dp.problems, Flip: link(!dp.problems, 1),
+		pager: pageOf(dp.page, docsPerPage, shown, total, func(m int) string { return link(dp.problems, m) })}
+}
+
+// acknowledge resolves an open failure by hand: who (the basic-auth user,
+// else "console": the token and the loopback console name no one), when
+// and the note are recorded in the journal.
+func (c *Console) acknowledge(w http.ResponseWriter, r *http.Request) error {
+	f, err := byID(r, c.d.Journal.File)
+	if err != nil {
+		return err
+	}
+	who := cmp.Or(c.basicUser(r), "console")
+	acked, err := c.d.Journal.Acknowledge(r.Context(), f.ID, who, r.PostFormValue("note"))
+	switch {
+	case errors.Is(err, journal.ErrNotFailed), errors.Is(err, journal.ErrResolved):
+		c.fail(w, r, http.StatusConflict, fmt.Errorf("#%d %s: %w", f.ID, f.Name, err))
+		return nil
+	case err != nil:
+		return err
+	}
+	c.d.Logger.Info("console: failure acknowledged", "file", f.Name, "file_id", f.ID, "by", who)
+	http.Redirect(w, r, fmt.Sprintf("/files/%d", acked.ID), http.StatusSeeOther)
+	return nil
 }

@@ -3,13 +3,10 @@ package console
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"filebridge/internal/journal"
 	"filebridge/internal/server"
@@ -51,18 +48,12 @@ func TestDashboardManyInboxes(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := now.Add(time.Minute)
-	c, err := New(Deps{Config: cfg, Journal: db, Location: time.UTC, Health: func(context.Context) server.Health {
+	e := serveConsole(t, Deps{Config: cfg, Journal: db, Location: time.UTC, Health: func(context.Context) server.Health {
 		return server.Health{Inboxes: map[string]server.InboxHealth{
 			"t0300": {Status: "degraded", Reason: "the disk of the inbox folder is full"},
 			"t0100": {Retrying: 1, NextRetry: &next},
 		}}
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(server.Handler(prometheus.NewRegistry(), func(context.Context) server.Health { return server.Health{} }, c.Access(false), c.Mount))
-	t.Cleanup(srv.Close)
-	e := &consoleEnv{srv: srv, db: db, browser: newBrowser(t, false)}
 
 	rowRE := regexp.MustCompile(`<tr>\s*<td><a href="/files\?inbox=(t\d{4})">`)
 	exportRE := regexp.MustCompile(`<a href="/exports\?export=(t\d{4}-out)%2Fstock">`)

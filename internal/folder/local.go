@@ -273,18 +273,15 @@ func (f *localFolder) Replace(ctx context.Context, from, to string) error {
 }
 
 func (f *localFolder) preparePair(ctx context.Context, from, to string) (*os.Root, string, string, error) {
-	r, cfrom, err := f.prepare(ctx, from)
+	if err := ctx.Err(); err != nil {
+		return nil, "", "", err
+	}
+	cfrom, cto, err := cleanPair(from, to)
 	if err != nil {
 		return nil, "", "", err
 	}
-	cto, err := cleanName(to)
-	if err != nil {
-		return nil, "", "", err
-	}
-	if cfrom == "." || cto == "." {
-		return nil, "", "", badName(".", "the folder root cannot be moved")
-	}
-	return r, cfrom, cto, nil
+	r, err := f.getRoot()
+	return r, cfrom, cto, err
 }
 
 func (f *localFolder) Remove(ctx context.Context, name string) error {

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // ErrInvalidName is returned (wrapped, together with fs.ErrInvalid) for a
@@ -64,6 +66,20 @@ func cleanName(name string) (string, error) {
 		return ".", nil
 	}
 	return strings.Join(parts, "/"), nil
+}
+
+// cleanPair cleans the names of a move, neither of which may be the root.
+func cleanPair(from, to string) (cfrom, cto string, err error) {
+	if cfrom, err = cleanName(from); err != nil {
+		return "", "", err
+	}
+	if cto, err = cleanName(to); err != nil {
+		return "", "", err
+	}
+	if cfrom == "." || cto == "." {
+		return "", "", badName(".", "the folder root cannot be moved")
+	}
+	return cfrom, cto, nil
 }
 
 // validEntryName reports why a name read from a directory listing is unsafe,
@@ -121,7 +137,7 @@ func unsafeChars(s string) string {
 			return "contains a backslash"
 		case r == 0:
 			return "contains a NUL character"
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case unicode.IsControl(r):
 			return "contains a control character"
 		}
 	}
@@ -235,18 +251,9 @@ func tempName(base string) string {
 // CreateAtomic: "."+base+".<12 hex digits>.part". One that is still there
 // when nothing writes it was left by a kill or a timeout and may be
 // removed.
-func IsTemp(name string) bool {
-	rest, ok := strings.CutSuffix(name, ".part")
-	if !ok || len(rest) < 1+1+1+12 || rest[0] != '.' {
-		return false
-	}
-	suffix := rest[len(rest)-12:]
-	if rest[len(rest)-13] != '.' {
-		return false
-	}
-	_, err := hex.DecodeString(suffix)
-	return err == nil
-}
+func IsTemp(name string) bool { return tempRE.MatchString(name) }
+
+var tempRE = regexp.MustCompile(`(?s)^\..+\.[0-9a-fA-F]{12}\.part$`)
 
 func randomSuffix() string {
 	var b [6]byte

@@ -62,37 +62,36 @@ func (f *sftpFolder) remote(name string) (clean, full string, err error) {
 }
 
 func (f *sftpFolder) List(ctx context.Context, dir string) ([]Entry, error) {
-	clean, full, err := f.remote(dir)
-	if err != nil {
-		return nil, fmt.Errorf("listing %s on %s: %w", dir, f, err)
-	}
-	var infos []os.FileInfo
-	err = f.run(ctx, true, func(ctx context.Context, c *sftpConn) error {
-		infos, err = c.sftp.ReadDirContext(ctx, full)
-		return err
+	var out []Entry
+	err := f.runOn(ctx, "listing", dir, true, func(ctx context.Context, c *sftpConn, clean, full string) error {
+		infos, err := c.sftp.ReadDirContext(ctx, full)
+		if err != nil {
+			return err
+		}
+		out = make([]Entry, 0, len(infos))
+		for _, fi := range infos {
+			name := fi.Name()
+			if name == "." || name == ".." {
+				continue
+			}
+			if reason := validEntryName(name); reason != "" {
+				skipped(f.log, f.opts.OnSkip, clean, name, "unsafe name ("+reason+"); rename it on the server")
+				continue
+			}
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				skipped(f.log, f.opts.OnSkip, clean, name, "symbolic link: links are not followed on SFTP folders")
+				continue
+			}
+			if what := irregular(fi.Mode()); what != "" {
+				skipped(f.log, f.opts.OnSkip, clean, name, what+": only regular files are taken; remove it on the server")
+				continue
+			}
+			out = append(out, entryFromInfo(name, fi))
+		}
+		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("listing %s on %s: %w", clean, f, sftpError(err))
-	}
-	out := make([]Entry, 0, len(infos))
-	for _, fi := range infos {
-		name := fi.Name()
-		if name == "." || name == ".." {
-			continue
-		}
-		if reason := validEntryName(name); reason != "" {
-			skipped(f.log, f.opts.OnSkip, clean, name, "unsafe name ("+reason+"); rename it on the server")
-			continue
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			skipped(f.log, f.opts.OnSkip, clean, name, "symbolic link: links are not followed on SFTP folders")
-			continue
-		}
-		if what := irregular(fi.Mode()); what != "" {
-			skipped(f.log, f.opts.OnSkip, clean, name, what+": only regular files are taken; remove it on the server")
-			continue
-		}
-		out = append(out, entryFromInfo(name, fi))
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
@@ -113,36 +112,33 @@ func (f *sftpFolder) lstat(c *sftpConn, clean, full string) (os.FileInfo, error)
 	return fi, err
 }
 
-func (f *sftpFolder) Stat(ctx context.Context, name string) (Entry, error) {
-	clean, full, err := f.remote(name)
-	if err != nil {
-		return Entry{}, fmt.Errorf("statting %s on %s: %w", name, f, err)
-	}
-	var fi os.FileInfo
-	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		fi, err = f.lstat(c, clean, full)
+func (f *sftpFolder) Stat(ctx context.Context, name string) (e Entry, err error) {
+	err = f.runOn(ctx, "statting", name, true, func(_ context.Context, c *sftpConn, clean, full string) error {
+		fi, err := f.lstat(c, clean, full)
+		if err == nil {
+			e = entryFromInfo(path.Base(clean), fi)
+		}
 		return err
 	})
-	if err != nil {
-		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, sftpError(err))
-	}
-	return entryFromInfo(path.Base(clean), fi), nil
+	return e, err
 }
 
-// Open opens name for reading. The reader stays bound to ctx: every read
-// gets the per-operation timeout, and ending ctx aborts it.
 func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, error) {
-	clean, full, err := f.remote(name)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
-	}
+	return f.open(ctx, name, nil)
+}
+
+// open opens name for reading: described as listed shows it when not nil,
+// else as a look-up before the open finds it. The reader stays bound to
+// ctx: every read gets the per-operation timeout, and ending ctx aborts it.
+func (f *sftpFolder) open(ctx context.Context, name string, listed *Entry) (io.ReadCloser, error) {
 	var r *sftpFile
-	err = f.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		fi, err := f.lstat(c, clean, full)
-		if err != nil {
+	err := f.runOn(ctx, "opening", name, true, func(_ context.Context, c *sftpConn, clean, full string) (err error) {
+		var fi os.FileInfo
+		if listed != nil {
+			fi = listedInfo{name: path.Base(clean), e: *listed}
+		} else if fi, err = f.lstat(c, clean, full); err != nil {
 			return err
-		}
-		if !fi.Mode().IsRegular() {
+		} else if !fi.Mode().IsRegular() {
 			return notRegular(clean, fi.Mode())
 		}
 		fh, err := c.sftp.Open(full)
@@ -153,7 +149,7 @@ func (f *sftpFolder) Open(ctx context.Context, name string) (io.ReadCloser, erro
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, sftpError(err))
+		return nil, err
 	}
 	return r, nil
 }
@@ -277,16 +273,8 @@ func (f *sftpFolder) CreateAtomic(ctx context.Context, name string, write func(i
 }
 
 func (f *sftpFolder) preparePair(from, to string) (cfrom, ffrom, cto, fto string, err error) {
-	if cfrom, ffrom, err = f.remote(from); err != nil {
-		return
-	}
-	if cto, fto, err = f.remote(to); err != nil {
-		return
-	}
-	if cfrom == "." || cto == "." {
-		err = badName(".", "the folder root cannot be moved")
-	}
-	return
+	cfrom, cto, err = cleanPair(from, to)
+	return cfrom, path.Join(f.root, cfrom), cto, path.Join(f.root, cto), err
 }
 
 func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
@@ -304,22 +292,26 @@ func (f *sftpFolder) Rename(ctx context.Context, from, to string) error {
 }
 
 func (f *sftpFolder) Remove(ctx context.Context, name string) error {
-	return f.runOn(ctx, "removing", name, false, (*sftp.Client).Remove)
+	return f.runOn(ctx, "removing", name, false, func(_ context.Context, c *sftpConn, _, full string) error {
+		return c.sftp.Remove(full)
+	})
 }
 
 func (f *sftpFolder) MkdirAll(ctx context.Context, dir string) error {
-	return f.runOn(ctx, "creating directory", dir, true, (*sftp.Client).MkdirAll)
+	return f.runOn(ctx, "creating directory", dir, true, func(_ context.Context, c *sftpConn, _, full string) error {
+		return c.sftp.MkdirAll(full)
+	})
 }
 
-// runOn runs op on the remote path of name as run does; its errors say
-// what it was doing ("removing").
-func (f *sftpFolder) runOn(ctx context.Context, doing, name string, idempotent bool, op func(*sftp.Client, string) error) error {
+// runOn runs op on name, cleaned and as a path on the server, as run
+// does; its errors say what it was doing ("removing") to which name.
+func (f *sftpFolder) runOn(ctx context.Context, doing, name string, idempotent bool, op func(ctx context.Context, c *sftpConn, clean, full string) error) error {
 	clean, full, err := f.remote(name)
 	if err != nil {
 		return fmt.Errorf("%s %s on %s: %w", doing, name, f, err)
 	}
-	err = f.run(ctx, idempotent, func(_ context.Context, c *sftpConn) error {
-		return op(c.sftp, full)
+	err = f.run(ctx, idempotent, func(ctx context.Context, c *sftpConn) error {
+		return op(ctx, c, clean, full)
 	})
 	if err != nil {
 		return fmt.Errorf("%s %s on %s: %w", doing, clean, f, sftpError(err))
@@ -370,23 +362,7 @@ func OpenListed(ctx context.Context, f Folder, name string, e Entry) (io.ReadClo
 	if !ok || e.IsDir || e.ModTime.Unix() <= 0 {
 		return f.Open(ctx, name)
 	}
-	clean, full, err := sf.remote(name)
-	if err != nil {
-		return nil, fmt.Errorf("opening %s on %s: %w", name, f, err)
-	}
-	var r *sftpFile
-	err = sf.run(ctx, true, func(_ context.Context, c *sftpConn) error {
-		fh, err := c.sftp.Open(full)
-		if err != nil {
-			return err
-		}
-		r = &sftpFile{ctx: ctx, timeout: sf.opts.Timeout, c: c, fh: fh, info: listedInfo{name: path.Base(clean), e: e}}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, sftpError(err))
-	}
-	return r, nil
+	return sf.open(ctx, name, &e)
 }
 
 // listedInfo describes a regular file as a listing showed it.

@@ -134,11 +134,7 @@ func newHostKeyChecker(hostport string, opts Options) (*hostKeyChecker, error) {
 		// No known key, or a pinned key whose type a fingerprint does not
 		// tell: ask for the key types in OpenSSH's order of preference, so
 		// the key offered is the one ssh-keyscan and ssh-keygen -lf show first.
-		for _, a := range preferredHostKeyAlgorithms {
-			if !slices.Contains(c.algorithms, a) {
-				c.algorithms = append(c.algorithms, a)
-			}
-		}
+		c.algorithms = appendNew(c.algorithms, preferredHostKeyAlgorithms...)
 	}
 	return c, nil
 }
@@ -173,24 +169,24 @@ func knownAlgorithms(cb ssh.HostKeyCallback, hostport string) []string {
 		return nil
 	}
 	var algos []string
-	seen := map[string]bool{}
-	add := func(a ...string) {
-		for _, s := range a {
-			if !seen[s] {
-				seen[s] = true
-				algos = append(algos, s)
-			}
-		}
-	}
 	for _, k := range ke.Want {
-		switch t := k.Key.Type(); t {
-		case ssh.KeyAlgoRSA:
-			add(ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSA)
-		default:
-			add(t)
+		if t := k.Key.Type(); t == ssh.KeyAlgoRSA {
+			algos = appendNew(algos, ssh.KeyAlgoRSASHA512, ssh.KeyAlgoRSASHA256, ssh.KeyAlgoRSA)
+		} else {
+			algos = appendNew(algos, t)
 		}
 	}
 	return algos
+}
+
+// appendNew appends to list the items it does not hold yet.
+func appendNew(list []string, items ...string) []string {
+	for _, s := range items {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 // offer returns the host key algorithms to offer: all that may verify a
@@ -200,15 +196,8 @@ func (c *hostKeyChecker) offer() []string {
 	c.mu.Lock()
 	matched := c.matched
 	c.mu.Unlock()
-	first := make([]string, 0, len(c.algorithms))
-	var rest []string
-	for _, a := range c.algorithms {
-		if keyType(a) == matched {
-			first = append(first, a)
-		} else {
-			rest = append(rest, a)
-		}
-	}
+	first := slices.DeleteFunc(slices.Clone(c.algorithms), func(a string) bool { return keyType(a) != matched })
+	rest := slices.DeleteFunc(slices.Clone(c.algorithms), func(a string) bool { return keyType(a) == matched })
 	return append(first, rest...)
 }
 
@@ -231,13 +220,7 @@ func (c *hostKeyChecker) retryWithout(offered []string, refused ssh.PublicKey) [
 	if len(c.pins) == 0 || refused == nil {
 		return nil
 	}
-	var left []string
-	for _, a := range offered {
-		if keyType(a) != refused.Type() {
-			left = append(left, a)
-		}
-	}
-	return left
+	return slices.DeleteFunc(slices.Clone(offered), func(a string) bool { return keyType(a) == refused.Type() })
 }
 
 // alsoRefused adds to the error of the first refused key the other keys
@@ -264,10 +247,8 @@ func keyType(algo string) string {
 
 func (c *hostKeyChecker) check(hostname string, remote net.Addr, key ssh.PublicKey) error {
 	fp := ssh.FingerprintSHA256(key)
-	for _, p := range c.pins {
-		if p == fp {
-			return nil
-		}
+	if slices.Contains(c.pins, fp) {
+		return nil
 	}
 	if c.known == nil {
 		return fmt.Errorf("%w: %s presented the %s key %s, but the pinned fingerprint is %s; "+

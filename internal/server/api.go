@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,9 +96,7 @@ func errorKind(status int) string {
 // resourceOf is the last path segment that is not an id: "/api/sales_orders/12"
 // gives "sales_orders". It keeps the label's values few.
 func resourceOf(path string) string {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	for i := len(segs) - 1; i >= 0; i-- {
-		s := segs[i]
+	for _, s := range slices.Backward(strings.Split(strings.Trim(path, "/"), "/")) {
 		if s == "" {
 			continue
 		}

@@ -58,9 +58,6 @@ type PortalHealth struct {
 	Since  *time.Time `json:"since,omitempty"`
 }
 
-// Paused reports whether the portal is paused.
-func (p PortalHealth) Paused() bool { return p.Status == StatusPaused }
-
 // InboxHealth is the state of one inbox, as the inbox reports it.
 type InboxHealth struct {
 	Portal string `json:"portal"`
@@ -281,7 +278,6 @@ func Handler(gatherer prometheus.Gatherer, health HealthFunc, access Access, mou
 type Server struct {
 	srv  *http.Server
 	ln   net.Listener
-	log  *slog.Logger
 	done chan error
 }
 
@@ -300,7 +296,6 @@ func Start(ctx context.Context, addr string, h http.Handler, log *slog.Logger) (
 			BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		},
 		ln:   ln,
-		log:  log,
 		done: make(chan error, 1),
 	}
 	go func() {
