@@ -51,9 +51,6 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	if err := fr.writeAck(ctx, ok); err != nil {
 		return FileResult{}, err
 	}
-	if err := fr.writeEDIFACTAck(ctx, ok); err != nil {
-		return FileResult{}, err
-	}
 	if err := fr.move(ctx); err != nil {
 		return FileResult{}, err
 	}

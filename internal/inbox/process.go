@@ -61,10 +61,10 @@ type fileRun struct {
 	// small file).
 	tail    []journal.Document
 	summary string
-	// x12 is the interchange of an X12 file (nil for other formats).
-	x12 *x12Run
-	// edifact is the interchange of an EDIFACT file (nil for other formats).
-	edifact *edifactRun
+	// edi is the interchange of an X12 or EDIFACT file (nil for other
+	// formats), and refused the rows its acknowledgement rejects.
+	edi     formats.Interchange
+	refused []formats.Refusal
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -212,11 +212,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		case found && orig.ID != row.ID && fr.force:
 			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
 				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
-		case found && orig.ID != row.ID && !fr.x12Route() && fr.opts.Format != config.FormatEDIFACT:
+		case found && orig.ID != row.ID && fr.opts.Format != config.FormatX12 && fr.opts.Format != config.FormatEDIFACT:
 			return fr.duplicate(ctx, orig, "")
 		}
-		// An X12 file sent again is found by its interchange (x12Duplicate),
-		// which also acknowledges it; an EDIFACT one too (edifactDuplicate).
+		// An EDI file sent again is found by its interchange (ediDuplicate),
+		// which also acknowledges it.
 	}
 	if src == nil {
 		var err error
@@ -233,17 +233,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	fr.src = src
 	defer func() { _ = fr.src.Close() }() // a source read again (Close is idempotent)
 	var err error
-	if fr.x12, err = fr.openX12(); err != nil {
-		return FileResult{}, err
-	}
-	if fr.edifact, err = fr.openEDIFACT(); err != nil {
+	if fr.edi, err = formats.OpenInterchange(src, src.size, row.Name, fr.opts); err != nil {
 		return FileResult{}, err
 	}
 	if !replay && !fr.force { // a replay sends a known interchange again on purpose
-		if res, dup, err := fr.x12Duplicate(ctx); dup || err != nil {
-			return res, err
-		}
-		if res, dup, err := fr.edifactDuplicate(ctx); dup || err != nil {
+		if res, dup, err := fr.ediDuplicate(ctx); dup || err != nil {
 			return res, err
 		}
 	}

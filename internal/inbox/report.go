@@ -173,7 +173,6 @@ func (dl *docLines) line(jd journal.Document) error {
 	}
 	l.Key = displayKey(d)
 	dl.fr.noteFailed(d, jd.Message)
-	dl.fr.noteFailedEDIFACT(d, jd.Message)
 	rowMessages(d, jd.Message, func(row int, msg string) {
 		heap.Push(&dl.rows, rowMessage{row, msg})
 	})
