@@ -2,12 +2,9 @@ package inbox_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
@@ -38,16 +35,6 @@ func ordersEDIFACT(ref, prefix, qty string) string {
 	return b.String()
 }
 
-// contrlOf returns the one CONTRL in the acks folder.
-func contrlOf(t *testing.T, e *env) string {
-	t.Helper()
-	acks := e.ls("acks")
-	if len(acks) != 1 || !strings.HasPrefix(filepath.Base(acks[0]), "CONTRL_5412345000013_") {
-		t.Fatalf("acks: %q, want one CONTRL", acks)
-	}
-	return e.read(acks[0])
-}
-
 // TestEDIFACTInbound: an ORDERS interchange of three orders dropped in the
 // inbox creates them once on the portal and gets a CONTRL accepting it;
 // the same interchange again under another name (other bytes, same sender
@@ -75,45 +62,25 @@ func TestEDIFACTInbound(t *testing.T) {
 			t.Errorf("order %s created %d times", o, n)
 		}
 	}
-	ack := contrlOf(t, e)
-	for _, want := range []string{"UNB+UNOC:3+5798000000001:14+5412345000013:14+", "UNH+1+CONTRL:D:3:UN'", "UCI+IC101+5412345000013:14+5798000000001:14+7'",
-		"UCM+1+ORDERS:D:96A:UN:EAN008+7'\nUCM+2+ORDERS:D:96A:UN:EAN008+7'\nUCM+3+ORDERS:D:96A:UN:EAN008+7'"} {
-		if !strings.Contains(ack, want) {
-			t.Errorf("CONTRL lacks %q:\n%s", want, ack)
+	ackHas(t, takeAck(t, e, "CONTRL_5412345000013_"), "UNB+UNOC:3+5798000000001:14+5412345000013:14+", "UNH+1+CONTRL:D:3:UN'", "UCI+IC101+5412345000013:14+5798000000001:14+7'",
+		"UCM+1+ORDERS:D:96A:UN:EAN008+7'\nUCM+2+ORDERS:D:96A:UN:EAN008+7'\nUCM+3+ORDERS:D:96A:UN:EAN008+7'")
+
+	// The same bytes again, then the same sender and control reference
+	// with other content: duplicates found by their interchange, so the
+	// partner gets a CONTRL rejecting each.
+	for _, dup := range []struct{ name, data string }{
+		{"ORDERS_1_again.edi", ordersEDIFACT("IC101", "EDI-10", "2")},
+		{"ORDERS_2.edi", ordersEDIFACT("IC101", "EDI-20", "2")},
+	} {
+		e.drop(dup.name, dup.data)
+		res = result(t, e.runOnce(), dup.name)
+		if !res.Duplicate || !strings.Contains(res.Message, "EDIFACT interchange IC101 of 14:5412345000013 was received before") {
+			t.Errorf("%s: %+v", dup.name, res)
 		}
-	}
-	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
-		t.Fatal(err)
-	}
-
-	// The same bytes again: a duplicate found by its interchange, so the
-	// partner gets a CONTRL rejecting it.
-	e.drop("ORDERS_1_again.edi", ordersEDIFACT("IC101", "EDI-10", "2"))
-	res = result(t, e.runOnce(), "ORDERS_1_again.edi")
-	if !res.Duplicate || !strings.Contains(res.Message, "EDIFACT interchange IC101 of 14:5412345000013 was received before") {
-		t.Errorf("the same interchange again: %+v", res)
-	}
-	if ack := contrlOf(t, e); !strings.Contains(ack, "UCI+IC101+5412345000013:14+5798000000001:14+4+26+UNB+5'") {
-		t.Errorf("the identical file's CONTRL does not reject it (26):\n%s", ack)
-	}
-	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
-		t.Fatal(err)
-	}
-
-	// Same sender and control reference, other content: a duplicate.
-	e.drop("ORDERS_2.edi", ordersEDIFACT("IC101", "EDI-20", "2"))
-	res = result(t, e.runOnce(), "ORDERS_2.edi")
-	if !res.Duplicate || !strings.Contains(res.Message, "EDIFACT interchange IC101 of 14:5412345000013 was received before") {
-		t.Errorf("a second interchange IC101: %+v", res)
+		ackHas(t, takeAck(t, e, "CONTRL_5412345000013_"), "UCI+IC101+5412345000013:14+5798000000001:14+4+26+UNB+5'")
 	}
 	if n := e.sim.Count(portalsim.SalesOrders, "EDI-201"); n != 0 {
 		t.Errorf("the duplicate interchange created EDI-201")
-	}
-	if ack := contrlOf(t, e); !strings.Contains(ack, "UCI+IC101+5412345000013:14+5798000000001:14+4+26+UNB+5'") {
-		t.Errorf("the duplicate's CONTRL does not reject it (26):\n%s", ack)
-	}
-	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
-		t.Fatal(err)
 	}
 
 	// An empty quantity: message 1 rejected at segment 6 QTY, element 01
@@ -123,15 +90,7 @@ func TestEDIFACTInbound(t *testing.T) {
 	if res.State != journal.FileFailed || res.DocsOK != 0 {
 		t.Errorf("an interchange with an empty quantity: %+v", res)
 	}
-	ack = contrlOf(t, e)
-	for _, want := range []string{"UCI+IC102+5412345000013:14+5798000000001:14+7'", "UCM+1+ORDERS:D:96A:UN:EAN008+4'\nUCS+6'\nUCD+13+1:2'"} {
-		if !strings.Contains(ack, want) {
-			t.Errorf("CONTRL lacks %q:\n%s", want, ack)
-		}
-	}
-	if err := os.RemoveAll(filepath.Join(e.dir, "acks")); err != nil {
-		t.Fatal(err)
-	}
+	ackHas(t, takeAck(t, e, "CONTRL_5412345000013_"), "UCI+IC102+5412345000013:14+5798000000001:14+7'", "UCM+1+ORDERS:D:96A:UN:EAN008+4'\nUCS+6'\nUCD+13+1:2'")
 
 	// A wrong UNT count: rejected whole, nothing created.
 	bad := strings.Replace(ordersEDIFACT("IC103", "EDI-40", "2"), "UNT+10+2", "UNT+9+2", 1)
@@ -143,57 +102,7 @@ func TestEDIFACTInbound(t *testing.T) {
 	if n := e.sim.Count(portalsim.SalesOrders, "EDI-401"); n != 0 {
 		t.Errorf("the malformed interchange created EDI-401")
 	}
-	if ack := contrlOf(t, e); !strings.Contains(ack, "UCI+IC103+5412345000013:14+5798000000001:14+4'") || !strings.Contains(ack, "UCM+2+ORDERS:D:96A:UN:EAN008+4+29+UNT+1'") {
-		t.Errorf("the malformed interchange's CONTRL:\n%s", ack)
-	}
-	if n := e.sim.RepeatedCreates(); n != 0 {
-		t.Errorf("repeatedCreates %d", n)
-	}
-}
-
-// TestEDIFACTReplayAndRefusal: an ORDERS whose third order names a SKU the
-// portal lacks (policy partial, no hold) creates the two others, and its
-// CONTRL accepts the interchange and messages 1 and 2, rejecting message 3
-// at its LIN; once the SKU exists, a replay of the file is not taken for a
-// duplicate interchange: it creates the third order, once.
-func TestEDIFACTReplayAndRefusal(t *testing.T) {
-	e := newEnv(t, envOpts{edition: model.EditionA, inbox: `hold_missing = "0s"`,
-		routes: route("*.edi", "", `format = "edifact"`, `policy = "partial"`, "[inboxes.routes.defaults]\nwarehouseLocation = 3") + route("*.csv", "") + route("*.xlsx", "")})
-	e.dropSample("A/good/SUPPLIERS_20260302.csv", "")
-	e.runOnce()
-	e.dropSample("A/good/SKU_20260302.csv", "")
-	e.runOnce()
-	data := ordersEDIFACT("IC201", "EDI-R", "2")
-	i := strings.LastIndex(data, "PIA+5+TBL-OAK180-TOP:SA")
-	data = data[:i] + "PIA+5+THROW-WOOL-GRN:SA" + data[i+len("PIA+5+TBL-OAK180-TOP:SA"):]
-	e.drop("ORDERS_1.edi", data)
-	res := result(t, e.runOnce(), "ORDERS_1.edi")
-	if res.State != journal.FileFailed || res.DocsOK != 2 {
-		t.Fatalf("ORDERS with a SKU missing: %+v", res)
-	}
-	ack := contrlOf(t, e)
-	for _, want := range []string{"UCI+IC201+5412345000013:14+5798000000001:14+7'", "UCM+1+ORDERS:D:96A:UN:EAN008+7'\nUCM+2+ORDERS:D:96A:UN:EAN008+7'\nUCM+3+ORDERS:D:96A:UN:EAN008+4'\nUCS+"} {
-		if !strings.Contains(ack, want) {
-			t.Errorf("CONTRL lacks %q:\n%s", want, ack)
-		}
-	}
-	e.dropSample("A/good/SKU_20260310.xlsx", "")
-	e.runOnce()
-	orig := e.fileNamed("ORDERS_1.edi")
-	f, err := e.in.Folder(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := inbox.Requeue(t.Context(), e.j, f, &e.cfg.Inboxes[0], orig, false, "cli"); err != nil {
-		t.Fatal(err)
-	}
-	res = result(t, e.runOnce(), "ORDERS_1.edi")
-	if res.Duplicate || res.State != journal.FileDone {
-		t.Fatalf("the replay: %+v", res)
-	}
-	if n := e.sim.Count(portalsim.SalesOrders, "EDI-R3"); n != 1 {
-		t.Errorf("EDI-R3 created %d times by the replay", n)
-	}
+	ackHas(t, takeAck(t, e, "CONTRL_5412345000013_"), "UCI+IC103+5412345000013:14+5798000000001:14+4'", "UCM+2+ORDERS:D:96A:UN:EAN008+4+29+UNT+1'")
 	if n := e.sim.RepeatedCreates(); n != 0 {
 		t.Errorf("repeatedCreates %d", n)
 	}
