@@ -150,19 +150,21 @@ func TestFreeNamesReportsErrors(t *testing.T) {
 	}
 }
 
-// gatedStats is a folder whose Stat waits until want of them are in
-// flight together (or a second passed), recording the most seen at once.
-type gatedStats struct {
-	folder.Folder
+// gate lets calls through once want of them are in flight together (or a
+// second passed), recording the most seen at once.
+type gate struct {
 	want int
+	all  chan struct{}
 
 	mu       sync.Mutex
 	inflight int
 	most     int
-	all      chan struct{}
 }
 
-func (g *gatedStats) Stat(ctx context.Context, name string) (folder.Entry, error) {
+func newGate(want int) *gate { return &gate{want: want, all: make(chan struct{})} }
+
+// pass waits at the gate; the call it lets through calls done when over.
+func (g *gate) pass() (done func()) {
 	g.mu.Lock()
 	g.inflight++
 	g.most = max(g.most, g.inflight)
@@ -174,11 +176,30 @@ func (g *gatedStats) Stat(ctx context.Context, name string) (folder.Entry, error
 	case <-g.all:
 	case <-time.After(time.Second):
 	}
-	defer func() {
+	return func() {
 		g.mu.Lock()
 		g.inflight--
 		g.mu.Unlock()
-	}()
+	}
+}
+
+// gated is a folder whose List and Stat calls wait at their gate (nil: none).
+type gated struct {
+	folder.Folder
+	lists, stats *gate
+}
+
+func (g *gated) List(ctx context.Context, dir string) ([]folder.Entry, error) {
+	if g.lists != nil {
+		defer g.lists.pass()()
+	}
+	return g.Folder.List(ctx, dir)
+}
+
+func (g *gated) Stat(ctx context.Context, name string) (folder.Entry, error) {
+	if g.stats != nil {
+		defer g.stats.pass()()
+	}
 	return g.Folder.Stat(ctx, name)
 }
 
@@ -190,12 +211,12 @@ func TestFreeNamesAtOnce(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g := &gatedStats{Folder: localFolder(t, dir), want: 3, all: make(chan struct{})}
+	g := &gated{Folder: localFolder(t, dir), stats: newGate(3)}
 	final, report, err := freeNames(t.Context(), g, "out", "A.csv", true)
 	if err != nil || final != "out/A.csv" || report != "out/A.report.csv" {
 		t.Fatalf("got %q, %q, %v; want out/A.csv and out/A.report.csv", final, report, err)
 	}
-	if g.most != 3 {
-		t.Errorf("%d names asked for at once, want 3", g.most)
+	if g.stats.most != 3 {
+		t.Errorf("%d names asked for at once, want 3", g.stats.most)
 	}
 }
