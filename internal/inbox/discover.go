@@ -78,19 +78,12 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 			settled = append(settled, e.Name)
 			continue
 		}
-		prev, ok := in.looks[e.Name]
-		if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
-			in.looks[e.Name] = look{size: e.Size, mtime: e.ModTime, since: now}
-			waiting++
-			next = earliest(next, now.Add(settle))
-			continue
-		}
-		if now.Sub(prev.since) >= settle {
+		if since := in.lookAt(e, now); now.Sub(since) >= settle {
 			settled = append(settled, e.Name)
-			continue
+		} else {
+			waiting++
+			next = earliest(next, since.Add(settle))
 		}
-		waiting++
-		next = earliest(next, prev.since.Add(settle))
 	}
 	for name := range in.looks {
 		if !present[name] {
@@ -103,6 +96,17 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 		}
 	}
 	return settled, waiting, next, nil
+}
+
+// lookAt records a look at e taken at now, and returns since when its size
+// and mtime are the same (in.mu held).
+func (in *Inbox) lookAt(e folder.Entry, now time.Time) time.Time {
+	prev, ok := in.looks[e.Name]
+	if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
+		prev = look{size: e.Size, mtime: e.ModTime, since: now}
+		in.looks[e.Name] = prev
+	}
+	return prev.since
 }
 
 // forget drops the settle state of a claimed file.
@@ -151,13 +155,9 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 			in.mu.Unlock()
 			continue
 		}
-		prev, ok := in.looks[name]
-		if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
-			prev = look{size: e.Size, mtime: e.ModTime, since: seen}
-			in.looks[name] = prev
-		}
+		since := in.lookAt(e, seen)
 		in.mu.Unlock()
-		next = earliest(next, prev.since.Add(settle))
+		next = earliest(next, since.Add(settle))
 	}
 	return now, next
 }
@@ -391,10 +391,7 @@ func (h *hints) add(name string, all bool) {
 		h.names[name] = struct{}{}
 	}
 	h.mu.Unlock()
-	select {
-	case h.signal <- struct{}{}:
-	default:
-	}
+	poke(h.signal)
 }
 
 // take returns the names gathered since the last take, sorted, and whether
@@ -433,8 +430,13 @@ func (a *alarm) post(t time.Time) {
 	a.mu.Lock()
 	a.at = earliest(a.at, t)
 	a.mu.Unlock()
+	poke(a.signal)
+}
+
+// poke signals ch unless a signal is pending already.
+func poke(ch chan struct{}) {
 	select {
-	case a.signal <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }

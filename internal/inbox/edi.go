@@ -44,11 +44,8 @@ func (fr *fileRun) noteFailed(d formats.Doc, msg string) {
 		return
 	}
 	col := ""
-	for _, is := range d.Issues {
-		if !is.Warning {
-			col, msg = is.Column, is.Message
-			break
-		}
+	if is, ok := firstError(d.Issues); ok {
+		col, msg = is.Column, is.Message
 	}
 	for _, r := range d.Rows {
 		fr.refused = append(fr.refused, formats.Refusal{Row: r, Column: col, Msg: msg})
@@ -72,8 +69,7 @@ func (fr *fileRun) writeAck(ctx context.Context, ok int) error {
 	if err != nil {
 		return err
 	}
-	fileErr := len(fr.problems) > 0 || fileErrors(fr.sum) > 0
-	ack, err := x.Ack(fr.src, fr.src.size, fr.refused, fileErr, ctl, in.now())
+	ack, err := x.Ack(fr.src, fr.src.size, fr.refused, fr.fileErr(), ctl, in.now())
 	if err != nil {
 		return err
 	}

@@ -564,7 +564,7 @@ func (fr *fileRun) quarantine(ctx context.Context, size int64) (FileResult, erro
 // typeHint is a note for a file whose route names one type while its
 // header row is clearly another type's ("" when it is not).
 func (fr *fileRun) typeHint(ctx context.Context) string {
-	if fr.route == nil || fr.route.Type == "" || fr.src == nil || fileErrors(fr.sum) == 0 {
+	if _, bad := firstError(fr.sum.FileIssues); fr.route == nil || fr.route.Type == "" || fr.src == nil || !bad {
 		return ""
 	}
 	opts := fr.opts
