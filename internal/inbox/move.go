@@ -125,14 +125,10 @@ func (fr *fileRun) failedInItself(counts map[journal.Result]int) bool {
 // missingText names the master data the file's documents lacked on the
 // portal, the first three of it ("" when none).
 func (fr *fileRun) missingText() string {
-	var codes []string
-	for r := range fr.missing {
-		codes = append(codes, r.String())
-	}
+	codes := missingNames(fr.missing)
 	if len(codes) == 0 {
 		return ""
 	}
-	slices.Sort(codes)
 	more := ""
 	if len(codes) > 3 {
 		more = fmt.Sprintf(" and %d more", len(codes)-3)
