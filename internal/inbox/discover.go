@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -78,33 +79,25 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 			settled = append(settled, e.Name)
 			continue
 		}
-		if since := in.lookAt(e, now); now.Sub(since) >= settle {
+		if since := lookAt(in.looks, e.Name, e, now); now.Sub(since) >= settle {
 			settled = append(settled, e.Name)
 		} else {
 			waiting++
 			next = earliest(next, since.Add(settle))
 		}
 	}
-	for name := range in.looks {
-		if !present[name] {
-			delete(in.looks, name)
-		}
-	}
-	for name := range in.rootTypes {
-		if !present[name] {
-			delete(in.rootTypes, name)
-		}
-	}
+	maps.DeleteFunc(in.looks, func(name string, _ look) bool { return !present[name] })
+	maps.DeleteFunc(in.rootTypes, func(name string, _ rootType) bool { return !present[name] })
 	return settled, waiting, next, nil
 }
 
-// lookAt records a look at e taken at now, and returns since when its size
-// and mtime are the same (in.mu held).
-func (in *Inbox) lookAt(e folder.Entry, now time.Time) time.Time {
-	prev, ok := in.looks[e.Name]
+// lookAt records in looks a look at e (under key) taken at now, and
+// returns since when its size and mtime are the same.
+func lookAt(looks map[string]look, key string, e folder.Entry, now time.Time) time.Time {
+	prev, ok := looks[key]
 	if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
 		prev = look{size: e.Size, mtime: e.ModTime, since: now}
-		in.looks[e.Name] = prev
+		looks[key] = prev
 	}
 	return prev.since
 }
@@ -155,7 +148,7 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 			in.mu.Unlock()
 			continue
 		}
-		since := in.lookAt(e, seen)
+		since := lookAt(in.looks, name, e, seen)
 		in.mu.Unlock()
 		next = earliest(next, since.Add(settle))
 	}

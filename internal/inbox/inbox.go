@@ -116,9 +116,9 @@ type Inbox struct {
 	readMu     sync.Mutex // guards the reading ledger (reading.go) and readWarned
 	readWarned bool       // a ledger that cannot be written was logged
 	// strays are the files of processing/ without an open journal row,
-	// with when this instance first saw them so (guarded by work; shared
-	// journal only, see lease.go).
-	strays map[string]stray
+	// with when this instance first saw them so, on the journal's clock
+	// (guarded by work; shared journal only, see lease.go).
+	strays map[string]look
 	// opening is held while the folder is opened and cleaned up: that I/O
 	// lists the folder, whose skip hook takes mu.
 	opening sync.Mutex

@@ -104,16 +104,11 @@ func (in *Inbox) ProcessFileWith(ctx context.Context, name string, opts FileOpti
 		if oerr != nil {
 			return FileResult{Name: name}, oerr
 		}
-		found := false
-		for _, o := range open {
-			if o.Name == name {
-				row, found = o, true
-				break
-			}
-		}
-		if !found {
+		i := slices.IndexFunc(open, func(o journal.File) bool { return o.Name == name })
+		if i < 0 {
 			return FileResult{Name: name}, fmt.Errorf("processing %s: no such file in inbox %q (%s): %w", name, in.cfg.Name, f, fs.ErrNotExist)
 		}
+		row = open[i]
 	} else if err != nil {
 		return FileResult{Name: name}, &retryError{err: err}
 	}
