@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"filebridge/internal/config"
-	"filebridge/internal/journal"
 )
 
 // TestRemoveTempsStopped: a stop that comes while the inbox cleans up
@@ -19,11 +18,7 @@ import (
 // while a real failure still warns.
 func TestRemoveTempsStopped(t *testing.T) {
 	dir := t.TempDir()
-	j, err := journal.Open(t.Context(), filepath.Join(dir, "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	f := localFolder(t, dir)
 	var logs strings.Builder
 	in := &Inbox{cfg: config.Inbox{Name: "erp", ProcessingDir: "processing", ErrorDir: "error"}, j: j,
@@ -49,11 +44,7 @@ func TestRemoveTempsStopped(t *testing.T) {
 // a temporary file left in any of them is still removed.
 func TestRemoveTempsListsAtOnce(t *testing.T) {
 	dir := t.TempDir()
-	j, err := journal.Open(t.Context(), filepath.Join(dir, "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	now := time.Now()
 	for _, d := range []string{"processing", "error", filepath.Join("processed", now.Format("2006/01/02"))} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {

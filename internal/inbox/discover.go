@@ -352,7 +352,6 @@ func (in *Inbox) backOff() time.Duration {
 	return d
 }
 
-// recovered resets the backoff after a file went through.
 func (in *Inbox) recovered() {
 	in.mu.Lock()
 	in.retries, in.retryAt = 0, time.Time{}

@@ -303,7 +303,6 @@ func (in *Inbox) Close() error {
 	return err
 }
 
-// now is the inbox's clock.
 func (in *Inbox) now() time.Time { return in.opts.Now() }
 
 // route returns the route of a file name (nil: none matches).

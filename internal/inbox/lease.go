@@ -42,7 +42,6 @@ import (
 // errLostFile stops the processing of a file another instance took over.
 var errLostFile = errors.New("another instance took the file over: its lease ran out")
 
-// shared reports whether other instances may take files of this inbox.
 func (in *Inbox) shared() bool { return in.j.Shared() }
 
 // mine keeps of the inbox's open files those this instance works on: on a
@@ -105,7 +104,6 @@ func (in *Inbox) orphaned(p string, e folder.Entry, present map[string]bool) boo
 	return now.Sub(lookAt(in.strays, p, e, now)) > in.j.Lease()
 }
 
-// forgetStrays drops the strays not in present.
 func (in *Inbox) forgetStrays(present map[string]bool) {
 	maps.DeleteFunc(in.strays, func(p string, _ look) bool { return !present[p] })
 }

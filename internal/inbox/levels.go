@@ -177,7 +177,6 @@ func (in *Inbox) finishedLater(row journal.File, res FileResult, err error) {
 	in.fileDone(row, res)
 }
 
-// setRunning marks a file as running in the background (or no longer).
 func (in *Inbox) setRunning(id int64, on bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -191,7 +190,6 @@ func (in *Inbox) setRunning(id int64, on bool) {
 	in.running[id] = true
 }
 
-// runningCount is the number of files running in the background.
 func (in *Inbox) runningCount() int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -266,7 +264,6 @@ func (in *Inbox) fileSlots() slots {
 	return s
 }
 
-// quarters is how many quarter slots a file of size bytes takes.
 func (s slots) quarters(size int64) int64 {
 	if size < smallFile {
 		return s.small
@@ -288,7 +285,6 @@ func (s slots) acquire(ctx context.Context, size int64) bool {
 	return true
 }
 
-// release gives back the slot of a file of size bytes.
 func (s slots) release(size int64) {
 	if size >= bigFile {
 		s.big.Release(1)

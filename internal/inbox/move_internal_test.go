@@ -16,6 +16,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/folderurl"
+	"filebridge/internal/journal"
 )
 
 // TestFreeNames: the first candidate whose name and report name are free
@@ -60,6 +61,18 @@ func TestFreeNames(t *testing.T) {
 }
 
 // localFolder opens dir as a local folder, closed when the test ends.
+// tempJournal opens a SQLite journal in a folder of its own, closed when
+// the test ends.
+func tempJournal(t *testing.T) *journal.DB {
+	t.Helper()
+	j, err := journal.Open(t.Context(), filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	return j
+}
+
 func localFolder(t *testing.T, dir string) folder.Folder {
 	t.Helper()
 	loc, err := folderurl.Parse(dir, "")

@@ -621,7 +621,6 @@ func (fr *fileRun) moved(ctx context.Context) (FileResult, error) {
 	return fr.result(), nil
 }
 
-// result is the FileResult of the row as it stands.
 func (fr *fileRun) result() FileResult {
 	row := fr.row
 	res := FileResult{

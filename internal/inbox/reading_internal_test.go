@@ -3,24 +3,17 @@ package inbox
 import (
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"filebridge/internal/config"
-	"filebridge/internal/journal"
 )
 
 // TestReadingLedgerUnwritable: a reading ledger that cannot be written
 // (its folder is taken by a file) does not stop the reading, and is
 // logged once.
 func TestReadingLedgerUnwritable(t *testing.T) {
-	dir := t.TempDir()
-	j, err := journal.Open(t.Context(), filepath.Join(dir, "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	if err := os.WriteFile(j.Path()+".reading", []byte("not a folder"), 0o644); err != nil {
 		t.Fatal(err)
 	}
