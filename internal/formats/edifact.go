@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -152,34 +153,52 @@ func (s *ediSource) cell(row, col int) string {
 func (s *ediSource) sheet() string { return "" }
 func (s *ediSource) close() error  { return nil }
 
-// Refusal is a problem of one row of an EDI file, found by validation or
-// refused by the portal: its row (as Decode numbered it), the column ("":
-// the whole document) and the message.
-type Refusal struct {
-	Row    int
-	Column string
-	Msg    string
+// edifactInterchange is the envelope of an EDIFACT file, with its
+// problems (and a duplicate one Duplicate adds), which its CONTRL reports.
+type edifactInterchange struct {
+	name string
+	opts Options
+	ic   *edifact.Interchange
 }
 
-// Ack is an acknowledgement written for an EDI file, and its verdict
-// for the log.
-type Ack struct {
-	Data    []byte
-	Verdict string
+func (x *edifactInterchange) Standard() string { return "EDIFACT" }
+func (x *edifactInterchange) AckName() string  { return "CONTRL" }
+func (x *edifactInterchange) Control() string  { return x.ic.Header.Ref }
+func (x *edifactInterchange) Sound() bool      { return !x.ic.Rejected() }
+
+// Sender is "14:5412345000013".
+func (x *edifactInterchange) Sender() string {
+	return x.ic.Header.Sender.Qual + ":" + x.ic.Header.Sender.ID
 }
 
-// EDIFACTAckOf writes the CONTRL of an EDIFACT file whose interchange ic
-// was read (with its envelope problems, and a duplicate one a caller
-// adds), with interchange control reference ref: rejecting the whole
-// interchange when ic has problems; otherwise accepting it, and rejecting
-// each message a refusal falls in, naming the segment and element of its
-// column (the line's LIN for a whole document). A refusal of row 0 is one
-// of the whole file: every message is rejected.
-func EDIFACTAckOf(r io.ReaderAt, size int64, opts Options, ic *edifact.Interchange, refused []Refusal, ref string, now time.Time) (Ack, error) {
+func (x *edifactInterchange) CounterKey() string { return edifact.CounterKey(x.ic.Header.Sender) }
+
+func (x *edifactInterchange) Unaddressed() string {
+	if x.ic.Header.Sender.ID == "" {
+		return "the UNB is unreadable"
+	}
+	return ""
+}
+
+// Duplicate rejects the interchange with UCI code 26 (duplicate detected).
+func (x *edifactInterchange) Duplicate() {
+	x.ic.Errors = append(x.ic.Errors, &edifact.Error{Level: edifact.LevelInterchange, Pos: 1, Tag: "UNB", Elem: 5, Code: edifact.CodeDuplicate,
+		Msg: "interchange " + x.ic.Header.Ref + " was received before"})
+}
+
+// Ack rejects the whole interchange when it has envelope problems;
+// otherwise it accepts it, and rejects each message a refusal falls in,
+// naming the segment and element of its column (the line's LIN for a
+// whole document), or every message when fileErr.
+func (x *edifactInterchange) Ack(r io.ReaderAt, size int64, refused []Refusal, fileErr bool, ctl int64, now time.Time) (Ack, error) {
+	ic := x.ic
+	if fileErr {
+		refused = append(refused, Refusal{Msg: "the file has errors"})
+	}
 	var rows map[int]ediRow
 	var header []string
 	var msgs []string
-	if src, err := openEDIFACT(r, size, opts); err == nil {
+	if src, err := openEDIFACT(r, size, x.opts); err == nil {
 		es := src.(*ediSource)
 		rows, header = make(map[int]ediRow, len(es.rows)), es.header
 		for _, row := range es.rows {
@@ -212,9 +231,10 @@ func EDIFACTAckOf(r io.ReaderAt, size int64, opts Options, ic *edifact.Interchan
 			Elem: loc.Elem, Comp: loc.Comp, Code: code, Msg: f.Msg})
 	}
 	a := edifact.NewAck(ic, errs)
+	ref := strconv.FormatInt(ctl, 10)
 	var b bytes.Buffer
 	if err := edifact.WriteCONTRL(&b, ic.Header, a, ref, now); err != nil {
-		return Ack{}, fmt.Errorf("writing the CONTRL: %w", err)
+		return Ack{}, fmt.Errorf("writing the CONTRL of %s: %w", x.name, err)
 	}
 	verdict := "interchange " + a.Status.String()
 	if a.Error != nil {
@@ -223,5 +243,6 @@ func EDIFACTAckOf(r io.ReaderAt, size int64, opts Options, ic *edifact.Interchan
 	for _, g := range a.Groups {
 		verdict += fmt.Sprintf(", %d of %d messages accepted", g.Accepted, g.Received)
 	}
-	return Ack{Data: b.Bytes(), Verdict: verdict}, nil
+	name := fmt.Sprintf("CONTRL_%s_%s.edi", safeName(ic.Header.Sender.ID), ref)
+	return Ack{Name: name, Control: ctl, Data: b.Bytes(), Verdict: verdict}, nil
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"filebridge/internal/edi/edifact"
 	"filebridge/internal/model"
 )
 
@@ -101,19 +100,17 @@ func TestEDIFACTAck(t *testing.T) {
 			opts := Options{Edition: A, Defaults: map[string]string{"warehouseLocation": "3"}}
 			res := decodeBytes(t, "f.edi", data, opts)
 			var refused []Refusal
-			if strings.Contains(tc.file, "d01b") {
-				refused = append(refused, Refusal{Msg: "the file has errors"}) // the whole file
-			}
+			fileErr := strings.Contains(tc.file, "d01b") // the whole file
 			for _, d := range res.docs {
 				for _, is := range d.Issues {
 					refused = append(refused, Refusal{Row: is.Row, Column: is.Column, Msg: is.Message})
 				}
 			}
-			ic, err := edifact.Read(bytes.NewReader(data), nil)
+			ic, err := OpenInterchange(bytes.NewReader(data), int64(len(data)), "f.edi", opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			ack, err := EDIFACTAckOf(bytes.NewReader(data), int64(len(data)), opts, ic, refused, "99", now)
+			ack, err := ic.Ack(bytes.NewReader(data), int64(len(data)), refused, fileErr, 99, now)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -133,7 +133,6 @@ func (in *Inbox) setDeferred(n int) {
 	in.mu.Unlock()
 }
 
-// hasDeferred reports whether the last round deferred files.
 func (in *Inbox) hasDeferred() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()

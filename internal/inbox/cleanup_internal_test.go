@@ -6,13 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"filebridge/internal/config"
-	"filebridge/internal/folder"
-	"filebridge/internal/journal"
 )
 
 // TestRemoveTempsStopped: a stop that comes while the inbox cleans up
@@ -21,11 +18,7 @@ import (
 // while a real failure still warns.
 func TestRemoveTempsStopped(t *testing.T) {
 	dir := t.TempDir()
-	j, err := journal.Open(t.Context(), filepath.Join(dir, "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	f := localFolder(t, dir)
 	var logs strings.Builder
 	in := &Inbox{cfg: config.Inbox{Name: "erp", ProcessingDir: "processing", ErrorDir: "error"}, j: j,
@@ -45,49 +38,13 @@ func TestRemoveTempsStopped(t *testing.T) {
 	}
 }
 
-// gatedLists is a folder whose List waits until want of them are in
-// flight together (or a second passed), recording the most seen at once.
-type gatedLists struct {
-	folder.Folder
-	want int
-
-	mu       sync.Mutex
-	inflight int
-	most     int
-	all      chan struct{}
-}
-
-func (g *gatedLists) List(ctx context.Context, dir string) ([]folder.Entry, error) {
-	g.mu.Lock()
-	g.inflight++
-	g.most = max(g.most, g.inflight)
-	if g.inflight == g.want {
-		close(g.all)
-	}
-	g.mu.Unlock()
-	select {
-	case <-g.all:
-	case <-time.After(time.Second):
-	}
-	defer func() {
-		g.mu.Lock()
-		g.inflight--
-		g.mu.Unlock()
-	}()
-	return g.Folder.List(ctx, dir)
-}
-
 // TestRemoveTempsListsAtOnce: the folders cleaned up at the start (the
 // root, processing/, error/, today's and yesterday's processed/) are
 // listed at once, so that on SFTP their requests share round trips, and
 // a temporary file left in any of them is still removed.
 func TestRemoveTempsListsAtOnce(t *testing.T) {
 	dir := t.TempDir()
-	j, err := journal.Open(t.Context(), filepath.Join(dir, "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
+	j := tempJournal(t)
 	now := time.Now()
 	for _, d := range []string{"processing", "error", filepath.Join("processed", now.Format("2006/01/02"))} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -98,12 +55,12 @@ func TestRemoveTempsListsAtOnce(t *testing.T) {
 	if err := os.WriteFile(temp, []byte("half a report"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := &gatedLists{Folder: localFolder(t, dir), want: 5, all: make(chan struct{})}
+	g := &gated{Folder: localFolder(t, dir), lists: newGate(5)}
 	in := &Inbox{cfg: config.Inbox{Name: "erp", ProcessingDir: "processing", ErrorDir: "error", ProcessedDir: "processed"}, j: j,
 		log: slog.New(slog.DiscardHandler), opts: Options{Now: func() time.Time { return now }}}
 	in.removeTemps(t.Context(), g)
-	if g.most != 5 {
-		t.Errorf("%d folders listed at once, want 5", g.most)
+	if g.lists.most != 5 {
+		t.Errorf("%d folders listed at once, want 5", g.lists.most)
 	}
 	if _, err := os.Stat(temp); !os.IsNotExist(err) {
 		t.Errorf("the temporary file in error/ is still there: %v", err)

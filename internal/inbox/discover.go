@@ -3,6 +3,7 @@ package inbox
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -78,31 +79,27 @@ func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, w
 			settled = append(settled, e.Name)
 			continue
 		}
-		prev, ok := in.looks[e.Name]
-		if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
-			in.looks[e.Name] = look{size: e.Size, mtime: e.ModTime, since: now}
-			waiting++
-			next = earliest(next, now.Add(settle))
-			continue
-		}
-		if now.Sub(prev.since) >= settle {
+		if since := lookAt(in.looks, e.Name, e, now); now.Sub(since) >= settle {
 			settled = append(settled, e.Name)
-			continue
-		}
-		waiting++
-		next = earliest(next, prev.since.Add(settle))
-	}
-	for name := range in.looks {
-		if !present[name] {
-			delete(in.looks, name)
+		} else {
+			waiting++
+			next = earliest(next, since.Add(settle))
 		}
 	}
-	for name := range in.rootTypes {
-		if !present[name] {
-			delete(in.rootTypes, name)
-		}
-	}
+	maps.DeleteFunc(in.looks, func(name string, _ look) bool { return !present[name] })
+	maps.DeleteFunc(in.rootTypes, func(name string, _ rootType) bool { return !present[name] })
 	return settled, waiting, next, nil
+}
+
+// lookAt records in looks a look at e (under key) taken at now, and
+// returns since when its size and mtime are the same.
+func lookAt(looks map[string]look, key string, e folder.Entry, now time.Time) time.Time {
+	prev, ok := looks[key]
+	if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
+		prev = look{size: e.Size, mtime: e.ModTime, since: now}
+		looks[key] = prev
+	}
+	return prev.since
 }
 
 // forget drops the settle state of a claimed file.
@@ -151,13 +148,9 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 			in.mu.Unlock()
 			continue
 		}
-		prev, ok := in.looks[name]
-		if !ok || prev.size != e.Size || !prev.mtime.Equal(e.ModTime) {
-			prev = look{size: e.Size, mtime: e.ModTime, since: seen}
-			in.looks[name] = prev
-		}
+		since := lookAt(in.looks, name, e, seen)
 		in.mu.Unlock()
-		next = earliest(next, prev.since.Add(settle))
+		next = earliest(next, since.Add(settle))
 	}
 	return now, next
 }
@@ -359,7 +352,6 @@ func (in *Inbox) backOff() time.Duration {
 	return d
 }
 
-// recovered resets the backoff after a file went through.
 func (in *Inbox) recovered() {
 	in.mu.Lock()
 	in.retries, in.retryAt = 0, time.Time{}
@@ -391,10 +383,7 @@ func (h *hints) add(name string, all bool) {
 		h.names[name] = struct{}{}
 	}
 	h.mu.Unlock()
-	select {
-	case h.signal <- struct{}{}:
-	default:
-	}
+	poke(h.signal)
 }
 
 // take returns the names gathered since the last take, sorted, and whether
@@ -433,8 +422,13 @@ func (a *alarm) post(t time.Time) {
 	a.mu.Lock()
 	a.at = earliest(a.at, t)
 	a.mu.Unlock()
+	poke(a.signal)
+}
+
+// poke signals ch unless a signal is pending already.
+func poke(ch chan struct{}) {
 	select {
-	case a.signal <- struct{}{}:
+	case ch <- struct{}{}:
 	default:
 	}
 }

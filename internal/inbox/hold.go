@@ -59,7 +59,7 @@ func (fr *fileRun) policy() string {
 // A transient failure of the lookups is returned as an error.
 func (fr *fileRun) checkRefs(ctx context.Context, refs refSet) (*FileResult, error) {
 	in, row := fr.in, &fr.row
-	if len(refs) == 0 || fileErrors(fr.sum) > 0 {
+	if _, bad := firstError(fr.sum.FileIssues); len(refs) == 0 || bad {
 		return nil, nil
 	}
 	if fr.sum.InvalidDocs > 0 && fr.policy() != config.PolicyPartial {

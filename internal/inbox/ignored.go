@@ -57,11 +57,7 @@ func (in *Inbox) ignoreLocked(name, reason string) {
 // endListing forgets the ignored entries the listing did not show again
 // (in.mu held).
 func (in *Inbox) endListing() {
-	for name := range in.ign.files {
-		if !in.ign.seen[name] {
-			delete(in.ign.files, name)
-		}
-	}
+	maps.DeleteFunc(in.ign.files, func(name string, _ IgnoredFile) bool { return !in.ign.seen[name] })
 	in.ign.seen = nil
 }
 

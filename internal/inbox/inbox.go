@@ -18,6 +18,7 @@
 package inbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,9 +116,9 @@ type Inbox struct {
 	readMu     sync.Mutex // guards the reading ledger (reading.go) and readWarned
 	readWarned bool       // a ledger that cannot be written was logged
 	// strays are the files of processing/ without an open journal row,
-	// with when this instance first saw them so (guarded by work; shared
-	// journal only, see lease.go).
-	strays map[string]stray
+	// with when this instance first saw them so, on the journal's clock
+	// (guarded by work; shared journal only, see lease.go).
+	strays map[string]look
 	// opening is held while the folder is opened and cleaned up: that I/O
 	// lists the folder, whose skip hook takes mu.
 	opening sync.Mutex
@@ -205,10 +206,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 	if deps.Portal == nil {
 		return nil, fmt.Errorf("creating inbox %q: no portal client for portal %q", cfg.Name, cfg.Portal)
 	}
-	e := deps.Edition
-	if e == "" {
-		e = deps.Portal.Edition()
-	}
+	e := cmp.Or(deps.Edition, deps.Portal.Edition())
 	if _, err := model.ParseEdition(string(e)); err != nil {
 		return nil, fmt.Errorf("creating inbox %q: %w", cfg.Name, err)
 	}
@@ -219,26 +217,16 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		cfg.RetryBackoff.Duration <= 0 || cfg.RetryBackoffMax.Duration <= 0 || cfg.MaxFileSize <= 0 {
 		return nil, fmt.Errorf("creating inbox %q: its defaults were not set: load the config with config.Load", cfg.Name)
 	}
-	log := deps.Logger
-	if log == nil {
-		log = slog.Default()
-	}
+	log := cmp.Or(deps.Logger, slog.Default())
 	in := &Inbox{
 		cfg: cfg, j: deps.Journal, p: deps.Portal, edition: e,
 		log:     log.With("inbox", cfg.Name),
-		metrics: deps.Metrics, health: deps.Health, open: deps.OpenFolder, onFailed: deps.OnFailed,
-		workers: deps.Concurrency, opts: deps.Options, watcher: deps.Watcher,
+		metrics: deps.Metrics, health: cmp.Or(deps.Health, NewHealth(deps.Options.Now)), open: deps.OpenFolder, onFailed: deps.OnFailed,
+		workers: deps.Concurrency, opts: deps.Options, watcher: deps.Watcher, order: cmp.Or(deps.Order, NewOrder()),
 		looks: map[string]look{}, pace: newPace(cfg.FileConcurrency),
-	}
-	if in.health == nil {
-		in.health = NewHealth(deps.Options.Now)
 	}
 	if in.onFailed == nil {
 		in.onFailed = func(journal.File) {}
-	}
-	in.order = deps.Order
-	if in.order == nil {
-		in.order = NewOrder()
 	}
 	in.wake = in.order.register(cfg.Name)
 	if in.workers <= 0 {
@@ -315,7 +303,6 @@ func (in *Inbox) Close() error {
 	return err
 }
 
-// now is the inbox's clock.
 func (in *Inbox) now() time.Time { return in.opts.Now() }
 
 // route returns the route of a file name (nil: none matches).

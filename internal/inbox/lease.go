@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path"
 	"slices"
-	"time"
 
 	"filebridge/internal/folder"
 	"filebridge/internal/journal"
@@ -42,14 +42,6 @@ import (
 // errLostFile stops the processing of a file another instance took over.
 var errLostFile = errors.New("another instance took the file over: its lease ran out")
 
-// stray is a file of processing/ seen without an open journal row.
-type stray struct {
-	size  int64
-	mtime time.Time
-	since time.Time // first seen so, on the journal's clock
-}
-
-// shared reports whether other instances may take files of this inbox.
 func (in *Inbox) shared() bool { return in.j.Shared() }
 
 // mine keeps of the inbox's open files those this instance works on: on a
@@ -105,25 +97,15 @@ func (in *Inbox) orphaned(p string, e folder.Entry, present map[string]bool) boo
 		return true
 	}
 	present[p] = true
-	now := in.j.Now()
 	if in.strays == nil {
-		in.strays = map[string]stray{}
+		in.strays = map[string]look{}
 	}
-	s, ok := in.strays[p]
-	if !ok || s.size != e.Size || !s.mtime.Equal(e.ModTime) {
-		in.strays[p] = stray{size: e.Size, mtime: e.ModTime, since: now}
-		return false
-	}
-	return now.Sub(s.since) > in.j.Lease()
+	now := in.j.Now()
+	return now.Sub(lookAt(in.strays, p, e, now)) > in.j.Lease()
 }
 
-// forgetStrays drops the strays not in present.
 func (in *Inbox) forgetStrays(present map[string]bool) {
-	for p := range in.strays {
-		if !present[p] {
-			delete(in.strays, p)
-		}
-	}
+	maps.DeleteFunc(in.strays, func(p string, _ look) bool { return !present[p] })
 }
 
 // holds checks, before a step that must be done once, that this instance

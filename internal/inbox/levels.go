@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"filebridge/internal/folder"
 	"filebridge/internal/journal"
 )
@@ -175,7 +177,6 @@ func (in *Inbox) finishedLater(row journal.File, res FileResult, err error) {
 	in.fileDone(row, res)
 }
 
-// setRunning marks a file as running in the background (or no longer).
 func (in *Inbox) setRunning(id int64, on bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -189,7 +190,6 @@ func (in *Inbox) setRunning(id int64, on bool) {
 	in.running[id] = true
 }
 
-// runningCount is the number of files running in the background.
 func (in *Inbox) runningCount() int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
@@ -235,16 +235,16 @@ const (
 )
 
 // slots bounds the files of a level that run at once. all holds quarter
-// slots (file_concurrency of them make four times as many) that the one
-// goroutine of runLevel takes, four for a file, one for a small file;
-// big bounds the big files among them. Many small files then go through
-// four times file_concurrency at a time, which keeps the journal's group
-// commits and the portal busy, while big files, whose memory counts, run
-// a quarter as many at once. file_concurrency = 1 stays one file at a
-// time: a small file takes a whole slot then (small is 4).
+// slots (file_concurrency of them make four times as many): four for a
+// file, one for a small file; big bounds the big files among them. Many
+// small files then go through four times file_concurrency at a time,
+// which keeps the journal's group commits and the portal busy, while big
+// files, whose memory counts, run a quarter as many at once.
+// file_concurrency = 1 stays one file at a time: a small file takes a
+// whole slot then (small is 4).
 type slots struct {
-	all, big chan struct{}
-	small    int // quarters a small file takes
+	all, big *semaphore.Weighted
+	small    int64 // quarters a small file takes
 }
 
 // fileSlots are the slots of a level: the inbox's pace (file_concurrency,
@@ -254,8 +254,8 @@ type slots struct {
 func (in *Inbox) fileSlots() slots {
 	running := in.runningCount()
 	s := slots{
-		all:   make(chan struct{}, 4*max(in.pace.Width()-running, 1)),
-		big:   make(chan struct{}, max(in.cfg.FileConcurrency/4-running, 1)),
+		all:   semaphore.NewWeighted(int64(4 * max(in.pace.Width()-running, 1))),
+		big:   semaphore.NewWeighted(int64(max(in.cfg.FileConcurrency/4-running, 1))),
 		small: 1,
 	}
 	if in.cfg.FileConcurrency == 1 {
@@ -264,8 +264,7 @@ func (in *Inbox) fileSlots() slots {
 	return s
 }
 
-// quarters is how many quarter slots a file of size bytes takes.
-func (s slots) quarters(size int64) int {
+func (s slots) quarters(size int64) int64 {
 	if size < smallFile {
 		return s.small
 	}
@@ -273,48 +272,28 @@ func (s slots) quarters(size int64) int {
 }
 
 // acquire waits for the slot of a file of size bytes; false when ctx
-// ended first (nothing is held then). Only one goroutine acquires, so
-// taking the quarters one by one cannot deadlock.
+// ended first (nothing is held then).
 func (s slots) acquire(ctx context.Context, size int64) bool {
-	for n := range s.quarters(size) {
-		if !take(ctx, s.all) {
-			for range n {
-				<-s.all
-			}
-			return false
-		}
+	q := s.quarters(size)
+	if !take(ctx, s.all, q) {
+		return false
 	}
-	if size >= bigFile && !take(ctx, s.big) {
-		for range s.quarters(size) {
-			<-s.all
-		}
+	if size >= bigFile && !take(ctx, s.big, 1) {
+		s.all.Release(q)
 		return false
 	}
 	return true
 }
 
-// release gives back the slot of a file of size bytes.
 func (s slots) release(size int64) {
 	if size >= bigFile {
-		<-s.big
+		s.big.Release(1)
 	}
-	for range s.quarters(size) {
-		<-s.all
-	}
+	s.all.Release(s.quarters(size))
 }
 
-// take takes a place in sem, at once when one is free, else when one
-// frees up before ctx ends.
-func take(ctx context.Context, sem chan struct{}) bool {
-	select {
-	case sem <- struct{}{}:
-		return true
-	default:
-	}
-	select {
-	case sem <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+// take takes n of sem, at once when they are free (even once ctx ended),
+// else when they free up before ctx ends.
+func take(ctx context.Context, sem *semaphore.Weighted, n int64) bool {
+	return sem.TryAcquire(n) || sem.Acquire(ctx, n) == nil
 }

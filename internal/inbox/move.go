@@ -38,7 +38,7 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 	if open > 0 {
 		return FileResult{}, fmt.Errorf("finishing %s: %d documents still unsettled", row.Name, open)
 	}
-	fileErr := len(fr.problems) > 0 || fileErrors(fr.sum) > 0
+	fileErr := fr.fileErr()
 	success := !fileErr && failed == 0
 
 	if err := fr.plan(ctx, success); err != nil {
@@ -49,9 +49,6 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 		return FileResult{}, err
 	}
 	if err := fr.writeAck(ctx, ok); err != nil {
-		return FileResult{}, err
-	}
-	if err := fr.writeEDIFACTAck(ctx, ok); err != nil {
 		return FileResult{}, err
 	}
 	if err := fr.move(ctx); err != nil {
@@ -110,7 +107,7 @@ func (fr *fileRun) finish(ctx context.Context) (FileResult, error) {
 // conflicting or failed documents and missing master data can go through
 // a replay.
 func (fr *fileRun) failedInItself(counts map[journal.Result]int) bool {
-	if fileErrors(fr.sum) > 0 {
+	if _, bad := firstError(fr.sum.FileIssues); bad {
 		return true
 	}
 	bad := fr.sum.InvalidDocs
@@ -128,14 +125,10 @@ func (fr *fileRun) failedInItself(counts map[journal.Result]int) bool {
 // missingText names the master data the file's documents lacked on the
 // portal, the first three of it ("" when none).
 func (fr *fileRun) missingText() string {
-	var codes []string
-	for r := range fr.missing {
-		codes = append(codes, r.String())
-	}
+	codes := missingNames(fr.missing)
 	if len(codes) == 0 {
 		return ""
 	}
-	slices.Sort(codes)
 	more := ""
 	if len(codes) > 3 {
 		more = fmt.Sprintf(" and %d more", len(codes)-3)
@@ -166,15 +159,19 @@ func rejectedOr(rejected, file string) string {
 	return file
 }
 
-// fileErrors counts the file-level errors (warnings aside).
-func fileErrors(sum formats.Summary) int {
-	n := 0
-	for _, is := range sum.FileIssues {
-		if !is.Warning {
-			n++
-		}
+// firstError is the first of issues that is not a warning.
+func firstError(issues []formats.Issue) (formats.Issue, bool) {
+	i := slices.IndexFunc(issues, func(is formats.Issue) bool { return !is.Warning })
+	if i < 0 {
+		return formats.Issue{}, false
 	}
-	return n
+	return issues[i], true
+}
+
+// fileErr reports whether the file has problems or file-level errors.
+func (fr *fileRun) fileErr() bool {
+	_, bad := firstError(fr.sum.FileIssues)
+	return bad || len(fr.problems) > 0
 }
 
 // plan chooses the file's final path and its report's, unless a previous

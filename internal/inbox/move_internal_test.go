@@ -16,6 +16,7 @@ import (
 	"filebridge/internal/folder"
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/folderurl"
+	"filebridge/internal/journal"
 )
 
 // TestFreeNames: the first candidate whose name and report name are free
@@ -60,6 +61,18 @@ func TestFreeNames(t *testing.T) {
 }
 
 // localFolder opens dir as a local folder, closed when the test ends.
+// tempJournal opens a SQLite journal in a folder of its own, closed when
+// the test ends.
+func tempJournal(t *testing.T) *journal.DB {
+	t.Helper()
+	j, err := journal.Open(t.Context(), filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	return j
+}
+
 func localFolder(t *testing.T, dir string) folder.Folder {
 	t.Helper()
 	loc, err := folderurl.Parse(dir, "")
@@ -150,19 +163,21 @@ func TestFreeNamesReportsErrors(t *testing.T) {
 	}
 }
 
-// gatedStats is a folder whose Stat waits until want of them are in
-// flight together (or a second passed), recording the most seen at once.
-type gatedStats struct {
-	folder.Folder
+// gate lets calls through once want of them are in flight together (or a
+// second passed), recording the most seen at once.
+type gate struct {
 	want int
+	all  chan struct{}
 
 	mu       sync.Mutex
 	inflight int
 	most     int
-	all      chan struct{}
 }
 
-func (g *gatedStats) Stat(ctx context.Context, name string) (folder.Entry, error) {
+func newGate(want int) *gate { return &gate{want: want, all: make(chan struct{})} }
+
+// pass waits at the gate; the call it lets through calls done when over.
+func (g *gate) pass() (done func()) {
 	g.mu.Lock()
 	g.inflight++
 	g.most = max(g.most, g.inflight)
@@ -174,11 +189,30 @@ func (g *gatedStats) Stat(ctx context.Context, name string) (folder.Entry, error
 	case <-g.all:
 	case <-time.After(time.Second):
 	}
-	defer func() {
+	return func() {
 		g.mu.Lock()
 		g.inflight--
 		g.mu.Unlock()
-	}()
+	}
+}
+
+// gated is a folder whose List and Stat calls wait at their gate (nil: none).
+type gated struct {
+	folder.Folder
+	lists, stats *gate
+}
+
+func (g *gated) List(ctx context.Context, dir string) ([]folder.Entry, error) {
+	if g.lists != nil {
+		defer g.lists.pass()()
+	}
+	return g.Folder.List(ctx, dir)
+}
+
+func (g *gated) Stat(ctx context.Context, name string) (folder.Entry, error) {
+	if g.stats != nil {
+		defer g.stats.pass()()
+	}
 	return g.Folder.Stat(ctx, name)
 }
 
@@ -190,12 +224,12 @@ func TestFreeNamesAtOnce(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	g := &gatedStats{Folder: localFolder(t, dir), want: 3, all: make(chan struct{})}
+	g := &gated{Folder: localFolder(t, dir), stats: newGate(3)}
 	final, report, err := freeNames(t.Context(), g, "out", "A.csv", true)
 	if err != nil || final != "out/A.csv" || report != "out/A.report.csv" {
 		t.Fatalf("got %q, %q, %v; want out/A.csv and out/A.report.csv", final, report, err)
 	}
-	if g.most != 3 {
-		t.Errorf("%d names asked for at once, want 3", g.most)
+	if g.stats.most != 3 {
+		t.Errorf("%d names asked for at once, want 3", g.stats.most)
 	}
 }

@@ -1,6 +1,8 @@
 package inbox
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -37,14 +39,9 @@ func FormatOptions(e model.Edition, r *config.Route, maxSize int64) formats.Opti
 	o.NoHeader = !r.Header
 	o.HeaderRow = r.HeaderRow
 	if o.NoHeader {
-		o.Positions = append([]string(nil), r.Positions...)
+		o.Positions = slices.Clone(r.Positions)
 	}
-	if len(r.Columns) > 0 {
-		o.Columns = make(map[string]string, len(r.Columns))
-		for k, v := range r.Columns {
-			o.Columns[k] = v
-		}
-	}
+	o.Columns = maps.Clone(r.Columns)
 	if len(r.Defaults) > 0 {
 		o.Defaults = r.Constants()
 	}

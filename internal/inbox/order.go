@@ -201,10 +201,7 @@ func (o *Order) notify() {
 	subs := o.subs
 	o.mu.Unlock()
 	for _, ch := range subs {
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
+		poke(ch)
 	}
 }
 

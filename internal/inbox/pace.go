@@ -96,10 +96,7 @@ func (p *pace) release(took time.Duration) {
 		p.observe(took)
 	}
 	p.mu.Unlock()
-	select {
-	case p.free <- struct{}{}:
-	default:
-	}
+	poke(p.free)
 }
 
 // observe adds a claim's time to the window and, once the window is

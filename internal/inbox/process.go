@@ -61,10 +61,10 @@ type fileRun struct {
 	// small file).
 	tail    []journal.Document
 	summary string
-	// x12 is the interchange of an X12 file (nil for other formats).
-	x12 *x12Run
-	// edifact is the interchange of an EDIFACT file (nil for other formats).
-	edifact *edifactRun
+	// edi is the interchange of an X12 or EDIFACT file (nil for other
+	// formats), and refused the rows its acknowledgement rejects.
+	edi     formats.Interchange
+	refused []formats.Refusal
 }
 
 // ProcessFile claims the named file of the inbox now (no settle, no done
@@ -104,16 +104,11 @@ func (in *Inbox) ProcessFileWith(ctx context.Context, name string, opts FileOpti
 		if oerr != nil {
 			return FileResult{Name: name}, oerr
 		}
-		found := false
-		for _, o := range open {
-			if o.Name == name {
-				row, found = o, true
-				break
-			}
-		}
-		if !found {
+		i := slices.IndexFunc(open, func(o journal.File) bool { return o.Name == name })
+		if i < 0 {
 			return FileResult{Name: name}, fmt.Errorf("processing %s: no such file in inbox %q (%s): %w", name, in.cfg.Name, f, fs.ErrNotExist)
 		}
+		row = open[i]
 	} else if err != nil {
 		return FileResult{Name: name}, &retryError{err: err}
 	}
@@ -212,11 +207,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 		case found && orig.ID != row.ID && fr.force:
 			fr.log.Info("submitting a known duplicate on purpose (--force): documents already on the portal are looked up, not created again",
 				"duplicate_of", orig.Name, "duplicate_of_id", orig.ID)
-		case found && orig.ID != row.ID && !fr.x12Route() && fr.opts.Format != config.FormatEDIFACT:
+		case found && orig.ID != row.ID && fr.opts.Format != config.FormatX12 && fr.opts.Format != config.FormatEDIFACT:
 			return fr.duplicate(ctx, orig, "")
 		}
-		// An X12 file sent again is found by its interchange (x12Duplicate),
-		// which also acknowledges it; an EDIFACT one too (edifactDuplicate).
+		// An EDI file sent again is found by its interchange (ediDuplicate),
+		// which also acknowledges it.
 	}
 	if src == nil {
 		var err error
@@ -233,17 +228,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	fr.src = src
 	defer func() { _ = fr.src.Close() }() // a source read again (Close is idempotent)
 	var err error
-	if fr.x12, err = fr.openX12(); err != nil {
-		return FileResult{}, err
-	}
-	if fr.edifact, err = fr.openEDIFACT(); err != nil {
+	if fr.edi, err = formats.OpenInterchange(src, src.size, row.Name, fr.opts); err != nil {
 		return FileResult{}, err
 	}
 	if !replay && !fr.force { // a replay sends a known interchange again on purpose
-		if res, dup, err := fr.x12Duplicate(ctx); dup || err != nil {
-			return res, err
-		}
-		if res, dup, err := fr.edifactDuplicate(ctx); dup || err != nil {
+		if res, dup, err := fr.ediDuplicate(ctx); dup || err != nil {
 			return res, err
 		}
 	}
@@ -570,7 +559,7 @@ func (fr *fileRun) quarantine(ctx context.Context, size int64) (FileResult, erro
 // typeHint is a note for a file whose route names one type while its
 // header row is clearly another type's ("" when it is not).
 func (fr *fileRun) typeHint(ctx context.Context) string {
-	if fr.route == nil || fr.route.Type == "" || fr.src == nil || fileErrors(fr.sum) == 0 {
+	if _, bad := firstError(fr.sum.FileIssues); fr.route == nil || fr.route.Type == "" || fr.src == nil || !bad {
 		return ""
 	}
 	opts := fr.opts
@@ -632,7 +621,6 @@ func (fr *fileRun) moved(ctx context.Context) (FileResult, error) {
 	return fr.result(), nil
 }
 
-// result is the FileResult of the row as it stands.
 func (fr *fileRun) result() FileResult {
 	row := fr.row
 	res := FileResult{

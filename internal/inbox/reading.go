@@ -77,7 +77,8 @@ func (in *Inbox) beginRead(name string, size int64) (end func(), err error) {
 	if n >= crashLimit {
 		return func() {}, fmt.Errorf("%s: %w", name, errStoppedReading)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err == nil {
+	err = os.MkdirAll(filepath.Dir(p), 0o700)
+	if err == nil {
 		err = os.WriteFile(p, fmt.Appendf(nil, "%d\n%s/%s\n", n+1, in.cfg.Name, name), 0o600)
 	}
 	if err != nil {

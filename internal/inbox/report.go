@@ -1,6 +1,7 @@
 package inbox
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"encoding/csv"
@@ -24,9 +25,6 @@ import (
 // column and message); the rest are counted in one "omitted" line, while
 // NAME.rejected.csv still holds every failed row.
 const reportCap = 1000
-
-// note is a file-level line of the report.
-type note struct{ result, msg string }
 
 // writeReports writes NAME.report.csv next to the file's final path and,
 // when documents failed, NAME.rejected.csv with exactly their rows (raw
@@ -63,8 +61,13 @@ func (fr *fileRun) writeReports(ctx context.Context, failed int) (string, error)
 			return err
 		}
 		limit := newLineCap(reportCap)
-		for _, n := range fr.fileNotes() {
-			if err := rw.add(ReportLine{Result: n.result, Message: n.msg}); err != nil {
+		for _, n := range fr.notes {
+			if err := rw.add(ReportLine{Result: "note", Message: n}); err != nil {
+				return err
+			}
+		}
+		for _, p := range fr.problems {
+			if err := rw.add(ReportLine{Result: "error", Message: p}); err != nil {
 				return err
 			}
 		}
@@ -173,16 +176,12 @@ func (dl *docLines) line(jd journal.Document) error {
 	}
 	l.Key = displayKey(d)
 	dl.fr.noteFailed(d, jd.Message)
-	dl.fr.noteFailedEDIFACT(d, jd.Message)
 	rowMessages(d, jd.Message, func(row int, msg string) {
 		heap.Push(&dl.rows, rowMessage{row, msg})
 	})
 	column, problem := jd.Message, ""
-	for _, is := range d.Issues {
-		if !is.Warning {
-			column, problem = is.Column, is.Message
-			break
-		}
+	if is, ok := firstError(d.Issues); ok {
+		column, problem = is.Column, is.Message
 	}
 	if !dl.limit.keep(string(jd.Result), column, problem) {
 		return nil
@@ -372,18 +371,6 @@ func (c *lineCap) omittedKinds() []ReportLine {
 	return ls
 }
 
-// fileNotes are the report's first lines: remarks and file problems.
-func (fr *fileRun) fileNotes() []note {
-	var ns []note
-	for _, n := range fr.notes {
-		ns = append(ns, note{"note", n})
-	}
-	for _, p := range fr.problems {
-		ns = append(ns, note{"error", p})
-	}
-	return ns
-}
-
 // createFile writes name atomically, creating its folder when missing
 // (the first file of a day in processed/). A file already there is one
 // this file's previous run wrote before a crash (its name was planned and
@@ -417,12 +404,7 @@ func newCSVWriter(w io.Writer, delim rune) *csv.Writer {
 
 // delimiter is the separator of the report and rejected files: the one
 // the decoder used for a CSV file, a comma for a workbook.
-func (fr *fileRun) delimiter() rune {
-	if fr.sum.Delimiter != 0 {
-		return fr.sum.Delimiter
-	}
-	return ','
-}
+func (fr *fileRun) delimiter() rune { return cmp.Or(fr.sum.Delimiter, ',') }
 
 // duplicate ends a file whose content was already processed successfully:
 // nothing is submitted; it goes to processed/ with a report saying of
@@ -439,7 +421,18 @@ func (fr *fileRun) duplicate(ctx context.Context, orig journal.File, why string)
 	if err := fr.plan(ctx, true); err != nil {
 		return FileResult{}, err
 	}
-	if _, err := fr.writeDuplicateReport(ctx, msg); err != nil {
+	delim := cmp.Or(fr.opts.Delimiter, ',')
+	err := fr.createFile(ctx, row.ReportPath, func(w io.Writer) error {
+		rw, err := newReportWriter(w, delim)
+		if err != nil {
+			return err
+		}
+		if err := rw.add(ReportLine{Result: "duplicate", Message: msg}); err != nil {
+			return err
+		}
+		return rw.flush()
+	})
+	if err != nil {
 		return FileResult{}, err
 	}
 	if err := fr.move(ctx); err != nil {
@@ -456,25 +449,4 @@ func (fr *fileRun) duplicate(ctx context.Context, orig journal.File, why string)
 	in.metrics.file(in.cfg.Name, string(row.State))
 	fr.log.Info("duplicate file: nothing submitted", "original", orig.Name, "original_id", orig.ID, "final_path", row.FinalPath)
 	return fr.result(), nil
-}
-
-func (fr *fileRun) writeDuplicateReport(ctx context.Context, msg string) (string, error) {
-	err := fr.createFile(ctx, fr.row.ReportPath, func(w io.Writer) error {
-		rw, err := newReportWriter(w, fr.delimiterNoSource())
-		if err != nil {
-			return err
-		}
-		if err := rw.add(ReportLine{Result: "duplicate", Message: msg}); err != nil {
-			return err
-		}
-		return rw.flush()
-	})
-	return fr.row.ReportPath, err
-}
-
-func (fr *fileRun) delimiterNoSource() rune {
-	if fr.opts.Delimiter != 0 {
-		return fr.opts.Delimiter
-	}
-	return ','
 }

@@ -57,7 +57,6 @@ func (rw *reportWriter) add(l ReportLine) error {
 	return nil
 }
 
-// flush writes the queued lines.
 func (rw *reportWriter) flush() error {
 	if len(rw.batch) == 0 {
 		rw.w.Flush()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"strconv"
 	"time"
 
 	"filebridge/internal/folder"
@@ -46,8 +45,8 @@ func (in *Inbox) PruneProcessed(ctx context.Context, now time.Time) (int, error)
 				return total, err
 			}
 			for _, d := range days {
-				day, ok := datedFolder(y, m, d, now.Location())
-				if !ok || day.AddDate(0, 0, 1).After(cutoff) {
+				day, err := time.ParseInLocation("2006/01/02", path.Join(y, m, d), now.Location())
+				if err != nil || day.AddDate(0, 0, 1).After(cutoff) {
 					continue
 				}
 				dp := path.Join(mp, d)
@@ -63,20 +62,6 @@ func (in *Inbox) PruneProcessed(ctx context.Context, now time.Time) (int, error)
 		removeIfEmpty(ctx, f, yp)
 	}
 	return total, nil
-}
-
-// datedFolder reads YYYY/MM/DD folder names as the start of that day.
-func datedFolder(y, m, d string, loc *time.Location) (time.Time, bool) {
-	if len(y) != 4 || len(m) != 2 || len(d) != 2 {
-		return time.Time{}, false
-	}
-	yy, err1 := strconv.Atoi(y)
-	mm, err2 := strconv.Atoi(m)
-	dd, err3 := strconv.Atoi(d)
-	if err1 != nil || err2 != nil || err3 != nil || mm < 1 || mm > 12 || dd < 1 || dd > 31 {
-		return time.Time{}, false
-	}
-	return time.Date(yy, time.Month(mm), dd, 0, 0, 0, 0, loc), true
 }
 
 // dirs lists the subfolders of dir; a missing dir has none.

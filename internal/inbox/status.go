@@ -65,14 +65,12 @@ func (in *Inbox) Status() Status {
 	return st
 }
 
-// beginRound records the start of a round.
 func (in *Inbox) beginRound(start time.Time) {
 	in.mu.Lock()
 	in.status.RoundSince = start
 	in.mu.Unlock()
 }
 
-// endRound records the end of a round begun at start.
 func (in *Inbox) endRound(start time.Time, res RoundResult, err error) {
 	rs := RoundStatus{Start: start, End: in.now(), Retrying: res.Retrying}
 	for _, f := range res.Files {

@@ -164,10 +164,8 @@ func (fr *fileRun) decision() (bool, string) {
 	if len(fr.problems) > 0 {
 		return false, "not submitted: " + fr.problems[0]
 	}
-	for _, is := range fr.sum.FileIssues {
-		if !is.Warning {
-			return false, "not submitted: the file has errors (" + issueText(is) + "); fix them and drop the whole file again"
-		}
+	if is, bad := firstError(fr.sum.FileIssues); bad {
+		return false, "not submitted: the file has errors (" + issueText(is) + "); fix them and drop the whole file again"
 	}
 	policy := fr.policy()
 	if n := fr.sum.InvalidDocs; n > 0 && policy != config.PolicyPartial {
