@@ -501,6 +501,21 @@ func waitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
 	}
 }
 
+// waitFiled waits up to limit until dir holds n files besides their
+// reports.
+func waitFiled(t testing.TB, limit time.Duration, dir string, n int) {
+	t.Helper()
+	waitFor(t, limit, fmt.Sprintf("%d files in %s", n, dir), func() bool {
+		got := 0
+		for _, f := range files(t, dir) {
+			if !strings.HasSuffix(f, ".report.csv") {
+				got++
+			}
+		}
+		return got == n
+	})
+}
+
 // files lists the regular files under dir (recursively), as slash paths
 // relative to dir, sorted; a missing dir is empty.
 func files(t testing.TB, dir string) []string {
