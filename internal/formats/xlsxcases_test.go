@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"filebridge/internal/templates/gentest"
 )
 
 var updateXLSX = flag.Bool("update-xlsx", false, "rewrite the golden files of TestXLSXCases in testdata/xlsx/")
@@ -267,17 +269,5 @@ func renderResult(r result) string {
 // golden compares got with the golden file, or rewrites it with -update-xlsx.
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *updateXLSX {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update-xlsx to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	gentest.Golden(t, path, []byte(got), *updateXLSX, "-update-xlsx")
 }
