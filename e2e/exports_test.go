@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
 
 // withOutbox adds the outbox "out" (folder outDir) with the given exports,
@@ -32,7 +34,7 @@ func TestExportWhileRunning(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "B", "--preload", "4")
 	dir := t.TempDir()
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen)
 	outDir := mkdir(t, dir, "out")
 	withOutbox(t, cfg, outDir, "stock", "items")

@@ -144,7 +144,7 @@ func (r *readOnly) start(name string, args ...string) *process {
 func TestReadOnlyJournal(t *testing.T) {
 	t.Parallel()
 	s, dir, inbox := simAndInbox(t, "A")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 	dbPath := filepath.Join(dir, "var", "filebridge.db")
 	j, err := journal.Open(context.Background(), dbPath)
@@ -209,7 +209,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 	pw := filepath.Join(dir, "sftp-password")
 	mustWrite(t, pw, srv.Password)
 	extra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + rewriteKnownHosts(t, dir, other.KnownHostsLine, other.Addr, srv.Addr) + "\""
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "edi", url: srv.URL("/in"), extra: extra})
 	p := start(t, "run", "run", "--config", cfg)
 	body := waitHealthz(t, listen, 30*time.Second, http.StatusServiceUnavailable, "host key mismatch")

@@ -9,6 +9,7 @@ import (
 
 	"filebridge/internal/config"
 	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/testkit"
 )
 
 // BenchmarkSFTPRemote puts 1,000 one-supplier files into an SFTP inbox
@@ -84,7 +85,7 @@ url = %q
 private_key_file = %q
 known_hosts = %q
 %s
-`, filepath.Join(dir, "var", "filebridge.db"), freeAddr(b), s.Base, sshd.URL(root+"/in"), key, sshd.KnownHostsFile, routes("A")))
+`, filepath.Join(dir, "var", "filebridge.db"), testkit.FreeAddr(b), s.Base, sshd.URL(root+"/in"), key, sshd.KnownHostsFile, routes("A")))
 	begin = time.Now()
 	p := start(b, "run", "run", "--config", cfg)
 	processed := filepath.Join(root, "in", "processed")
