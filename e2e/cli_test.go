@@ -145,7 +145,7 @@ func TestJournalOwner(t *testing.T) {
 	inbox := filepath.Join(dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `poll = "60s"`})
 	p := start(t, "run", "run", "--config", cfg)
-	waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	p.waitRunning(t, 15*time.Second)
 	pid := strconv.Itoa(p.cmd.Process.Pid)
 
 	t.Run("created folder is watched", func(t *testing.T) {

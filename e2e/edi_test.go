@@ -280,7 +280,7 @@ func TestEDILargeInterchange(t *testing.T) {
 			data := e.orders(e.orderPrefix[:1]+"B-", 900, n, 3, 50)
 			mustWrite(t, tmp, string(data))
 			p := start(t, "run", "run", "--config", cfg)
-			waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+			p.waitRunning(t, 30*time.Second)
 			begin := time.Now()
 			if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
 				t.Fatal(err)

@@ -39,7 +39,7 @@ func TestExportWhileRunning(t *testing.T) {
 	outDir := mkdir(t, dir, "out")
 	withOutbox(t, cfg, outDir, "stock", "items")
 	p := start(t, "run", "run", "--config", cfg)
-	waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	p.waitRunning(t, 15*time.Second)
 	pid := strconv.Itoa(p.cmd.Process.Pid)
 
 	out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "out", "stock")

@@ -85,13 +85,24 @@ func (p *process) kill() {
 	<-p.done
 }
 
+// running tells whether p logged its "filebridge running" line.
+func (p *process) running() bool {
+	return strings.Contains(p.out.String(), "filebridge running")
+}
+
+// waitRunning waits up to limit for p's "filebridge running" log line.
+func (p *process) waitRunning(t testing.TB, limit time.Duration) {
+	t.Helper()
+	waitFor(t, limit, "the daemon running", p.running)
+}
+
 // stop sends SIGTERM and waits up to limit for the exit; it returns the
 // exit code (-1 when it had to be killed, or died of the signal). A daemon
 // started moments ago may not handle signals yet: stop first waits (up to
 // 5s after the start) for its "filebridge running" log line.
 func (p *process) stop(t testing.TB, limit time.Duration) int {
 	t.Helper()
-	for !p.exited() && time.Since(p.started) < 5*time.Second && !strings.Contains(p.out.String(), "filebridge running") {
+	for !p.exited() && time.Since(p.started) < 5*time.Second && !p.running() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)

@@ -56,7 +56,7 @@ func TestDependencyOrder(t *testing.T) {
 					mustWrite(t, cfg, strings.Join(kept, "\n"))
 				}
 				p := start(t, "run", "run", "--config", cfg)
-				waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+				p.waitRunning(t, 15*time.Second)
 
 				good := dependencyOrder(sampleNames(t, ed, "good"))
 				slices.Reverse(good)

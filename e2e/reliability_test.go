@@ -406,7 +406,7 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	tmp := filepath.Join(dir, name)
 	lines := writeOrderLines(t, tmp, sh)
 	p := start(t, "run", "run", "--config", cfg)
-	waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	p.waitRunning(t, 30*time.Second)
 	base := procStatus(t, p.cmd.Process.Pid, "VmRSS")
 	begin := time.Now()
 	if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {
