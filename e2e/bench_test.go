@@ -104,6 +104,33 @@ func BenchmarkLocalInboxFiles(b *testing.B) {
 	}
 }
 
+// supplierFiles writes n supplier files prefix_NNNN.csv (suppliers
+// code-NNNNN) into each of dirs and returns their names.
+func supplierFiles(b *testing.B, n int, prefix, code string, dirs ...string) []string {
+	var names []string
+	for i := range n {
+		name := fmt.Sprintf("%s_%04d.csv", prefix, i)
+		data := string(supplierFile(fmt.Sprintf("%s-%05d", code, i)))
+		for _, d := range dirs {
+			mustWrite(b, filepath.Join(d, name), data)
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// rcloneMove is `rclone move --sftp-disable-hashcheck` (and flags) of the
+// folder from on sshd to the local folder to, logged in with key.
+func rcloneMove(rclone string, sshd *sftptest.SSHD, key, from, to string, flags ...string) *exec.Cmd {
+	host, port, _ := strings.Cut(sshd.Addr, ":")
+	cmd := exec.Command(rclone, slices.Concat([]string{"move", "--sftp-disable-hashcheck"}, flags, []string{"X:" + from, to})...)
+	cmd.Env = append(os.Environ(),
+		"RCLONE_CONFIG_X_TYPE=sftp", "RCLONE_CONFIG_X_HOST="+host, "RCLONE_CONFIG_X_PORT="+port,
+		"RCLONE_CONFIG_X_USER="+sshd.User, "RCLONE_CONFIG_X_KEY_FILE="+key,
+		"RCLONE_CONFIG_X_KNOWN_HOSTS_FILE="+sshd.KnownHostsFile)
+	return cmd
+}
+
 // BenchmarkSFTPInbox puts 1,000 one-supplier files into an SFTP inbox
 // served by OpenSSH sshd and measures how fast `filebridge run` takes them
 // through (download, validate, submit, report, move), beside `rclone move
@@ -121,30 +148,17 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		mkdir(b, root, "in")
 		mkdir(b, root, "rclone")
 		mkdir(b, root, "bare")
-		var names []string
 		sshd := sftptest.StartSSHD(b, root)
 		key := filepath.Join(dir, "id_ed25519")
 		mustWrite(b, key, string(sshd.ClientKey))
-		for i := range n {
-			name := fmt.Sprintf("SUPPLIERS_BENCH_%04d.csv", i)
-			data := string(supplierFile(fmt.Sprintf("SB-%05d", i)))
-			mustWrite(b, filepath.Join(root, "rclone", name), data)
-			mustWrite(b, filepath.Join(root, "in", name), data)
-			mustWrite(b, filepath.Join(root, "bare", name), data)
-			names = append(names, name)
-		}
+		names := supplierFiles(b, n, "SUPPLIERS_BENCH", "SB", filepath.Join(root, "rclone"), filepath.Join(root, "in"), filepath.Join(root, "bare"))
 		bareBefore := machineCPU(b)
 		bareTook := bareSFTPLifecycle(b, sshd, filepath.Join(root, "bare"), names)
 		bareBusy := machineCPU(b) - bareBefore
 
 		// rclone move of the same files from the same server to a local folder.
-		host, port, _ := strings.Cut(sshd.Addr, ":")
 		local := filepath.Join(dir, "moved")
-		cmd := exec.Command(rclone, "move", "--sftp-disable-hashcheck", "X:"+filepath.Join(root, "rclone"), local)
-		cmd.Env = append(os.Environ(),
-			"RCLONE_CONFIG_X_TYPE=sftp", "RCLONE_CONFIG_X_HOST="+host, "RCLONE_CONFIG_X_PORT="+port,
-			"RCLONE_CONFIG_X_USER="+sshd.User, "RCLONE_CONFIG_X_KEY_FILE="+key,
-			"RCLONE_CONFIG_X_KNOWN_HOSTS_FILE="+sshd.KnownHostsFile)
+		cmd := rcloneMove(rclone, sshd, key, filepath.Join(root, "rclone"), local)
 		begin, busy := time.Now(), machineCPU(b)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("rclone move: %v\n%s", err, out)
@@ -164,15 +178,7 @@ func BenchmarkSFTPInbox(b *testing.B) {
 		begin, busy = time.Now(), machineCPU(b)
 		p := start(b, "run", "run", "--config", cfg)
 		processed := filepath.Join(root, "in", "processed")
-		waitFor(b, 10*time.Minute, "1,000 files in processed/", func() bool {
-			got := 0
-			for _, f := range files(b, processed) {
-				if !strings.HasSuffix(f, ".report.csv") {
-					got++
-				}
-			}
-			return got == n
-		})
+		waitFiled(b, 10*time.Minute, processed, n)
 		fbTook := time.Since(begin)
 		fbBusy := machineCPU(b) - busy
 		runCPU, simCPU := procCPU(b, p.cmd.Process.Pid), procCPU(b, s.cmd.Process.Pid)-simBefore

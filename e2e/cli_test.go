@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/testkit"
 )
 
 // TestCheck runs `filebridge check` against a good setup and against each
@@ -109,7 +110,7 @@ func TestRunExitCodes(t *testing.T) {
 	}
 
 	// A refused token pauses the portal: /healthz answers 503.
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	mustWrite(t, filepath.Join(dir, "paused", "token"), "wrong-token\n")
 	cfgPaused := runConfig(t, filepath.Join(dir, "paused"), &sim{Base: s.Base, Token: "wrong-token", Edition: "A"}, listen, inboxSpec{name: "erp", url: inbox})
 	p := start(t, "run (wrong token)", "run", "--config", cfgPaused)
@@ -144,7 +145,7 @@ func TestJournalOwner(t *testing.T) {
 	inbox := filepath.Join(dir, "in")
 	cfg := runConfig(t, dir, s, "", inboxSpec{name: "erp", url: inbox, extra: `poll = "60s"`})
 	p := start(t, "run", "run", "--config", cfg)
-	waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	p.waitRunning(t, 15*time.Second)
 	pid := strconv.Itoa(p.cmd.Process.Pid)
 
 	t.Run("created folder is watched", func(t *testing.T) {

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,15 +92,4 @@ func withDefaults(extra string) string {
 		extra += "\npoll = \"200ms\""
 	}
 	return extra
-}
-
-// freeAddr returns a loopback address with a port free right now.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }

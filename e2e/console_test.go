@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"filebridge/internal/testkit"
 )
 
 // chromium finds the browser the console test drives. Outside CI a
@@ -44,7 +46,7 @@ func chromium(t *testing.T) string {
 func TestConsoleInBrowser(t *testing.T) {
 	browser := chromium(t)
 	s, dir, in := simAndInbox(t, "A")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	// hold_missing = "0": the missing SKU fails the file at once instead of
 	// holding it until the master data comes (the clerk's replay is tested).
 	// Inbox "wait" keeps the default hold_missing: its file naming a

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
 
 // withOutbox adds the outbox "out" (folder outDir) with the given exports,
@@ -32,12 +34,12 @@ func TestExportWhileRunning(t *testing.T) {
 	t.Parallel()
 	s := startSim(t, "B", "--preload", "4")
 	dir := t.TempDir()
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen)
 	outDir := mkdir(t, dir, "out")
 	withOutbox(t, cfg, outDir, "stock", "items")
 	p := start(t, "run", "run", "--config", cfg)
-	waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	p.waitRunning(t, 15*time.Second)
 	pid := strconv.Itoa(p.cmd.Process.Pid)
 
 	out, code := runCmd(t, 60*time.Second, "export", "--config", cfg, "--outbox", "out", "stock")

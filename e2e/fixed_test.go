@@ -13,83 +13,7 @@ import (
 	"filebridge/internal/fixedwidth"
 )
 
-// fixedConfig is an Edition A configuration whose inbox reads fixed-width
-// SKU files (Windows-1252, implied decimals) and order files (header
-// records H carry the order onto its detail records D, trailers T are
-// skipped), and whose outbox writes the stock as fixed-width lines.
-const fixedConfig = `[journal]
-path = %q
-
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 3
-retry_max_wait = "1s"
-
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = %q
-
-  [[inboxes.routes]]
-  match = "SKU_*.txt"
-  type = "skus"
-  format = "fixed"
-  charset = "windows-1252"
-  layout = [
-    { name = "sku", start = 1, length = 14 },
-    { name = "name", start = 15, length = 30 },
-    { name = "ean", start = 45, length = 13 },
-    { name = "quantityPerBox", start = 58, length = 4 },
-    { name = "length", start = 62, length = 6, decimals = 1 },
-    { name = "width", start = 68, length = 6, decimals = 1 },
-    { name = "height", start = 74, length = 6, decimals = 1 },
-    { name = "grossWeight", start = 80, length = 7, decimals = 3 },
-    { name = "grossWeightBox", start = 87, length = 7, decimals = 3 },
-    { name = "buyPrice", start = 94, length = 9, decimals = 2 },
-    { name = "supplierCode", start = 103, length = 12 },
-  ]
-
-  [[inboxes.routes]]
-  match = "ORDERS_*.txt"
-  type = "orders"
-  format = "fixed"
-  record_type = { start = 1, length = 1, header = "H", skip = ["T"] }
-  layout = [
-    { name = "orderNumber", start = 2, length = 17, record = "H" },
-    { name = "externalOrderNumber", start = 19, length = 20, record = "H" },
-    { name = "warehouseLocation", start = 39, length = 4, record = "H" },
-    { name = "shipTo.lastName", start = 43, length = 30, record = "H" },
-    { name = "shipTo.streetAddress", start = 73, length = 30, record = "H" },
-    { name = "shipTo.zipcode", start = 103, length = 10, record = "H" },
-    { name = "shipTo.city", start = 113, length = 20, record = "H" },
-    { name = "shipTo.countryCode", start = 133, length = 2, record = "H" },
-    { name = "position", start = 2, length = 4, record = "D" },
-    { name = "sku", start = 6, length = 14, record = "D" },
-    { name = "quantity", start = 20, length = 9, record = "D" },
-  ]
-
-[[outboxes]]
-name = "out"
-portal = "main"
-url = %q
-
-  [[outboxes.exports]]
-  type = "stock"
-  schedule = "0 0 1 1 *"
-  format = "fixed"
-  filename = "STOCK_{seq}.txt"
-  date_layout = "20060102"
-  layout = [
-    { name = "sku", start = 1, length = 14 },
-    { name = "available", start = 15, length = 9 },
-    { name = "updatedAt", start = 24, length = 8 },
-  ]
-`
-
-// skuLine is one SKU record of the fixedConfig layout.
+// skuLine is one SKU record of the layout of testdata/fixed.toml.
 func skuLine(sku, name, ean string, qpb, length, width, height, weight, weightBox, price int, supplier string) string {
 	return fmt.Sprintf("%-14s%-30s%-13s%04d%06d%06d%06d%07d%07d%09d%-12s", sku, name, ean, qpb, length, width, height, weight, weightBox, price, supplier)
 }
@@ -107,7 +31,11 @@ func TestFixedWidthFiles(t *testing.T) {
 	inbox, outDir := mkdir(t, dir, "in"), mkdir(t, dir, "out")
 	mustWrite(t, filepath.Join(dir, "token"), s.Token+"\n")
 	cfg := filepath.Join(dir, "config.toml")
-	mustWrite(t, cfg, fmt.Sprintf(fixedConfig, filepath.Join(dir, "var", "filebridge.db"), s.Base, inbox, outDir))
+	// testdata/fixed.toml is an Edition A configuration whose inbox reads
+	// fixed-width SKU files (Windows-1252, implied decimals) and order files
+	// (header records H carry the order onto its detail records D, trailers
+	// T are skipped), and whose outbox writes the stock as fixed-width lines.
+	mustWrite(t, cfg, fmt.Sprintf(readFile(t, filepath.Join("testdata", "fixed.toml")), filepath.Join(dir, "var", "filebridge.db"), s.Base, inbox, outDir))
 
 	skus := []string{
 		skuLine("FW-CHAIR", "Chaise pliante é", "4006381333931", 1, 305, 410, 880, 2500, 2500, 1250, "PRE-SUP-0001"),

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
 
 // Each edition's good orders sample and good suppliers/connections sample.
@@ -178,7 +180,7 @@ func TestLocalInbox(t *testing.T) {
 		t.Run(ed, func(t *testing.T) {
 			t.Parallel()
 			s, dir, inbox := simAndInbox(t, ed)
-			listen := freeAddr(t)
+			listen := testkit.FreeAddr(t)
 			cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 			p := start(t, "run "+ed, "run", "--config", cfg)
 			processed, errDir := filepath.Join(inbox, "processed"), filepath.Join(inbox, "error")
@@ -286,7 +288,7 @@ func TestUnmatchedFiles(t *testing.T) {
 	s := startSim(t, "A")
 	dir := t.TempDir()
 	leave, strict := mkdir(t, dir, "leave"), mkdir(t, dir, "strict")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen,
 		inboxSpec{name: "leave", url: leave, extra: `exclude = ["*.bak"]`},
 		inboxSpec{name: "strict", url: strict, extra: `unmatched = "error"`})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
 
 // TestLifecycle checks, on one running daemon with a local inbox and a
@@ -19,7 +21,7 @@ import (
 func TestLifecycle(t *testing.T) {
 	t.Parallel()
 	s, dir, inbox := simAndInbox(t, "A", "--preload", "20")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	const settle = 1500 * time.Millisecond
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox, extra: fmt.Sprintf("settle = %q", settle)})
 	p := start(t, "run", "run", "--config", cfg)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
 
 // isMasterData reports whether a sample name is master data (partners,
@@ -41,7 +43,7 @@ func TestDependencyOrder(t *testing.T) {
 				if split {
 					specs = append(specs, inboxSpec{name: "shop", url: shop, extra: `settle = "1s"`})
 				}
-				listen := freeAddr(t)
+				listen := testkit.FreeAddr(t)
 				cfg := runConfig(t, dir, s, listen, specs...)
 				if mode == "routes without type" {
 					// Types come from the header rows, read while the files settle.
@@ -54,7 +56,7 @@ func TestDependencyOrder(t *testing.T) {
 					mustWrite(t, cfg, strings.Join(kept, "\n"))
 				}
 				p := start(t, "run", "run", "--config", cfg)
-				waitFor(t, 15*time.Second, "the daemon to run", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+				p.waitRunning(t, 15*time.Second)
 
 				good := dependencyOrder(sampleNames(t, ed, "good"))
 				slices.Reverse(good)
@@ -119,7 +121,7 @@ func TestHoldForMasterData(t *testing.T) {
 			s := startSim(t, ed)
 			dir := t.TempDir()
 			held, strict := mkdir(t, dir, "held"), mkdir(t, dir, "strict")
-			listen := freeAddr(t)
+			listen := testkit.FreeAddr(t)
 			cfg := runConfig(t, dir, s, listen,
 				inboxSpec{name: "held", url: held},
 				inboxSpec{name: "strict", url: strict, extra: `hold_missing = "1s"`})

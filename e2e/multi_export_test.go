@@ -31,31 +31,12 @@ const exportEvery = 2 * time.Second
 // exactly one movements file.
 func TestExportsOncePerTick(t *testing.T) {
 	t.Parallel()
-	cluster := pgtest.Start(t)
-	url := cluster.Database(t, "e2e_exports")
-	s := startSim(t, "B", "--preload", "4")
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	cfg := sharedConfig(t, dir, s, url, out, exportEvery, "stock", "movements")
-
-	db, err := journal.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-
+	d := newExportDrill(t, "e2e_exports", 0, exportEvery, "stock", "movements")
+	db := d.db
 	// The warehouse moves on all along: new stock movements to export.
-	stopMoving := moveWarehouse(t, s)
+	stopMoving := moveWarehouse(t, d.s)
 	defer stopMoving()
-
-	names := []string{"n1", "n2", "n3"}
-	procs := map[string]*process{}
-	run := func(name string) {
-		procs[name] = startEnv(t, "run "+name, []string{"FILEBRIDGE_INSTANCE=" + name}, "run", "--config", cfg)
-	}
-	for _, n := range names {
-		run(n)
-	}
+	d.start(t, "n1", "n2", "n3")
 	// lastDone is the newest finished stock tick.
 	lastDone := func() journal.ExportRun {
 		ticks, err := db.Ticks(t.Context(), "out", "stock", 5)
@@ -78,7 +59,7 @@ func TestExportsOncePerTick(t *testing.T) {
 		victim := lastDone()
 		time.Sleep(rand.N(exportEvery)) // at a random moment of the period
 		killed := time.Now()
-		procs[victim.Owner].kill()
+		d.procs[victim.Owner].kill()
 		var next journal.ExportRun
 		waitFor(t, 10*time.Second, "a tick after "+victim.Owner+" was killed", func() bool {
 			next = lastDone()
@@ -88,17 +69,72 @@ func TestExportsOncePerTick(t *testing.T) {
 			t.Fatalf("tick %s ran on %s, killed before it", next.Tick, victim.Owner)
 		}
 		failovers = append(failovers, next.FinishedAt.Sub(killed))
-		run(victim.Owner)
+		d.start(t, victim.Owner)
 	}
 	t.Logf("after SIGKILL of the instance that ran the last tick, the next export finished on another instance after %v (ticks every %s)", failovers, exportEvery)
 
 	// Stop moving the warehouse; two more ticks export what is left.
 	stopMoving()
+	produced := d.finish(t, 15*time.Second, 20*time.Second)
+	for _, export := range []string{"stock", "movements"} {
+		checkTicks(t, db, export, produced, false)
+	}
+	checkMovements(t, d.s, d.out, produced)
+}
+
+// exportDrill is instances of `filebridge run` sharing one config, its
+// journal in a PostgreSQL cluster of the test's, exporting into the outbox
+// "out" from a simulator (Edition B, 4 SKUs).
+type exportDrill struct {
+	cluster  *pgtest.Cluster
+	s        *sim
+	out, cfg string
+	db       *journal.DB
+	procs    map[string]*process
+}
+
+// newExportDrill starts the cluster (its database named database), the
+// simulator (answering after latency when not 0), and writes the config
+// of the export types, each every period; the test's own connection to
+// the journal is db.
+func newExportDrill(t *testing.T, database string, latency, every time.Duration, types ...string) *exportDrill {
+	t.Helper()
+	d := &exportDrill{cluster: pgtest.Start(t), procs: map[string]*process{}}
+	url := d.cluster.Database(t, database)
+	d.s = startSim(t, "B", "--preload", "4")
+	if latency > 0 {
+		d.s.setLatency(t, latency)
+	}
+	dir := t.TempDir()
+	d.out = filepath.Join(dir, "out")
+	d.cfg = sharedConfig(t, dir, d.s, url, d.out, every, types...)
+	db, err := journal.Open(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	d.db = db
+	return d
+}
+
+// start starts `filebridge run` under each instance name.
+func (d *exportDrill) start(t *testing.T, names ...string) {
+	for _, n := range names {
+		d.procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", d.cfg)
+	}
+}
+
+// finish waits (up to wait) for two movements ticks done after the
+// warehouse stopped moving, stops every instance, each of which must exit
+// 0 within stop, and returns the files in the outbox.
+func (d *exportDrill) finish(t *testing.T, wait, stop time.Duration) []string {
+	t.Helper()
 	settled := time.Now()
-	waitFor(t, 15*time.Second, "two ticks after the warehouse stopped", func() bool {
-		ticks, err := db.Ticks(t.Context(), "out", "movements", 5)
+	waitFor(t, wait, "two ticks after the warehouse stopped", func() bool {
+		// The test's own queries fail while PostgreSQL restarts: asked again.
+		ticks, err := d.db.Ticks(t.Context(), "out", "movements", 5)
 		if err != nil {
-			t.Fatal(err)
+			return false
 		}
 		n := 0
 		for _, tk := range ticks {
@@ -108,17 +144,12 @@ func TestExportsOncePerTick(t *testing.T) {
 		}
 		return n >= 2
 	})
-	for _, n := range names {
-		if code := procs[n].stop(t, 20*time.Second); code != 0 {
+	for n, p := range d.procs {
+		if code := p.stop(t, stop); code != 0 {
 			t.Errorf("instance %s exited with %d after SIGTERM", n, code)
 		}
 	}
-
-	produced := files(t, out)
-	for _, export := range []string{"stock", "movements"} {
-		checkTicks(t, db, export, produced, false)
-	}
-	checkMovements(t, s, out, produced)
+	return files(t, d.out)
 }
 
 // moveWarehouse moves the simulator's warehouse every 200ms (new stock
@@ -174,32 +205,20 @@ func sharedConfig(t *testing.T, dir string, s *sim, url, out string, every time.
 // one file and one successful run.
 func TestExportRedoneAfterKill(t *testing.T) {
 	t.Parallel()
-	cluster := pgtest.Start(t)
-	url := cluster.Database(t, "e2e_redo")
-	s := startSim(t, "B", "--preload", "4")
-	s.setLatency(t, 1500*time.Millisecond)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	cfg := sharedConfig(t, dir, s, url, out, 20*time.Second, "stock")
-	db, err := journal.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	procs := map[string]*process{}
-	for _, n := range []string{"n1", "n2", "n3"} {
-		procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", cfg)
-	}
+	d := newExportDrill(t, "e2e_redo", 1500*time.Millisecond, 20*time.Second, "stock")
+	db, out := d.db, d.out
+	d.start(t, "n1", "n2", "n3")
 	var tick journal.ExportRun
 	waitFor(t, 30*time.Second, "a stock export running", func() bool {
 		var ok bool
+		var err error
 		tick, ok, err = db.LastTick(t.Context(), "out", "stock")
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ok && tick.State == journal.RunRunning
 	})
-	procs[tick.Owner].kill()
+	d.procs[tick.Owner].kill()
 	killed := time.Now()
 	var redone journal.ExportRun
 	waitFor(t, 20*time.Second, "the tick redone by another instance", func() bool {

@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"filebridge/internal/journal"
-	"filebridge/internal/journal/pgtest"
 )
 
 // TestExportsThroughPostgresRestart runs two `filebridge run` instances on
@@ -25,27 +23,13 @@ import (
 // instance once, and every stock movement is in exactly one file.
 func TestExportsThroughPostgresRestart(t *testing.T) {
 	t.Parallel()
-	cluster := pgtest.Start(t)
-	url := cluster.Database(t, "e2e_restart")
-	s := startSim(t, "B", "--preload", "4")
 	// Runs longer than the period: the next tick comes while one runs, and
 	// is skipped only while its runner counts as alive.
-	s.setLatency(t, 2500*time.Millisecond)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	cfg := sharedConfig(t, dir, s, url, out, exportEvery, "stock", "movements")
-	db, err := journal.Open(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	stopMoving := moveWarehouse(t, s)
+	d := newExportDrill(t, "e2e_restart", 2500*time.Millisecond, exportEvery, "stock", "movements")
+	db := d.db
+	stopMoving := moveWarehouse(t, d.s)
 	defer stopMoving()
-
-	procs := map[string]*process{}
-	for _, n := range []string{"n1", "n2"} {
-		procs[n] = startEnv(t, "run "+n, []string{"FILEBRIDGE_INSTANCE=" + n}, "run", "--config", cfg)
-	}
+	d.start(t, "n1", "n2")
 	// The test's own queries fail while the server restarts, and once on
 	// each session the restart ended: they are asked again.
 	lastTick := func(export string) journal.ExportRun {
@@ -82,9 +66,9 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 			}
 			return false
 		})
-		cluster.Restart(t)
+		d.cluster.Restart(t)
 		restarted := time.Now()
-		twin := startEnv(t, "twin of "+running.Owner, []string{"FILEBRIDGE_INSTANCE=" + running.Owner}, "run", "--config", cfg)
+		twin := startEnv(t, "twin of "+running.Owner, []string{"FILEBRIDGE_INSTANCE=" + running.Owner}, "run", "--config", d.cfg)
 		select {
 		case <-twin.done:
 		case <-time.After(30 * time.Second):
@@ -99,27 +83,7 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 	}
 
 	stopMoving()
-	settled := time.Now()
-	waitFor(t, 30*time.Second, "two ticks after the warehouse stopped", func() bool {
-		ticks, err := db.Ticks(t.Context(), "out", "movements", 5)
-		if err != nil {
-			return false
-		}
-		n := 0
-		for _, tk := range ticks {
-			if tk.State == journal.RunDone && tk.Tick.After(settled) {
-				n++
-			}
-		}
-		return n >= 2
-	})
-	for n, p := range procs {
-		if code := p.stop(t, 25*time.Second); code != 0 {
-			t.Errorf("instance %s exited with %d after SIGTERM", n, code)
-		}
-	}
-
-	produced := files(t, out)
+	produced := d.finish(t, 30*time.Second, 25*time.Second)
 	for _, export := range []string{"stock", "movements"} {
 		checkTicks(t, db, export, produced, true)
 		// No instance died: a tick taken over, or one left to a later
@@ -134,5 +98,5 @@ func TestExportsThroughPostgresRestart(t *testing.T) {
 			}
 		}
 	}
-	checkMovements(t, s, out, produced)
+	checkMovements(t, d.s, d.out, produced)
 }

@@ -144,7 +144,7 @@ func (r *readOnly) start(name string, args ...string) *process {
 func TestReadOnlyJournal(t *testing.T) {
 	t.Parallel()
 	s, dir, inbox := simAndInbox(t, "A")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: inbox})
 	dbPath := filepath.Join(dir, "var", "filebridge.db")
 	j, err := journal.Open(context.Background(), dbPath)
@@ -209,7 +209,7 @@ func TestHostKeyMismatchHealthz(t *testing.T) {
 	pw := filepath.Join(dir, "sftp-password")
 	mustWrite(t, pw, srv.Password)
 	extra := "password_file = \"" + pw + "\"\nknown_hosts = \"" + rewriteKnownHosts(t, dir, other.KnownHostsLine, other.Addr, srv.Addr) + "\""
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "edi", url: srv.URL("/in"), extra: extra})
 	p := start(t, "run", "run", "--config", cfg)
 	body := waitHealthz(t, listen, 30*time.Second, http.StatusServiceUnavailable, "host key mismatch")
@@ -406,7 +406,7 @@ func memoryDrill(t *testing.T, what string, sh orderShape, limitMiB float64) {
 	tmp := filepath.Join(dir, name)
 	lines := writeOrderLines(t, tmp, sh)
 	p := start(t, "run", "run", "--config", cfg)
-	waitFor(t, 30*time.Second, "the daemon running", func() bool { return strings.Contains(p.out.String(), "filebridge running") })
+	p.waitRunning(t, 30*time.Second)
 	base := procStatus(t, p.cmd.Process.Pid, "VmRSS")
 	begin := time.Now()
 	if err := os.Rename(tmp, filepath.Join(inbox, name)); err != nil {

@@ -2,15 +2,14 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"filebridge/internal/config"
 	"filebridge/internal/folder/sftptest"
+	"filebridge/internal/testkit"
 )
 
 // BenchmarkSFTPRemote puts 1,000 one-supplier files into an SFTP inbox
@@ -49,21 +48,10 @@ func remoteRun(b *testing.B, rclone string, n int, rtt time.Duration) {
 	sshd := near.Delayed(b, rtt/2)
 	key := filepath.Join(dir, "id_ed25519")
 	mustWrite(b, key, string(sshd.ClientKey))
-	for i := range n {
-		name := fmt.Sprintf("SUPPLIERS_REMOTE_%04d.csv", i)
-		data := string(supplierFile(fmt.Sprintf("SR-%05d", i)))
-		mustWrite(b, filepath.Join(root, "rclone", name), data)
-		mustWrite(b, filepath.Join(root, "in", name), data)
-	}
+	supplierFiles(b, n, "SUPPLIERS_REMOTE", "SR", filepath.Join(root, "rclone"), filepath.Join(root, "in"))
 
-	host, port, _ := strings.Cut(sshd.Addr, ":")
 	local := filepath.Join(dir, "moved")
-	cmd := exec.Command(rclone, "move", "--sftp-disable-hashcheck", "--transfers", "16", "--checkers", "16",
-		"X:"+filepath.Join(root, "rclone"), local)
-	cmd.Env = append(os.Environ(),
-		"RCLONE_CONFIG_X_TYPE=sftp", "RCLONE_CONFIG_X_HOST="+host, "RCLONE_CONFIG_X_PORT="+port,
-		"RCLONE_CONFIG_X_USER="+sshd.User, "RCLONE_CONFIG_X_KEY_FILE="+key,
-		"RCLONE_CONFIG_X_KNOWN_HOSTS_FILE="+sshd.KnownHostsFile)
+	cmd := rcloneMove(rclone, sshd, key, filepath.Join(root, "rclone"), local, "--transfers", "16", "--checkers", "16")
 	begin := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("rclone move: %v\n%s", err, out)
@@ -97,19 +85,11 @@ url = %q
 private_key_file = %q
 known_hosts = %q
 %s
-`, filepath.Join(dir, "var", "filebridge.db"), freeAddr(b), s.Base, sshd.URL(root+"/in"), key, sshd.KnownHostsFile, routes("A")))
+`, filepath.Join(dir, "var", "filebridge.db"), testkit.FreeAddr(b), s.Base, sshd.URL(root+"/in"), key, sshd.KnownHostsFile, routes("A")))
 	begin = time.Now()
 	p := start(b, "run", "run", "--config", cfg)
 	processed := filepath.Join(root, "in", "processed")
-	waitFor(b, 10*time.Minute, fmt.Sprintf("%d files in processed/", n), func() bool {
-		got := 0
-		for _, f := range files(b, processed) {
-			if !strings.HasSuffix(f, ".report.csv") {
-				got++
-			}
-		}
-		return got == n
-	})
+	waitFiled(b, 10*time.Minute, processed, n)
 	raw := time.Since(begin)
 	p.stop(b, 25*time.Second)
 	st := s.stats(b)

@@ -68,7 +68,7 @@ func BenchmarkTenants(b *testing.B) {
 	for b.Loop() {
 		s := startSim(b, "A")
 		dir := b.TempDir()
-		listen := freeAddr(b)
+		listen := testkit.FreeAddr(b)
 		cfg, inboxes := tenantsConfig(b, dir, s, listen, n)
 		p := start(b, "run", "run", "--config", cfg)
 		pid := strconv.Itoa(p.cmd.Process.Pid)

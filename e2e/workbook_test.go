@@ -9,87 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/xuri/excelize/v2"
+	"filebridge/internal/testkit"
 )
-
-// wbCell is a cell of a test workbook: a value and an optional number format.
-type wbCell struct {
-	v      any
-	numFmt string
-}
-
-// wbSheet is a sheet of a test workbook: rows from A1, merged ranges.
-type wbSheet struct {
-	name   string
-	hidden bool
-	rows   [][]wbCell
-	merges []string
-}
-
-// writeWorkbook writes the sheets with excelize; the last visible sheet is
-// the active one.
-func writeWorkbook(t *testing.T, path string, sheets ...wbSheet) {
-	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	active := 0
-	for i, sh := range sheets {
-		if i == 0 {
-			must(f.SetSheetName("Sheet1", sh.name))
-		} else {
-			_, err := f.NewSheet(sh.name)
-			must(err)
-		}
-		if !sh.hidden {
-			active = i
-		}
-		for r, row := range sh.rows {
-			for c, cell := range row {
-				if cell.v == nil {
-					continue
-				}
-				ref, _ := excelize.CoordinatesToCellName(c+1, r+1)
-				must(f.SetCellValue(sh.name, ref, cell.v))
-				if cell.numFmt != "" {
-					code := cell.numFmt
-					st, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
-					must(err)
-					must(f.SetCellStyle(sh.name, ref, ref, st))
-				}
-			}
-		}
-		for _, m := range sh.merges {
-			from, to, _ := strings.Cut(m, ":")
-			must(f.MergeCell(sh.name, from, to))
-		}
-	}
-	f.SetActiveSheet(active)
-	for _, sh := range sheets {
-		if sh.hidden {
-			must(f.SetSheetVisible(sh.name, false))
-		}
-	}
-	must(f.SaveAs(path))
-}
-
-// cells makes a row of plain cells.
-func cells(vs ...any) []wbCell {
-	out := make([]wbCell, len(vs))
-	for i, v := range vs {
-		if c, ok := v.(wbCell); ok {
-			out[i] = c
-			continue
-		}
-		out[i] = wbCell{v: v}
-	}
-	return out
-}
 
 // validateJSON is what `validate --format json` says of one file.
 type validateJSON struct {
@@ -148,25 +69,26 @@ poll = "200ms"
 	}
 
 	suppliers := filepath.Join(src, "SUPPLIERS_WB.xlsx")
-	head := cells("code", "name", "relationship")
-	writeWorkbook(t, suppliers,
-		wbSheet{name: "Old", hidden: true, rows: [][]wbCell{head, cells("OLD-1", "Old supplier", "Manufacturer")}},
-		wbSheet{name: "Suppliers", rows: [][]wbCell{head,
-			cells(wbCell{v: 42, numFmt: "00000"}, "Bakker BV", "Manufacturer"),
-			cells(7, "Smit", "Manufacturer")}})
+	head := []any{"code", "name", "relationship"}
+	// A workbook opens on its last visible sheet.
+	mustWrite(t, suppliers, string(testkit.Workbook(t, 1,
+		testkit.Sheet{Name: "Old", Hidden: true, Cells: testkit.Rows(head, []any{"OLD-1", "Old supplier", "Manufacturer"})},
+		testkit.Sheet{Name: "Suppliers", Cells: testkit.WithFormat(testkit.Rows(head,
+			[]any{42, "Bakker BV", "Manufacturer"},
+			[]any{7, "Smit", "Manufacturer"}), "A2", "00000")})))
 	due := 46357.3541666667 // 2026-12-01 08:30
 	receptions := filepath.Join(src, "P_RECEPTIONS_WB.xlsx")
-	writeWorkbook(t, receptions, wbSheet{name: "Receptions",
-		merges: []string{"A2:A4", "E6:F6"},
-		rows: [][]wbCell{
-			cells("orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"),
-			cells("R-100", 3, "00042", due, sku[0], 5),
-			cells(nil, 3, "00042", due, sku[1], 6),
-			cells(nil, 3, "00042", due, sku[2], 7),
-			cells("R-101", 3, "00042", due, sku[0], 1),
-			cells("R-101", 3, "00042", due, sku[1], 2),
-			cells("R-102", 3, "00042", due, sku[0], 4),
-		}})
+	mustWrite(t, receptions, string(testkit.Workbook(t, 0, testkit.Sheet{Name: "Receptions",
+		Merges: []string{"A2:A4", "E6:F6"},
+		Cells: testkit.Rows(
+			[]any{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"},
+			[]any{"R-100", 3, "00042", due, sku[0], 5},
+			[]any{nil, 3, "00042", due, sku[1], 6},
+			[]any{nil, 3, "00042", due, sku[2], 7},
+			[]any{"R-101", 3, "00042", due, sku[0], 1},
+			[]any{"R-101", 3, "00042", due, sku[1], 2},
+			[]any{"R-102", 3, "00042", due, sku[0], 4},
+		)})))
 
 	for _, tc := range []struct {
 		path, sheet        string

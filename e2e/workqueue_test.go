@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"filebridge/internal/testkit"
 )
 
 // TestFailuresWorkQueue is the clerk's day two on the built binary: an
@@ -16,7 +18,7 @@ import (
 // created once.
 func TestFailuresWorkQueue(t *testing.T) {
 	s, dir, in := simAndInbox(t, "A")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfg := runConfig(t, dir, s, listen, inboxSpec{name: "erp", url: in, extra: "hold_missing = \"0\"\nerror_retention = \"3s\""})
 	d := start(t, "run", "run", "--config", cfg)
 	base := "http://" + listen

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/text/encoding/charmap"
 
 	"filebridge/internal/portalsim"
+	"filebridge/internal/templates/gentest"
 )
 
 // csvCase is a CSV file as a clerk or an ERP makes it, read through a
@@ -281,22 +282,7 @@ func unaccounted(t *testing.T, data []byte, report string) []int {
 // checkGolden compares got with the golden file, or rewrites it with -update.
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	gentest.Golden(t, path, []byte(got), *update, "-update")
 }
 
 // withoutPortalIDs blanks the portal ids of a report, which depend on the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"filebridge/internal/console"
 	"filebridge/internal/journal"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // outboxConfig writes a config with the given [journal] keys, the portal
@@ -147,7 +147,7 @@ func TestExportJournalOwned(t *testing.T) {
 		want         []string
 	}{
 		{"server.listen off", "", []string{`server.listen is ""`, `set [server] listen = "127.0.0.1:9090"`, "restart filebridge run"}},
-		{"nothing answers", freeAddr(t), []string{"nothing answers on server.listen", "owns journal"}},
+		{"nothing answers", testkit.FreeAddr(t), []string{"nothing answers on server.listen", "owns journal"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := outboxConfig(t, "path = \"state/journal.db\"\n[server]\nlisten = "+strconv.Quote(tt.listen), srv.URL+"/api", "FB_EXPORT_OWNED_TOKEN",
@@ -177,17 +177,6 @@ func TestExportJournalOwned(t *testing.T) {
 	}
 }
 
-// freeAddr is a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // TestExportAsksDaemon runs a real daemon in-process (it holds the
 // journal's lock and serves its console with a token on server.listen):
 // export hands it the run with the config's token and prints what it
@@ -198,7 +187,7 @@ func TestExportAsksDaemon(t *testing.T) {
 		Logger: slog.New(slog.DiscardHandler)})
 	t.Setenv("FB_EXPORT_ASK_TOKEN", "demo-token")
 	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")
-	listen := freeAddr(t)
+	listen := testkit.FreeAddr(t)
 	cfgPath := outboxConfig(t, "path = \"state/journal.db\"\n[server]\nlisten = "+strconv.Quote(listen)+"\ntoken_env = \"FB_EXPORT_ASK_CONSOLE\"",
 		srv.URL+"/api", "FB_EXPORT_ASK_TOKEN", exportTable("stock", "0 2 1 1 *", "STOCK_{seq}.csv"))
 	cfg, err := config.Load(cfgPath)

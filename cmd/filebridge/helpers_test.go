@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -95,13 +94,7 @@ func missingInOrder(out string, want []string) (string, bool) {
 // deadURL is a base_url on a port nothing listens on.
 func deadURL(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	url := "http://" + ln.Addr().String() + "/api"
-	_ = ln.Close()
-	return url
+	return "http://" + testkit.FreeAddr(t) + "/api"
 }
 
 const processSuppliers = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"

@@ -12,103 +12,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/xuri/excelize/v2"
+	"filebridge/internal/templates/gentest"
+	"filebridge/internal/testkit"
 )
 
 var updateXLSX = flag.Bool("update-xlsx", false, "rewrite the golden files of TestXLSXCases in testdata/xlsx/")
-
-// xcell is one cell of a test workbook: a value (a string, a number, a
-// bool, or formula "=..." without saved value), an optional custom number
-// format, and the cells it is merged with ("A2:A4").
-type xcell struct {
-	ref    string
-	v      any
-	numFmt string
-}
-
-// xsheet is one sheet of a test workbook.
-type xsheet struct {
-	name    string
-	hidden  bool
-	cells   []xcell
-	merges  []string
-	hideRow []int
-}
-
-// excelizeBook writes a workbook of the sheets with excelize; active is
-// the index of the sheet it opens on.
-func excelizeBook(t *testing.T, active int, sheets ...xsheet) []byte {
-	t.Helper()
-	f := excelize.NewFile()
-	defer f.Close()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i, sh := range sheets {
-		if i == 0 {
-			must(f.SetSheetName("Sheet1", sh.name))
-		} else {
-			_, err := f.NewSheet(sh.name)
-			must(err)
-		}
-		for _, c := range sh.cells {
-			if s, ok := c.v.(string); ok && strings.HasPrefix(s, "=") {
-				must(f.SetCellFormula(sh.name, c.ref, s[1:]))
-			} else {
-				must(f.SetCellValue(sh.name, c.ref, c.v))
-			}
-			if c.numFmt != "" {
-				code := c.numFmt
-				st, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
-				must(err)
-				must(f.SetCellStyle(sh.name, c.ref, c.ref, st))
-			}
-		}
-		for _, m := range sh.merges {
-			from, to, _ := strings.Cut(m, ":")
-			must(f.MergeCell(sh.name, from, to))
-		}
-		for _, r := range sh.hideRow {
-			must(f.SetRowVisible(sh.name, r, false))
-		}
-	}
-	f.SetActiveSheet(active)
-	for _, sh := range sheets {
-		if sh.hidden {
-			must(f.SetSheetVisible(sh.name, false))
-		}
-	}
-	var b bytes.Buffer
-	must(f.Write(&b))
-	return b.Bytes()
-}
-
-// rowCells lays out rows from A1 on.
-func rowCells(rows ...[]any) []xcell {
-	var out []xcell
-	for r, row := range rows {
-		for c, v := range row {
-			if v == nil {
-				continue
-			}
-			out = append(out, xcell{ref: cellName(c+1, r+1), v: v})
-		}
-	}
-	return out
-}
-
-// withFormat sets the number format of the cell ref among cells.
-func withFormat(cells []xcell, ref, code string) []xcell {
-	for i := range cells {
-		if cells[i].ref == ref {
-			cells[i].numFmt = code
-		}
-	}
-	return cells
-}
 
 var (
 	xSKUHead = []any{"sku", "name", "ean", "quantityPerBox", "length", "width", "height", "grossWeight", "grossWeightBox", "buyPrice", "supplierCode"}
@@ -137,7 +45,9 @@ func xRec(order any, sku string, qty int, due any) []any {
 // file of a case lists the sheet read, every document with its source rows
 // and its content, and every issue (go test -update-xlsx rewrites them).
 func TestXLSXCases(t *testing.T) {
-	sheet := func(cells ...[]any) xsheet { return xsheet{name: "Sheet1", cells: rowCells(cells...)} }
+	sheet := func(cells ...[]any) testkit.Sheet {
+		return testkit.Sheet{Name: "Sheet1", Cells: testkit.Rows(cells...)}
+	}
 	file := func(name string) func(t *testing.T) []byte {
 		return func(t *testing.T) []byte {
 			b, err := os.ReadFile(filepath.Join("testdata", "xlsx", name))
@@ -147,8 +57,8 @@ func TestXLSXCases(t *testing.T) {
 			return b
 		}
 	}
-	book := func(active int, sheets ...xsheet) func(t *testing.T) []byte {
-		return func(t *testing.T) []byte { return excelizeBook(t, active, sheets...) }
+	book := func(active int, sheets ...testkit.Sheet) func(t *testing.T) []byte {
+		return func(t *testing.T) []byte { return testkit.Workbook(t, active, sheets...) }
 	}
 	partnerHead := []any{"code", "name", "relationship", "streetAddress", "zipcode", "city", "countryCode", "phone"}
 	tests := []struct {
@@ -157,27 +67,27 @@ func TestXLSXCases(t *testing.T) {
 		opts Options
 	}{
 		// 1. Codes typed as numbers.
-		{"zeros_excelize", book(0, xsheet{name: "Sheet1", cells: withFormat(withFormat(withFormat(rowCells(xSKUHead,
+		{"zeros_excelize", book(0, testkit.Sheet{Name: "Sheet1", Cells: testkit.WithFormat(testkit.WithFormat(testkit.WithFormat(testkit.Rows(xSKUHead,
 			xSKU(map[int]any{0: 456, 2: 12345678905, 10: 42}),
 			xSKU(map[int]any{0: 789, 2: 4006381333931})),
 			"A2", "00000"), "C2", "0000000000000"), "K2", `"00"#`)}), Options{}},
 		{"zeros_openpyxl", file("opx_zeros.xlsx"), Options{}},
-		{"zeros_partner", book(0, xsheet{name: "Sheet1", cells: withFormat(withFormat(rowCells(partnerHead,
+		{"zeros_partner", book(0, testkit.Sheet{Name: "Sheet1", Cells: testkit.WithFormat(testkit.WithFormat(testkit.Rows(partnerHead,
 			[]any{42, "Bakker BV", "Manufacturer", "Dorpstraat 1", 1000, "Brussel", "BE", 612345678},
 			[]any{7, "Smit", "Manufacturer", "Kerkstraat 2", 1012, "Amsterdam", "NL", 31201234567}),
 			"A2", "000"), "E3", "0000")}), Options{Edition: B, Type: "connections"}},
 		// 2. Which sheet.
 		{"sheet_hidden_first", file("opx_sheets.xlsx"), Options{}},
 		{"sheet_active", book(1,
-			xsheet{name: "Archive", cells: rowCells(xSKUHead, xSKU(map[int]any{0: "ARCHIVED-1"}))},
-			xsheet{name: "Today", cells: rowCells(xSKUHead, xSKU(nil))}), Options{}},
+			testkit.Sheet{Name: "Archive", Cells: testkit.Rows(xSKUHead, xSKU(map[int]any{0: "ARCHIVED-1"}))},
+			testkit.Sheet{Name: "Today", Cells: testkit.Rows(xSKUHead, xSKU(nil))}), Options{}},
 		{"sheet_named_hidden", file("opx_sheets.xlsx"), Options{Sheet: "old"}},
 		// 3. Merged cells, formulas without a saved value.
 		{"merged_order_openpyxl", file("opx_merged.xlsx"), Options{}},
-		{"merged_order_excelize", book(0, xsheet{name: "Sheet1", merges: []string{"A2:A4"}, cells: rowCells(xRecHead,
+		{"merged_order_excelize", book(0, testkit.Sheet{Name: "Sheet1", Merges: []string{"A2:A4"}, Cells: testkit.Rows(xRecHead,
 			xRec("R-100", "SKU-1", 5, dueSerial), xRec(nil, "SKU-2", 6, dueSerial), xRec(nil, "SKU-3", 7, dueSerial),
 			xRec("R-101", "SKU-1", 1, dueSerial))}), Options{}},
-		{"merged_across_columns", book(0, xsheet{name: "Sheet1", merges: []string{"E3:F3"}, cells: rowCells(xRecHead,
+		{"merged_across_columns", book(0, testkit.Sheet{Name: "Sheet1", Merges: []string{"E3:F3"}, Cells: testkit.Rows(xRecHead,
 			xRec("R-100", "SKU-1", 5, dueSerial), xRec("R-100", "SKU-2", 6, dueSerial), xRec("R-100", "SKU-3", 7, dueSerial),
 			xRec("R-101", "SKU-1", 1, dueSerial))}), Options{}},
 		{"merged_header", file("opx_merged_header.xlsx"), Options{}},
@@ -185,9 +95,9 @@ func TestXLSXCases(t *testing.T) {
 		{"formula_excelize", book(0, sheet(xSKUHead, xSKU(map[int]any{7: "=2*3"}))), Options{}},
 		{"error_values_openpyxl", file("opx_errors.xlsx"), Options{}},
 		// 5. Hidden rows, TRUE/FALSE, dates in 1899-1900.
-		{"hidden_row", book(0, xsheet{name: "Sheet1", hideRow: []int{3}, cells: rowCells(xSKUHead,
+		{"hidden_row", book(0, testkit.Sheet{Name: "Sheet1", HiddenRows: []int{3}, Cells: testkit.Rows(xSKUHead,
 			xSKU(nil), xSKU(map[int]any{0: "CHAIR-OAK-02", 2: "4006381333948"}))}), Options{}},
-		{"date_in_text", book(0, xsheet{name: "Sheet1", cells: withFormat(withFormat(rowCells(xSKUHead,
+		{"date_in_text", book(0, testkit.Sheet{Name: "Sheet1", Cells: testkit.WithFormat(testkit.WithFormat(testkit.Rows(xSKUHead,
 			xSKU(map[int]any{1: 46023}), xSKU(map[int]any{0: "CHAIR-OAK-02", 2: "4006381333948", 1: 46054})),
 			"B2", "d-mmm"), "B3", "yyyy-mm-dd")}), Options{}},
 		{"bool_cells", book(0, sheet(xSKUHead, xSKU(map[int]any{1: true, 3: false}))), Options{}},
@@ -267,17 +177,5 @@ func renderResult(r result) string {
 // golden compares got with the golden file, or rewrites it with -update-xlsx.
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *updateXLSX {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update-xlsx to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	gentest.Golden(t, path, []byte(got), *updateXLSX, "-update-xlsx")
 }

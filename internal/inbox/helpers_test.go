@@ -1,7 +1,6 @@
 package inbox_test
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -325,21 +325,5 @@ var isoTime = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	got = isoTime.ReplaceAllString(got, "TIME")
-	p := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("reading golden file (run go test -update): %v", err)
-	}
-	if !bytes.Equal(want, []byte(got)) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	gentest.Golden(t, filepath.Join("testdata", name), []byte(got), *update, "-update")
 }

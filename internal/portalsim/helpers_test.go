@@ -7,12 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -183,20 +184,7 @@ func golden(t *testing.T, name string, raw []byte) {
 		t.Fatalf("%s: body is not JSON: %v: %s", name, err, raw)
 	}
 	buf.WriteByte('\n')
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run go test -update to create it): %v", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("%s differs from %s:\ngot:\n%s", name, path, buf.Bytes())
-	}
+	gentest.Golden(t, filepath.Join("testdata", name+".golden.json"), buf.Bytes(), *update, "-update")
 }
 
 // Request bodies used across the tests.

@@ -85,6 +85,17 @@ func FreePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
+// FreeAddr is a loopback address (host:port) whose port is free right
+// now, for a server the test starts later.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", port)
+}
+
 // Eventually polls cond until it holds (what a test waits for happens in
 // other goroutines or processes), failing the test after within: a
 // correctness deadline, not a performance one.

@@ -7,7 +7,106 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
 )
+
+// Cell is one cell of a test workbook: its reference ("B2"), a value (a
+// string, a number, a bool, or a formula "=..." without saved value) and
+// an optional custom number format.
+type Cell struct {
+	Ref    string
+	V      any
+	NumFmt string
+}
+
+// Sheet is one sheet of a test workbook: its cells, the ranges merged
+// ("A2:A4") and the rows hidden (from 1).
+type Sheet struct {
+	Name       string
+	Hidden     bool
+	Cells      []Cell
+	Merges     []string
+	HiddenRows []int
+}
+
+// Rows lays out rows of values from A1 on; a nil value leaves its cell
+// empty.
+func Rows(rows ...[]any) []Cell {
+	var out []Cell
+	for r, row := range rows {
+		for c, v := range row {
+			if v == nil {
+				continue
+			}
+			ref, _ := excelize.CoordinatesToCellName(c+1, r+1)
+			out = append(out, Cell{Ref: ref, V: v})
+		}
+	}
+	return out
+}
+
+// WithFormat sets the custom number format of the cell ref among cells.
+func WithFormat(cells []Cell, ref, code string) []Cell {
+	for i := range cells {
+		if cells[i].Ref == ref {
+			cells[i].NumFmt = code
+		}
+	}
+	return cells
+}
+
+// Workbook writes a workbook of the sheets with excelize, as a spreadsheet
+// program would; active is the index of the sheet it opens on.
+func Workbook(t testing.TB, active int, sheets ...Sheet) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, sh := range sheets {
+		if i == 0 {
+			must(f.SetSheetName("Sheet1", sh.Name))
+		} else {
+			_, err := f.NewSheet(sh.Name)
+			must(err)
+		}
+		for _, c := range sh.Cells {
+			if s, ok := c.V.(string); ok && strings.HasPrefix(s, "=") {
+				must(f.SetCellFormula(sh.Name, c.Ref, s[1:]))
+			} else {
+				must(f.SetCellValue(sh.Name, c.Ref, c.V))
+			}
+			if c.NumFmt != "" {
+				code := c.NumFmt
+				st, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
+				must(err)
+				must(f.SetCellStyle(sh.Name, c.Ref, c.Ref, st))
+			}
+		}
+		for _, m := range sh.Merges {
+			from, to, _ := strings.Cut(m, ":")
+			must(f.MergeCell(sh.Name, from, to))
+		}
+		for _, r := range sh.HiddenRows {
+			must(f.SetRowVisible(sh.Name, r, false))
+		}
+	}
+	f.SetActiveSheet(active)
+	for _, sh := range sheets {
+		if sh.Hidden {
+			must(f.SetSheetVisible(sh.Name, false))
+		}
+	}
+	var b bytes.Buffer
+	must(f.Write(&b))
+	return b.Bytes()
+}
 
 // HostileWorkbook writes a small valid XLSX workbook whose one sheet holds
 // the given rows (inline strings) followed by spaces bytes of spaces

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"filebridge/internal/edi"
+	"filebridge/internal/templates/gentest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -26,20 +27,7 @@ func readTestdata(t testing.TB, name string) []byte {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	gentest.Golden(t, filepath.Join("testdata", name), got, *update, "-update")
 }
 
 func TestParseGood(t *testing.T) {

@@ -12,7 +12,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
@@ -129,16 +128,6 @@ func rawClient(t testing.TB, addr, user string, auth ssh.AuthMethod, hostKey ssh
 		_ = conn.Close()
 	})
 	return c
-}
-
-// splitAddr returns the host and port of a listener address.
-func splitAddr(t testing.TB, addr string) (string, string) {
-	t.Helper()
-	h, p, err := net.SplitHostPort(addr)
-	if err != nil {
-		t.Fatalf("splitting %s: %v", addr, err)
-	}
-	return h, p
 }
 
 // WriteFile writes data to the file p on the server through c.

@@ -1,5 +1,5 @@
 // Package gentest checks in tests that generated files (documentation,
-// workbooks) are the ones committed.
+// workbooks, golden files) are the ones committed.
 package gentest
 
 import (
@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,16 +17,36 @@ import (
 // does so.
 func UpToDate(t testing.TB, path, want string, update bool, regenerate string) {
 	t.Helper()
+	SameFile(t, path, []byte(want), committed(t, path, []byte(want), update, regenerate), regenerate)
+}
+
+// Golden checks that the golden file at path holds got, after writing got
+// there when update is set; flag is the test flag that does so (-update).
+// A difference is an error showing both.
+func Golden(t testing.TB, path string, got []byte, update bool, flag string) {
+	t.Helper()
+	if want := committed(t, path, got, update, "go test "+flag); !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test %s rewrites it):\n--- got\n%s\n--- want\n%s", path, flag, got, want)
+	}
+}
+
+// committed writes data to path (and its folder) when update is set, and
+// returns what the file at path holds.
+func committed(t testing.TB, path string, data []byte, update bool, regenerate string) []byte {
+	t.Helper()
 	if update {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	committed, err := os.ReadFile(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading %s: %v (run %s)", path, err, regenerate)
 	}
-	SameFile(t, path, []byte(want), committed, regenerate)
+	return b
 }
 
 // SameFile checks that got, the generated file called name, is the
