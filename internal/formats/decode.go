@@ -275,9 +275,24 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 // readRows reads the data rows, starting with first when it is set, up to
 // the end of the file or a problem that ends it (returned).
 func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
+	return eachRow(d.ctx, d.src, d.file, first, func(row int, cells []string, re *rowError) error {
+		if d.groups != nil {
+			d.cells = cells
+			if !d.groups.take() {
+				return nil
+			}
+		}
+		return d.doRow(row, cells, re)
+	})
+}
+
+// eachRow calls fn with every data row of src, starting with first when it
+// is set, a row with a problem of its own with it (re), up to the end of the
+// rows: io.EOF, or a problem that ends the file, which it returns.
+func eachRow(ctx context.Context, src rowSource, file string, first *firstRow, fn func(row int, cells []string, re *rowError) error) (*fileProblem, error) {
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
-			if err := d.ctx.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
@@ -288,27 +303,20 @@ func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
 			row, cells, err = first.row, first.cells, first.err
 			first = nil
 		} else {
-			row, cells, err = readRow(d.src)
+			row, cells, err = readRow(src)
 		}
 		var re *rowError
 		var fp *fileProblem
 		switch {
-		case err == nil:
+		case err == nil, errors.As(err, &re):
 		case errors.Is(err, io.EOF):
 			return nil, nil
-		case errors.As(err, &re):
 		case errors.As(err, &fp):
 			return fp, nil
 		default:
-			return nil, fmt.Errorf("reading %s: %w", d.file, err)
+			return nil, fmt.Errorf("reading %s: %w", file, err)
 		}
-		if d.groups != nil {
-			d.cells = cells
-			if !d.groups.take() {
-				continue
-			}
-		}
-		if err := d.doRow(row, cells, re); err != nil {
+		if err := fn(row, cells, re); err != nil {
 			return nil, err
 		}
 	}
@@ -601,62 +609,4 @@ func (d *decoder) finish() (Summary, error) {
 		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Message: "the file has a header row but no data rows", Warning: true})
 	}
 	return d.sum, nil
-}
-
-// rawRows implements Rows.
-func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) ([]string, error) {
-	opts = opts.withLayout()
-	if _, err := checkOptions(opts); err != nil {
-		return nil, err
-	}
-	src, err := openSource(ctx, r, size, name, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer src.close()
-	if c, ok := src.(*csvSource); ok {
-		c.keepRaw = true
-	}
-	var header []string
-	for n, first := 0, !opts.NoHeader; ; n++ {
-		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return header, err
-			}
-		}
-		var row int
-		var cells []string
-		var err error
-		if first {
-			row, cells, err = readHeaderRow(src, opts)
-		} else {
-			row, cells, err = readRow(src)
-		}
-		var re *rowError
-		var fp *fileProblem
-		switch {
-		case err == nil, errors.As(err, &re):
-		case errors.Is(err, io.EOF):
-			return header, nil
-		case errors.As(err, &fp) && !first:
-			// The rows end there; Decode reports the problem.
-			return header, nil
-		default:
-			return header, fmt.Errorf("reading %s: %w", name, err)
-		}
-		if first {
-			header, first = copiedCells(cells), false
-			continue
-		}
-		raw := ""
-		if re != nil {
-			raw = re.raw
-		}
-		if x, ok := src.(*xlsxSource); ok {
-			x.showDigits(cells)
-		}
-		if err := fn(row, cells, raw); err != nil {
-			return header, err
-		}
-	}
 }

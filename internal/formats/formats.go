@@ -252,7 +252,43 @@ func Decodes() int64 { return decodes.Load() }
 // physical lines as the file has them, in UTF-8, joined by "\n"; cells
 // are then what encoding/csv made of it.
 func Rows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) (header []string, err error) {
-	return rawRows(ctx, r, size, name, opts, fn)
+	opts = opts.withLayout()
+	if _, err := checkOptions(opts); err != nil {
+		return nil, err
+	}
+	src, err := openSource(ctx, r, size, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	if c, ok := src.(*csvSource); ok {
+		c.keepRaw = true
+	}
+	if !opts.NoHeader {
+		_, cells, err := readHeaderRow(src, opts)
+		var re *rowError
+		switch {
+		case err == nil, errors.As(err, &re):
+			header = copiedCells(cells)
+		case errors.Is(err, io.EOF):
+			return nil, nil
+		default:
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+	x, _ := src.(*xlsxSource)
+	// A problem that ends the rows ends them here too: Decode reports it.
+	_, err = eachRow(ctx, src, name, nil, func(row int, cells []string, re *rowError) error {
+		raw := ""
+		if re != nil {
+			raw = re.raw
+		}
+		if x != nil {
+			x.showDigits(cells)
+		}
+		return fn(row, cells, raw)
+	})
+	return header, err
 }
 
 // FileType is the document type of a file without decoding it: opts.Type
@@ -263,7 +299,7 @@ func FileType(ctx context.Context, r io.ReaderAt, size int64, name string, opts 
 		return model.LookupDocType(opts.Edition, opts.Type)
 	}
 	errStop := errors.New("header read")
-	header, err := rawRows(ctx, r, size, name, opts, func(int, []string, string) error { return errStop })
+	header, err := Rows(ctx, r, size, name, opts, func(int, []string, string) error { return errStop })
 	if err != nil && !errors.Is(err, errStop) {
 		return model.DocType{}, err
 	}

@@ -102,16 +102,12 @@ func detectType(e model.Edition, header []string) (model.DocType, error) {
 			best = append(best, dt)
 		}
 	}
-	names := make([]string, 0, 5)
-	for _, dt := range model.DocTypes(e) {
-		names = append(names, dt.Name)
-	}
 	switch len(best) {
 	case 1:
 		return best[0], nil
 	case 0:
 		return model.DocType{}, fmt.Errorf("cannot tell the document type from the header row (edition %s): use the column names of a template (%s), or set the type on the route",
-			e, strings.Join(names, ", "))
+			e, model.DocTypeNames(e))
 	}
 	cand := make([]string, len(best))
 	for i, dt := range best {
