@@ -14,6 +14,7 @@
 package formats
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -99,12 +100,7 @@ func (o Options) unzipSizeLimit() int64 {
 	return max(16*o.maxSize(), minUnzipSizeLimit)
 }
 
-func (o Options) location() *time.Location {
-	if o.Location != nil {
-		return o.Location
-	}
-	return time.UTC
-}
+func (o Options) location() *time.Location { return cmp.Or(o.Location, time.UTC) }
 
 // Issue is one problem found in a file: an error, or a warning that does not
 // make the document invalid.
