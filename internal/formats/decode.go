@@ -31,10 +31,9 @@ type decoder struct {
 	warned map[warnedValue]bool
 
 	setters []setter
-	keyFi   int  // index of the key field
-	skuFi   int  // packaging: the variant's sku
-	relFi   int  // partner: relationship
-	isXLSX  bool // rows come from a workbook
+	keyFi   int // index of the key field
+	skuFi   int // packaging: the variant's sku
+	relFi   int // partner: relationship
 	// hdrSetters are, per field, the setter of a header-level field that
 	// the file (or a default) can fill, nil for other fields. lineSet are
 	// the fields of the line and service levels with a setter that the file
@@ -223,7 +222,7 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 		}
 		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Sheet: src.sheet(), Message: "header row: " + re.msg})
 	}
-	header = trimmedCopy(cells)
+	header = cloneCells(cells, true)
 	sum.Header = header
 	return header, nil, false, nil
 }
@@ -232,12 +231,12 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 func newDecoder(ctx context.Context, src rowSource, name string, opts Options, dt model.DocType, header []string, sum Summary, fn func(Doc) error) *decoder {
 	lay := newLayout(dt, opts.Edition, header, opts, name)
 	sum.FileIssues = append(sum.FileIssues, lay.issues...)
-	x, isXLSX := src.(*xlsxSource)
+	x, _ := src.(*xlsxSource)
 	n := len(lay.fields)
 	d := &decoder{
 		ctx: ctx, file: name, opts: opts, src: src, lay: lay, kind: dt.Kind, fn: fn, sum: sum,
 		p: parser{
-			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: isXLSX,
+			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: x != nil,
 			loc: opts.location(), layout: opts.DateLayout,
 		},
 		setters:    make([]setter, n),
@@ -245,15 +244,13 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 		keyFi:      lay.fieldIndex(lay.spec.Key),
 		skuFi:      lay.fieldIndex("sku"),
 		relFi:      lay.fieldIndex("relationship"),
-		isXLSX:     isXLSX,
 		vals:       make([]value, n),
 		set:        make([]bool, n),
 		bad:        make([]bool, n),
 		fromDef:    make([]bool, n),
 	}
-	if isXLSX {
-		d.p.date1904 = x.date1904
-		d.xs = x
+	if x != nil {
+		d.p.date1904, d.xs = x.date1904, x
 	}
 	for fi := range lay.fields {
 		f := &lay.fields[fi]
@@ -351,20 +348,15 @@ func fileProblemSummary(sum Summary, name string, err error) (Summary, error) {
 	return sum, err
 }
 
-// trimmedCopy returns the trimmed cells, copied: cells share the memory
-// of their whole row, which the header, kept in the Summary, need not keep alive.
-func trimmedCopy(cells []string) []string {
+// cloneCells returns a copy of cells and of their text, trimmed with trim:
+// cells share the memory of their whole row, which a header kept in the
+// Summary need not keep alive.
+func cloneCells(cells []string, trim bool) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = strings.Clone(strings.TrimSpace(c))
-	}
-	return out
-}
-
-// copiedCells returns a copy of cells and of their text (see trimmedCopy).
-func copiedCells(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
+		if trim {
+			c = strings.TrimSpace(c)
+		}
 		out[i] = strings.Clone(c)
 	}
 	return out
@@ -382,7 +374,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		d.issues = append(d.issues, d.issueAt(row, -1, re.value, re.msg, false))
 	}
 	if w := d.lay.width; w > 0 {
-		if !d.isXLSX && re == nil && (len(cells) < w || len(cells) > w && !isEmptyRow(cells[w:])) {
+		if d.xs == nil && re == nil && (len(cells) < w || len(cells) > w && !isEmptyRow(cells[w:])) {
 			what := "header"
 			if d.opts.NoHeader {
 				what = "route's positions"
@@ -431,9 +423,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 					d.warned = map[warnedValue]bool{}
 				}
 				d.warned[w] = true
-				is := d.issueAt(d.row, fi, s, msg, d.fromDef[fi])
-				is.Warning = true
-				d.issues = append(d.issues, is)
+				d.warnAt(fi, s, msg)
 			}
 		}
 		if t != nil && d.hdrSetters[fi] != nil {
@@ -450,7 +440,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 // cleanCell), or the route's default for it when the cell is empty (def).
 func (d *decoder) cellText(fi int) (s string, def bool) {
 	if ci := d.lay.cellOf[fi]; ci >= 0 && ci < len(d.cells) {
-		s = cleanCell(d.cells[ci], !d.isXLSX)
+		s = cleanCell(d.cells[ci], d.xs == nil)
 		if d.xs != nil && s != "" {
 			s = d.xs.shownText(ci, &d.lay.fields[fi], s)
 		}
@@ -548,7 +538,7 @@ func (d *decoder) xlsxCell(fi int, s string) (warn string, ok bool) {
 
 // warnAt adds a warning on the current row for field fi (-1: the row).
 func (d *decoder) warnAt(fi int, val, msg string) {
-	is := d.issueAt(d.row, fi, val, msg, false)
+	is := d.issueAt(d.row, fi, val, msg, fi >= 0 && d.fromDef[fi])
 	is.Warning = true
 	d.issues = append(d.issues, is)
 }

@@ -265,7 +265,7 @@ func Rows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Opti
 		var re *rowError
 		switch {
 		case err == nil, errors.As(err, &re):
-			header = copiedCells(cells)
+			header = cloneCells(cells, false)
 		case errors.Is(err, io.EOF):
 			return nil, nil
 		default:

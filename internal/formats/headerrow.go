@@ -43,7 +43,7 @@ func titleRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts
 		if n++; n > titleRowsLooked {
 			return errStop
 		}
-		if looksLikeHeader(opts, trimmedCopy(cells)) {
+		if looksLikeHeader(opts, cloneCells(cells, true)) {
 			found = row
 			return errStop
 		}
