@@ -3,6 +3,7 @@ package formats
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,38 +151,9 @@ func (p *parser) parseInt(s string) (int64, string) {
 
 // isFloatText reports whether s looks like a number a spreadsheet wrote:
 // an optional sign, digits with an optional point, an optional exponent.
-func isFloatText(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits := 0
-	for ; i < len(s) && (s[i] >= '0' && s[i] <= '9'); i++ {
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && (s[i] >= '0' && s[i] <= '9'); i++ {
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && (s[i] >= '0' && s[i] <= '9'); i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
+func isFloatText(s string) bool { return floatText.MatchString(s) }
+
+var floatText = regexp.MustCompile(`^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$`)
 
 // parseDecimal reads an exact decimal number.
 func (p *parser) parseDecimal(s string) (model.Decimal, string) {
