@@ -27,7 +27,7 @@ var EDIFACTMessages = map[model.ExportType]string{
 // (docs/edi-edifact.md).
 type edifactEncoder struct {
 	wr  *edifact.Writer
-	typ model.ExportType
+	row func() // writes the row of the export type
 	id  edifact.MessageID
 	now time.Time
 	namedCells
@@ -55,7 +55,10 @@ func newEDIFACTEncoder(w io.Writer, s *Schema, opts Options) (encoder, error) {
 		return nil, fmt.Errorf("EDIFACT directory release %q: use 96A or 01B", release)
 	}
 	now := env.Time.UTC()
-	e := &edifactEncoder{wr: edifact.NewWriter(w, env.Header, now, true), typ: s.Type, id: edifact.ExportID(msg, release), now: now, namedCells: newNamedCells(s)}
+	e := &edifactEncoder{wr: edifact.NewWriter(w, env.Header, now, true), id: edifact.ExportID(msg, release), now: now, namedCells: newNamedCells(s)}
+	e.row = map[model.ExportType]func(){
+		model.ExportReceipts: e.receipt, model.ExportShipments: e.shipment, model.ExportStock: e.stock, model.ExportMovements: e.movement,
+	}[s.Type]
 	return e, e.wr.Err()
 }
 
@@ -95,16 +98,7 @@ func dtm(qual string, t time.Time, date bool) []string {
 
 func (e *edifactEncoder) record(vals []value, _ int, _ string) error {
 	e.vals = vals
-	switch e.typ {
-	case model.ExportReceipts:
-		e.receipt()
-	case model.ExportShipments:
-		e.shipment()
-	case model.ExportStock:
-		e.stock()
-	case model.ExportMovements:
-		e.movement()
-	}
+	e.row()
 	return e.wr.Err()
 }
 

@@ -26,8 +26,8 @@ var X12Sets = map[model.ExportType]string{
 // come (rows of one document come together: the source lists documents).
 type x12Encoder struct {
 	sw  *x12.Writer
-	now time.Time // the interchange's time
-	typ model.ExportType
+	now time.Time    // the interchange's time
+	row func() error // writes the row of the export type
 	set string
 	loc *time.Location
 	namedCells
@@ -48,7 +48,11 @@ func newX12Encoder(w io.Writer, s *Schema, opts Options) (encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &x12Encoder{sw: sw, now: opts.X12.Time, typ: s.Type, set: set, loc: opts.Location, namedCells: newNamedCells(s)}, nil
+	e := &x12Encoder{sw: sw, now: opts.X12.Time, set: set, loc: opts.Location, namedCells: newNamedCells(s)}
+	e.row = map[model.ExportType]func() error{
+		model.ExportShipments: e.shipment, model.ExportReceipts: e.receipt, model.ExportStock: e.stock, model.ExportMovements: e.movement,
+	}[s.Type]
+	return e, nil
 }
 
 func (e *x12Encoder) header([]string) error { return nil }
@@ -111,17 +115,7 @@ func (e *x12Encoder) end() {
 
 func (e *x12Encoder) record(vals []value, row int, key string) error {
 	e.vals = vals
-	var err error
-	switch e.typ {
-	case model.ExportShipments:
-		err = e.shipment()
-	case model.ExportReceipts:
-		err = e.receipt()
-	case model.ExportStock:
-		err = e.stock()
-	case model.ExportMovements:
-		err = e.movement()
-	}
+	err := e.row()
 	if err == nil {
 		err = e.sw.Err()
 	}
