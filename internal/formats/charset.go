@@ -1,7 +1,6 @@
 package formats
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
@@ -189,31 +188,29 @@ func (s *csvSource) locate(line int, charset string) (int, string) {
 	return -1, ""
 }
 
-// rawLine reads line n of the file again, from its start: this happens
-// once, on a file in the wrong charset.
+// rawLine reads line n of the file again (at most maxLocatedLine bytes of
+// it), from its start: this happens once, on a file in the wrong charset,
+// at its end.
 func (s *csvSource) rawLine(n int) ([]byte, error) {
-	r := bufio.NewReader(io.NewSectionReader(s.raw, 0, s.size))
-	for l := 1; ; l++ {
-		b, err := r.ReadSlice(s.eol)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			// A line longer than the buffer: skip it, or give up on it.
-			if l == n {
-				return nil, err
-			}
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.ReadSlice(s.eol)
-			}
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if l == n {
-			b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
-			return bytes.TrimRight(b, "\r\n"), nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	s.curLine, s.curOff = 0, 0
+	from, err := s.seekLine(n)
+	if err != nil {
+		return nil, err
 	}
+	to, err := s.seekLine(n + 1)
+	if err != nil {
+		return nil, err
+	}
+	if to-from > maxLocatedLine {
+		return nil, fmt.Errorf("line %d is longer than %d bytes", n, maxLocatedLine)
+	}
+	b := make([]byte, to-from)
+	if _, err := s.raw.ReadAt(b, from); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	b = bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF"))
+	return bytes.TrimRight(b, "\r\n"), nil
 }
+
+// maxLocatedLine bounds the line rawLine reads.
+const maxLocatedLine = 4096

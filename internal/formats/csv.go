@@ -61,7 +61,19 @@ func normCharset(s string) (string, error) {
 	return "", fmt.Errorf("unknown charset %q: use %q, %q or %q", s, charsetUTF8, charsetWindows1252, charsetLatin1)
 }
 
-func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
+// textFile is the start of a CSV or fixed-width file: its bytes from
+// after a byte order mark, in UTF-8 (watch sees them when they are read in
+// a single-byte charset), and what the first sniffSize bytes tell of it.
+type textFile struct {
+	in    io.Reader
+	head  []byte // the first bytes, CR line ends read as LF
+	crEOL bool   // lines end in CR alone
+	watch *charsetWatch
+}
+
+// openText opens a text file in the route's charset (UTF-8 after a byte
+// order mark); UTF-16 text is refused with the problem utf16 names.
+func openText(r io.ReaderAt, size int64, opts Options, utf16 string) (*textFile, error) {
 	charset, err := normCharset(opts.Charset)
 	if err != nil {
 		return nil, err
@@ -73,13 +85,8 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("reading: %w", err)
 	}
-	switch {
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		return nil, &fileProblem{msg: "this is an XLSX workbook (or another zip file), not a CSV file: name it .xlsx, or set format = \"xlsx\" on the route"}
-	case bytes.HasPrefix(head, oleMagic):
-		return nil, &fileProblem{msg: "this is an Excel workbook, not a CSV file: save it as CSV UTF-8, or as .xlsx"}
-	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
-		return nil, &fileProblem{msg: "the file is UTF-16 text: save it as \"CSV UTF-8\" (or set charset = \"windows-1252\" and save it as plain CSV)"}
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return nil, &fileProblem{msg: utf16}
 	}
 	if bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")) {
 		// A UTF-8 byte order mark: the file is UTF-8 whatever the route says.
@@ -87,42 +94,53 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 		head = head[3:]
 		charset = charsetUTF8
 	}
-	s := &csvSource{raw: r, size: size, eol: '\n'}
-	var in io.Reader = br
+	t := &textFile{in: br, head: head}
 	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
 		// Lines end in CR alone (classic Mac OS, some ERPs), which
 		// encoding/csv does not take for line ends.
+		t.crEOL, t.in = true, crLines{br}
+		t.head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
+	}
+	if cm := charmaps[charset]; cm != nil {
+		t.watch = newCharsetWatch(t.in, charset)
+		t.in = cm.NewDecoder().Reader(t.watch)
+	}
+	return t, nil
+}
+
+// charmaps are the single-byte charsets files are read in.
+var charmaps = map[string]*charmap.Charmap{charsetWindows1252: charmap.Windows1252, charsetLatin1: charmap.ISO8859_1}
+
+func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
+	t, err := openText(r, size, opts, "the file is UTF-16 text: save it as \"CSV UTF-8\" (or set charset = \"windows-1252\" and save it as plain CSV)")
+	switch {
+	case err != nil:
+		return nil, err
+	case bytes.HasPrefix(t.head, []byte("PK\x03\x04")):
+		return nil, &fileProblem{msg: "this is an XLSX workbook (or another zip file), not a CSV file: name it .xlsx, or set format = \"xlsx\" on the route"}
+	case bytes.HasPrefix(t.head, oleMagic):
+		return nil, &fileProblem{msg: "this is an Excel workbook, not a CSV file: save it as CSV UTF-8, or as .xlsx"}
+	}
+	s := &csvSource{raw: r, size: size, eol: '\n', watch: t.watch, utf8: t.watch == nil}
+	if t.crEOL {
 		s.eol = '\r'
-		in = crLines{br}
-		head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
 	}
 	delim := opts.Delimiter
-	if d, ok := sepLine(head); ok {
+	if d, ok := sepLine(t.head); ok {
 		// Excel's "sep=;" line names the delimiter; it is not a row.
 		delim, s.skipSep = d, true
 	}
 	if delim == 0 {
-		delim = detectDelimiter(head)
+		delim = detectDelimiter(t.head)
 	}
 	if !validDelim(delim) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields: use ',', ';', tab or '|'", delim)
 	}
 	s.delim = delim
-	switch charset {
-	case charsetWindows1252:
-		s.watch = newCharsetWatch(in, charset)
-		in = charmap.Windows1252.NewDecoder().Reader(s.watch)
-	case charsetLatin1:
-		s.watch = newCharsetWatch(in, charset)
-		in = charmap.ISO8859_1.NewDecoder().Reader(s.watch)
-	default:
-		s.utf8 = true
-	}
-	cr := csv.NewReader(in)
+	cr := csv.NewReader(t.in)
 	cr.Comma = delim
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	cr.LazyQuotes = false
 	s.r = cr
 	return s, nil
 }

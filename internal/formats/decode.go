@@ -31,10 +31,9 @@ type decoder struct {
 	warned map[warnedValue]bool
 
 	setters []setter
-	keyFi   int  // index of the key field
-	skuFi   int  // packaging: the variant's sku
-	relFi   int  // partner: relationship
-	isXLSX  bool // rows come from a workbook
+	keyFi   int // index of the key field
+	skuFi   int // packaging: the variant's sku
+	relFi   int // partner: relationship
 	// hdrSetters are, per field, the setter of a header-level field that
 	// the file (or a default) can fill, nil for other fields. lineSet are
 	// the fields of the line and service levels with a setter that the file
@@ -223,7 +222,7 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 		}
 		sum.FileIssues = append(sum.FileIssues, Issue{File: name, Row: row, Sheet: src.sheet(), Message: "header row: " + re.msg})
 	}
-	header = trimmedCopy(cells)
+	header = cloneCells(cells, true)
 	sum.Header = header
 	return header, nil, false, nil
 }
@@ -232,12 +231,12 @@ func readHeader(src rowSource, name string, opts Options, sum *Summary) (header 
 func newDecoder(ctx context.Context, src rowSource, name string, opts Options, dt model.DocType, header []string, sum Summary, fn func(Doc) error) *decoder {
 	lay := newLayout(dt, opts.Edition, header, opts, name)
 	sum.FileIssues = append(sum.FileIssues, lay.issues...)
-	x, isXLSX := src.(*xlsxSource)
+	x, _ := src.(*xlsxSource)
 	n := len(lay.fields)
 	d := &decoder{
 		ctx: ctx, file: name, opts: opts, src: src, lay: lay, kind: dt.Kind, fn: fn, sum: sum,
 		p: parser{
-			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: isXLSX,
+			edition: opts.Edition, decimalComma: opts.DecimalComma, xlsx: x != nil,
 			loc: opts.location(), layout: opts.DateLayout,
 		},
 		setters:    make([]setter, n),
@@ -245,15 +244,13 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 		keyFi:      lay.fieldIndex(lay.spec.Key),
 		skuFi:      lay.fieldIndex("sku"),
 		relFi:      lay.fieldIndex("relationship"),
-		isXLSX:     isXLSX,
 		vals:       make([]value, n),
 		set:        make([]bool, n),
 		bad:        make([]bool, n),
 		fromDef:    make([]bool, n),
 	}
-	if isXLSX {
-		d.p.date1904 = x.date1904
-		d.xs = x
+	if x != nil {
+		d.p.date1904, d.xs = x.date1904, x
 	}
 	for fi := range lay.fields {
 		f := &lay.fields[fi]
@@ -275,9 +272,24 @@ func newDecoder(ctx context.Context, src rowSource, name string, opts Options, d
 // readRows reads the data rows, starting with first when it is set, up to
 // the end of the file or a problem that ends it (returned).
 func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
+	return eachRow(d.ctx, d.src, d.file, first, func(row int, cells []string, re *rowError) error {
+		if d.groups != nil {
+			d.cells = cells
+			if !d.groups.take() {
+				return nil
+			}
+		}
+		return d.doRow(row, cells, re)
+	})
+}
+
+// eachRow calls fn with every data row of src, starting with first when it
+// is set, a row with a problem of its own with it (re), up to the end of the
+// rows: io.EOF, or a problem that ends the file, which it returns.
+func eachRow(ctx context.Context, src rowSource, file string, first *firstRow, fn func(row int, cells []string, re *rowError) error) (*fileProblem, error) {
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
-			if err := d.ctx.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
@@ -288,27 +300,20 @@ func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
 			row, cells, err = first.row, first.cells, first.err
 			first = nil
 		} else {
-			row, cells, err = readRow(d.src)
+			row, cells, err = readRow(src)
 		}
 		var re *rowError
 		var fp *fileProblem
 		switch {
-		case err == nil:
+		case err == nil, errors.As(err, &re):
 		case errors.Is(err, io.EOF):
 			return nil, nil
-		case errors.As(err, &re):
 		case errors.As(err, &fp):
 			return fp, nil
 		default:
-			return nil, fmt.Errorf("reading %s: %w", d.file, err)
+			return nil, fmt.Errorf("reading %s: %w", file, err)
 		}
-		if d.groups != nil {
-			d.cells = cells
-			if !d.groups.take() {
-				continue
-			}
-		}
-		if err := d.doRow(row, cells, re); err != nil {
+		if err := fn(row, cells, re); err != nil {
 			return nil, err
 		}
 	}
@@ -343,20 +348,15 @@ func fileProblemSummary(sum Summary, name string, err error) (Summary, error) {
 	return sum, err
 }
 
-// trimmedCopy returns the trimmed cells, copied: cells share the memory
-// of their whole row, which the header, kept in the Summary, need not keep alive.
-func trimmedCopy(cells []string) []string {
+// cloneCells returns a copy of cells and of their text, trimmed with trim:
+// cells share the memory of their whole row, which a header kept in the
+// Summary need not keep alive.
+func cloneCells(cells []string, trim bool) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
-		out[i] = strings.Clone(strings.TrimSpace(c))
-	}
-	return out
-}
-
-// copiedCells returns a copy of cells and of their text (see trimmedCopy).
-func copiedCells(cells []string) []string {
-	out := make([]string, len(cells))
-	for i, c := range cells {
+		if trim {
+			c = strings.TrimSpace(c)
+		}
 		out[i] = strings.Clone(c)
 	}
 	return out
@@ -374,7 +374,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		d.issues = append(d.issues, d.issueAt(row, -1, re.value, re.msg, false))
 	}
 	if w := d.lay.width; w > 0 {
-		if !d.isXLSX && re == nil && (len(cells) < w || len(cells) > w && !isEmptyRow(cells[w:])) {
+		if d.xs == nil && re == nil && (len(cells) < w || len(cells) > w && !isEmptyRow(cells[w:])) {
 			what := "header"
 			if d.opts.NoHeader {
 				what = "route's positions"
@@ -423,9 +423,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 					d.warned = map[warnedValue]bool{}
 				}
 				d.warned[w] = true
-				is := d.issueAt(d.row, fi, s, msg, d.fromDef[fi])
-				is.Warning = true
-				d.issues = append(d.issues, is)
+				d.warnAt(fi, s, msg)
 			}
 		}
 		if t != nil && d.hdrSetters[fi] != nil {
@@ -442,7 +440,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 // cleanCell), or the route's default for it when the cell is empty (def).
 func (d *decoder) cellText(fi int) (s string, def bool) {
 	if ci := d.lay.cellOf[fi]; ci >= 0 && ci < len(d.cells) {
-		s = cleanCell(d.cells[ci], !d.isXLSX)
+		s = cleanCell(d.cells[ci], d.xs == nil)
 		if d.xs != nil && s != "" {
 			s = d.xs.shownText(ci, &d.lay.fields[fi], s)
 		}
@@ -540,7 +538,7 @@ func (d *decoder) xlsxCell(fi int, s string) (warn string, ok bool) {
 
 // warnAt adds a warning on the current row for field fi (-1: the row).
 func (d *decoder) warnAt(fi int, val, msg string) {
-	is := d.issueAt(d.row, fi, val, msg, false)
+	is := d.issueAt(d.row, fi, val, msg, fi >= 0 && d.fromDef[fi])
 	is.Warning = true
 	d.issues = append(d.issues, is)
 }
@@ -601,62 +599,4 @@ func (d *decoder) finish() (Summary, error) {
 		d.sum.FileIssues = append(d.sum.FileIssues, Issue{File: d.file, Message: "the file has a header row but no data rows", Warning: true})
 	}
 	return d.sum, nil
-}
-
-// rawRows implements Rows.
-func rawRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) ([]string, error) {
-	opts = opts.withLayout()
-	if _, err := checkOptions(opts); err != nil {
-		return nil, err
-	}
-	src, err := openSource(ctx, r, size, name, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer src.close()
-	if c, ok := src.(*csvSource); ok {
-		c.keepRaw = true
-	}
-	var header []string
-	for n, first := 0, !opts.NoHeader; ; n++ {
-		if n&1023 == 0 {
-			if err := ctx.Err(); err != nil {
-				return header, err
-			}
-		}
-		var row int
-		var cells []string
-		var err error
-		if first {
-			row, cells, err = readHeaderRow(src, opts)
-		} else {
-			row, cells, err = readRow(src)
-		}
-		var re *rowError
-		var fp *fileProblem
-		switch {
-		case err == nil, errors.As(err, &re):
-		case errors.Is(err, io.EOF):
-			return header, nil
-		case errors.As(err, &fp) && !first:
-			// The rows end there; Decode reports the problem.
-			return header, nil
-		default:
-			return header, fmt.Errorf("reading %s: %w", name, err)
-		}
-		if first {
-			header, first = copiedCells(cells), false
-			continue
-		}
-		raw := ""
-		if re != nil {
-			raw = re.raw
-		}
-		if x, ok := src.(*xlsxSource); ok {
-			x.showDigits(cells)
-		}
-		if err := fn(row, cells, raw); err != nil {
-			return header, err
-		}
-	}
 }

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"golang.org/x/text/encoding/charmap"
-
 	"filebridge/internal/fixedwidth"
 )
 
@@ -47,39 +45,14 @@ func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
 	if len(opts.Layout.Fields) == 0 {
 		return nil, errors.New("a fixed-width file needs the layout of the route")
 	}
-	charset, err := normCharset(opts.Charset)
-	if err != nil {
-		return nil, err
-	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), int(min(size+1, readSize)))
-	head, err := br.Peek(sniffSize)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, fmt.Errorf("reading: %w", err)
-	}
+	t, err := openText(r, size, opts, "the file is UTF-16 text: have the host write it in UTF-8 or a single-byte charset (set charset on the route)")
 	switch {
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bytes.HasPrefix(head, oleMagic[:min(len(oleMagic), 4)]):
+	case err != nil:
+		return nil, err
+	case bytes.HasPrefix(t.head, []byte("PK\x03\x04")), bytes.HasPrefix(t.head, oleMagic[:4]):
 		return nil, &fileProblem{msg: "this is a workbook (or another binary file), not a fixed-width text file: check the route's match and format"}
-	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}), bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
-		return nil, &fileProblem{msg: "the file is UTF-16 text: have the host write it in UTF-8 or a single-byte charset (set charset on the route)"}
-	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
-		_, _ = br.Discard(3)
-		charset = charsetUTF8
 	}
-	s := &fixedSource{cut: fixedwidth.NewCutter(opts.Layout, opts.DecimalComma)}
-	var in io.Reader = br
-	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
-		in = crLines{br} // lines end in CR alone, as in CSV files
-	}
-	switch charset {
-	case charsetWindows1252:
-		s.watch = newCharsetWatch(in, charset)
-		s.r = bufio.NewReader(charmap.Windows1252.NewDecoder().Reader(s.watch))
-	case charsetLatin1:
-		s.watch = newCharsetWatch(in, charset)
-		s.r = bufio.NewReader(charmap.ISO8859_1.NewDecoder().Reader(s.watch))
-	default:
-		s.r, s.utf8 = bufio.NewReader(in), true
-	}
+	s := &fixedSource{cut: fixedwidth.NewCutter(opts.Layout, opts.DecimalComma), r: bufio.NewReader(t.in), watch: t.watch, utf8: t.watch == nil}
 	return s, nil
 }
 

@@ -14,6 +14,7 @@
 package formats
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -99,12 +100,7 @@ func (o Options) unzipSizeLimit() int64 {
 	return max(16*o.maxSize(), minUnzipSizeLimit)
 }
 
-func (o Options) location() *time.Location {
-	if o.Location != nil {
-		return o.Location
-	}
-	return time.UTC
-}
+func (o Options) location() *time.Location { return cmp.Or(o.Location, time.UTC) }
 
 // Issue is one problem found in a file: an error, or a warning that does not
 // make the document invalid.
@@ -252,7 +248,43 @@ func Decodes() int64 { return decodes.Load() }
 // physical lines as the file has them, in UTF-8, joined by "\n"; cells
 // are then what encoding/csv made of it.
 func Rows(ctx context.Context, r io.ReaderAt, size int64, name string, opts Options, fn func(row int, cells []string, raw string) error) (header []string, err error) {
-	return rawRows(ctx, r, size, name, opts, fn)
+	opts = opts.withLayout()
+	if _, err := checkOptions(opts); err != nil {
+		return nil, err
+	}
+	src, err := openSource(ctx, r, size, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer src.close()
+	if c, ok := src.(*csvSource); ok {
+		c.keepRaw = true
+	}
+	if !opts.NoHeader {
+		_, cells, err := readHeaderRow(src, opts)
+		var re *rowError
+		switch {
+		case err == nil, errors.As(err, &re):
+			header = cloneCells(cells, false)
+		case errors.Is(err, io.EOF):
+			return nil, nil
+		default:
+			return nil, fmt.Errorf("reading %s: %w", name, err)
+		}
+	}
+	x, _ := src.(*xlsxSource)
+	// A problem that ends the rows ends them here too: Decode reports it.
+	_, err = eachRow(ctx, src, name, nil, func(row int, cells []string, re *rowError) error {
+		raw := ""
+		if re != nil {
+			raw = re.raw
+		}
+		if x != nil {
+			x.showDigits(cells)
+		}
+		return fn(row, cells, raw)
+	})
+	return header, err
 }
 
 // FileType is the document type of a file without decoding it: opts.Type
@@ -263,7 +295,7 @@ func FileType(ctx context.Context, r io.ReaderAt, size int64, name string, opts 
 		return model.LookupDocType(opts.Edition, opts.Type)
 	}
 	errStop := errors.New("header read")
-	header, err := rawRows(ctx, r, size, name, opts, func(int, []string, string) error { return errStop })
+	header, err := Rows(ctx, r, size, name, opts, func(int, []string, string) error { return errStop })
 	if err != nil && !errors.Is(err, errStop) {
 		return model.DocType{}, err
 	}

@@ -1,9 +1,7 @@
 package formats
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,11 +157,11 @@ func (g *grouper) add() error {
 			d.require(fi, "")
 		}
 	}
-	posGiven := d.ok(g.posFi)
+	li := lineInfo{row: d.row, posGiven: d.ok(g.posFi), posSet: g.posFi >= 0 && d.set[g.posFi]}
 	if d.kind == model.KindInbound {
-		g.inboundLine(gr, &t, posGiven)
+		g.inboundLine(gr, &t, li)
 	} else {
-		g.outboundLine(gr, &t, posGiven)
+		g.outboundLine(gr, &t, li)
 	}
 	if len(d.issues) > 0 {
 		gr.doc.Issues = append(gr.doc.Issues, d.issues...)
@@ -222,7 +220,7 @@ func (g *grouper) same(fi int, a, b string) bool {
 	return false
 }
 
-func (g *grouper) inboundLine(gr *group, t *target, posGiven bool) {
+func (g *grouper) inboundLine(gr *group, t *target, li lineInfo) {
 	d := g.d
 	line := model.InboundLine{}
 	t.inLine = &line
@@ -235,10 +233,10 @@ func (g *grouper) inboundLine(gr *group, t *target, posGiven bool) {
 		line.Item.SKU = line.SKU
 	}
 	gr.doc.Inbound.Lines = append(gr.doc.Inbound.Lines, line)
-	gr.lines = append(gr.lines, lineInfo{row: d.row, posGiven: posGiven, posSet: g.posFi >= 0 && d.set[g.posFi]})
+	gr.lines = append(gr.lines, li)
 }
 
-func (g *grouper) outboundLine(gr *group, t *target, posGiven bool) {
+func (g *grouper) outboundLine(gr *group, t *target, li lineInfo) {
 	d := g.d
 	line := model.OutboundLine{}
 	svc := model.ServiceLine{}
@@ -250,7 +248,7 @@ func (g *grouper) outboundLine(gr *group, t *target, posGiven bool) {
 		d.fieldIssue(g.svcFi, d.text(g.svcFi), "a row is either a product line (sku) or a service line (serviceType without sku), not both: empty one of the two cells")
 	case hasSvc:
 		gr.doc.Outbound.ServiceLines = append(gr.doc.Outbound.ServiceLines, svc)
-		gr.svcs = append(gr.svcs, lineInfo{row: d.row, posGiven: posGiven, posSet: g.posFi >= 0 && d.set[g.posFi]})
+		gr.svcs = append(gr.svcs, li)
 		return
 	case !hasSKU && !d.lay.missing[g.skuFi]:
 		msg := "is empty: each line needs the SKU ordered"
@@ -268,7 +266,7 @@ func (g *grouper) outboundLine(gr *group, t *target, posGiven bool) {
 		d.fieldIssue(empty, "", "is empty: a link to a reception line needs both purchaseOrderLineItem.orderNumber and purchaseOrderLineItem.position")
 	}
 	gr.doc.Outbound.Lines = append(gr.doc.Outbound.Lines, line)
-	gr.lines = append(gr.lines, lineInfo{row: d.row, posGiven: posGiven, posSet: g.posFi >= 0 && d.set[g.posFi]})
+	gr.lines = append(gr.lines, li)
 }
 
 // finish runs the checks that need all rows of an order.
@@ -347,8 +345,11 @@ func (g *grouper) finish(gr *group) {
 // otherwise requires every line to have one, unique in the order.
 func (g *grouper) positions(gr *group, lines []lineInfo, pos func(i int) *int) {
 	d := g.d
-	given := 0
+	given, firstGiven := 0, 0
 	for _, l := range lines {
+		if l.posGiven && given == 0 {
+			firstGiven = l.row
+		}
 		if l.posGiven {
 			given++
 		}
@@ -361,13 +362,6 @@ func (g *grouper) positions(gr *group, lines []lineInfo, pos func(i int) *int) {
 		return
 	}
 	seen := make(map[int]int, len(lines))
-	firstGiven := 0
-	for _, l := range lines {
-		if l.posGiven {
-			firstGiven = l.row
-			break
-		}
-	}
 	for i, l := range lines {
 		if !l.posGiven {
 			if !l.posSet { // an invalid position already has its issue
@@ -422,29 +416,7 @@ func (d *decoder) indexKeys(src rowSource, first *firstRow) (*keyIndex, error) {
 	last := int32(-1)
 	cells := d.cells
 	defer func() { d.cells = cells }()
-	for n := 0; ; n++ {
-		if n&1023 == 0 {
-			if err := d.ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		var row []string
-		var err error
-		if first != nil {
-			row, err = first.cells, first.err
-			first = nil
-		} else {
-			_, row, err = readRow(src)
-		}
-		var re *rowError
-		var fp *fileProblem
-		switch {
-		case err == nil, errors.As(err, &re):
-		case errors.Is(err, io.EOF), errors.As(err, &fp):
-			return x, nil
-		default:
-			return nil, fmt.Errorf("reading %s: %w", d.file, err)
-		}
+	_, err := eachRow(d.ctx, src, d.file, first, func(_ int, row []string, _ *rowError) error {
 		d.cells = row
 		key, _ := d.cellText(d.keyFi)
 		o, ok := x.ord[key]
@@ -462,5 +434,10 @@ func (d *decoder) indexKeys(src rowSource, first *firstRow) (*keyIndex, error) {
 		}
 		x.rows[o]++
 		last = o
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return x, nil
 }

@@ -11,7 +11,6 @@ import (
 
 // layout maps the cells of a row to the fields of a spec.
 type layout struct {
-	dt     model.DocType
 	spec   model.Spec
 	fields []model.Field
 	// cellOf is, per field, the index of its cell in a row (-1: not in the file).
@@ -27,7 +26,6 @@ type layout struct {
 	missing []bool
 	// width is the number of cells a row should have (0: not checked).
 	width  int
-	header []string
 	issues []Issue
 	index  map[string]int // normalised field name -> field index
 }
@@ -40,28 +38,13 @@ func (l *layout) fieldIndex(name string) int {
 // has reports whether the file (or a default) can give the field a value.
 func (l *layout) has(fi int) bool { return fi >= 0 && (l.cellOf[fi] >= 0 || l.defs[fi] != "") }
 
-// specIndex maps normalised column names of a spec to field indexes.
-func specIndex(s model.Spec) map[string]int {
-	m := make(map[string]int, len(s.Fields))
-	for i, f := range s.Fields {
-		m[model.NormalizeHeader(f.Name)] = i
-	}
-	return m
-}
-
-// renames normalises the route's foreign-header map.
-func renames(cols map[string]string) map[string]string {
-	m := make(map[string]string, len(cols))
-	for from, to := range cols {
-		m[model.NormalizeHeader(from)] = to
-	}
-	return m
-}
-
 // OurNames is a header row in filebridge's column names: each header that
 // the route's column map (Options.Columns) renames is replaced.
 func OurNames(header []string, cols map[string]string) []string {
-	ren := renames(cols)
+	ren := make(map[string]string, len(cols))
+	for from, to := range cols {
+		ren[model.NormalizeHeader(from)] = to
+	}
 	out := make([]string, len(header))
 	for i, h := range header {
 		out[i] = h
@@ -102,16 +85,12 @@ func detectType(e model.Edition, header []string) (model.DocType, error) {
 			best = append(best, dt)
 		}
 	}
-	names := make([]string, 0, 5)
-	for _, dt := range model.DocTypes(e) {
-		names = append(names, dt.Name)
-	}
 	switch len(best) {
 	case 1:
 		return best[0], nil
 	case 0:
 		return model.DocType{}, fmt.Errorf("cannot tell the document type from the header row (edition %s): use the column names of a template (%s), or set the type on the route",
-			e, strings.Join(names, ", "))
+			e, model.DocTypeNames(e))
 	}
 	cand := make([]string, len(best))
 	for i, dt := range best {
@@ -124,19 +103,17 @@ func detectType(e model.Edition, header []string) (model.DocType, error) {
 func newLayout(dt model.DocType, e model.Edition, header []string, opts Options, file string) *layout {
 	spec, _ := model.SpecFor(e, dt.Kind)
 	l := &layout{
-		dt:      dt,
 		spec:    spec,
 		fields:  spec.Fields,
 		cellOf:  make([]int, len(spec.Fields)),
 		defs:    make([]string, len(spec.Fields)),
 		colName: make([]string, len(spec.Fields)),
 		missing: make([]bool, len(spec.Fields)),
-		header:  header,
-		index:   specIndex(spec),
+		index:   make(map[string]int, len(spec.Fields)),
 	}
-	for i := range l.cellOf {
-		l.cellOf[i] = -1
-		l.colName[i] = spec.Fields[i].Name
+	for i, f := range spec.Fields {
+		l.cellOf[i], l.colName[i] = -1, f.Name
+		l.index[model.NormalizeHeader(f.Name)] = i
 	}
 	fileIssue := func(warn bool, col, msg string) {
 		l.issues = append(l.issues, Issue{File: file, Column: col, Message: msg, Warning: warn})

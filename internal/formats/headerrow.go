@@ -39,11 +39,11 @@ func titleRows(ctx context.Context, r io.ReaderAt, size int64, name string, opts
 	}
 	errStop := errors.New("found")
 	found, n := 0, 0
-	_, err := rawRows(ctx, r, size, name, opts, func(row int, cells []string, _ string) error {
+	_, err := Rows(ctx, r, size, name, opts, func(row int, cells []string, _ string) error {
 		if n++; n > titleRowsLooked {
 			return errStop
 		}
-		if looksLikeHeader(opts, trimmedCopy(cells)) {
+		if looksLikeHeader(opts, cloneCells(cells, true)) {
 			found = row
 			return errStop
 		}

@@ -3,6 +3,8 @@ package formats
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,11 +56,11 @@ func (p *parser) parseInto(v *value, f *model.Field, s string) string {
 	switch f.Type {
 	case model.TString:
 		// A text of at most MaxLen bytes has at most MaxLen characters.
-		if f.MaxLen > 0 && len(s) > f.MaxLen && model.CheckLen(s, f.MaxLen) != nil {
+		if f.MaxLen > 0 && len(s) > f.MaxLen && utf8.RuneCountInString(s) > f.MaxLen {
 			return fmt.Sprintf("%s %q is %d characters long; at most %d are allowed in edition %s",
 				label(f.Name), s, utf8.RuneCountInString(s), f.MaxLen, p.edition)
 		}
-		if len(f.Enum) > 0 && !model.InEnum(s, f.Enum) && !model.InEnum(s, f.Undocumented) {
+		if len(f.Enum) > 0 && !slices.Contains(f.Enum, s) && !slices.Contains(f.Undocumented, s) {
 			return enumMessage(f, s)
 		}
 	case model.TInt:
@@ -105,7 +107,7 @@ func label(name string) string {
 // undocumentedMessage is the warning on a value the documents' samples use
 // though their enum excludes it ("" for any other value).
 func undocumentedMessage(f *model.Field, s string) string {
-	if !model.InEnum(s, f.Undocumented) {
+	if !slices.Contains(f.Undocumented, s) {
 		return ""
 	}
 	return fmt.Sprintf("%q is not one of the %s values the API documents list (%s); a portal that refuses it gets the document without %s "+
@@ -149,38 +151,9 @@ func (p *parser) parseInt(s string) (int64, string) {
 
 // isFloatText reports whether s looks like a number a spreadsheet wrote:
 // an optional sign, digits with an optional point, an optional exponent.
-func isFloatText(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits := 0
-	for ; i < len(s) && (s[i] >= '0' && s[i] <= '9'); i++ {
-		digits++
-	}
-	if i < len(s) && s[i] == '.' {
-		for i++; i < len(s) && (s[i] >= '0' && s[i] <= '9'); i++ {
-			digits++
-		}
-	}
-	if digits == 0 {
-		return false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && (s[i] >= '0' && s[i] <= '9'); i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
+func isFloatText(s string) bool { return floatText.MatchString(s) }
+
+var floatText = regexp.MustCompile(`^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$`)
 
 // parseDecimal reads an exact decimal number.
 func (p *parser) parseDecimal(s string) (model.Decimal, string) {
@@ -294,47 +267,44 @@ func (p *parser) parseDateTime(s string) (time.Time, string) {
 	if p.xlsx && isFloatText(s) {
 		return p.serialDate(s)
 	}
-	for _, l := range dateLayouts {
-		if t, err := time.ParseInLocation(l, s, p.loc); err == nil {
-			return t.UTC(), ""
-		}
-	}
-	if p.layout != "" {
-		if t, err := time.ParseInLocation(p.layout, s, p.loc); err == nil {
-			return t.UTC(), ""
-		}
+	if t, ok := p.parseLayouts(s); ok {
+		return t.UTC(), ""
 	}
 	return time.Time{}, p.dateHelp("is not a date-time", "2026-12-01T08:00:00+01:00, 2026-12-01 08:00 or 2026-12-01")
 }
 
-// parseDate reads a calendar date (midnight UTC of that day).
+// parseDate reads a calendar date (midnight UTC of that day): the day of
+// the date as written, in its own offset when it has one.
 func (p *parser) parseDate(s string) (time.Time, string) {
 	var t time.Time
-	switch {
-	case p.xlsx && isFloatText(s):
+	if p.xlsx && isFloatText(s) {
 		st, msg := p.serialDate(s)
 		if msg != "" {
 			return time.Time{}, msg
 		}
 		t = st.In(p.loc)
-	default:
-		ok := false
-		for _, l := range dateLayouts {
-			if pt, err := time.ParseInLocation(l, s, p.loc); err == nil {
-				t, ok = pt, true
-				break
-			}
-		}
-		if !ok && p.layout != "" {
-			if pt, err := time.ParseInLocation(p.layout, s, p.loc); err == nil {
-				t, ok = pt, true
-			}
-		}
-		if !ok {
-			return time.Time{}, p.dateHelp("is not a date", "2026-12-01")
-		}
+	} else if pt, ok := p.parseLayouts(s); ok {
+		t = pt
+	} else {
+		return time.Time{}, p.dateHelp("is not a date", "2026-12-01")
 	}
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC), ""
+}
+
+// parseLayouts reads s with the first of dateLayouts, then the route's
+// layout, that fits it, in the route's zone.
+func (p *parser) parseLayouts(s string) (time.Time, bool) {
+	for _, l := range dateLayouts {
+		if t, err := time.ParseInLocation(l, s, p.loc); err == nil {
+			return t, true
+		}
+	}
+	if p.layout != "" {
+		if t, err := time.ParseInLocation(p.layout, s, p.loc); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // parseTime reads a time of day as "15:04".
@@ -418,10 +388,11 @@ func (p *parser) dateHelp(what, examples string) string {
 
 // checkEAN explains why s is not a usable EAN/GTIN, or returns "".
 func (p *parser) checkEAN(s string) string {
-	if validEAN(s) {
+	err := model.CheckEAN(s)
+	switch {
+	case err == nil:
 		return ""
-	}
-	if strings.ContainsAny(s, "eE") && isFloatText(s) {
+	case strings.ContainsAny(s, "eE") && isFloatText(s):
 		return "Excel turned this EAN into a number in scientific notation and lost its last digits: format the column as Text, type the EANs again (or paste them as text) and save"
 	}
 	if i := strings.IndexByte(s, '.'); i > 0 && isDigits(s[:i]) && strings.Trim(s[i+1:], "0") == "" {
@@ -430,30 +401,7 @@ func (p *parser) checkEAN(s string) string {
 	if isDigits(s) && model.CheckEAN("0"+s) == nil {
 		return "this EAN lost its leading zero (the spreadsheet took it for a number): format the column as Text and type 0" + s
 	}
-	err := model.CheckEAN(s)
 	return "is not a valid EAN/GTIN: " + err.Error()
-}
-
-// validEAN reports whether s is a valid EAN/GTIN, as model.CheckEAN does,
-// without building an error.
-func validEAN(s string) bool {
-	switch len(s) {
-	case 8, 12, 13, 14:
-	default:
-		return false
-	}
-	// Weights 3,1,3,1... from the right, excluding the check digit.
-	sum, w := 0, 3
-	for i := len(s) - 2; i >= 0; i-- {
-		c := s[i] - '0'
-		if c > 9 {
-			return false
-		}
-		sum += int(c) * w
-		w = 4 - w
-	}
-	c := s[len(s)-1] - '0'
-	return c <= 9 && int(c) == (10-sum%10)%10
 }
 
 func isDigits(s string) bool {

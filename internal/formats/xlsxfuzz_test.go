@@ -2,8 +2,6 @@ package formats
 
 import (
 	"archive/zip"
-	"bytes"
-	"io"
 	"strings"
 	"testing"
 )
@@ -12,35 +10,13 @@ import (
 // replaced by a worksheet of the given sheetData content and merged ranges.
 func withSheetXML(t testing.TB, base []byte, rows, merges string) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(base), int64(len(base)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for _, f := range zr.File {
-		w, err := zw.Create(f.Name)
-		if err != nil {
-			t.Fatal(err)
+	return rezip(t, base, func(fh *zip.FileHeader, raw []byte) ([]byte, []byte) {
+		if fh.Name != sheetPart {
+			return raw, nil
 		}
-		if f.Name == "xl/worksheets/sheet1.xml" {
-			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>`+
-				rows+`</sheetData><mergeCells>`+merges+`</mergeCells></worksheet>`)
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.Copy(w, rc); err != nil {
-			t.Fatal(err)
-		}
-		rc.Close()
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+		return nil, []byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` +
+			rows + `</sheetData><mergeCells>` + merges + `</mergeCells></worksheet>`)
+	})
 }
 
 // FuzzXLSXSheet feeds the sheet reader arbitrary rows and merged ranges in

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -170,16 +171,8 @@ func readMerges(zr *zip.Reader, name string) ([]mergeRange, error) {
 		}
 		out = append(out, m)
 	}
-	sortMerges(out)
+	slices.SortStableFunc(out, func(a, b mergeRange) int { return a.r1 - b.r1 })
 	return out, nil
-}
-
-func sortMerges(m []mergeRange) {
-	for i := 1; i < len(m); i++ { // insertion sort: ranges are nearly sorted
-		for j := i; j > 0 && m[j].r1 < m[j-1].r1; j-- {
-			m[j], m[j-1] = m[j-1], m[j]
-		}
-	}
 }
 
 func attr(se xml.StartElement, name string) string {

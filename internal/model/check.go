@@ -58,26 +58,6 @@ func CheckCountry(s string) error {
 	return fmt.Errorf("%q is not an ISO 3166 alpha-2 country code (e.g. FR, DE, SE)", s)
 }
 
-// InEnum reports whether v is one of the allowed values.
-func InEnum(v string, allowed []string) bool {
-	for _, a := range allowed {
-		if v == a {
-			return true
-		}
-	}
-	return false
-}
-
-// CheckLen reports why s is longer than max characters, or nil (max 0 = no limit).
-func CheckLen(s string, max int) error {
-	if max > 0 {
-		if n := utf8.RuneCountInString(s); n > max {
-			return fmt.Errorf("at most %d characters allowed, this has %d", max, n)
-		}
-	}
-	return nil
-}
-
 // Clip shortens s to at most n runes, never cutting inside one, and marks
 // the cut with "…": a value quoted in a message, a message read from a
 // response body.

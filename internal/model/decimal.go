@@ -26,11 +26,8 @@ func ParseDecimal(s string) (Decimal, error) {
 	case '+':
 		t = t[1:]
 	}
-	intPart, frac, hasDot := strings.Cut(t, ".")
+	intPart, frac, _ := strings.Cut(t, ".")
 	if intPart == "" && frac == "" {
-		return "", fmt.Errorf("%q is not a number", s)
-	}
-	if hasDot && frac == "" && intPart == "" {
 		return "", fmt.Errorf("%q is not a number", s)
 	}
 	for _, r := range intPart + frac {

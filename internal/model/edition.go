@@ -7,6 +7,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -55,20 +56,13 @@ const (
 // partners before items before packagings before inbound before outbound.
 func (k Kind) Order() int { return int(k) }
 
+var kindNames = [...]string{KindPartner: "partner", KindItem: "item", KindPackaging: "packaging", KindInbound: "inbound", KindOutbound: "outbound"}
+
 func (k Kind) String() string {
-	switch k {
-	case KindPartner:
-		return "partner"
-	case KindItem:
-		return "item"
-	case KindPackaging:
-		return "packaging"
-	case KindInbound:
-		return "inbound"
-	case KindOutbound:
-		return "outbound"
+	if k < KindPartner || int(k) >= len(kindNames) {
+		return fmt.Sprintf("kind(%d)", int(k))
 	}
-	return fmt.Sprintf("kind(%d)", int(k))
+	return kindNames[k]
 }
 
 // DocType is an inbound document type as named in files and config.
@@ -103,20 +97,21 @@ func DocTypes(e Edition) []DocType { return docTypes[e] }
 func LookupDocType(e Edition, name string) (DocType, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for _, dt := range docTypes[e] {
-		if dt.Name == n {
+		if dt.Name == n || slices.Contains(dt.Aliases, n) {
 			return dt, nil
 		}
-		for _, a := range dt.Aliases {
-			if a == n {
-				return dt, nil
-			}
-		}
 	}
-	names := make([]string, 0, len(docTypes[e]))
-	for _, dt := range docTypes[e] {
-		names = append(names, dt.Name)
+	return DocType{}, fmt.Errorf("unknown document type %q for edition %s: use one of %s", name, e, DocTypeNames(e))
+}
+
+// DocTypeNames lists the names of the document types of an edition, for
+// a message: "suppliers, skus, ...".
+func DocTypeNames(e Edition) string {
+	names := make([]string, len(docTypes[e]))
+	for i, dt := range docTypes[e] {
+		names[i] = dt.Name
 	}
-	return DocType{}, fmt.Errorf("unknown document type %q for edition %s: use one of %s", name, e, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 // ExportType is a scheduled outbound export.
@@ -142,10 +137,8 @@ func ExportTypes(e Edition) []ExportType { return exportTypes[e] }
 // ParseExportType checks that name is an export the edition offers.
 func ParseExportType(e Edition, name string) (ExportType, error) {
 	n := ExportType(strings.ToLower(strings.TrimSpace(name)))
-	for _, t := range exportTypes[e] {
-		if t == n {
-			return t, nil
-		}
+	if slices.Contains(exportTypes[e], n) {
+		return n, nil
 	}
 	all := make([]string, 0, 6)
 	for _, t := range exportTypes[e] {

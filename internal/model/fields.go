@@ -20,26 +20,14 @@ const (
 	TEmail              // an e-mail address
 )
 
+var fieldTypeNames = [...]string{TString: "text", TInt: "integer", TDecimal: "number", TDate: "date", TDateTime: "date-time",
+	TTime: "time", TEAN: "EAN/GTIN", TCountry: "country code", TEmail: "e-mail"}
+
 func (t FieldType) String() string {
-	switch t {
-	case TInt:
-		return "integer"
-	case TDecimal:
-		return "number"
-	case TDate:
-		return "date"
-	case TDateTime:
-		return "date-time"
-	case TTime:
-		return "time"
-	case TEAN:
-		return "EAN/GTIN"
-	case TCountry:
-		return "country code"
-	case TEmail:
-		return "e-mail"
+	if t < 0 || int(t) >= len(fieldTypeNames) {
+		return "text"
 	}
-	return "text"
+	return fieldTypeNames[t]
 }
 
 // Level says where a field sits in a grouped document.
@@ -127,26 +115,11 @@ const (
 	StatusCanceled  = 99
 )
 
+var statusNames = map[int]string{StatusCreated: "Created", StatusInWMS: "In WMS", StatusOnDocks: "On docks",
+	StatusPartial: "Partially received", StatusReceived: "Received", StatusCanceling: "Cancelling", StatusCanceled: "Cancelled"}
+
 // StatusName names the inbound lifecycle codes (operator documentation).
-func StatusName(code int) string {
-	switch code {
-	case StatusCreated:
-		return "Created"
-	case StatusInWMS:
-		return "In WMS"
-	case StatusOnDocks:
-		return "On docks"
-	case StatusPartial:
-		return "Partially received"
-	case StatusReceived:
-		return "Received"
-	case StatusCanceling:
-		return "Cancelling"
-	case StatusCanceled:
-		return "Cancelled"
-	}
-	return ""
-}
+func StatusName(code int) string { return statusNames[code] }
 
 // MaxItemsPerPage is the largest page size the API accepts.
 const MaxItemsPerPage = 10000

@@ -21,10 +21,7 @@ func (t Timestamp) IsZero() bool { return time.Time(t).IsZero() }
 
 // MarshalJSON writes "2006-01-02T15:04:05+00:00", null when zero.
 func (t Timestamp) MarshalJSON() ([]byte, error) {
-	if t.IsZero() {
-		return []byte("null"), nil
-	}
-	return []byte(`"` + time.Time(t).UTC().Format(TimestampLayout) + `"`), nil
+	return quotedTime(time.Time(t).UTC(), TimestampLayout), nil
 }
 
 // Date is a calendar date, sent "2006-01-02".
@@ -35,10 +32,15 @@ func (d Date) IsZero() bool { return time.Time(d).IsZero() }
 
 // MarshalJSON writes "2006-01-02", null when zero.
 func (d Date) MarshalJSON() ([]byte, error) {
-	if d.IsZero() {
-		return []byte("null"), nil
+	return quotedTime(time.Time(d), time.DateOnly), nil
+}
+
+// quotedTime is t in layout as a JSON string, null when t is zero.
+func quotedTime(t time.Time, layout string) []byte {
+	if t.IsZero() {
+		return []byte("null")
 	}
-	return []byte(`"` + time.Time(d).Format(time.DateOnly) + `"`), nil
+	return []byte(`"` + t.Format(layout) + `"`)
 }
 
 // Ref is a reference sent either as the id of an existing document or as

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -134,17 +135,9 @@ func formatOther(opts Options, v *value) string {
 	case Integer:
 		return strconv.FormatInt(v.i, 10)
 	case DateTime:
-		layout := opts.DateLayout
-		if layout == "" {
-			layout = time.RFC3339
-		}
-		return v.t.In(opts.Location).Format(layout)
+		return v.t.In(opts.Location).Format(cmp.Or(opts.DateLayout, time.RFC3339))
 	case Date:
-		layout := opts.DateLayout
-		if layout == "" {
-			layout = time.DateOnly
-		}
-		return dateOf(v.t).Format(layout)
+		return dateOf(v.t).Format(cmp.Or(opts.DateLayout, time.DateOnly))
 	case Boolean:
 		return strconv.FormatBool(v.b)
 	}

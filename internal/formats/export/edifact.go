@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -25,12 +26,11 @@ var EDIFACTMessages = map[model.ExportType]string{
 // documents). Where each column lands: edifact.OutTables
 // (docs/edi-edifact.md).
 type edifactEncoder struct {
-	wr      *edifact.Writer
-	typ     model.ExportType
-	id      edifact.MessageID
-	now     time.Time
-	idx     map[string]int
-	vals    []value
+	wr  *edifact.Writer
+	row func() // writes the row of the export type
+	id  edifact.MessageID
+	now time.Time
+	namedCells
 	key     string // the document of the open message
 	open    bool
 	msgs    int
@@ -55,10 +55,10 @@ func newEDIFACTEncoder(w io.Writer, s *Schema, opts Options) (encoder, error) {
 		return nil, fmt.Errorf("EDIFACT directory release %q: use 96A or 01B", release)
 	}
 	now := env.Time.UTC()
-	e := &edifactEncoder{wr: edifact.NewWriter(w, env.Header, now, true), typ: s.Type, id: edifact.ExportID(msg, release), now: now, idx: map[string]int{}}
-	for i, c := range s.Columns {
-		e.idx[c.Name] = i
-	}
+	e := &edifactEncoder{wr: edifact.NewWriter(w, env.Header, now, true), id: edifact.ExportID(msg, release), now: now, namedCells: newNamedCells(s)}
+	e.row = map[model.ExportType]func(){
+		model.ExportReceipts: e.receipt, model.ExportShipments: e.shipment, model.ExportStock: e.stock, model.ExportMovements: e.movement,
+	}[s.Type]
 	return e, e.wr.Err()
 }
 
@@ -66,32 +66,25 @@ func (e *edifactEncoder) header([]string) error { return nil }
 
 // text is the value of column name ("" when empty or absent in the edition).
 func (e *edifactEncoder) text(name string) string {
-	i, ok := e.idx[name]
-	if !ok || e.vals[i].empty {
+	switch v := e.get(name); {
+	case v == nil:
 		return ""
-	}
-	if v := e.vals[i]; v.col.Kind == Integer {
+	case v.col.Kind == Integer:
 		return strconv.FormatInt(v.i, 10)
+	default:
+		return v.s
 	}
-	return e.vals[i].s
 }
 
 // qty is an integer column, written even when 0.
-func (e *edifactEncoder) qty(name string) string {
-	i, ok := e.idx[name]
-	if !ok {
-		return "0"
-	}
-	return strconv.FormatInt(e.vals[i].i, 10)
-}
+func (e *edifactEncoder) qty(name string) string { return strconv.FormatInt(e.integer(name), 10) }
 
 // when is a time column (zero when empty).
 func (e *edifactEncoder) when(name string) time.Time {
-	i, ok := e.idx[name]
-	if !ok || e.vals[i].empty {
-		return time.Time{}
+	if v := e.get(name); v != nil {
+		return v.t
 	}
-	return e.vals[i].t
+	return time.Time{}
 }
 
 // dtm is a DTM element of format 203 (CCYYMMDDHHMM, UTC), or 102
@@ -105,16 +98,7 @@ func dtm(qual string, t time.Time, date bool) []string {
 
 func (e *edifactEncoder) record(vals []value, _ int, _ string) error {
 	e.vals = vals
-	switch e.typ {
-	case model.ExportReceipts:
-		e.receipt()
-	case model.ExportShipments:
-		e.shipment()
-	case model.ExportStock:
-		e.stock()
-	case model.ExportMovements:
-		e.movement()
-	}
+	e.row()
 	return e.wr.Err()
 }
 
@@ -204,7 +188,7 @@ func (e *edifactEncoder) receipt() {
 // shipment writes a shipped line into the DESADV of its fulfillment.
 func (e *edifactEncoder) shipment() {
 	order := e.text("orderNumber")
-	num := cmpOr(e.text("fulfillmentNumber"), order)
+	num := cmp.Or(e.text("fulfillmentNumber"), order)
 	if e.begin(num) {
 		e.wr.Segment("BGM", []string{"351"}, []string{num}, []string{"9"})
 		e.wr.Segment("DTM", dtm("137", e.now, false))

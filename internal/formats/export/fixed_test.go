@@ -33,17 +33,20 @@ func TestFixedGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "receipts_fixed_cp1252.txt", got)
-	items := []fixedwidth.Field{
-		{Name: "sku", Start: 1, Length: 4},
-		{Name: "length", Start: 5, Length: 7, Decimals: 3},
-		{Name: "grossWeight", Start: 12, Length: 7, Decimals: 2},
-		{Name: "name", Start: 20, Length: 20},
-	}
-	got, err = encode(t, model.ExportItems, model.EditionB, Options{Format: Fixed, Layout: items}, sampleItems())
+	got, err = encode(t, model.ExportItems, model.EditionB, Options{Format: Fixed, Layout: itemsLayout}, sampleItems())
 	if err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "items_fixed.txt", got)
+}
+
+// itemsLayout places four columns of the items export, one with 3 implied
+// decimals, one with 2.
+var itemsLayout = []fixedwidth.Field{
+	{Name: "sku", Start: 1, Length: 4},
+	{Name: "length", Start: 5, Length: 7, Decimals: 3},
+	{Name: "grossWeight", Start: 12, Length: 7, Decimals: 2},
+	{Name: "name", Start: 20, Length: 20},
 }
 
 // TestFixedDoesNotFit: a value too long for its column fails the export
@@ -83,17 +86,11 @@ func TestFixedDoesNotFit(t *testing.T) {
 // TestFixedReadBack: lines written by a layout, cut by the same layout,
 // give the values back (numbers with their implied decimals).
 func TestFixedReadBack(t *testing.T) {
-	layout := []fixedwidth.Field{
-		{Name: "sku", Start: 1, Length: 4},
-		{Name: "length", Start: 5, Length: 7, Decimals: 3},
-		{Name: "grossWeight", Start: 12, Length: 7, Decimals: 2},
-		{Name: "name", Start: 20, Length: 20},
-	}
-	got, err := encode(t, model.ExportItems, model.EditionB, Options{Format: Fixed, Layout: layout}, sampleItems())
+	got, err := encode(t, model.ExportItems, model.EditionB, Options{Format: Fixed, Layout: itemsLayout}, sampleItems())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut := fixedwidth.NewCutter(fixedwidth.Layout{Fields: layout}, false)
+	cut := fixedwidth.NewCutter(fixedwidth.Layout{Fields: itemsLayout}, false)
 	var rows []string
 	for _, line := range strings.Split(strings.TrimSuffix(string(got), "\n"), "\n") {
 		cells, _, problem := cut.Cut(line)

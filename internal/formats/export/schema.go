@@ -44,22 +44,13 @@ const (
 	Boolean                  // true or false
 )
 
+var kindNames = [...]string{Text: "text", Integer: "integer", Number: "number", DateTime: "date-time", Date: "date", Boolean: "boolean"}
+
 func (k Kind) String() string {
-	switch k {
-	case Text:
-		return "text"
-	case Integer:
-		return "integer"
-	case Number:
-		return "number"
-	case DateTime:
-		return "date-time"
-	case Date:
-		return "date"
-	case Boolean:
-		return "boolean"
+	if k < Text || int(k) >= len(kindNames) {
+		return fmt.Sprintf("kind(%d)", int(k))
 	}
-	return fmt.Sprintf("kind(%d)", int(k))
+	return kindNames[k]
 }
 
 // Column describes one column of an export file.

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -128,25 +129,12 @@ type value struct {
 // NewWriter starts a file of schema s on w and writes its header row. Close
 // must be called to complete the file; it does not close w.
 func NewWriter(w io.Writer, s *Schema, opts Options) (*Writer, error) {
-	if opts.Format == "" {
-		opts.Format = CSV
-	}
-	if opts.Delimiter == 0 {
-		opts.Delimiter = ','
-	}
-	if opts.Charset == "" {
-		opts.Charset = UTF8
-	}
-	opts.Charset = strings.ToLower(opts.Charset)
-	if opts.Decimal == "" {
-		opts.Decimal = "."
-	}
-	if opts.Location == nil {
-		opts.Location = time.UTC
-	}
-	if opts.Sheet == "" {
-		opts.Sheet = string(s.Type)
-	}
+	opts.Format = cmp.Or(opts.Format, CSV)
+	opts.Delimiter = cmp.Or(opts.Delimiter, ',')
+	opts.Charset = strings.ToLower(cmp.Or(opts.Charset, UTF8))
+	opts.Decimal = cmp.Or(opts.Decimal, ".")
+	opts.Location = cmp.Or(opts.Location, time.UTC)
+	opts.Sheet = cmp.Or(opts.Sheet, string(s.Type))
 	if opts.Decimal != "." && opts.Decimal != "," {
 		return nil, fmt.Errorf("starting export file: decimal separator %q: use \".\" or \",\"", opts.Decimal)
 	}
@@ -229,10 +217,7 @@ func (w *Writer) Close() error {
 func (c *value) set(f reflect.Value) {
 	*c = value{col: c.col}
 	switch c.col.Kind {
-	case Text:
-		c.s = f.String()
-		c.empty = c.s == ""
-	case Number:
+	case Text, Number:
 		c.s = f.String()
 		c.empty = c.s == ""
 	case Integer:
@@ -244,6 +229,38 @@ func (c *value) set(f reflect.Value) {
 	case Boolean:
 		c.b = f.Bool()
 	}
+}
+
+// namedCells are the cells of a row by column name, for the encoders
+// that place columns by name (X12, EDIFACT).
+type namedCells struct {
+	idx  map[string]int
+	vals []value
+}
+
+func newNamedCells(s *Schema) namedCells {
+	c := namedCells{idx: make(map[string]int, len(s.Columns))}
+	for i, col := range s.Columns {
+		c.idx[col.Name] = i
+	}
+	return c
+}
+
+// get returns the cell of column name, nil when it is empty or the
+// edition lacks the column.
+func (c *namedCells) get(name string) *value {
+	if i, ok := c.idx[name]; ok && !c.vals[i].empty {
+		return &c.vals[i]
+	}
+	return nil
+}
+
+// integer is an integer column, 0 when empty or absent.
+func (c *namedCells) integer(name string) int64 {
+	if v := c.get(name); v != nil {
+		return v.i
+	}
+	return 0
 }
 
 // Neutralize defuses a text cell that a spreadsheet would read as a formula:

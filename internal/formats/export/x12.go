@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,13 +25,12 @@ var X12Sets = map[model.ExportType]string{
 // stock row, one 947 of every movement. Sets are streamed as their rows
 // come (rows of one document come together: the source lists documents).
 type x12Encoder struct {
-	sw    *x12.Writer
-	now   time.Time // the interchange's time
-	typ   model.ExportType
-	set   string
-	loc   *time.Location
-	idx   map[string]int
-	vals  []value
+	sw  *x12.Writer
+	now time.Time    // the interchange's time
+	row func() error // writes the row of the export type
+	set string
+	loc *time.Location
+	namedCells
 	key   string // the document of the open set
 	lines int
 	total int64
@@ -48,10 +48,10 @@ func newX12Encoder(w io.Writer, s *Schema, opts Options) (encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &x12Encoder{sw: sw, now: opts.X12.Time, typ: s.Type, set: set, loc: opts.Location, idx: map[string]int{}}
-	for i, c := range s.Columns {
-		e.idx[c.Name] = i
-	}
+	e := &x12Encoder{sw: sw, now: opts.X12.Time, set: set, loc: opts.Location, namedCells: newNamedCells(s)}
+	e.row = map[model.ExportType]func() error{
+		model.ExportShipments: e.shipment, model.ExportReceipts: e.receipt, model.ExportStock: e.stock, model.ExportMovements: e.movement,
+	}[s.Type]
 	return e, nil
 }
 
@@ -60,11 +60,10 @@ func (e *x12Encoder) header([]string) error { return nil }
 // text is the value of column name as X12 writes it ("" when the edition
 // lacks the column).
 func (e *x12Encoder) text(name string) string {
-	i, ok := e.idx[name]
-	if !ok || e.vals[i].empty {
+	v := e.get(name)
+	if v == nil {
 		return ""
 	}
-	v := e.vals[i]
 	switch v.col.Kind {
 	case Integer:
 		return strconv.FormatInt(v.i, 10)
@@ -77,13 +76,6 @@ func (e *x12Encoder) text(name string) string {
 		return "N"
 	}
 	return v.s
-}
-
-func (e *x12Encoder) int(name string) int64 {
-	if i, ok := e.idx[name]; ok {
-		return e.vals[i].i
-	}
-	return 0
 }
 
 func seg(tag string, vs ...string) edi.Segment { return x12.Seg(tag, vs...) }
@@ -123,17 +115,7 @@ func (e *x12Encoder) end() {
 
 func (e *x12Encoder) record(vals []value, row int, key string) error {
 	e.vals = vals
-	var err error
-	switch e.typ {
-	case model.ExportShipments:
-		err = e.shipment()
-	case model.ExportReceipts:
-		err = e.receipt()
-	case model.ExportStock:
-		err = e.stock()
-	case model.ExportMovements:
-		err = e.movement()
-	}
+	err := e.row()
 	if err == nil {
 		err = e.sw.Err()
 	}
@@ -167,7 +149,7 @@ func (e *x12Encoder) shipment() error {
 	if t := e.text("trackingNumber"); t != "" {
 		e.sw.Segment(seg("MAN", "CP", t))
 	}
-	ordered, shipped := e.int("quantityOrdered"), e.int("quantityShipped")
+	ordered, shipped := e.integer("quantityOrdered"), e.integer("quantityShipped")
 	status, diff := "CC", ""
 	if ordered > 0 {
 		if shipped < ordered {
@@ -200,8 +182,8 @@ func (e *x12Encoder) receipt() error {
 		return err
 	}
 	e.lines++
-	e.sw.Segment(seg("LX", cmpOr(e.text("position"), strconv.Itoa(e.lines))))
-	received := e.int("quantityReceived")
+	e.sw.Segment(seg("LX", cmp.Or(e.text("position"), strconv.Itoa(e.lines))))
+	received := e.integer("quantityReceived")
 	e.sw.Segment(seg("W07", strconv.FormatInt(received, 10), "EA", "", "VN", e.text("sku")))
 	e.lot("lotNumber", "expiryDate")
 	e.total += received
@@ -222,8 +204,8 @@ func (e *x12Encoder) stock() error {
 	if n := e.text("name"); n != "" {
 		e.sw.Segment(seg("PID", "F", "08", "", "", n))
 	}
-	e.sw.Segment(seg("QTY", "33", strconv.FormatInt(e.int("available"), 10), "EA"))
-	e.sw.Segment(seg("QTY", "17", strconv.FormatInt(e.int("available")+e.int("allocated")+e.int("locked"), 10), "EA"))
+	e.sw.Segment(seg("QTY", "33", strconv.FormatInt(e.integer("available"), 10), "EA"))
+	e.sw.Segment(seg("QTY", "17", strconv.FormatInt(e.integer("available")+e.integer("allocated")+e.integer("locked"), 10), "EA"))
 	return nil
 }
 
@@ -233,7 +215,7 @@ func (e *x12Encoder) movement() error {
 	}
 	e.lines++
 	e.sw.Segment(seg("W15", e.text("movedAt"), strconv.Itoa(e.lines)))
-	e.sw.Segment(seg("W19", "ZZ", strconv.FormatInt(e.int("quantity"), 10), "EA", "", "VN", e.text("sku")))
+	e.sw.Segment(seg("W19", "ZZ", strconv.FormatInt(e.integer("quantity"), 10), "EA", "", "VN", e.text("sku")))
 	e.sw.Segment(seg("N9", "ZZ", e.text("fromPosition"), e.text("toPosition")))
 	e.lot("toLotNumber", "toExpiryDate")
 	return nil
@@ -245,10 +227,3 @@ func (e *x12Encoder) close() error {
 }
 
 func (e *x12Encoder) abort() {}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}

@@ -36,30 +36,31 @@ type xlsxEncoder struct {
 	cols, rows int
 }
 
-func newXLSXEncoder(w io.Writer, s *Schema, opts Options) (*xlsxEncoder, error) {
+func newXLSXEncoder(w io.Writer, s *Schema, opts Options) (_ *xlsxEncoder, err error) {
 	f := excelize.NewFile()
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+		}
+	}()
 	e := &xlsxEncoder{out: w, f: f, opts: opts, cols: len(s.Columns)}
 	sheet := opts.Sheet
 	if len(sheet) > 31 {
 		sheet = sheet[:31]
 	}
 	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		_ = f.Close()
 		return nil, fmt.Errorf("naming the sheet %q: %w", sheet, err)
 	}
 	dtFmt, dFmt := "yyyy-mm-dd hh:mm:ss", "yyyy-mm-dd"
-	var err error
 	if e.dateTime, err = f.NewStyle(&excelize.Style{CustomNumFmt: &dtFmt}); err == nil {
 		if e.date, err = f.NewStyle(&excelize.Style{CustomNumFmt: &dFmt}); err == nil {
 			e.headStyle, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
 		}
 	}
 	if err != nil {
-		_ = f.Close()
 		return nil, fmt.Errorf("creating cell styles: %w", err)
 	}
 	if e.sw, err = f.NewStreamWriter(sheet); err != nil {
-		_ = f.Close()
 		return nil, fmt.Errorf("starting sheet %q: %w", sheet, err)
 	}
 	for i, c := range s.Columns {
@@ -71,7 +72,6 @@ func newXLSXEncoder(w io.Writer, s *Schema, opts Options) (*xlsxEncoder, error) 
 			width = 18
 		}
 		if err := e.sw.SetColWidth(i+1, i+1, width); err != nil {
-			_ = f.Close()
 			return nil, fmt.Errorf("sizing column %s: %w", c.Name, err)
 		}
 	}
