@@ -22,18 +22,21 @@ func (d *Daemon) Console() (*console.Console, error) {
 		RunExport:  d.exportNow,
 		Resend:     d.resend,
 		OpenExport: d.openExport,
-		Open: func(ctx context.Context, name, p string) (io.ReadCloser, error) {
-			in := d.inbox(name)
-			if in == nil {
-				return nil, fmt.Errorf("inbox %q is no longer configured", name)
-			}
-			f, err := in.Folder(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return f.Open(ctx, p)
-		},
+		Open:       d.openInboxFile,
 	})
+}
+
+// openInboxFile reads a file of an inbox folder (path relative to it).
+func (d *Daemon) openInboxFile(ctx context.Context, name, p string) (io.ReadCloser, error) {
+	in := d.inbox(name)
+	if in == nil {
+		return nil, fmt.Errorf("inbox %q is no longer configured", name)
+	}
+	f, err := in.Folder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return f.Open(ctx, p)
 }
 
 // concurrencyLimits are the limits the portal clients run at now.
@@ -75,17 +78,12 @@ func (d *Daemon) replay(ctx context.Context, id int64, force bool) (string, erro
 // exportNow runs one export of an outbox now, as its schedule would (since
 // not zero: everything from since on again, leaving the cursor alone).
 func (d *Daemon) exportNow(ctx context.Context, outboxName, export string, since time.Time) (console.ExportDone, error) {
-	for _, ob := range d.Outboxes {
-		if ob.Config.Name != outboxName {
-			continue
-		}
+	if ob := d.outbox(outboxName); ob != nil {
 		for _, job := range ob.Jobs {
 			if job.Type != model.ExportType(export) {
 				continue
 			}
-			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job, since)
-			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			if err != nil {
 				return console.ExportDone{}, err
 			}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -72,14 +73,13 @@ type Daemon struct {
 	Outboxes []*Outbox
 
 	opts     Options
-	metrics  *Metrics       // the process's, shared with the daemons before and after a reload
-	own      *ownCollectors // this daemon's collectors in metrics
+	metrics  *Metrics               // the process's, shared with the daemons before and after a reload
+	own      []prometheus.Collector // this daemon's collectors in metrics, out again at Close
 	exports  *ExportMetrics
 	notifier *notify.Notifier // nil: no [notify] table
 	lock     *journal.Lock    // this process owns the journal
 
-	schedMu sync.Mutex
-	sched   *outbox.Scheduler // while Run runs the schedules
+	sched atomic.Pointer[outbox.Scheduler] // while Run runs the schedules
 
 	watch  *portalWatch
 	probes map[string]*portal.Client // without retries, for the health probe
@@ -98,7 +98,7 @@ type Outbox struct {
 // when it cannot), creates the portal clients with measured transports,
 // the inboxes and the outbox runners. Folders are opened on first use, so
 // an SFTP server that is down at start is retried rather than fatal.
-func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (*Daemon, error) {
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (_ *Daemon, err error) {
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
 	}
@@ -120,8 +120,6 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if m == nil {
 		m = NewMetrics(opts.Now)
 	}
-	api := m.api
-	own := &ownCollectors{reg: m.Registry} // this daemon's: out again at Close
 
 	lock, err := LockJournal(cfg)
 	if err != nil {
@@ -134,42 +132,38 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: m.Registry,
-		Health: inbox.NewHealth(opts.Now), opts: opts, exports: m.exports, lock: lock, metrics: m, own: own,
+		Health: inbox.NewHealth(opts.Now), opts: opts, exports: m.exports, lock: lock, metrics: m,
 	}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
 	d.notifier = newNotifier(cfg, d)
 	d.watch = newPortalWatch(d.Health, opts.Now, log)
 	transport := func(name string, base http.RoundTripper) http.RoundTripper {
-		return d.watch.Transport(name, api.Transport(name, base))
+		return d.watch.Transport(name, m.api.Transport(name, base))
 	}
 	popts := PortalOptions{Transport: transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
-		d.Close()
 		return nil, err
 	}
 	for _, ic := range cfg.Inboxes {
 		if err := BackfillPortal(ctx, j, ic.Name, d.Portals[ic.Portal], log); err != nil {
-			d.Close()
 			return nil, &UnreachableError{Err: err}
 		}
 	}
 	noRetry := 0
 	if d.probes, err = NewPortals(cfg, PortalOptions{Transport: transport, Logger: log, MaxRetries: &noRetry, Timeout: probeTimeout}); err != nil {
-		d.Close()
 		return nil, err
 	}
-	if err := own.Register(newPortalStatus(cfg.PortalNames(), d.Health)); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("registering the portal status: %w", err)
+	own := append(limitGauges(d.Portals), newPortalStatus(cfg.PortalNames(), d.Health))
+	for _, c := range append(own, journalCounters(j, m.journalBefore)...) {
+		if err := m.Registry.Register(c); err != nil {
+			return nil, fmt.Errorf("registering the daemon's metrics: %w", err)
+		}
+		d.own = append(d.own, c)
 	}
-	if err := registerLimits(own, d.Portals); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("registering the portal limits: %w", err)
-	}
-	if err := registerJournal(own, j, m.journalBefore); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("registering the journal's metrics: %w", err)
-	}
-	metrics := m.inbox
 	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
 	watcher := inbox.NewWatcher(log)    // one inotify instance for every local inbox
 	for i := range cfg.Inboxes {
@@ -180,12 +174,11 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		}
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox, Watcher: watcher,
+			Metrics: m.inbox, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox, Watcher: watcher,
 			Folder:   FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil), // the inbox logs through its own logger
 			OnFailed: d.fileFailed(&cfg.Inboxes[i]),
 		})
 		if err != nil {
-			d.Close()
 			return nil, err
 		}
 		d.Inboxes = append(d.Inboxes, in)
@@ -193,7 +186,6 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	for i := range cfg.Outboxes {
 		ob, err := d.newOutbox(&cfg.Outboxes[i], popts)
 		if err != nil {
-			d.Close()
 			return nil, err
 		}
 		d.Outboxes = append(d.Outboxes, ob)
@@ -281,18 +273,18 @@ func (d *Daemon) ticks() outbox.Ticks {
 // runNow runs one export of ob now, outside its schedule: through the
 // running scheduler (never beside its own run of the export), and on a
 // shared journal as a tick of its own (outbox.RunNow). A since not zero
-// exports everything from then on again, leaving the cursor alone.
-func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job, since time.Time) (outbox.Result, error) {
+// exports everything from then on again, leaving the cursor alone. The
+// run is observed as a scheduled one is (metrics, notification).
+func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job, since time.Time) (res outbox.Result, err error) {
+	begin := d.opts.Now()
+	defer func() { d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin)) }()
 	run := func(ctx context.Context) (outbox.Result, error) {
 		if !since.IsZero() {
 			return ob.Runner.RunSince(ctx, job, since)
 		}
 		return ob.Runner.Run(ctx, job)
 	}
-	d.schedMu.Lock()
-	sched := d.sched
-	d.schedMu.Unlock()
-	if sched != nil {
+	if sched := d.sched.Load(); sched != nil {
 		return sched.RunNow(ctx, job, run)
 	}
 	return outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, run)
@@ -303,9 +295,7 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 	var out []ExportResult
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
-			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job, time.Time{})
-			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}
 	}
@@ -322,25 +312,29 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 // inboxes and exports at most the grace period. The caller closes the
 // daemon afterwards.
 func (d *Daemon) Run(ctx context.Context) error {
-	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {
 		c, err := d.Console()
 		if err != nil {
 			return err
 		}
 		h := server.Handler(d.Registry, d.HealthReport, c.Access(d.Config.Server.PublicHealth), c.Mount)
-		if srv, err = server.Start(ctx, addr, h, d.Log); err != nil {
+		srv, err := server.Start(ctx, addr, h, d.Log)
+		if err != nil {
 			return &UnreachableError{Err: err}
 		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				d.Log.Warn("stopping the metrics server", "error", err)
+			}
+		}()
 	}
 	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.observer()}
 	if d.Journal.Shared() {
 		// Others see at once when this instance stops (InstanceAlive).
 		release, err := d.Journal.HoldInstance(ctx)
 		if err != nil {
-			if srv != nil {
-				_ = srv.Shutdown(context.WithoutCancel(ctx))
-			}
 			if ctx.Err() != nil {
 				return ctx.Err() // stopped while starting
 			}
@@ -354,22 +348,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		for _, job := range ob.Jobs {
 			if err := sched.Add(job, ob.Runner); err != nil {
 				_ = sched.Shutdown()
-				if srv != nil {
-					_ = srv.Shutdown(context.WithoutCancel(ctx))
-				}
 				return err
 			}
 		}
 	}
 	sched.Start()
-	d.schedMu.Lock()
-	d.sched = sched
-	d.schedMu.Unlock()
-	defer func() {
-		d.schedMu.Lock()
-		d.sched = nil
-		d.schedMu.Unlock()
-	}()
+	d.sched.Store(sched)
+	defer d.sched.Store(nil)
 	var wg sync.WaitGroup
 	for _, in := range d.Inboxes {
 		wg.Go(func() {
@@ -428,13 +413,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 	case <-time.After(d.opts.Grace):
 		d.Log.Warn("work still running after the grace period; stopping anyway (it resumes from the journal at the next start)", "grace", d.opts.Grace)
 	}
-	if srv != nil {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		if serr := srv.Shutdown(sctx); serr != nil {
-			d.Log.Warn("stopping the metrics server", "error", serr)
-		}
-	}
 	return err
 }
 
@@ -480,7 +458,9 @@ func (d *Daemon) Close() error {
 	for _, c := range d.probes {
 		c.Close()
 	}
-	d.own.unregisterAll()
+	for _, c := range d.own {
+		d.Registry.Unregister(c)
+	}
 	if d.Journal != nil {
 		d.metrics.closed(d.Journal.WriteStats())
 		errs = append(errs, d.Journal.Close())

@@ -7,21 +7,19 @@ import (
 	"filebridge/internal/portal"
 )
 
-// registerLimits exposes the current concurrency limit of each portal's
+// limitGauges expose the current concurrency limit of each portal's
 // client, which adapts to the portal's answers, as
 // filebridge_api_concurrency_limit{portal}.
-func registerLimits(reg prometheus.Registerer, portals map[string]*portal.Client) error {
+func limitGauges(portals map[string]*portal.Client) []prometheus.Collector {
+	var out []prometheus.Collector
 	for name, c := range portals {
-		g := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		out = append(out, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name:        "filebridge_api_concurrency_limit",
 			Help:        "Requests the portal client lets in flight now: the portal's concurrency while it answers, halved on 429, 5xx and timeouts.",
 			ConstLabels: prometheus.Labels{"portal": name},
-		}, func() float64 { return float64(c.Limit()) })
-		if err := reg.Register(g); err != nil {
-			return err
-		}
+		}, func() float64 { return float64(c.Limit()) }))
 	}
-	return nil
+	return out
 }
 
 // documentsPerRequest is how many documents an inbox keeps in progress per

@@ -58,36 +58,3 @@ func (m *Metrics) closed(s journal.WriteStats) {
 	m.journal.Writes += s.Writes
 	m.journal.Commits += s.Commits
 }
-
-// ownCollectors registers a daemon's own collectors and remembers them,
-// so that its Close takes them out again (a prometheus.Registerer).
-type ownCollectors struct {
-	reg  *prometheus.Registry
-	list []prometheus.Collector
-}
-
-func (o *ownCollectors) Register(c prometheus.Collector) error {
-	if err := o.reg.Register(c); err != nil {
-		return err
-	}
-	o.list = append(o.list, c)
-	return nil
-}
-
-func (o *ownCollectors) MustRegister(cs ...prometheus.Collector) {
-	for _, c := range cs {
-		if err := o.Register(c); err != nil {
-			panic(err)
-		}
-	}
-}
-
-func (o *ownCollectors) Unregister(c prometheus.Collector) bool { return o.reg.Unregister(c) }
-
-// unregisterAll takes the collectors out of the registry.
-func (o *ownCollectors) unregisterAll() {
-	for _, c := range o.list {
-		o.reg.Unregister(c)
-	}
-	o.list = nil
-}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -185,10 +186,7 @@ func (p *portalStatus) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for _, name := range p.portals {
-		cur := now[name]
-		if cur == "" {
-			cur = "ok"
-		}
+		cur := cmp.Or(now[name], "ok")
 		for _, s := range []string{"ok", "paused", "unreachable"} {
 			v := 0.0
 			if s == cur {
