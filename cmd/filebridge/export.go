@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,11 +82,11 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	var configured []string
+	for i := range jobs {
+		configured = append(configured, string(jobs[i].Type))
+	}
 	if typeName == "" {
-		var configured []string
-		for i := range jobs {
-			configured = append(configured, string(jobs[i].Type))
-		}
 		return withCode(exitUsage, fmt.Errorf("export needs the TYPE to run: outbox %s has %s; e.g. filebridge export --config %s --outbox %s %s",
 			out.Name, orNone(configured), cfgPath, out.Name, firstOr(configured, "TYPE")))
 	}
@@ -93,18 +94,12 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	var job *outbox.Job
-	var configured []string
-	for i := range jobs {
-		configured = append(configured, string(jobs[i].Type))
-		if jobs[i].Type == typ {
-			job = &jobs[i]
-		}
-	}
-	if job == nil {
+	i := slices.Index(configured, string(typ))
+	if i < 0 {
 		return withCode(exitUsage, fmt.Errorf("outbox %s has no %s export: add an [[outboxes.exports]] with type = %q, or run one of %s",
 			out.Name, typ, typ, orNone(configured)))
 	}
+	job := &jobs[i]
 	var since time.Time
 	if sinceText != "" {
 		if since, err = parseSince(sinceText, job.Location); err != nil {
@@ -121,12 +116,11 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
-	defer func() { _ = lock.Release() }()
-	db, err := app.OpenJournal(ctx, cfg)
+	db, closeJournal, err := openLockedJournal(ctx, cfg, lock, log)
 	if err != nil {
-		return withCode(exitUnreachable, err)
+		return err
 	}
-	defer db.Close()
+	defer closeJournal()
 	f, err := app.OpenOutboxFolder(ctx, out, log)
 	if err != nil {
 		return withCode(exitUnreachable, err)
@@ -192,16 +186,7 @@ func exportExitCode(err error) int {
 
 // parseSince reads --since: RFC 3339, or a date (midnight in loc).
 func parseSince(s string, loc *time.Location) (time.Time, error) {
-	if loc == nil {
-		loc = time.UTC
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
-		return t, nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc); err == nil {
+	if t, ok := parseTimeIn(s, cmp.Or(loc, time.UTC)); ok {
 		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("--since %q: write a time as 2026-11-21T08:00:00Z (RFC 3339), 2026-11-21T08:00:00 (in the export's time zone) or a date 2026-11-21", s)
@@ -302,16 +287,11 @@ func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writ
 		if err != nil {
 			return withCode(exitUnreachable, err)
 		}
-		list := "none"
-		for i, in := range seen {
-			if i == 0 {
-				list = ""
-			} else {
-				list += ", "
-			}
-			list += fmt.Sprintf("%s (last renewal %s)", in.Name, localTime(in.SeenAt))
+		var list []string
+		for _, in := range seen {
+			list = append(list, fmt.Sprintf("%s (last renewal %s)", in.Name, localTime(in.SeenAt)))
 		}
-		fmt.Fprintf(w, "instances seen in the last 24 hours: %s\n", list)
+		fmt.Fprintf(w, "instances seen in the last 24 hours: %s\n", cmp.Or(strings.Join(list, ", "), "none"))
 	}
 	return nil
 }

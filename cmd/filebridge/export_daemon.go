@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/console"
 	"filebridge/internal/journal"
@@ -21,10 +21,10 @@ import (
 // the run finished. It prints what the daemon wrote, with the exit codes
 // of an export run here.
 func exportByDaemon(ctx context.Context, cfg *config.Config, outboxName, typ string, since time.Time, owner *journal.LockedError, w io.Writer) error {
-	srv := cfg.Server
+	srv, pid := cfg.Server, app.PIDText(owner.PID)
 	if srv.Listen == "" {
 		return withCode(exitUnreachable, fmt.Errorf(`filebridge run (%s) owns journal %s, and only it may run this export, but it serves no HTTP to hand the run to: server.listen is "" in %s; set [server] listen = "127.0.0.1:9090" there and restart filebridge run (then export asks it), or stop filebridge run and export again`,
-			pidOf(owner), cfg.Journal.Path, cfg.File))
+			pid, cfg.Journal.Path, cfg.File))
 	}
 	var body console.ExportRequest
 	if !since.IsZero() {
@@ -34,34 +34,30 @@ func exportByDaemon(ctx context.Context, cfg *config.Config, outboxName, typ str
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	u := "http://" + dialable(srv.Listen) + "/api/exports/" + url.PathEscape(outboxName) + "/" + url.PathEscape(typ) + "/run"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(b))
+	req, err := daemonRequest(ctx, srv, http.MethodPost, "/api/exports/"+url.PathEscape(outboxName)+"/"+url.PathEscape(typ)+"/run", b)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("server.listen %q: %w", srv.Listen, err))
+		return err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if tok := srv.Token.Value(); tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
+	u := req.URL.String()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return withCode(exitUnreachable, fmt.Errorf("another filebridge (%s) owns journal %s, so the export is its to run, but nothing answers on server.listen %s: %w (is it filebridge run, started with this configuration? a process or replay holding the journal serves nothing: run export again once it finished)",
-			pidOf(owner), cfg.Journal.Path, srv.Listen, err))
+			pid, cfg.Journal.Path, srv.Listen, err))
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+	if refusedToken(resp) {
 		if srv.Token.IsZero() {
 			return withCode(exitUsage, fmt.Errorf("%s answered %s: the daemon's console takes logins this command does not have; set [server] token_env in %s (and restart filebridge run) so that export can ask it", u, resp.Status, cfg.File))
 		}
 		return withCode(exitUsage, fmt.Errorf("%s answered %s: the token of [server] token_env is not the one the daemon uses", u, resp.Status))
 	}
 	var ans console.ExportAnswer
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&ans); err != nil || ans.Outbox == "" {
+	if err := decodeAnswer(resp, &ans); err != nil || ans.Outbox == "" {
 		return withCode(exitUnreachable, fmt.Errorf("%s answered %s without an export result: is it an older filebridge, or another program listening on %s?", u, resp.Status, srv.Listen))
 	}
 	name := outboxName + "/" + typ
 	if resp.StatusCode != http.StatusOK {
-		err := fmt.Errorf("filebridge run (%s) ran it: %s", pidOf(owner), ans.Error)
+		err := fmt.Errorf("filebridge run (%s) ran it: %s", pid, ans.Error)
 		switch resp.StatusCode {
 		case http.StatusUnprocessableEntity:
 			return withCode(exitInvalid, err)
@@ -71,16 +67,9 @@ func exportByDaemon(ctx context.Context, cfg *config.Config, outboxName, typ str
 		return withCode(exitUnreachable, err)
 	}
 	if ans.File == "" {
-		fmt.Fprintf(w, "%s: nothing to export, no file written (run by filebridge run, %s)\n", name, pidOf(owner))
+		fmt.Fprintf(w, "%s: nothing to export, no file written (run by filebridge run, %s)\n", name, pid)
 		return nil
 	}
-	fmt.Fprintf(w, "%s: wrote %s in %s (%d %s; run by filebridge run, %s)\n", name, ans.File, ans.Folder, ans.Rows, plural(ans.Rows, "row", "rows"), pidOf(owner))
+	fmt.Fprintf(w, "%s: wrote %s in %s (%d %s; run by filebridge run, %s)\n", name, ans.File, ans.Folder, ans.Rows, plural(ans.Rows, "row", "rows"), pid)
 	return nil
-}
-
-func pidOf(le *journal.LockedError) string {
-	if le == nil || le.PID <= 0 {
-		return "PID unknown"
-	}
-	return fmt.Sprintf("PID %d", le.PID)
 }
