@@ -300,12 +300,13 @@ func createdCounts(ctx context.Context, j *journal.DB, inboxName string) map[str
 	if err != nil {
 		return out
 	}
+	counts, err := j.ResultCounts(ctx, fileIDs(recent))
+	if err != nil {
+		return out
+	}
 	for _, f := range recent {
-		if f.FinalPath == "" {
-			continue
-		}
-		if c, err := j.DocumentCounts(ctx, f.ID); err == nil {
-			out[f.FinalPath] = [2]int{c[journal.ResultCreated], c[journal.ResultExists]}
+		if f.FinalPath != "" {
+			out[f.FinalPath] = [2]int{counts[f.ID][journal.ResultCreated], counts[f.ID][journal.ResultExists]}
 		}
 	}
 	return out

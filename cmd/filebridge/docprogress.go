@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -78,46 +77,22 @@ func showDocProgress(ctx context.Context, w *termLine, count docCounts) (stop fu
 // from the start (so that the rate and the time left are right), the line
 // is written once the run lasted docProgressDelay.
 func startDocProgress(ctx context.Context, w io.Writer, count docCounts) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
 	out := &laterWriter{w: w, from: time.Now().Add(docProgressDelay)}
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		t := time.NewTicker(docProgressEvery)
-		defer t.Stop()
-		var bar *progressbar.ProgressBar
-		defer func() {
-			if bar != nil {
-				_ = bar.Clear()
-			}
-		}()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			done, total, err := count(ctx)
-			if err != nil || total == 0 {
-				continue
-			}
-			if bar == nil {
-				bar = progressbar.NewOptions(total,
-					progressbar.OptionSetWriter(out),
-					progressbar.OptionSetDescription("documents"),
-					progressbar.OptionSetWidth(30),
-					progressbar.OptionShowCount(),
-					progressbar.OptionShowIts(),
-					progressbar.OptionSetItsString("docs"),
-					progressbar.OptionSetPredictTime(true),
-				)
-			}
-			_ = bar.Set(done)
-		}
-	})
-	return func() {
-		cancel()
-		wg.Wait()
+	read := func(ctx context.Context) (int64, int64, error) {
+		done, total, err := count(ctx)
+		return int64(done), int64(total), err
 	}
+	return pollBar(ctx, docProgressEvery, read, func(total int64) *progressbar.ProgressBar {
+		return progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(out),
+			progressbar.OptionSetDescription("documents"),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("docs"),
+			progressbar.OptionSetPredictTime(true),
+		)
+	})
 }
 
 // laterWriter drops what is written to it before from.

@@ -69,9 +69,9 @@ filebridge run owns the journal and serves nothing on server.listen.`,
 
 func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText string) error {
 	ctx := cmd.Context()
-	cfg, err := config.Load(cfgPath)
+	cfg, err := loadConfig(cfgPath)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return err
 	}
 	out := cfg.Outbox(outboxName)
 	if out == nil {

@@ -274,6 +274,14 @@ func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result
 	return r
 }
 
+func fileIDs(files []journal.File) []int64 {
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	return ids
+}
+
 // docSummary is "3 created, 1 invalid"; "-" without documents.
 func docSummary(counts map[journal.Result]int) string { return cmp.Or(journal.Summary(counts), "-") }
 
@@ -295,11 +303,7 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
-	ids := make([]int64, len(files))
-	for i, f := range files {
-		ids[i] = f.ID
-	}
-	counts, err := db.ResultCounts(ctx, ids)
+	counts, err := db.ResultCounts(ctx, fileIDs(files))
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}

@@ -38,9 +38,9 @@ an inbox or an outbox is in trouble); 2 the configuration is invalid or
 server.listen is ""; 3 no filebridge answers on server.listen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := config.Load(cfgPath)
+			cfg, err := loadConfig(cfgPath)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()

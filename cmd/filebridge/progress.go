@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"sync"
@@ -20,9 +21,7 @@ const progressMinSize = 5 << 20
 type progress struct {
 	w       io.Writer
 	enabled bool
-
-	stop chan struct{}
-	wg   sync.WaitGroup
+	stop    func() // while a bar is drawn
 }
 
 // newProgress returns a progress indicator writing to w, enabled when w is
@@ -64,28 +63,16 @@ func (p *progress) track(name string, r io.ReaderAt, size int64) io.ReaderAt {
 		return r
 	}
 	c := &countingReaderAt{r: r}
-	p.stop = make(chan struct{})
-	bar := progressbar.NewOptions64(size,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(name),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-	)
-	p.wg.Go(func() {
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-p.stop:
-				_ = bar.Set64(c.high.Load())
-				_ = bar.Clear()
-				return
-			case <-t.C:
-				_ = bar.Set64(c.high.Load())
-			}
-		}
+	read := func(context.Context) (int64, int64, error) { return c.high.Load(), size, nil }
+	p.stop = pollBar(context.Background(), 250*time.Millisecond, read, func(total int64) *progressbar.ProgressBar {
+		return progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(name),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+		)
 	})
 	return c
 }
@@ -93,8 +80,42 @@ func (p *progress) track(name string, r io.ReaderAt, size int64) io.ReaderAt {
 // done stops the indicator and clears its line.
 func (p *progress) done() {
 	if p.stop != nil {
-		close(p.stop)
-		p.wg.Wait()
+		p.stop()
 		p.stop = nil
+	}
+}
+
+// pollBar draws a progress bar from poll every period, made by newBar at
+// the first reading that gives a total; stop reads once more, clears the
+// line and returns once the drawing ended.
+func pollBar(ctx context.Context, every time.Duration, poll func(context.Context) (done, total int64, err error), newBar func(total int64) *progressbar.ProgressBar) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		var bar *progressbar.ProgressBar
+		for {
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			if done, total, err := poll(ctx); err == nil && total > 0 {
+				if bar == nil {
+					bar = newBar(total)
+				}
+				_ = bar.Set64(done)
+			}
+			if ctx.Err() != nil {
+				if bar != nil {
+					_ = bar.Clear()
+				}
+				return
+			}
+		}
+	})
+	return func() {
+		cancel()
+		wg.Wait()
 	}
 }

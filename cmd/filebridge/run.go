@@ -38,7 +38,7 @@ Exit codes: 0 stopped by a signal; 2 the configuration is invalid; 3 the
 journal or the listen address could not be opened.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadRunConfig(cfgPath)
+			cfg, err := loadConfig(cfgPath)
 			if err != nil {
 				return err
 			}
@@ -53,8 +53,9 @@ journal or the listen address could not be opened.`,
 	rootCmd.AddCommand(cmd)
 }
 
-// loadRunConfig loads the config; any problem is a usage error (exit 2).
-func loadRunConfig(path string) (*config.Config, error) {
+// loadConfig loads the config with its secrets; any problem is a usage
+// error (exit 2).
+func loadConfig(path string) (*config.Config, error) {
 	cfg, err := config.Load(path)
 	if err != nil {
 		return nil, withCode(exitUsage, err)
