@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net"
 	"net/http/httptest"
@@ -120,23 +119,14 @@ func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) 
 	if err := os.MkdirAll(inboxDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := fmt.Sprintf(`
-[journal]
-path = "state/fb.db"
+	cfg := testkit.PortalConfig("state/fb.db", "A", baseURL, `token_file = "token"`, "max_retries = 0", `timeout = "2s"`) + `
 [server]
 listen = ""
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 0
-timeout = "2s"
 [[inboxes]]
 name = "erp"
 portal = "main"
 url = "in"
-`, baseURL)
+`
 	return writeFile(t, filepath.Join(dir, "filebridge.toml"), cfg, 0o644), inboxDir
 }
 

@@ -56,18 +56,7 @@ func setupPreload(t *testing.T, inboxName, outboxName string, preload int) *conf
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	toml := fmt.Sprintf(`[journal]
-path = %q
-
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-
+	return testkit.LoadConfig(t, root, srv.URL+"/api", nil, fmt.Sprintf(`
 [[inboxes]]
 name = "erp"
 portal = "main"
@@ -81,16 +70,7 @@ url = %q
   [[outboxes.exports]]
   type = "stock"
   schedule = "@daily"
-`, filepath.Join(root, "journal.db"), srv.URL+"/api", filepath.Join(root, inboxName), filepath.Join(root, outboxName))
-	file := filepath.Join(root, "config.toml")
-	if err := os.WriteFile(file, []byte(toml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(file)
-	if err != nil {
-		t.Fatalf("loading the config: %v\n%s", err, toml)
-	}
-	return cfg
+`, filepath.Join(root, inboxName), filepath.Join(root, outboxName)))
 }
 
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
