@@ -93,7 +93,6 @@ func openJournalRO(ctx context.Context, cfgPath, formatText string) (outputForma
 	return format, cfg, db, nil
 }
 
-// fileFilter turns the flags into a journal filter.
 func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilter, error) {
 	ff := journal.FileFilter{Inbox: fl.inbox, DocType: fl.docType, Name: fl.name, Limit: fl.limit}
 	if fl.inbox != "" && cfg.Inbox(fl.inbox) == nil {

@@ -297,15 +297,13 @@ func documentTable(recs []documentRecord) *table {
 func findFiles(ctx context.Context, db *journal.DB, ref string) ([]journal.File, error) {
 	files, err := db.FindFiles(ctx, ref)
 	if err != nil {
-		if isNotFound(err) {
+		if errors.Is(err, journal.ErrNotFound) {
 			return nil, withCode(exitUsage, err)
 		}
 		return nil, withCode(exitUnreachable, err)
 	}
 	return files, nil
 }
-
-func isNotFound(err error) bool { return errors.Is(err, journal.ErrNotFound) }
 
 // replayLinkSet links a file to the run it replays and to its replays.
 type replayLinkSet struct {
