@@ -151,7 +151,7 @@ type fileRecord struct {
 	Type      string         `json:"type"`
 	State     string         `json:"state"`
 	Received  time.Time      `json:"received"`
-	Finished  *time.Time     `json:"finished,omitempty"`
+	Finished  time.Time      `json:"finished,omitzero"`
 	Rows      int            `json:"rows"`
 	Documents map[string]int `json:"documents"`
 	FinalPath string         `json:"final_path,omitempty"`
@@ -249,23 +249,17 @@ func (r *fileRecord) setHolder(hs map[int64]holderRecord) {
 // heldRecord is the hold of a file: since when, until when it waits, and
 // the codes it waits for.
 type heldRecord struct {
-	Since      time.Time  `json:"since"`
-	Until      *time.Time `json:"until,omitempty"`
-	WaitingFor []string   `json:"waiting_for"`
+	Since      time.Time `json:"since"`
+	Until      time.Time `json:"until,omitzero"`
+	WaitingFor []string  `json:"waiting_for"`
 }
 
 func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int) fileRecord {
 	r := fileRecord{ID: f.ID, Name: f.Name, Inbox: f.Inbox, Type: f.DocType, State: string(f.State),
 		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message,
-		Resolved: newResolvedRecord(f.Resolved)}
-	if t := f.FinishedAt(); !t.IsZero() {
-		r.Finished = &t
-	}
+		Resolved: newResolvedRecord(f.Resolved), Finished: f.FinishedAt()}
 	if f.Held() {
-		r.Held = &heldRecord{Since: f.HeldSince, WaitingFor: f.WaitingList()}
-		if u := holdUntil(cfg, f); !u.IsZero() {
-			r.Held.Until = &u
-		}
+		r.Held = &heldRecord{Since: f.HeldSince, Until: holdUntil(cfg, f), WaitingFor: f.WaitingList()}
 	}
 	for res, n := range counts {
 		r.Documents[string(res)] = n
