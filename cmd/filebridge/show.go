@@ -110,11 +110,7 @@ func locate(cfg *config.Config, f journal.File) fileLocations {
 		}
 		return inboxPath(in, p)
 	}
-	orig := f.FinalPath
-	if orig == "" {
-		orig = f.Path
-	}
-	return fileLocations{Original: where(orig), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
+	return fileLocations{Original: where(cmp.Or(f.FinalPath, f.Path)), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
 }
 
 // inboxPath is where p, a slash path in inbox ic's folder, lies: a path
