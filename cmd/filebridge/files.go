@@ -240,12 +240,6 @@ func heldBy(h holderRecord, ok bool) string {
 	return fmt.Sprintf("%s until %s", h.Instance, localTime(h.Until))
 }
 
-func (r *fileRecord) setHolder(hs map[int64]holderRecord) {
-	if h, ok := hs[r.ID]; ok {
-		r.HeldBy = &h
-	}
-}
-
 // heldRecord is the hold of a file: since when, until when it waits, and
 // the codes it waits for.
 type heldRecord struct {
@@ -254,7 +248,9 @@ type heldRecord struct {
 	WaitingFor []string  `json:"waiting_for"`
 }
 
-func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int) fileRecord {
+// newFileRecord is f with its documents' counts and, on a shared
+// journal, its holder from hs.
+func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int, hs map[int64]holderRecord) fileRecord {
 	r := fileRecord{ID: f.ID, Name: f.Name, Inbox: f.Inbox, Type: f.DocType, State: string(f.State),
 		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message,
 		Resolved: newResolvedRecord(f.Resolved), Finished: f.FinishedAt()}
@@ -263,6 +259,9 @@ func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result
 	}
 	for res, n := range counts {
 		r.Documents[string(res)] = n
+	}
+	if h, ok := hs[f.ID]; ok {
+		r.HeldBy = &h
 	}
 	return r
 }
@@ -307,9 +306,7 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 	if format == formatJSON {
 		recs := make([]fileRecord, 0, len(files))
 		for _, f := range files {
-			rec := newFileRecord(cfg, f, counts[f.ID])
-			rec.setHolder(hs)
-			recs = append(recs, rec)
+			recs = append(recs, newFileRecord(cfg, f, counts[f.ID], hs))
 		}
 		return printJSON(w, struct {
 			Total int          `json:"total"`

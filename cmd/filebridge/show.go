@@ -164,8 +164,7 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
-	rec := newFileRecord(cfg, f, counts[f.ID])
-	rec.setHolder(hs)
+	rec := newFileRecord(cfg, f, counts[f.ID], hs)
 	recs := make([]documentRecord, 0, len(docs))
 	for _, d := range docs {
 		recs = append(recs, documentRecord{Key: d.Key, Rows: d.Rows, Result: string(d.Result), PortalID: d.PortalID,
