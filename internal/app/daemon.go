@@ -157,7 +157,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if d.probes, err = NewPortals(cfg, PortalOptions{Transport: transport, Logger: log, MaxRetries: &noRetry, Timeout: probeTimeout}); err != nil {
 		return nil, err
 	}
-	own := append(limitGauges(d.Portals), newPortalStatus(cfg.PortalNames(), d.Health))
+	own := append(limitGauges(d.Portals), portalStatusGauges(cfg.PortalNames(), d.Health)...)
 	for _, c := range append(own, journalCounters(j, m.journalBefore)...) {
 		if err := m.Registry.Register(c); err != nil {
 			return nil, fmt.Errorf("registering the daemon's metrics: %w", err)
