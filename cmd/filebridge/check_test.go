@@ -18,7 +18,7 @@ import (
 // that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
 	down := deadURL(t)
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
@@ -159,7 +159,7 @@ url = %q
 // exist is diagnosed as that file missing, naming it and how to fill it,
 // not as "the folder does not exist".
 func TestCheckKnownHostsMissing(t *testing.T) {
-	_, sim := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	_, sim := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 	srv := sftptest.NewServer(t)
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "ssh", "known_hosts")

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"filebridge/internal/console"
 	"filebridge/internal/journal"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // outboxConfig writes a config with the given [journal] keys, the portal
@@ -61,7 +61,7 @@ func runExportCmd(t *testing.T, args ...string) (string, int) {
 }
 
 func TestExportCommand(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 5,
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 5,
 		Logger: slog.New(slog.DiscardHandler)})
 	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
 	cfg := outboxConfig(t, `path = "state/journal.db"`, srv.URL+"/api", "FB_EXPORT_TEST_TOKEN",
@@ -139,7 +139,7 @@ func TestExportCommand(t *testing.T) {
 // asks it over server.listen; when the config serves nothing there, or
 // nothing answers, it exits 3 and says what to do (no export runs here).
 func TestExportJournalOwned(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
 		Logger: slog.New(slog.DiscardHandler)})
 	t.Setenv("FB_EXPORT_OWNED_TOKEN", "demo-token")
 	for _, tt := range []struct {
@@ -177,24 +177,13 @@ func TestExportJournalOwned(t *testing.T) {
 	}
 }
 
-// freeAddr is a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // TestExportAsksDaemon runs a real daemon in-process (it holds the
 // journal's lock and serves its console with a token on server.listen):
 // export hands it the run with the config's token and prints what it
 // wrote; a config with another token is refused (exit 2, naming the token)
 // and runs nothing.
 func TestExportAsksDaemon(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
 		Logger: slog.New(slog.DiscardHandler)})
 	t.Setenv("FB_EXPORT_ASK_TOKEN", "demo-token")
 	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"net"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,14 +58,6 @@ func mustRunOn(t *testing.T, cfg string, cmd *cobra.Command, args ...string) str
 	return out.String()
 }
 
-// startSim serves a portal simulator with opts until the test ends; its
-// base_url is srv.URL + "/api".
-func startSim(t *testing.T, opts portalsim.Options) (*portalsim.Sim, *httptest.Server) {
-	t.Helper()
-	sim, srv := testkit.Sim(t, opts)
-	return sim, srv
-}
-
 // writeFile writes data to path with perm and returns path.
 func writeFile(t *testing.T, path, data string, perm os.FileMode) string {
 	t.Helper()
@@ -91,17 +82,19 @@ func missingInOrder(out string, want []string) (string, bool) {
 	return "", false
 }
 
-// deadURL is a base_url on a port nothing listens on.
-func deadURL(t *testing.T) string {
+// freeAddr is a loopback address with a port free right now.
+func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := "http://" + ln.Addr().String() + "/api"
-	_ = ln.Close()
-	return url
+	defer ln.Close()
+	return ln.Addr().String()
 }
+
+// deadURL is a base_url on a port nothing listens on.
+func deadURL(t *testing.T) string { return "http://" + freeAddr(t) + "/api" }
 
 const processSuppliers = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"
 
@@ -111,7 +104,7 @@ func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) 
 	t.Helper()
 	dir := t.TempDir()
 	if baseURL == "" {
-		_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+		_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 		baseURL = srv.URL + "/api"
 	}
 	writeFile(t, filepath.Join(dir, "token"), token+"\n", 0o600)
@@ -141,7 +134,7 @@ const (
 // into a folder of the test's and returns its path.
 func masterDataEnv(t *testing.T, extra string) (sim *portalsim.Sim, cfg string, put func(name, content string) string) {
 	t.Helper()
-	sim, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 	cfg, _ = processEnv(t, "demo-token", srv.URL+"/api")
 	base, err := os.ReadFile(cfg)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // pgConfig writes outboxConfig's config with the journal in the
@@ -31,7 +32,7 @@ func pgConfig(t *testing.T, url, baseURL string, exports ...string) string {
 func TestExportOnPostgresJournal(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_export")
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 3,
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 3,
 		Logger: slog.New(slog.DiscardHandler)})
 	cfg := pgConfig(t, url, srv.URL+"/api", exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
 	dir := filepath.Dir(cfg)
