@@ -9,6 +9,7 @@ import (
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 	"filebridge/internal/server"
 )
 
@@ -57,4 +58,19 @@ func (m *Metrics) closed(s journal.WriteStats) {
 	defer m.mu.Unlock()
 	m.journal.Writes += s.Writes
 	m.journal.Commits += s.Commits
+}
+
+// limitGauges expose the current concurrency limit of each portal's
+// client, which adapts to the portal's answers, as
+// filebridge_api_concurrency_limit{portal}.
+func limitGauges(portals map[string]*portal.Client) []prometheus.Collector {
+	var out []prometheus.Collector
+	for name, c := range portals {
+		out = append(out, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "filebridge_api_concurrency_limit",
+			Help:        "Requests the portal client lets in flight now: the portal's concurrency while it answers, halved on 429, 5xx and timeouts.",
+			ConstLabels: prometheus.Labels{"portal": name},
+		}, func() float64 { return float64(c.Limit()) }))
+	}
+	return out
 }
