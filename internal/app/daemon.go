@@ -14,7 +14,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"filebridge/internal/config"
-	"filebridge/internal/folder"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/notify"
@@ -91,8 +90,7 @@ type Outbox struct {
 	Config *config.Outbox
 	Runner *outbox.Runner
 	Jobs   []outbox.Job
-	source *outbox.PortalSource
-	folder folder.Folder
+	source *outbox.PortalSource // the Runner's, whose snapshot client Close closes
 }
 
 // Open builds the daemon of cfg: it opens the journal (an UnreachableError
@@ -216,7 +214,7 @@ func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, err
 	}
 	src := &outbox.PortalSource{Client: d.Portals[oc.Portal], Snapshot: sc}
 	return &Outbox{
-		Config: oc, Jobs: jobs, source: src, folder: f,
+		Config: oc, Jobs: jobs, source: src,
 		Runner: &outbox.Runner{Source: src, Folder: f, Journal: d.Journal, Logger: d.Log, Now: d.opts.Now},
 	}, nil
 }
@@ -444,7 +442,7 @@ func (d *Daemon) Close() error {
 		errs = append(errs, in.Close())
 	}
 	for _, ob := range d.Outboxes {
-		errs = append(errs, ob.folder.Close())
+		errs = append(errs, ob.Runner.Folder.Close())
 		ob.source.Snapshot.Close()
 	}
 	for _, c := range d.Portals {
