@@ -309,17 +309,17 @@ func firstOr(names []string, def string) string {
 // inboxNames and outboxNames are the names cfg configures, for an error
 // about a name it lacks.
 func inboxNames(cfg *config.Config) []string {
-	names := make([]string, 0, len(cfg.Inboxes))
-	for _, in := range cfg.Inboxes {
-		names = append(names, in.Name)
-	}
-	return names
+	return namesOf(cfg.Inboxes, func(in config.Inbox) string { return in.Name })
 }
 
 func outboxNames(cfg *config.Config) []string {
-	names := make([]string, 0, len(cfg.Outboxes))
-	for _, o := range cfg.Outboxes {
-		names = append(names, o.Name)
+	return namesOf(cfg.Outboxes, func(o config.Outbox) string { return o.Name })
+}
+
+func namesOf[T any](items []T, name func(T) string) []string {
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		names = append(names, name(it))
 	}
 	return names
 }

@@ -37,13 +37,7 @@ func TestConsoleActions(t *testing.T) {
 	}
 	_, _ = d.RunOnce(ctx) // the bad file (and marker.txt) fail
 	srv := serveConsole(t, d)
-	jar, err := cookiejar.New(nil) // one browser session: the CSRF token is bound to it
-	if err != nil {
-		t.Fatal(err)
-	}
-	browser := &http.Client{Jar: jar}
-	noRedirect := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	get := func(path string) string { return getPageWith(t, browser, srv, path) }
+	_, noRedirect, get := browserSession(t, srv)
 	post := func(path, csrf string, extra url.Values) *http.Response {
 		t.Helper()
 		form := url.Values{"csrf": {csrf}}
@@ -107,6 +101,20 @@ func TestConsoleActions(t *testing.T) {
 	if !strings.Contains(page, `class="replay-link">#`+itoa(again[0].ID)) {
 		t.Errorf("the original's page lacks the link to its replay:\n%s", page)
 	}
+}
+
+// browserSession is one browser's session on the console (the CSRF token
+// is bound to it): its client, the same client not following redirects,
+// and a GET of a page through it.
+func browserSession(t *testing.T, srv *httptest.Server) (browser, noRedirect *http.Client, get func(path string) string) {
+	t.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser = &http.Client{Jar: jar}
+	noRedirect = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return browser, noRedirect, func(path string) string { return getPageWith(t, browser, srv, path) }
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
@@ -333,13 +341,7 @@ func TestConsoleExportsPage(t *testing.T) {
 	lines := strings.Split(string(content), "\n")
 	sku := strings.Split(lines[1], ",")[0]
 	srv := serveConsole(t, d)
-	jar, err := cookiejar.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	browser := &http.Client{Jar: jar}
-	noRedirect := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	get := func(path string) string { return getPageWith(t, browser, srv, path) }
+	browser, noRedirect, get := browserSession(t, srv)
 
 	page := get("/exports")
 	for _, want := range []string{`<a href="/exports">Exports</a>`, "1–25 of 26", `rel="next"`, "erp-out/stock", ">Re-send</button>"} {
