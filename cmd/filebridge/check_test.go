@@ -59,14 +59,7 @@ url = "in"
 			var out strings.Builder
 			err := runCheck(t.Context(), tt.cfg, &out)
 			got := out.String()
-			if exitCode(err) != tt.code {
-				t.Errorf("exit %d (%v), want %d:\n%s", exitCode(err), err, tt.code, got)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("output lacks %q:\n%s", w, got)
-				}
-			}
+			checkOutput(t, got, exitCode(err), tt.code, tt.want...)
 			if n := strings.Count(got, tt.wantN1); n != 1 {
 				t.Errorf("%q appears %d times, want once:\n%s", tt.wantN1, n, got)
 			}
@@ -180,14 +173,8 @@ known_hosts = %q
 	var out strings.Builder
 	err = runCheck(t.Context(), cfg, &out)
 	got := out.String()
-	if exitCode(err) != exitUnreachable {
-		t.Errorf("exit %d (%v), want %d:\n%s", exitCode(err), err, exitUnreachable, got)
-	}
-	for _, w := range []string{"FAIL inbox erp: ", missing + " does not exist", "ssh-keyscan -p " + port + " " + host + " >> " + missing, "ssh-keygen -lf " + missing} {
-		if !strings.Contains(got, w) {
-			t.Errorf("output lacks %q:\n%s", w, got)
-		}
-	}
+	checkOutput(t, got, exitCode(err), exitUnreachable,
+		"FAIL inbox erp: ", missing+" does not exist", "ssh-keyscan -p "+port+" "+host+" >> "+missing, "ssh-keygen -lf "+missing)
 	if strings.Contains(got, "the folder does not exist") {
 		t.Errorf("a missing known_hosts is reported as a missing folder:\n%s", got)
 	}

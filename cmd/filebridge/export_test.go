@@ -170,14 +170,7 @@ func TestExportJournalOwned(t *testing.T) {
 			}
 			defer lock.Release()
 			out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
-			if code != exitUnreachable {
-				t.Errorf("exit %d, want %d:\n%s", code, exitUnreachable, out)
-			}
-			for _, w := range append(tt.want, "PID "+strconv.Itoa(os.Getpid())) {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			checkOutput(t, out, code, exitUnreachable, append(tt.want, "PID "+strconv.Itoa(os.Getpid()))...)
 			if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 0 {
 				t.Errorf("export wrote %v beside the journal's owner", files)
 			}

@@ -129,14 +129,7 @@ func TestShowCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, code := runOn(t, cfg, newShowCmd(), tt.args...)
-			if code != tt.code {
-				t.Errorf("exit %d, want %d:\n%s", code, tt.code, out)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			checkOutput(t, out, code, tt.code, tt.want...)
 		})
 	}
 	t.Run("the report lies where show says", func(t *testing.T) {

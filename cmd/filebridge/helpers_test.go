@@ -67,6 +67,20 @@ func writeFile(t *testing.T, path, data string, perm os.FileMode) string {
 	return path
 }
 
+// checkOutput fails t unless a command exited with wantCode and its
+// output holds each of want.
+func checkOutput(t *testing.T, out string, code, wantCode int, want ...string) {
+	t.Helper()
+	if code != wantCode {
+		t.Errorf("exit %d, want %d:\n%s", code, wantCode, out)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
 // missingInOrder looks for each of want in out after the one before and
 // returns the first it lacks, with true; false when out has them all in
 // that order.
