@@ -57,26 +57,26 @@ const (
 
 // checkReport prints one line per check and remembers the worst outcome.
 type checkReport struct {
-	w                  io.Writer
-	failed, refused    int
-	unreachable, total int
+	w                           io.Writer
+	refused, unreachable, total int
 }
 
 func (r *checkReport) line(what string, out checkOutcome, msg string) {
 	r.total++
-	tag := "ok  "
+	tag := "FAIL"
 	switch out {
+	case checkOK:
+		tag = "ok  "
 	case checkRefused:
-		tag = "FAIL"
-		r.failed++
 		r.refused++
 	case checkUnreachable:
-		tag = "FAIL"
-		r.failed++
 		r.unreachable++
 	}
 	fmt.Fprintf(r.w, "%s %s: %s\n", tag, what, msg)
 }
+
+// failed is how many checks failed.
+func (r *checkReport) failed() int { return r.refused + r.unreachable }
 
 // skip prints a check that was not made because an earlier one failed.
 func (r *checkReport) skip(what, why string) {
@@ -88,9 +88,9 @@ func (r *checkReport) skip(what, why string) {
 func (r *checkReport) err() error {
 	switch {
 	case r.unreachable > 0:
-		return withCode(exitUnreachable, fmt.Errorf("%d of %d checks failed", r.failed, r.total))
+		return withCode(exitUnreachable, fmt.Errorf("%d of %d checks failed", r.failed(), r.total))
 	case r.refused > 0:
-		return withCode(exitInvalid, fmt.Errorf("%d of %d checks failed: a token or login was refused", r.failed, r.total))
+		return withCode(exitInvalid, fmt.Errorf("%d of %d checks failed: a token or login was refused", r.failed(), r.total))
 	}
 	return nil
 }
@@ -137,18 +137,18 @@ func runCheck(ctx context.Context, cfgPath string, w io.Writer) error {
 			_ = f.Close()
 		}
 	}()
-	for i := range cfg.Inboxes {
-		in := &cfg.Inboxes[i]
-		out, msg := checkFolder(ctx, app.FolderOptions(in.Folder, in.SFTP, min(in.OperationTimeout.Duration, checkTimeout), log), "waiting", &open)
-		rep.line("inbox "+in.Name, out, in.Folder.String()+": "+msg)
+	folderLine := func(what string, u config.FolderURL, s config.SFTP, timeout time.Duration, state string) {
+		out, msg := checkFolder(ctx, app.FolderOptions(u, s, min(timeout, checkTimeout), log), state, &open)
+		rep.line(what, out, u.String()+": "+msg)
 	}
-	for i := range cfg.Outboxes {
-		ob := &cfg.Outboxes[i]
-		out, msg := checkFolder(ctx, app.FolderOptions(ob.Folder, ob.SFTP, min(ob.OperationTimeout.Duration, checkTimeout), log), "in it", &open)
-		rep.line("outbox "+ob.Name, out, ob.Folder.String()+": "+msg)
+	for _, in := range cfg.Inboxes {
+		folderLine("inbox "+in.Name, in.Folder, in.SFTP, in.OperationTimeout.Duration, "waiting")
+	}
+	for _, ob := range cfg.Outboxes {
+		folderLine("outbox "+ob.Name, ob.Folder, ob.SFTP, ob.OperationTimeout.Duration, "in it")
 	}
 	if secretErr != nil {
-		return withCode(exitUsage, fmt.Errorf("%d of %d checks failed: a token or password is missing (see secrets)", rep.failed, rep.total))
+		return withCode(exitUsage, fmt.Errorf("%d of %d checks failed: a token or password is missing (see secrets)", rep.failed(), rep.total))
 	}
 	return rep.err()
 }

@@ -10,6 +10,7 @@ import (
 
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/testkit"
 )
 
 // TestCheckRoughEdges: a missing token is said once and the other checks go
@@ -17,26 +18,19 @@ import (
 // that names the portal's section.
 func TestCheckRoughEdges(t *testing.T) {
 	down := deadURL(t)
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "in"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	write := func(name, baseURL, tokenEnv string) string {
-		return writeFile(t, filepath.Join(dir, name), fmt.Sprintf(`
-[journal]
-path = "state/journal.db"
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_env = %q
+		return writeFile(t, filepath.Join(dir, name), checkConfig(baseURL, fmt.Sprintf("token_env = %q", tokenEnv))+`
 [[inboxes]]
 name = "erp"
 portal = "main"
 url = "in"
-`, baseURL, tokenEnv), 0o600)
+`, 0o600)
 	}
 	t.Setenv("FB_CHECK_TEST_TOKEN", "secret-value")
 	t.Setenv("FB_CHECK_TEST_SIM_TOKEN", "demo-token")
@@ -65,14 +59,7 @@ url = "in"
 			var out strings.Builder
 			err := runCheck(t.Context(), tt.cfg, &out)
 			got := out.String()
-			if exitCode(err) != tt.code {
-				t.Errorf("exit %d (%v), want %d:\n%s", exitCode(err), err, tt.code, got)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("output lacks %q:\n%s", w, got)
-				}
-			}
+			checkOutput(t, got, exitCode(err), tt.code, tt.want...)
 			if n := strings.Count(got, tt.wantN1); n != 1 {
 				t.Errorf("%q appears %d times, want once:\n%s", tt.wantN1, n, got)
 			}
@@ -102,15 +89,7 @@ func TestCheckRenames(t *testing.T) {
 		fmt.Fprintf(&inboxes, "[[inboxes]]\nname = %q\nportal = \"main\"\nurl = %q\npassword_file = %q\nknown_hosts = %q\n",
 			s.name, s.srv.URL("/in"), pw, s.srv.KnownHostsFile)
 	}
-	cfg := writeFile(t, filepath.Join(dir, "config.toml"), `
-[journal]
-path = "state/journal.db"
-[portals.main]
-edition = "A"
-base_url = "http://127.0.0.1:1/api"
-company = 42
-token_env = "FB_CHECK_RENAMES_UNSET"
-`+inboxes.String(), 0o600)
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), checkConfig("http://127.0.0.1:1/api", `token_env = "FB_CHECK_RENAMES_UNSET"`)+inboxes.String(), 0o600)
 	var out strings.Builder
 	_ = runCheck(t.Context(), cfg, &out)
 	for _, want := range []string{
@@ -142,14 +121,7 @@ func TestCheckSharesConnections(t *testing.T) {
 	dir := t.TempDir()
 	pw := writeFile(t, filepath.Join(dir, "password"), srv.Password, 0o600)
 	sftpKeys := fmt.Sprintf("password_file = %q\nknown_hosts = %q\n", pw, srv.KnownHostsFile)
-	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
-[journal]
-path = "state/journal.db"
-[portals.main]
-edition = "A"
-base_url = "http://127.0.0.1:1/api"
-company = 42
-token_env = "FB_CHECK_SHARED_UNSET"
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), checkConfig("http://127.0.0.1:1/api", `token_env = "FB_CHECK_SHARED_UNSET"`)+fmt.Sprintf(`
 [[inboxes]]
 name = "erp"
 portal = "main"
@@ -180,7 +152,7 @@ url = %q
 // exist is diagnosed as that file missing, naming it and how to fill it,
 // not as "the folder does not exist".
 func TestCheckKnownHostsMissing(t *testing.T) {
-	_, sim := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	_, sim := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 	srv := sftptest.NewServer(t)
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "ssh", "known_hosts")
@@ -190,33 +162,26 @@ func TestCheckKnownHostsMissing(t *testing.T) {
 	}
 	t.Setenv("FB_CHECK_KH_TOKEN", "demo-token")
 	t.Setenv("FB_CHECK_KH_PASSWORD", srv.Password)
-	cfg := writeFile(t, filepath.Join(dir, "config.toml"), fmt.Sprintf(`
-[journal]
-path = "state/journal.db"
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_env = "FB_CHECK_KH_TOKEN"
+	cfg := writeFile(t, filepath.Join(dir, "config.toml"), checkConfig(sim.URL+"/api", `token_env = "FB_CHECK_KH_TOKEN"`)+fmt.Sprintf(`
 [[inboxes]]
 name = "erp"
 portal = "main"
 url = %q
 password_env = "FB_CHECK_KH_PASSWORD"
 known_hosts = %q
-`, sim.URL+"/api", srv.URL("/"), missing), 0o600)
+`, srv.URL("/"), missing), 0o600)
 	var out strings.Builder
 	err = runCheck(t.Context(), cfg, &out)
 	got := out.String()
-	if exitCode(err) != exitUnreachable {
-		t.Errorf("exit %d (%v), want %d:\n%s", exitCode(err), err, exitUnreachable, got)
-	}
-	for _, w := range []string{"FAIL inbox erp: ", missing + " does not exist", "ssh-keyscan -p " + port + " " + host + " >> " + missing, "ssh-keygen -lf " + missing} {
-		if !strings.Contains(got, w) {
-			t.Errorf("output lacks %q:\n%s", w, got)
-		}
-	}
+	checkOutput(t, got, exitCode(err), exitUnreachable,
+		"FAIL inbox erp: ", missing+" does not exist", "ssh-keyscan -p "+port+" "+host+" >> "+missing, "ssh-keygen -lf "+missing)
 	if strings.Contains(got, "the folder does not exist") {
 		t.Errorf("a missing known_hosts is reported as a missing folder:\n%s", got)
 	}
+}
+
+// checkConfig is the head of the configurations of the check tests: the
+// journal in state/ and the Edition A portal main at baseURL with auth.
+func checkConfig(baseURL, auth string) string {
+	return testkit.PortalConfig("state/journal.db", "A", baseURL, auth)
 }

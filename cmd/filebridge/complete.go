@@ -90,15 +90,10 @@ func completeExportTypes(cmd *cobra.Command, args []string, prefix string) ([]st
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	name := cmd.Flags().Lookup("outbox").Value.String()
-	seen := map[string]bool{}
 	var types []string
 	for _, o := range cfg.Outboxes {
-		if name != "" && o.Name != name {
-			continue
-		}
 		for _, e := range o.Exports {
-			if t := string(e.Type); !seen[t] {
-				seen[t] = true
+			if t := string(e.Type); (name == "" || o.Name == name) && !slices.Contains(types, t) {
 				types = append(types, t)
 			}
 		}

@@ -19,6 +19,7 @@ import (
 
 	"filebridge/internal/portalsim"
 	"filebridge/internal/templates/gentest"
+	"filebridge/internal/testkit"
 )
 
 // csvCase is a CSV file as a clerk or an ERP makes it, read through a
@@ -96,7 +97,7 @@ func csvCases() []csvCase {
 func TestCSVFiles(t *testing.T) {
 	for _, tc := range csvCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+			_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 			baseURL := srv.URL + "/api"
 			cfg, in := processEnv(t, "demo-token", baseURL)
 			route := "\n[[inboxes.routes]]\nmatch = \"*\"\ntype = \"suppliers\"\n" + tc.route + "\n"

@@ -22,6 +22,7 @@ import (
 	"filebridge/internal/journal"
 	"filebridge/internal/model"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/samples"
 )
 
 // demoToken is the simulator's bearer token in the demo.
@@ -300,12 +301,13 @@ func createdCounts(ctx context.Context, j *journal.DB, inboxName string) map[str
 	if err != nil {
 		return out
 	}
+	counts, err := j.ResultCounts(ctx, fileIDs(recent))
+	if err != nil {
+		return out
+	}
 	for _, f := range recent {
-		if f.FinalPath == "" {
-			continue
-		}
-		if c, err := j.DocumentCounts(ctx, f.ID); err == nil {
-			out[f.FinalPath] = [2]int{c[journal.ResultCreated], c[journal.ResultExists]}
+		if f.FinalPath != "" {
+			out[f.FinalPath] = [2]int{counts[f.ID][journal.ResultCreated], counts[f.ID][journal.ResultExists]}
 		}
 	}
 	return out
@@ -364,4 +366,60 @@ func demoExports(ctx context.Context, d *app.Daemon, w io.Writer) {
 			fmt.Fprintf(w, "  %-10s → outbox/%s (%s)\n", name, r.Result.File, demoCount(r.Result.Rows, "row", "rows"))
 		}
 	}
+}
+
+// demoConfig is the config.toml the demo writes: a real configuration of
+// `filebridge run`, relative paths read from the demo folder.
+func demoConfig(e model.Edition, baseURL, listen string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `# Written by "filebridge demo" (edition %s). It is a real configuration:
+#     filebridge sim --edition %s --listen %s &
+#     filebridge run --config config.toml
+# Drop CSV or XLSX files into inbox/; exports appear in outbox/.
+
+[journal]
+path = "var/filebridge.db"
+
+[server]
+listen = %q
+
+[log]
+level = "info"
+format = "text"
+
+[portals.demo]
+edition = %q
+base_url = %q
+company = 42
+token_file = "token"
+concurrency = 8
+max_retries = 3
+retry_max_wait = "5s"
+
+[[inboxes]]
+name = "demo"
+portal = "demo"
+url = "inbox"
+poll = "2s"
+settle = "500ms"
+retry_backoff = "5s"
+retry_backoff_max = "1m"
+%s
+[[outboxes]]
+name = "demo-out"
+portal = "demo"
+url = "outbox"
+`, e, e, strings.TrimPrefix(strings.TrimSuffix(baseURL, "/api"), "http://"), listen, e, baseURL, samples.Routes(e))
+	for _, t := range model.ExportTypes(e) {
+		schedule := "*/5 * * * *"
+		if t == model.ExportStock {
+			schedule = "0 2 * * *"
+		}
+		fmt.Fprintf(&b, `
+  [[outboxes.exports]]
+  type = %q
+  schedule = %q
+`, t, schedule)
+	}
+	return b.String()
 }

@@ -3,9 +3,13 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,9 +72,9 @@ filebridge run owns the journal and serves nothing on server.listen.`,
 
 func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText string) error {
 	ctx := cmd.Context()
-	cfg, err := config.Load(cfgPath)
+	cfg, err := loadConfig(cfgPath)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return err
 	}
 	out := cfg.Outbox(outboxName)
 	if out == nil {
@@ -81,11 +85,11 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
+	var configured []string
+	for i := range jobs {
+		configured = append(configured, string(jobs[i].Type))
+	}
 	if typeName == "" {
-		var configured []string
-		for i := range jobs {
-			configured = append(configured, string(jobs[i].Type))
-		}
 		return withCode(exitUsage, fmt.Errorf("export needs the TYPE to run: outbox %s has %s; e.g. filebridge export --config %s --outbox %s %s",
 			out.Name, orNone(configured), cfgPath, out.Name, firstOr(configured, "TYPE")))
 	}
@@ -93,18 +97,12 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	if err != nil {
 		return withCode(exitUsage, err)
 	}
-	var job *outbox.Job
-	var configured []string
-	for i := range jobs {
-		configured = append(configured, string(jobs[i].Type))
-		if jobs[i].Type == typ {
-			job = &jobs[i]
-		}
-	}
-	if job == nil {
+	i := slices.Index(configured, string(typ))
+	if i < 0 {
 		return withCode(exitUsage, fmt.Errorf("outbox %s has no %s export: add an [[outboxes.exports]] with type = %q, or run one of %s",
 			out.Name, typ, typ, orNone(configured)))
 	}
+	job := &jobs[i]
 	var since time.Time
 	if sinceText != "" {
 		if since, err = parseSince(sinceText, job.Location); err != nil {
@@ -121,12 +119,11 @@ func runExport(cmd *cobra.Command, cfgPath, outboxName, typeName, sinceText stri
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
-	defer func() { _ = lock.Release() }()
-	db, err := app.OpenJournal(ctx, cfg)
+	db, closeJournal, err := openLockedJournal(ctx, cfg, lock, log)
 	if err != nil {
-		return withCode(exitUnreachable, err)
+		return err
 	}
-	defer db.Close()
+	defer closeJournal()
 	f, err := app.OpenOutboxFolder(ctx, out, log)
 	if err != nil {
 		return withCode(exitUnreachable, err)
@@ -192,16 +189,7 @@ func exportExitCode(err error) int {
 
 // parseSince reads --since: RFC 3339, or a date (midnight in loc).
 func parseSince(s string, loc *time.Location) (time.Time, error) {
-	if loc == nil {
-		loc = time.UTC
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
-		return t, nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc); err == nil {
+	if t, ok := parseTimeIn(s, cmp.Or(loc, time.UTC)); ok {
 		return t, nil
 	}
 	return time.Time{}, fmt.Errorf("--since %q: write a time as 2026-11-21T08:00:00Z (RFC 3339), 2026-11-21T08:00:00 (in the export's time zone) or a date 2026-11-21", s)
@@ -302,16 +290,11 @@ func runExports(ctx context.Context, cfgPath, only, formatText string, w io.Writ
 		if err != nil {
 			return withCode(exitUnreachable, err)
 		}
-		list := "none"
-		for i, in := range seen {
-			if i == 0 {
-				list = ""
-			} else {
-				list += ", "
-			}
-			list += fmt.Sprintf("%s (last renewal %s)", in.Name, localTime(in.SeenAt))
+		var list []string
+		for _, in := range seen {
+			list = append(list, fmt.Sprintf("%s (last renewal %s)", in.Name, localTime(in.SeenAt)))
 		}
-		fmt.Fprintf(w, "instances seen in the last 24 hours: %s\n", list)
+		fmt.Fprintf(w, "instances seen in the last 24 hours: %s\n", cmp.Or(strings.Join(list, ", "), "none"))
 	}
 	return nil
 }
@@ -326,17 +309,17 @@ func firstOr(names []string, def string) string {
 // inboxNames and outboxNames are the names cfg configures, for an error
 // about a name it lacks.
 func inboxNames(cfg *config.Config) []string {
-	names := make([]string, 0, len(cfg.Inboxes))
-	for _, in := range cfg.Inboxes {
-		names = append(names, in.Name)
-	}
-	return names
+	return namesOf(cfg.Inboxes, func(in config.Inbox) string { return in.Name })
 }
 
 func outboxNames(cfg *config.Config) []string {
-	names := make([]string, 0, len(cfg.Outboxes))
-	for _, o := range cfg.Outboxes {
-		names = append(names, o.Name)
+	return namesOf(cfg.Outboxes, func(o config.Outbox) string { return o.Name })
+}
+
+func namesOf[T any](items []T, name func(T) string) []string {
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		names = append(names, name(it))
 	}
 	return names
 }
@@ -346,4 +329,63 @@ func orNone(names []string) string {
 		return "(none configured)"
 	}
 	return strings.Join(names, ", ")
+}
+
+// exportByDaemon hands an export to the filebridge run that owns cfg's
+// journal (only it may move the export's cursor): a POST to the console's
+// /api/exports/{outbox}/{export}/run on server.listen, which answers once
+// the run finished. It prints what the daemon wrote, with the exit codes
+// of an export run here.
+func exportByDaemon(ctx context.Context, cfg *config.Config, outboxName, typ string, since time.Time, owner *journal.LockedError, w io.Writer) error {
+	srv, pid := cfg.Server, app.PIDText(owner.PID)
+	if srv.Listen == "" {
+		return withCode(exitUnreachable, fmt.Errorf(`filebridge run (%s) owns journal %s, and only it may run this export, but it serves no HTTP to hand the run to: server.listen is "" in %s; set [server] listen = "127.0.0.1:9090" there and restart filebridge run (then export asks it), or stop filebridge run and export again`,
+			pid, cfg.Journal.Path, cfg.File))
+	}
+	var body console.ExportRequest
+	if !since.IsZero() {
+		body.Since = &since
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return withCode(exitUsage, err)
+	}
+	req, err := daemonRequest(ctx, srv, http.MethodPost, "/api/exports/"+url.PathEscape(outboxName)+"/"+url.PathEscape(typ)+"/run", b)
+	if err != nil {
+		return err
+	}
+	u := req.URL.String()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return withCode(exitUnreachable, fmt.Errorf("another filebridge (%s) owns journal %s, so the export is its to run, but nothing answers on server.listen %s: %w (is it filebridge run, started with this configuration? a process or replay holding the journal serves nothing: run export again once it finished)",
+			pid, cfg.Journal.Path, srv.Listen, err))
+	}
+	defer resp.Body.Close()
+	if refusedToken(resp) {
+		if srv.Token.IsZero() {
+			return withCode(exitUsage, fmt.Errorf("%s answered %s: the daemon's console takes logins this command does not have; set [server] token_env in %s (and restart filebridge run) so that export can ask it", u, resp.Status, cfg.File))
+		}
+		return withCode(exitUsage, fmt.Errorf("%s answered %s: the token of [server] token_env is not the one the daemon uses", u, resp.Status))
+	}
+	var ans console.ExportAnswer
+	if err := decodeAnswer(resp, &ans); err != nil || ans.Outbox == "" {
+		return withCode(exitUnreachable, fmt.Errorf("%s answered %s without an export result: is it an older filebridge, or another program listening on %s?", u, resp.Status, srv.Listen))
+	}
+	name := outboxName + "/" + typ
+	if resp.StatusCode != http.StatusOK {
+		err := fmt.Errorf("filebridge run (%s) ran it: %s", pid, ans.Error)
+		switch resp.StatusCode {
+		case http.StatusUnprocessableEntity:
+			return withCode(exitInvalid, err)
+		case http.StatusNotFound, http.StatusBadRequest:
+			return withCode(exitUsage, fmt.Errorf("%w (reload it with SIGHUP after changing %s)", err, cfg.File))
+		}
+		return withCode(exitUnreachable, err)
+	}
+	if ans.File == "" {
+		fmt.Fprintf(w, "%s: nothing to export, no file written (run by filebridge run, %s)\n", name, pid)
+		return nil
+	}
+	fmt.Fprintf(w, "%s: wrote %s in %s (%d %s; run by filebridge run, %s)\n", name, ans.File, ans.Folder, ans.Rows, plural(ans.Rows, "row", "rows"), pid)
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -49,6 +50,15 @@ func exportTable(typ, schedule, filename string) string {
 	return fmt.Sprintf("[[outboxes.exports]]\ntype = %q\nschedule = %q\nfilename = %q\n", typ, schedule, filename)
 }
 
+// exportSim serves an Edition B simulator with preload variants in stock,
+// for the export tests; its base_url is srv.URL + "/api".
+func exportSim(t *testing.T, preload int) *httptest.Server {
+	t.Helper()
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: preload,
+		Logger: slog.New(slog.DiscardHandler)})
+	return srv
+}
+
 // runExportCmd returns the output of `filebridge export args...` with its
 // error, and its exit code.
 func runExportCmd(t *testing.T, args ...string) (string, int) {
@@ -61,8 +71,7 @@ func runExportCmd(t *testing.T, args ...string) (string, int) {
 }
 
 func TestExportCommand(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 5,
-		Logger: slog.New(slog.DiscardHandler)})
+	srv := exportSim(t, 5)
 	t.Setenv("FB_EXPORT_TEST_TOKEN", "demo-token")
 	cfg := outboxConfig(t, `path = "state/journal.db"`, srv.URL+"/api", "FB_EXPORT_TEST_TOKEN",
 		exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"), exportTable("items", "0 3 * * *", "ITEMS_{seq}.xlsx"))
@@ -139,8 +148,7 @@ func TestExportCommand(t *testing.T) {
 // asks it over server.listen; when the config serves nothing there, or
 // nothing answers, it exits 3 and says what to do (no export runs here).
 func TestExportJournalOwned(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
-		Logger: slog.New(slog.DiscardHandler)})
+	srv := exportSim(t, 2)
 	t.Setenv("FB_EXPORT_OWNED_TOKEN", "demo-token")
 	for _, tt := range []struct {
 		name, listen string
@@ -162,14 +170,7 @@ func TestExportJournalOwned(t *testing.T) {
 			}
 			defer lock.Release()
 			out, code := runExportCmd(t, "--config", cfg, "--outbox", "erp", "stock")
-			if code != exitUnreachable {
-				t.Errorf("exit %d, want %d:\n%s", code, exitUnreachable, out)
-			}
-			for _, w := range append(tt.want, "PID "+strconv.Itoa(os.Getpid())) {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			checkOutput(t, out, code, exitUnreachable, append(tt.want, "PID "+strconv.Itoa(os.Getpid()))...)
 			if files, _ := filepath.Glob(filepath.Join(dir, "out", "*")); len(files) != 0 {
 				t.Errorf("export wrote %v beside the journal's owner", files)
 			}
@@ -183,8 +184,7 @@ func TestExportJournalOwned(t *testing.T) {
 // wrote; a config with another token is refused (exit 2, naming the token)
 // and runs nothing.
 func TestExportAsksDaemon(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 2,
-		Logger: slog.New(slog.DiscardHandler)})
+	srv := exportSim(t, 2)
 	t.Setenv("FB_EXPORT_ASK_TOKEN", "demo-token")
 	t.Setenv("FB_EXPORT_ASK_CONSOLE", "console-token")
 	listen := testkit.FreeAddr(t)

@@ -93,7 +93,6 @@ func openJournalRO(ctx context.Context, cfgPath, formatText string) (outputForma
 	return format, cfg, db, nil
 }
 
-// fileFilter turns the flags into a journal filter.
 func (fl filesFlags) filter(cfg *config.Config, now time.Time) (journal.FileFilter, error) {
 	ff := journal.FileFilter{Inbox: fl.inbox, DocType: fl.docType, Name: fl.name, Limit: fl.limit}
 	if fl.inbox != "" && cfg.Inbox(fl.inbox) == nil {
@@ -152,7 +151,7 @@ type fileRecord struct {
 	Type      string         `json:"type"`
 	State     string         `json:"state"`
 	Received  time.Time      `json:"received"`
-	Finished  *time.Time     `json:"finished,omitempty"`
+	Finished  time.Time      `json:"finished,omitzero"`
 	Rows      int            `json:"rows"`
 	Documents map[string]int `json:"documents"`
 	FinalPath string         `json:"final_path,omitempty"`
@@ -241,37 +240,38 @@ func heldBy(h holderRecord, ok bool) string {
 	return fmt.Sprintf("%s until %s", h.Instance, localTime(h.Until))
 }
 
-func (r *fileRecord) setHolder(hs map[int64]holderRecord) {
-	if h, ok := hs[r.ID]; ok {
-		r.HeldBy = &h
-	}
-}
-
 // heldRecord is the hold of a file: since when, until when it waits, and
 // the codes it waits for.
 type heldRecord struct {
-	Since      time.Time  `json:"since"`
-	Until      *time.Time `json:"until,omitempty"`
-	WaitingFor []string   `json:"waiting_for"`
+	Since      time.Time `json:"since"`
+	Until      time.Time `json:"until,omitzero"`
+	WaitingFor []string  `json:"waiting_for"`
 }
 
-func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int) fileRecord {
+// newFileRecord is f with its documents' counts and, on a shared
+// journal, its holder from hs.
+func newFileRecord(cfg *config.Config, f journal.File, counts map[journal.Result]int, hs map[int64]holderRecord) fileRecord {
 	r := fileRecord{ID: f.ID, Name: f.Name, Inbox: f.Inbox, Type: f.DocType, State: string(f.State),
 		Received: f.ClaimedAt, Rows: f.Rows, Documents: map[string]int{}, FinalPath: f.FinalPath, Message: f.Message,
-		Resolved: newResolvedRecord(f.Resolved)}
-	if t := f.FinishedAt(); !t.IsZero() {
-		r.Finished = &t
-	}
+		Resolved: newResolvedRecord(f.Resolved), Finished: f.FinishedAt()}
 	if f.Held() {
-		r.Held = &heldRecord{Since: f.HeldSince, WaitingFor: f.WaitingList()}
-		if u := holdUntil(cfg, f); !u.IsZero() {
-			r.Held.Until = &u
-		}
+		r.Held = &heldRecord{Since: f.HeldSince, Until: holdUntil(cfg, f), WaitingFor: f.WaitingList()}
 	}
 	for res, n := range counts {
 		r.Documents[string(res)] = n
 	}
+	if h, ok := hs[f.ID]; ok {
+		r.HeldBy = &h
+	}
 	return r
+}
+
+func fileIDs(files []journal.File) []int64 {
+	ids := make([]int64, len(files))
+	for i, f := range files {
+		ids[i] = f.ID
+	}
+	return ids
 }
 
 // docSummary is "3 created, 1 invalid"; "-" without documents.
@@ -295,11 +295,7 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
-	ids := make([]int64, len(files))
-	for i, f := range files {
-		ids[i] = f.ID
-	}
-	counts, err := db.ResultCounts(ctx, ids)
+	counts, err := db.ResultCounts(ctx, fileIDs(files))
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
@@ -310,9 +306,7 @@ func runFiles(ctx context.Context, fl filesFlags, w io.Writer, now time.Time) er
 	if format == formatJSON {
 		recs := make([]fileRecord, 0, len(files))
 		for _, f := range files {
-			rec := newFileRecord(cfg, f, counts[f.ID])
-			rec.setHolder(hs)
-			recs = append(recs, rec)
+			recs = append(recs, newFileRecord(cfg, f, counts[f.ID], hs))
 		}
 		return printJSON(w, struct {
 			Total int          `json:"total"`

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,9 +38,9 @@ an inbox or an outbox is in trouble); 2 the configuration is invalid or
 server.listen is ""; 3 no filebridge answers on server.listen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := config.Load(cfgPath)
+			cfg, err := loadConfig(cfgPath)
 			if err != nil {
-				return withCode(exitUsage, err)
+				return err
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -57,24 +58,21 @@ func askHealth(ctx context.Context, srv config.Server, w io.Writer) error {
 	if srv.Listen == "" {
 		return withCode(exitUsage, errors.New(`server.listen is "": this configuration serves no /healthz; set [server] listen`))
 	}
-	url := "http://" + dialable(srv.Listen) + "/healthz"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	req, err := daemonRequest(ctx, srv, http.MethodGet, "/healthz", nil)
 	if err != nil {
-		return withCode(exitUsage, fmt.Errorf("server.listen %q: %w", srv.Listen, err))
+		return err
 	}
-	if tok := srv.Token.Value(); tok != "" {
-		req.Header.Set("Authorization", "Bearer "+tok)
-	}
+	url := req.URL.String()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return withCode(exitUnreachable, fmt.Errorf("no filebridge answers on %s: %w (is filebridge run started with this configuration?)", srv.Listen, err))
 	}
 	defer resp.Body.Close()
-	var h server.Health
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+	if refusedToken(resp) {
 		return withCode(exitUsage, fmt.Errorf("%s answered %s: the token of [server] token_env is not the one the daemon uses", url, resp.Status))
 	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&h); err != nil || h.Status == "" {
+	var h server.Health
+	if err := decodeAnswer(resp, &h); err != nil || h.Status == "" {
 		return withCode(exitUnreachable, fmt.Errorf("%s answered %s without a health report: is another program listening on %s?", url, resp.Status, srv.Listen))
 	}
 	if h.Status == "ok" && resp.StatusCode == http.StatusOK {
@@ -119,6 +117,32 @@ func troubles(h server.Health) []string {
 		add("outbox", name, h.Outboxes[name].Status, h.Outboxes[name].Reason)
 	}
 	return out
+}
+
+// daemonRequest is a request to the filebridge run listening on
+// srv.Listen, with srv's token; a body is JSON.
+func daemonRequest(ctx context.Context, srv config.Server, method, path string, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, "http://"+dialable(srv.Listen)+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, withCode(exitUsage, fmt.Errorf("server.listen %q: %w", srv.Listen, err))
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if tok := srv.Token.Value(); tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	return req, nil
+}
+
+// refusedToken reports whether the daemon refused this command's token.
+func refusedToken(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
+}
+
+// decodeAnswer reads the daemon's JSON answer (at most 1 MiB).
+func decodeAnswer(resp *http.Response, v any) error {
+	return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v)
 }
 
 // dialable turns a listen address into one to connect to: a wildcard host

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,14 +57,6 @@ func mustRunOn(t *testing.T, cfg string, cmd *cobra.Command, args ...string) str
 	return out.String()
 }
 
-// startSim serves a portal simulator with opts until the test ends; its
-// base_url is srv.URL + "/api".
-func startSim(t *testing.T, opts portalsim.Options) (*portalsim.Sim, *httptest.Server) {
-	t.Helper()
-	sim, srv := testkit.Sim(t, opts)
-	return sim, srv
-}
-
 // writeFile writes data to path with perm and returns path.
 func writeFile(t *testing.T, path, data string, perm os.FileMode) string {
 	t.Helper()
@@ -74,6 +64,20 @@ func writeFile(t *testing.T, path, data string, perm os.FileMode) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// checkOutput fails t unless a command exited with wantCode and its
+// output holds each of want.
+func checkOutput(t *testing.T, out string, code, wantCode int, want ...string) {
+	t.Helper()
+	if code != wantCode {
+		t.Errorf("exit %d, want %d:\n%s", code, wantCode, out)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
 }
 
 // missingInOrder looks for each of want in out after the one before and
@@ -92,10 +96,7 @@ func missingInOrder(out string, want []string) (string, bool) {
 }
 
 // deadURL is a base_url on a port nothing listens on.
-func deadURL(t *testing.T) string {
-	t.Helper()
-	return "http://" + testkit.FreeAddr(t) + "/api"
-}
+func deadURL(t *testing.T) string { return "http://" + testkit.FreeAddr(t) + "/api" }
 
 const processSuppliers = "code,name,relationship\nSUP-A,Supplier A,Manufacturer\n"
 
@@ -105,7 +106,7 @@ func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) 
 	t.Helper()
 	dir := t.TempDir()
 	if baseURL == "" {
-		_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+		_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 		baseURL = srv.URL + "/api"
 	}
 	writeFile(t, filepath.Join(dir, "token"), token+"\n", 0o600)
@@ -113,23 +114,14 @@ func processEnv(t *testing.T, token, baseURL string) (cfgPath, inboxDir string) 
 	if err := os.MkdirAll(inboxDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := fmt.Sprintf(`
-[journal]
-path = "state/fb.db"
+	cfg := testkit.PortalConfig("state/fb.db", "A", baseURL, `token_file = "token"`, "max_retries = 0", `timeout = "2s"`) + `
 [server]
 listen = ""
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 0
-timeout = "2s"
 [[inboxes]]
 name = "erp"
 portal = "main"
 url = "in"
-`, baseURL)
+`
 	return writeFile(t, filepath.Join(dir, "filebridge.toml"), cfg, 0o644), inboxDir
 }
 
@@ -144,7 +136,7 @@ const (
 // into a folder of the test's and returns its path.
 func masterDataEnv(t *testing.T, extra string) (sim *portalsim.Sim, cfg string, put func(name, content string) string) {
 	t.Helper()
-	sim, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 	cfg, _ = processEnv(t, "demo-token", srv.URL+"/api")
 	base, err := os.ReadFile(cfg)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 
 	"filebridge/internal/journal"
 	"filebridge/internal/journal/pgtest"
-	"filebridge/internal/portalsim"
 )
 
 // pgConfig writes outboxConfig's config with the journal in the
@@ -31,8 +29,7 @@ func pgConfig(t *testing.T, url, baseURL string, exports ...string) string {
 func TestExportOnPostgresJournal(t *testing.T) {
 	cluster := pgtest.Start(t)
 	url := cluster.Database(t, "cmd_export")
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Token: "demo-token", Preload: 3,
-		Logger: slog.New(slog.DiscardHandler)})
+	srv := exportSim(t, 3)
 	cfg := pgConfig(t, url, srv.URL+"/api", exportTable("stock", "0 2 * * *", "STOCK_{seq}.csv"))
 	dir := filepath.Dir(cfg)
 	for i, want := range []string{"STOCK_000001.csv", "STOCK_000002.csv"} {

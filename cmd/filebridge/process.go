@@ -68,9 +68,9 @@ process with its name).`,
 
 func runProcess(cmd *cobra.Command, cfgPath, inboxName, file string, opts inbox.FileOptions) error {
 	ctx := cmd.Context()
-	cfg, err := config.Load(cfgPath)
+	cfg, err := loadConfig(cfgPath)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return err
 	}
 	ic := cfg.Inbox(inboxName)
 	if ic == nil {
@@ -148,9 +148,9 @@ itself); 2 usage or configuration error;
 func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 	ctx := cmd.Context()
 	w := cmd.OutOrStdout()
-	cfg, err := config.Load(fl.cfgPath)
+	cfg, err := loadConfig(fl.cfgPath)
 	if err != nil {
-		return withCode(exitUsage, err)
+		return err
 	}
 	if fl.queue {
 		return replayQueued(ctx, cfg, fl, ref, w)
@@ -178,9 +178,9 @@ func runReplay(cmd *cobra.Command, fl replayFlags, ref string) error {
 		return err
 	}
 	defer closeInbox()
-	name, err := inbox.Requeue(ctx, db, f, ic, file, fl.force, "cli")
+	name, err := requeue(ctx, db, f, ic, file, fl.force)
 	if err != nil {
-		return withCode(requeueExit(err), err)
+		return err
 	}
 	fmt.Fprintf(w, "replaying #%d %s (%s) as %s\n", file.ID, file.Name, file.State, name)
 	res, err := in.ProcessFile(ctx, name)
@@ -204,9 +204,9 @@ func replayQueued(ctx context.Context, cfg *config.Config, fl replayFlags, ref s
 		return withCode(exitUnreachable, fmt.Errorf("opening inbox %s: %w", ic.Name, err))
 	}
 	defer f.Close()
-	name, err := inbox.Requeue(ctx, db, f, ic, file, fl.force, "cli")
+	name, err := requeue(ctx, db, f, ic, file, fl.force)
 	if err != nil {
-		return withCode(requeueExit(err), err)
+		return err
 	}
 	who := "the running filebridge picks it up at its next poll"
 	if !daemonOwns(cfg) {
@@ -243,14 +243,19 @@ func replayTarget(ctx context.Context, cfg *config.Config, db *journal.DB, ref s
 	return file, ic, nil
 }
 
-func requeueExit(err error) int {
-	if errors.Is(err, inbox.ErrNeedsForce) || errors.Is(err, inbox.ErrFixFile) {
-		return exitInvalid
+// requeue puts file back into its inbox for a replay (inbox.Requeue),
+// with the exit code of its failure.
+func requeue(ctx context.Context, db *journal.DB, f folder.Folder, ic *config.Inbox, file journal.File, force bool) (string, error) {
+	name, err := inbox.Requeue(ctx, db, f, ic, file, force, "cli")
+	switch {
+	case errors.Is(err, inbox.ErrNeedsForce) || errors.Is(err, inbox.ErrFixFile):
+		return "", withCode(exitInvalid, err)
+	case errors.Is(err, context.Canceled):
+		return "", withCode(exitUnreachable, err)
+	case err != nil:
+		return "", withCode(exitUsage, err)
 	}
-	if errors.Is(err, context.Canceled) {
-		return exitUnreachable
-	}
-	return exitUsage
+	return name, nil
 }
 
 // openLockedJournal opens cfg's journal, whose lock this process holds;

@@ -56,14 +56,7 @@ func TestProcessCommand(t *testing.T) {
 			cfg, in := processEnv(t, tt.token, tt.baseURL)
 			writeFile(t, filepath.Join(in, tt.file), tt.content, 0o644)
 			out, code := runProcessCmd(t, "--config", cfg, "--inbox", "erp", tt.file)
-			if code != tt.code {
-				t.Fatalf("exit %d, want %d:\n%s", code, tt.code, out)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(out, w) {
-					t.Fatalf("output lacks %q:\n%s", w, out)
-				}
-			}
+			checkOutput(t, out, code, tt.code, tt.want...)
 			if _, err := os.Stat(filepath.Join(in, filepath.FromSlash(tt.stays))); err != nil {
 				t.Error(err)
 			}

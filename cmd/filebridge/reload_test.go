@@ -27,7 +27,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // TestReload: SIGHUP adds an inbox without a restart; an invalid file and
 // a change of log.level are refused and the running config stays.
 func TestReload(t *testing.T) {
-	_, srv := startSim(t, portalsim.Options{Edition: portalsim.EditionA})
+	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA})
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "token"), "demo-token\n", 0o600)
 	cfgPath := filepath.Join(dir, "config.toml")

@@ -110,11 +110,7 @@ func locate(cfg *config.Config, f journal.File) fileLocations {
 		}
 		return inboxPath(in, p)
 	}
-	orig := f.FinalPath
-	if orig == "" {
-		orig = f.Path
-	}
-	return fileLocations{Original: where(orig), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
+	return fileLocations{Original: where(cmp.Or(f.FinalPath, f.Path)), Report: where(f.ReportPath), Rejected: where(f.RejectedPath())}
 }
 
 // inboxPath is where p, a slash path in inbox ic's folder, lies: a path
@@ -168,8 +164,7 @@ func runShow(ctx context.Context, cfgPath, ref, formatText string, dl docList, w
 	if err != nil {
 		return withCode(exitUnreachable, err)
 	}
-	rec := newFileRecord(cfg, f, counts[f.ID])
-	rec.setHolder(hs)
+	rec := newFileRecord(cfg, f, counts[f.ID], hs)
 	recs := make([]documentRecord, 0, len(docs))
 	for _, d := range docs {
 		recs = append(recs, documentRecord{Key: d.Key, Rows: d.Rows, Result: string(d.Result), PortalID: d.PortalID,
@@ -297,15 +292,13 @@ func documentTable(recs []documentRecord) *table {
 func findFiles(ctx context.Context, db *journal.DB, ref string) ([]journal.File, error) {
 	files, err := db.FindFiles(ctx, ref)
 	if err != nil {
-		if isNotFound(err) {
+		if errors.Is(err, journal.ErrNotFound) {
 			return nil, withCode(exitUsage, err)
 		}
 		return nil, withCode(exitUnreachable, err)
 	}
 	return files, nil
 }
-
-func isNotFound(err error) bool { return errors.Is(err, journal.ErrNotFound) }
 
 // replayLinkSet links a file to the run it replays and to its replays.
 type replayLinkSet struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -70,21 +71,28 @@ func localTime(t time.Time) string {
 func parseWhen(s string, now time.Time) (time.Time, error) {
 	s = strings.TrimSpace(s)
 	if days, ok := strings.CutSuffix(s, "d"); ok {
-		var n int
-		if _, err := fmt.Sscanf(days, "%d", &n); err == nil && n >= 0 && fmt.Sprint(n) == days {
+		if n, err := strconv.Atoi(days); err == nil && n >= 0 && strconv.Itoa(n) == days {
 			return now.AddDate(0, 0, -n), nil
 		}
 	}
 	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
 		return now.Add(-d), nil
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
+	if t, ok := parseTimeIn(s, time.Local); ok {
 		return t, nil
 	}
+	return time.Time{}, fmt.Errorf("--since %q: write a time back from now (24h, 7d), a date 2026-11-21, a local time 2026-11-21T02:00:00 or RFC 3339", s)
+}
+
+// parseTimeIn reads RFC 3339, or a date or date-time in loc.
+func parseTimeIn(s string, loc *time.Location) (time.Time, bool) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, true
+	}
 	for _, layout := range []string{time.DateOnly, "2006-01-02T15:04:05", "2006-01-02 15:04"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, true
 		}
 	}
-	return time.Time{}, fmt.Errorf("--since %q: write a time back from now (24h, 7d), a date 2026-11-21, a local time 2026-11-21T02:00:00 or RFC 3339", s)
+	return time.Time{}, false
 }

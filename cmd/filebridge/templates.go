@@ -37,24 +37,16 @@ With --edition the files go into --out; without it, both editions go into OUT/A 
 			if out == "" {
 				return withCode(exitUsage, fmt.Errorf("--out is required: the folder to write the templates into"))
 			}
-			targets := map[model.Edition]string{}
+			editions, dir := model.Editions, func(e model.Edition) string { return filepath.Join(out, string(e)) }
 			if edition != "" {
 				e, err := model.ParseEdition(edition)
 				if err != nil {
 					return withCode(exitUsage, fmt.Errorf("--edition: %w", err))
 				}
-				targets[e] = out
-			} else {
-				for _, e := range model.Editions {
-					targets[e] = filepath.Join(out, string(e))
-				}
+				editions, dir = []model.Edition{e}, func(model.Edition) string { return out }
 			}
-			for _, e := range model.Editions {
-				dir, ok := targets[e]
-				if !ok {
-					continue
-				}
-				paths, err := templates.Write(dir, e)
+			for _, e := range editions {
+				paths, err := templates.Write(dir(e), e)
 				if err != nil {
 					return fmt.Errorf("writing edition %s templates: %w", e, err)
 				}

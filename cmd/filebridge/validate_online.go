@@ -115,20 +115,16 @@ func (o *onlineCheck) resolve(ctx context.Context) ([]formats.Issue, error) {
 			}
 		}
 	}
+	resolvers := map[string]func(context.Context, string) (int64, error){
+		"supplier": o.client.ResolvePartner, "connection": o.client.ResolvePartner, "warehouse": o.client.ResolveWarehouse,
+		"carrier": o.client.ResolveCarrier, "carrier service": o.client.ResolveCarrierService,
+	}
 	for k, r := range first {
-		var err error
-		switch r.what {
-		case "supplier", "connection":
-			_, err = o.client.ResolvePartner(ctx, r.code)
-		case "warehouse":
-			_, err = o.client.ResolveWarehouse(ctx, r.code)
-		case "carrier":
-			_, err = o.client.ResolveCarrier(ctx, r.code)
-		case "carrier service":
-			_, err = o.client.ResolveCarrierService(ctx, r.code)
-		default:
-			continue
+		resolve, ok := resolvers[r.what]
+		if !ok {
+			continue // SKUs, resolved together above
 		}
+		_, err := resolve(ctx, r.code)
 		switch {
 		case portal.IsInvalid(err):
 			missing[k] = true

@@ -122,7 +122,7 @@ func writeTable(w io.Writer, reports []fileReport) error {
 			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  WHERE\tCOLUMN\tVALUE\tPROBLEM")
 			for _, i := range r.Issues {
-				msg := oneLine(i.Message)
+				msg := strings.Join(strings.Fields(i.Message), " ")
 				if i.Warning {
 					msg = "warning: " + msg
 				}
@@ -138,8 +138,6 @@ func writeTable(w io.Writer, reports []fileReport) error {
 	}
 	return nil
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // jsonIssue and jsonFile are the --format json output.
 type jsonIssue struct {

@@ -52,16 +52,14 @@ func readBuildInfo() buildInfo {
 
 // String is one line: "filebridge dev (revision abc123, committed 2026-11-23T20:00:00Z, go1.26.0)".
 func (b buildInfo) String() string {
-	parts := []string{}
+	rev := "revision unknown"
 	if b.Revision != "" {
-		rev := "revision " + b.Revision
+		rev = "revision " + b.Revision
 		if b.Modified {
 			rev += " with local changes"
 		}
-		parts = append(parts, rev)
-	} else {
-		parts = append(parts, "revision unknown")
 	}
+	parts := []string{rev}
 	if b.Time != "" {
 		// vcs.time is the commit's time, not the build's: say so.
 		parts = append(parts, "committed "+b.Time)

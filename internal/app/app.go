@@ -143,3 +143,16 @@ func OpenOutboxFolder(ctx context.Context, out *config.Outbox, log *slog.Logger)
 	}
 	return f, nil
 }
+
+// documentsPerRequest is how many documents an inbox keeps in progress per
+// request its portal allows: a document waiting to retry (a 429's
+// Retry-After, a backoff) holds no request slot, and the others keep the
+// portal busy meanwhile; the portal client's limit still bounds the
+// requests.
+const documentsPerRequest = 8
+
+// InboxWorkers is the number of documents an inbox submits at once to a
+// portal of the given concurrency.
+func InboxWorkers(p *config.Portal) int {
+	return max(p.Concurrency, 1) * documentsPerRequest
+}

@@ -9,12 +9,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"filebridge/internal/app"
 	"filebridge/internal/config"
 	"filebridge/internal/folder"
+	"filebridge/internal/folder/foldertest"
+	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/server"
 	"filebridge/internal/testkit"
@@ -56,18 +59,7 @@ func setupPreload(t *testing.T, inboxName, outboxName string, preload int) *conf
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	toml := fmt.Sprintf(`[journal]
-path = %q
-
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-
+	return testkit.LoadConfig(t, root, srv.URL+"/api", nil, fmt.Sprintf(`
 [[inboxes]]
 name = "erp"
 portal = "main"
@@ -81,16 +73,7 @@ url = %q
   [[outboxes.exports]]
   type = "stock"
   schedule = "@daily"
-`, filepath.Join(root, "journal.db"), srv.URL+"/api", filepath.Join(root, inboxName), filepath.Join(root, outboxName))
-	file := filepath.Join(root, "config.toml")
-	if err := os.WriteFile(file, []byte(toml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(file)
-	if err != nil {
-		t.Fatalf("loading the config: %v\n%s", err, toml)
-	}
-	return cfg
+`, filepath.Join(root, inboxName), filepath.Join(root, outboxName)))
 }
 
 func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
@@ -240,6 +223,61 @@ func TestLoggerDurations(t *testing.T) {
 				if !strings.Contains(buf.String(), want) {
 					t.Errorf("log line %s lacks %s", buf.String(), want)
 				}
+			}
+		})
+	}
+}
+
+// TestOutboxTroubleDegrades: an export that fails because the outbox's
+// disk is full, or because its SFTP server is down, makes /healthz
+// degraded with the reason, until a run succeeds.
+func TestOutboxTroubleDegrades(t *testing.T) {
+	tests := []struct {
+		name   string
+		reason string
+		// broken replaces the outbox's folder f with a broken one and
+		// returns the function that mends it.
+		broken func(t *testing.T, f folder.Folder) (folder.Folder, func() folder.Folder)
+	}{
+		{"disk full", "no space left on device", func(t *testing.T, f folder.Folder) (folder.Folder, func() folder.Folder) {
+			var full atomic.Bool
+			full.Store(true)
+			return foldertest.Full{Folder: f, Full: &full}, func() folder.Folder { full.Store(false); return f }
+		}},
+		{"SFTP server down", "connection refused", func(t *testing.T, f folder.Folder) (folder.Folder, func() folder.Folder) {
+			srv := sftptest.NewServer(t)
+			down, err := folder.Open(context.Background(), srv.Options("/"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = down.Close() })
+			srv.Close()
+			return down, func() folder.Folder { return f }
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := setup(t, "in", "out")
+			cfg.Outboxes[0].Exports[0].WriteEmpty = true // the empty simulator still gets a file written
+			d := openDaemon(t, cfg)
+			ob := d.Outboxes[0]
+			var mend func() folder.Folder
+			ob.Runner.Folder, mend = tt.broken(t, ob.Runner.Folder)
+			ctx := context.Background()
+			if res := d.ExportOnce(ctx); len(res) != 1 || res[0].Err == nil {
+				t.Fatalf("an export onto a broken folder: %+v", res)
+			}
+			h := d.HealthReport(ctx)
+			oh := h.Outboxes["erp-out"]
+			if h.Healthy() || oh.Status != server.StatusDegraded || !strings.Contains(oh.Reason, tt.reason) {
+				t.Errorf("after an export failed: healthy %v, outbox %+v; want degraded, %s", h.Healthy(), oh, tt.reason)
+			}
+			ob.Runner.Folder = mend()
+			if res := d.ExportOnce(ctx); len(res) != 1 || res[0].Err != nil {
+				t.Fatalf("an export once the folder is fine: %+v", res)
+			}
+			if h := d.HealthReport(ctx); !h.Healthy() || h.Outboxes["erp-out"].Status != "" {
+				t.Errorf("after an export went through: healthy %v, outbox %+v", h.Healthy(), h.Outboxes["erp-out"])
 			}
 		})
 	}

@@ -1,18 +1,19 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"filebridge/internal/config"
-	"filebridge/internal/folder"
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/notify"
@@ -72,14 +73,13 @@ type Daemon struct {
 	Outboxes []*Outbox
 
 	opts     Options
-	metrics  *Metrics       // the process's, shared with the daemons before and after a reload
-	own      *ownCollectors // this daemon's collectors in metrics
+	metrics  *Metrics               // the process's, shared with the daemons before and after a reload
+	own      []prometheus.Collector // this daemon's collectors in metrics, out again at Close
 	exports  *ExportMetrics
 	notifier *notify.Notifier // nil: no [notify] table
 	lock     *journal.Lock    // this process owns the journal
 
-	schedMu sync.Mutex
-	sched   *outbox.Scheduler // while Run runs the schedules
+	sched atomic.Pointer[outbox.Scheduler] // while Run runs the schedules
 
 	watch  *portalWatch
 	probes map[string]*portal.Client // without retries, for the health probe
@@ -90,15 +90,14 @@ type Outbox struct {
 	Config *config.Outbox
 	Runner *outbox.Runner
 	Jobs   []outbox.Job
-	source *outbox.PortalSource
-	folder folder.Folder
+	source *outbox.PortalSource // the Runner's, whose snapshot client Close closes
 }
 
 // Open builds the daemon of cfg: it opens the journal (an UnreachableError
 // when it cannot), creates the portal clients with measured transports,
 // the inboxes and the outbox runners. Folders are opened on first use, so
 // an SFTP server that is down at start is retried rather than fatal.
-func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (*Daemon, error) {
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Options) (_ *Daemon, err error) {
 	if opts.Grace <= 0 {
 		opts.Grace = DefaultGrace
 	}
@@ -120,8 +119,6 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	if m == nil {
 		m = NewMetrics(opts.Now)
 	}
-	api := m.api
-	own := &ownCollectors{reg: m.Registry} // this daemon's: out again at Close
 
 	lock, err := LockJournal(cfg)
 	if err != nil {
@@ -134,42 +131,38 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}
 	d := &Daemon{
 		Config: cfg, Log: log, Journal: j, Registry: m.Registry,
-		Health: inbox.NewHealth(opts.Now), opts: opts, exports: m.exports, lock: lock, metrics: m, own: own,
+		Health: inbox.NewHealth(opts.Now), opts: opts, exports: m.exports, lock: lock, metrics: m,
 	}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
 	d.notifier = newNotifier(cfg, d)
 	d.watch = newPortalWatch(d.Health, opts.Now, log)
 	transport := func(name string, base http.RoundTripper) http.RoundTripper {
-		return d.watch.Transport(name, api.Transport(name, base))
+		return d.watch.Transport(name, m.api.Transport(name, base))
 	}
 	popts := PortalOptions{Transport: transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
-		d.Close()
 		return nil, err
 	}
 	for _, ic := range cfg.Inboxes {
 		if err := BackfillPortal(ctx, j, ic.Name, d.Portals[ic.Portal], log); err != nil {
-			d.Close()
 			return nil, &UnreachableError{Err: err}
 		}
 	}
 	noRetry := 0
 	if d.probes, err = NewPortals(cfg, PortalOptions{Transport: transport, Logger: log, MaxRetries: &noRetry, Timeout: probeTimeout}); err != nil {
-		d.Close()
 		return nil, err
 	}
-	if err := own.Register(newPortalStatus(cfg.PortalNames(), d.Health)); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("registering the portal status: %w", err)
+	own := append(limitGauges(d.Portals), portalStatusGauges(cfg.PortalNames(), d.Health)...)
+	for _, c := range append(own, journalCounters(j, m.journalBefore)...) {
+		if err := m.Registry.Register(c); err != nil {
+			return nil, fmt.Errorf("registering the daemon's metrics: %w", err)
+		}
+		d.own = append(d.own, c)
 	}
-	if err := registerLimits(own, d.Portals); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("registering the portal limits: %w", err)
-	}
-	if err := registerJournal(own, j, m.journalBefore); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("registering the journal's metrics: %w", err)
-	}
-	metrics := m.inbox
 	orders := map[string]*inbox.Order{} // one per portal: dependency order across its inboxes
 	watcher := inbox.NewWatcher(log)    // one inotify instance for every local inbox
 	for i := range cfg.Inboxes {
@@ -180,12 +173,11 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 		}
 		in, err := inbox.New(ic, inbox.Deps{
 			Journal: j, Portal: d.Portals[ic.Portal], Edition: p.Edition, Logger: log,
-			Metrics: metrics, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox, Watcher: watcher,
+			Metrics: m.inbox, Health: d.Health, Order: orders[ic.Portal], Concurrency: InboxWorkers(p), Options: opts.Inbox, Watcher: watcher,
 			Folder:   FolderOptions(ic.Folder, ic.SFTP, ic.OperationTimeout.Duration, nil), // the inbox logs through its own logger
 			OnFailed: d.fileFailed(&cfg.Inboxes[i]),
 		})
 		if err != nil {
-			d.Close()
 			return nil, err
 		}
 		d.Inboxes = append(d.Inboxes, in)
@@ -193,7 +185,6 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	for i := range cfg.Outboxes {
 		ob, err := d.newOutbox(&cfg.Outboxes[i], popts)
 		if err != nil {
-			d.Close()
 			return nil, err
 		}
 		d.Outboxes = append(d.Outboxes, ob)
@@ -223,7 +214,7 @@ func (d *Daemon) newOutbox(oc *config.Outbox, popts PortalOptions) (*Outbox, err
 	}
 	src := &outbox.PortalSource{Client: d.Portals[oc.Portal], Snapshot: sc}
 	return &Outbox{
-		Config: oc, Jobs: jobs, source: src, folder: f,
+		Config: oc, Jobs: jobs, source: src,
 		Runner: &outbox.Runner{Source: src, Folder: f, Journal: d.Journal, Logger: d.Log, Now: d.opts.Now},
 	}, nil
 }
@@ -281,18 +272,18 @@ func (d *Daemon) ticks() outbox.Ticks {
 // runNow runs one export of ob now, outside its schedule: through the
 // running scheduler (never beside its own run of the export), and on a
 // shared journal as a tick of its own (outbox.RunNow). A since not zero
-// exports everything from then on again, leaving the cursor alone.
-func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job, since time.Time) (outbox.Result, error) {
+// exports everything from then on again, leaving the cursor alone. The
+// run is observed as a scheduled one is (metrics, notification).
+func (d *Daemon) runNow(ctx context.Context, ob *Outbox, job outbox.Job, since time.Time) (res outbox.Result, err error) {
+	begin := d.opts.Now()
+	defer func() { d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin)) }()
 	run := func(ctx context.Context) (outbox.Result, error) {
 		if !since.IsZero() {
 			return ob.Runner.RunSince(ctx, job, since)
 		}
 		return ob.Runner.Run(ctx, job)
 	}
-	d.schedMu.Lock()
-	sched := d.sched
-	d.schedMu.Unlock()
-	if sched != nil {
+	if sched := d.sched.Load(); sched != nil {
 		return sched.RunNow(ctx, job, run)
 	}
 	return outbox.RunNow(ctx, d.ticks(), d.Journal.Now(), job, run)
@@ -303,9 +294,7 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 	var out []ExportResult
 	for _, ob := range d.Outboxes {
 		for _, job := range ob.Jobs {
-			begin := d.opts.Now()
 			res, err := d.runNow(ctx, ob, job, time.Time{})
-			d.observer().ExportRun(job, res, err, d.opts.Now().Sub(begin))
 			out = append(out, ExportResult{Job: job, Result: res, Err: err})
 		}
 	}
@@ -322,25 +311,29 @@ func (d *Daemon) ExportOnce(ctx context.Context) []ExportResult {
 // inboxes and exports at most the grace period. The caller closes the
 // daemon afterwards.
 func (d *Daemon) Run(ctx context.Context) error {
-	var srv *server.Server
 	if addr := d.Config.Server.Listen; addr != "" {
 		c, err := d.Console()
 		if err != nil {
 			return err
 		}
 		h := server.Handler(d.Registry, d.HealthReport, c.Access(d.Config.Server.PublicHealth), c.Mount)
-		if srv, err = server.Start(ctx, addr, h, d.Log); err != nil {
+		srv, err := server.Start(ctx, addr, h, d.Log)
+		if err != nil {
 			return &UnreachableError{Err: err}
 		}
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				d.Log.Warn("stopping the metrics server", "error", err)
+			}
+		}()
 	}
 	sopts := outbox.SchedulerOptions{Logger: d.Log, Observer: d.observer()}
 	if d.Journal.Shared() {
 		// Others see at once when this instance stops (InstanceAlive).
 		release, err := d.Journal.HoldInstance(ctx)
 		if err != nil {
-			if srv != nil {
-				_ = srv.Shutdown(context.WithoutCancel(ctx))
-			}
 			if ctx.Err() != nil {
 				return ctx.Err() // stopped while starting
 			}
@@ -354,22 +347,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		for _, job := range ob.Jobs {
 			if err := sched.Add(job, ob.Runner); err != nil {
 				_ = sched.Shutdown()
-				if srv != nil {
-					_ = srv.Shutdown(context.WithoutCancel(ctx))
-				}
 				return err
 			}
 		}
 	}
 	sched.Start()
-	d.schedMu.Lock()
-	d.sched = sched
-	d.schedMu.Unlock()
-	defer func() {
-		d.schedMu.Lock()
-		d.sched = nil
-		d.schedMu.Unlock()
-	}()
+	d.sched.Store(sched)
+	defer d.sched.Store(nil)
 	var wg sync.WaitGroup
 	for _, in := range d.Inboxes {
 		wg.Go(func() {
@@ -428,13 +412,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 	case <-time.After(d.opts.Grace):
 		d.Log.Warn("work still running after the grace period; stopping anyway (it resumes from the journal at the next start)", "grace", d.opts.Grace)
 	}
-	if srv != nil {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-		defer cancel()
-		if serr := srv.Shutdown(sctx); serr != nil {
-			d.Log.Warn("stopping the metrics server", "error", serr)
-		}
-	}
 	return err
 }
 
@@ -465,7 +442,7 @@ func (d *Daemon) Close() error {
 		errs = append(errs, in.Close())
 	}
 	for _, ob := range d.Outboxes {
-		errs = append(errs, ob.folder.Close())
+		errs = append(errs, ob.Runner.Folder.Close())
 		ob.source.Snapshot.Close()
 	}
 	for _, c := range d.Portals {
@@ -480,11 +457,62 @@ func (d *Daemon) Close() error {
 	for _, c := range d.probes {
 		c.Close()
 	}
-	d.own.unregisterAll()
+	for _, c := range d.own {
+		d.Registry.Unregister(c)
+	}
 	if d.Journal != nil {
 		d.metrics.closed(d.Journal.WriteStats())
 		errs = append(errs, d.Journal.Close())
 	}
 	errs = append(errs, d.lock.Release())
 	return errors.Join(errs...)
+}
+
+// pruneEvery is how often the processed/ folders of inboxes with a
+// retention are pruned and resolved failures past error_retention moved
+// out of error/ (also once at start); a shorter error_retention is
+// checked as often as it is long, once a second at most.
+const pruneEvery = time.Hour
+
+// pruneInterval is the loop's period for the configured inboxes; 0 when
+// no inbox has anything to prune.
+func (d *Daemon) pruneInterval() time.Duration {
+	every := time.Duration(0)
+	for i := range d.Config.Inboxes {
+		ic := &d.Config.Inboxes[i]
+		if ic.Retention > 0 {
+			every = pruneEvery
+		}
+		if k := ic.ErrorRetention.Dur(); k > 0 {
+			every = min(cmp.Or(every, pruneEvery), max(k, time.Second))
+		}
+	}
+	return every
+}
+
+// pruneLoop deletes the dated processed/ folders past each inbox's
+// retention and moves resolved failures past its error_retention out of
+// error/ until ctx ends; inboxes without either are left alone.
+func (d *Daemon) pruneLoop(ctx context.Context) {
+	every := d.pruneInterval()
+	if every == 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		for _, in := range d.Inboxes {
+			if _, err := in.PruneProcessed(ctx, d.opts.Now()); err != nil && ctx.Err() == nil {
+				d.Log.Warn("could not delete processed files past the retention; retried later", "inbox", in.Name(), "error", err, "every", every)
+			}
+			if _, err := in.ArchiveResolved(ctx, d.opts.Now()); err != nil && ctx.Err() == nil {
+				d.Log.Warn("could not move resolved failures out of the error folder; retried later", "inbox", in.Name(), "error", err, "every", every)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

@@ -49,12 +49,13 @@ func LockJournal(cfg *config.Config) (*journal.Lock, error) {
 	var le *journal.LockedError
 	if errors.As(err, &le) {
 		return nil, fmt.Errorf("another filebridge is already running on journal %s (%s): only one process may own a journal; stop it first, or give this config another [journal] path in %s: %w",
-			cfg.Journal.Path, pidText(le.PID), cfg.File, err)
+			cfg.Journal.Path, PIDText(le.PID), cfg.File, err)
 	}
 	return lock, err
 }
 
-func pidText(pid int) string {
+// PIDText names the process holding a journal lock: "PID 42".
+func PIDText(pid int) string {
 	if pid <= 0 {
 		return "PID unknown"
 	}
@@ -96,13 +97,14 @@ func OpenJournalForNotes(ctx context.Context, cfg *config.Config) (*journal.DB, 
 	return journal.OpenForNotes(ctx, cfg.Journal.Path)
 }
 
-// registerJournal exposes the journal's write counts as
+// journalCounters expose the journal's write counts as
 // filebridge_journal_writes_total and filebridge_journal_commits_total:
 // their ratio is how many writes share a commit.
 //
 // before is what earlier journals of the process wrote (a SIGHUP reload
 // opens the journal again), so that the counters never go back.
-func registerJournal(reg prometheus.Registerer, j *journal.DB, before func() journal.WriteStats) error {
+func journalCounters(j *journal.DB, before func() journal.WriteStats) []prometheus.Collector {
+	var out []prometheus.Collector
 	for _, c := range []struct {
 		name, help string
 		count      func(journal.WriteStats) int64
@@ -112,11 +114,8 @@ func registerJournal(reg prometheus.Registerer, j *journal.DB, before func() jou
 		{"filebridge_journal_commits_total", "Transactions that committed the journal's writes (SQLite: writes that arrive together share one).",
 			func(s journal.WriteStats) int64 { return s.Commits }},
 	} {
-		f := prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
-			func() float64 { return float64(c.count(before()) + c.count(j.WriteStats())) })
-		if err := reg.Register(f); err != nil {
-			return err
-		}
+		out = append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: c.name, Help: c.help},
+			func() float64 { return float64(c.count(before()) + c.count(j.WriteStats())) }))
 	}
-	return nil
+	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
+	"filebridge/internal/portal"
 	"filebridge/internal/server"
 )
 
@@ -59,35 +60,17 @@ func (m *Metrics) closed(s journal.WriteStats) {
 	m.journal.Commits += s.Commits
 }
 
-// ownCollectors registers a daemon's own collectors and remembers them,
-// so that its Close takes them out again (a prometheus.Registerer).
-type ownCollectors struct {
-	reg  *prometheus.Registry
-	list []prometheus.Collector
-}
-
-func (o *ownCollectors) Register(c prometheus.Collector) error {
-	if err := o.reg.Register(c); err != nil {
-		return err
+// limitGauges expose the current concurrency limit of each portal's
+// client, which adapts to the portal's answers, as
+// filebridge_api_concurrency_limit{portal}.
+func limitGauges(portals map[string]*portal.Client) []prometheus.Collector {
+	var out []prometheus.Collector
+	for name, c := range portals {
+		out = append(out, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "filebridge_api_concurrency_limit",
+			Help:        "Requests the portal client lets in flight now: the portal's concurrency while it answers, halved on 429, 5xx and timeouts.",
+			ConstLabels: prometheus.Labels{"portal": name},
+		}, func() float64 { return float64(c.Limit()) }))
 	}
-	o.list = append(o.list, c)
-	return nil
-}
-
-func (o *ownCollectors) MustRegister(cs ...prometheus.Collector) {
-	for _, c := range cs {
-		if err := o.Register(c); err != nil {
-			panic(err)
-		}
-	}
-}
-
-func (o *ownCollectors) Unregister(c prometheus.Collector) bool { return o.reg.Unregister(c) }
-
-// unregisterAll takes the collectors out of the registry.
-func (o *ownCollectors) unregisterAll() {
-	for _, c := range o.list {
-		o.reg.Unregister(c)
-	}
-	o.list = nil
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,17 +25,11 @@ const notifyGrace = 5 * time.Second
 // newNotifier returns the notifier of cfg's [notify] tables, nil when no
 // inbox or outbox has one.
 func newNotifier(cfg *config.Config, d *Daemon) *notify.Notifier {
-	for _, in := range cfg.Inboxes {
-		if in.Notify.Enabled() {
-			return notify.New(notify.Options{SMTP: cfg.SMTP, Logger: d.Log})
-		}
+	if !slices.ContainsFunc(cfg.Inboxes, func(in config.Inbox) bool { return in.Notify.Enabled() }) &&
+		!slices.ContainsFunc(cfg.Outboxes, func(ob config.Outbox) bool { return ob.Notify.Enabled() }) {
+		return nil
 	}
-	for _, ob := range cfg.Outboxes {
-		if ob.Notify.Enabled() {
-			return notify.New(notify.Options{SMTP: cfg.SMTP, Logger: d.Log})
-		}
-	}
-	return nil
+	return notify.New(notify.Options{SMTP: cfg.SMTP, Logger: d.Log})
 }
 
 // fileFailed is the OnFailed hook of inbox ic: its notify table hears of
@@ -51,15 +46,7 @@ func (d *Daemon) fileFailed(ic *config.Inbox) func(journal.File) {
 		var attach *notify.Attachment
 		if f.ReportPath != "" {
 			attach = &notify.Attachment{Name: path.Base(f.ReportPath), Open: func(ctx context.Context) (io.ReadCloser, error) {
-				in := d.inbox(ic.Name)
-				if in == nil {
-					return nil, fmt.Errorf("inbox %s is gone", ic.Name)
-				}
-				folder, err := in.Folder(ctx)
-				if err != nil {
-					return nil, err
-				}
-				return folder.Open(ctx, f.ReportPath)
+				return d.openInboxFile(ctx, ic.Name, f.ReportPath)
 			}}
 		}
 		d.notifier.Send(ic.Notify, e, attach)

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"filebridge/internal/config"
 	"filebridge/internal/inbox"
 	"filebridge/internal/notify"
 	"filebridge/internal/portalsim"
@@ -79,20 +78,8 @@ func TestNotifications(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "out"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	host, port, _ := strings.Cut(smtpAddr, ":")
-	toml := fmt.Sprintf(`[journal]
-path = "journal.db"
-
-[portals.main]
-edition = "A"
-base_url = %q
-company = 42
-token_file = "token"
-max_retries = 0
-
+	cfg := testkit.LoadConfig(t, root, srv.URL+"/api", []string{"max_retries = 0"}, fmt.Sprintf(`
 [[inboxes]]
 name = "erp"
 portal = "main"
@@ -119,14 +106,7 @@ host = %q
 port = %s
 from = "filebridge@example.com"
 tls = "none"
-`, srv.URL+"/api", hookURL, hookURL, host, port)
-	if err := os.WriteFile(filepath.Join(root, "config.toml"), []byte(toml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(filepath.Join(root, "config.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+`, hookURL, hookURL, host, port))
 	ctx := context.Background()
 	var (
 		clockMu sync.Mutex

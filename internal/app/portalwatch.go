@@ -156,45 +156,38 @@ func (w *portalWatch) run(ctx context.Context, tick <-chan time.Time, clients ma
 	}
 }
 
-// portalStatus exports each portal's health as
+// portalStatusGauges export each portal's health as
 // filebridge_portal_status{portal,status}: 1 for its status now (ok,
 // paused or unreachable), 0 for the others.
-type portalStatus struct {
-	desc    *prometheus.Desc
-	portals []string
-	health  *inbox.Health
-}
-
-func newPortalStatus(portals []string, h *inbox.Health) *portalStatus {
-	return &portalStatus{
-		desc: prometheus.NewDesc("filebridge_portal_status",
-			"Health of a portal: 1 for its status now (ok, paused: token refused, unreachable), 0 for the others.",
-			[]string{"portal", "status"}, nil),
-		portals: portals, health: h,
+func portalStatusGauges(portals []string, h *inbox.Health) []prometheus.Collector {
+	var out []prometheus.Collector
+	for _, name := range portals {
+		for _, status := range []string{"ok", "paused", "unreachable"} {
+			out = append(out, prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name:        "filebridge_portal_status",
+				Help:        "Health of a portal: 1 for its status now (ok, paused: token refused, unreachable), 0 for the others.",
+				ConstLabels: prometheus.Labels{"portal": name, "status": status},
+			}, func() float64 {
+				if portalStatus(h, name) == status {
+					return 1
+				}
+				return 0
+			}))
+		}
 	}
+	return out
 }
 
-func (p *portalStatus) Describe(ch chan<- *prometheus.Desc) { ch <- p.desc }
-
-func (p *portalStatus) Collect(ch chan<- prometheus.Metric) {
-	now := map[string]string{}
-	for _, st := range p.health.Snapshot() {
-		now[st.Portal] = "unreachable"
+// portalStatus is the health of the portal name: ok, paused or unreachable.
+func portalStatus(h *inbox.Health, name string) string {
+	for _, st := range h.Snapshot() {
+		if st.Portal != name {
+			continue
+		}
 		if st.Paused {
-			now[st.Portal] = "paused"
+			return "paused"
 		}
+		return "unreachable"
 	}
-	for _, name := range p.portals {
-		cur := now[name]
-		if cur == "" {
-			cur = "ok"
-		}
-		for _, s := range []string{"ok", "paused", "unreachable"} {
-			v := 0.0
-			if s == cur {
-				v = 1
-			}
-			ch <- prometheus.MustNewConstMetric(p.desc, prometheus.GaugeValue, v, name, s)
-		}
-	}
+	return "ok"
 }

@@ -24,12 +24,8 @@ func manyInboxes(t *testing.T, n int) (*config.Config, []string, *portalsim.Sim)
 	t.Helper()
 	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "token"), []byte("demo-token\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "[journal]\npath = %q\n\n[server]\nlisten = \"\"\n\n[portals.main]\nedition = \"A\"\nbase_url = %q\ncompany = 42\ntoken_file = \"token\"\n",
-		filepath.Join(root, "journal.db"), srv.URL+"/api")
+	b.WriteString("\n[server]\nlisten = \"\"\n")
 	dirs := make([]string, n)
 	for i := range dirs {
 		dirs[i] = filepath.Join(root, "in", fmt.Sprintf("%03d", i))
@@ -38,15 +34,7 @@ func manyInboxes(t *testing.T, n int) (*config.Config, []string, *portalsim.Sim)
 		}
 		fmt.Fprintf(&b, "\n[[inboxes]]\nname = \"t%03d\"\nportal = \"main\"\nurl = %q\npoll = \"1h\"\n", i, dirs[i])
 	}
-	file := filepath.Join(root, "config.toml")
-	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(file)
-	if err != nil {
-		t.Fatalf("loading the config: %v", err)
-	}
-	return cfg, dirs, sim
+	return testkit.LoadConfig(t, root, srv.URL+"/api", nil, b.String()), dirs, sim
 }
 
 // TestManyInboxesShareOneWatcher: 300 local inboxes in one process (more

@@ -29,9 +29,7 @@ func TestConcurrencyLimitGauge(t *testing.T) {
 	}
 	calm, throttling := client(0), client(1)
 	reg := prometheus.NewRegistry()
-	if err := registerLimits(reg, map[string]*portal.Client{"calm": calm, "busy": throttling}); err != nil {
-		t.Fatal(err)
-	}
+	reg.MustRegister(limitGauges(map[string]*portal.Client{"calm": calm, "busy": throttling})...)
 	if _, err := throttling.Page(t.Context(), portal.Connections, nil); !portal.IsTransient(err) {
 		t.Fatalf("a 429 without retries gave %v, want a transient error", err)
 	}
