@@ -206,7 +206,7 @@ func (c *Client) fillSKU(ctx context.Context, sku *string, variantID int64) erro
 	if *sku != "" || variantID == 0 {
 		return nil
 	}
-	s, err := c.skuOf(ctx, variantID)
+	s, err := c.SKUOf(ctx, variantID)
 	*sku = s
 	return err
 }

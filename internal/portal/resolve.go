@@ -60,6 +60,11 @@ type refKey struct {
 	code string
 }
 
+type refID struct {
+	kind RefKind
+	id   int64
+}
+
 // refCache maps codes to portal ids. Found ids are kept for the client's
 // life; misses for missTTL. Reference lists (warehouses, carriers, carrier
 // services) are loaded whole, once, and again only when a code misses
@@ -68,8 +73,7 @@ type refCache struct {
 	mu     sync.RWMutex
 	ids    map[refKey]int64
 	misses map[refKey]time.Time // until
-	skus   map[int64]string     // variant id -> SKU
-	codes  map[int64]string     // connection id -> code
+	codes  map[refID]string     // the ids' codes
 
 	walkMu sync.Mutex
 	walked map[Resource]time.Time // when a whole list was last read into the cache
@@ -83,7 +87,7 @@ type refCache struct {
 }
 
 func newRefCache(now func() time.Time) *refCache {
-	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, codes: map[int64]string{},
+	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, codes: map[refID]string{},
 		walked: map[Resource]time.Time{}, loaded: map[RefKind]time.Time{},
 		known: map[RefKind][]string{}, now: now}
 }
@@ -103,25 +107,13 @@ func (r *refCache) put(k RefKind, code string, id int64) {
 	defer r.mu.Unlock()
 	r.ids[refKey{k, code}] = id
 	delete(r.misses, refKey{k, code})
-	switch k {
-	case RefSKU:
-		r.skus[id] = code
-	case RefPartner:
-		r.codes[id] = code
-	}
+	r.codes[refID{k, id}] = code
 }
 
-func (r *refCache) partner(id int64) (string, bool) {
+func (r *refCache) code(k RefKind, id int64) (string, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	s, ok := r.codes[id]
-	return s, ok
-}
-
-func (r *refCache) sku(id int64) (string, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	s, ok := r.skus[id]
+	s, ok := r.codes[refID{k, id}]
 	return s, ok
 }
 
@@ -163,6 +155,47 @@ func (c *Client) unresolved(kind RefKind, field, code string) *Error {
 		}
 	}
 	return &Error{Class: Invalid, Violations: []Violation{{Field: field, Message: msg}}}
+}
+
+// resolve returns the id of what r refers to.
+func (c *Client) resolve(ctx context.Context, r Ref) (int64, error) {
+	switch r.Kind {
+	case RefPartner:
+		return c.resolvePartner(ctx, r.Code, r.Field)
+	case RefSKU:
+		return c.resolveSKU(ctx, r.Code)
+	case RefWarehouse, RefCarrier:
+		return c.resolveRef(ctx, r.Kind, r.Field, r.Code)
+	case RefCarrierService:
+		return c.resolveService(ctx, r.Code, r.Scope)
+	}
+	return 0, fmt.Errorf("resolving %s %q: unknown kind %q", r.Field, r.Code, r.Kind)
+}
+
+// resolveAll resolves the references of hs that have a code and no id yet
+// into their ids; a code not on the portal is gathered in refs.
+func (c *Client) resolveAll(ctx context.Context, refs *refErrors, hs []headerRef) error {
+	for _, h := range hs {
+		if *h.id != 0 || h.Code == "" {
+			continue
+		}
+		id, err := c.resolve(ctx, h.Ref)
+		if err := refs.add(err); err != nil {
+			return err
+		}
+		*h.id = id
+	}
+	return nil
+}
+
+// resolveRefs is resolveAll with an error naming every code not on the
+// portal.
+func (c *Client) resolveRefs(ctx context.Context, hs []headerRef) error {
+	var refs refErrors
+	if err := c.resolveAll(ctx, &refs, hs); err != nil {
+		return err
+	}
+	return refs.err()
 }
 
 // ResolvePartner returns the id of the supplier (A) or connection (B)
@@ -440,54 +473,48 @@ func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind
 	return known, nil
 }
 
-// SKUOf returns the SKU of a variant id: from the cache, else from the
-// variant list, read whole into the cache (see walk). A variant the portal
-// does not list is an error IsNotFound reports.
+// SKUOf returns the SKU of a variant id (see codeOf). Lists whose lines
+// carry the variant as a bare id (Edition A receptions and orders, Edition
+// B sales orders) are completed with it.
 func (c *Client) SKUOf(ctx context.Context, variantID int64) (string, error) {
-	return c.skuOf(ctx, variantID)
-}
-
-// skuOf is SKUOf. Lists whose lines carry the variant as a bare id (Edition
-// A receptions and orders, Edition B sales orders) are completed with it.
-// The documents list no item read (GET <variants>/<id>), so none is made:
-// the variant list, in pages of the API's largest size, costs one request
-// per 10,000 variants and answers every other id of the run as well.
-func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
-	if s, ok := c.refs.sku(id); ok {
-		return s, nil
-	}
-	if id <= 0 {
-		return "", &Error{Class: Invalid, Message: fmt.Sprintf("variant id %d is not a portal id: ids are positive", id)}
-	}
-	if err := c.walk(ctx, Variants); err != nil {
-		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
-	}
-	if s, ok := c.refs.sku(id); ok {
-		return s, nil
-	}
-	return "", &Error{Class: NotFound, Path: c.paths[Variants],
-		Message: fmt.Sprintf("reading the SKU of variant %d: the variant list does not hold it", id)}
+	return c.codeOf(ctx, RefSKU, variantID)
 }
 
 // Partner returns the supplier (A) / connection (B) with this id, its ID
-// and Code set: from the cache, else from the connection list, read whole
-// into the cache (the documents list no item read). An id the portal does
-// not list is an error IsNotFound reports.
+// and Code set (see codeOf).
 func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
-	if code, ok := c.refs.partner(id); ok {
-		return model.Partner{ID: id, Code: code}, nil
+	code, err := c.codeOf(ctx, RefPartner, id)
+	if err != nil {
+		return model.Partner{}, err
+	}
+	return model.Partner{ID: id, Code: code}, nil
+}
+
+// codeOf returns the code of a variant (RefSKU) or connection (RefPartner)
+// id: from the cache, else from the variant or connection list, read whole
+// into the cache (see walk). The documents list no item read (GET
+// <variants>/<id>), so none is made: the list, in pages of the API's
+// largest size, costs one request per 10,000 documents and answers every
+// other id of the run as well. An id the portal does not list is an error
+// IsNotFound reports.
+func (c *Client) codeOf(ctx context.Context, k RefKind, id int64) (string, error) {
+	r, noun, reading := Variants, "variant", fmt.Sprintf("reading the SKU of variant %d", id)
+	if k == RefPartner {
+		r, noun, reading = Connections, "connection", fmt.Sprintf("reading connection %d", id)
+	}
+	if s, ok := c.refs.code(k, id); ok {
+		return s, nil
 	}
 	if id <= 0 {
-		return model.Partner{}, &Error{Class: Invalid, Message: fmt.Sprintf("connection id %d is not a portal id: ids are positive", id)}
+		return "", &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", noun, id)}
 	}
-	if err := c.walk(ctx, Connections); err != nil {
-		return model.Partner{}, fmt.Errorf("reading connection %d: %w", id, err)
+	if err := c.walk(ctx, r); err != nil {
+		return "", fmt.Errorf("%s: %w", reading, err)
 	}
-	if code, ok := c.refs.partner(id); ok {
-		return model.Partner{ID: id, Code: code}, nil
+	if s, ok := c.refs.code(k, id); ok {
+		return s, nil
 	}
-	return model.Partner{}, &Error{Class: NotFound, Path: c.paths[Connections],
-		Message: fmt.Sprintf("reading connection %d: the connection list does not hold it", id)}
+	return "", &Error{Class: NotFound, Path: c.paths[r], Message: fmt.Sprintf("%s: the %s list does not hold it", reading, noun)}
 }
 
 // walk reads the whole list of variants or connections into the cache

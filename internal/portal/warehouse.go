@@ -80,16 +80,6 @@ func (c *Client) withWarehouse(ctx context.Context, code string, warehouseID int
 	return out, err
 }
 
-// refusedOn reports whether err refuses a create with a violation on field
-// (among others or not).
-func refusedOn(err error, field string) bool {
-	e, ok := asError(err)
-	if !ok || e.Class != Invalid {
-		return false
-	}
-	return slices.ContainsFunc(e.Violations, func(v Violation) bool { return v.Field == field })
-}
-
 // warehouseOf returns the code of the account's warehouse with this id
 // ("" when no warehouse client names it), reading the warehouse clients
 // once: an Edition B file may give warehouseLocation as the warehouse's id
