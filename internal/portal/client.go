@@ -231,12 +231,10 @@ func (c *Client) serves(r Resource, what string) error {
 	return &Error{Class: Invalid, Message: fmt.Sprintf("%s exist only in Edition B; this portal is Edition %s", what, c.cfg.Edition)}
 }
 
-// errCanceled wraps the caller's context error.
+// canceled wraps the caller's context error.
 func canceled(ctx context.Context, doing string) error {
 	return fmt.Errorf("%s: %w", doing, context.Cause(ctx))
 }
-
-var _ error = (*Error)(nil)
 
 // asError returns err as *Error when it is one.
 func asError(err error) (*Error, bool) {
