@@ -104,10 +104,11 @@ func TestPagingIncomplete(t *testing.T) {
 		n, per    int
 		wantSeen  int
 		wantPages int
+		ahead     int // pages that may be requested ahead before the error shows
 		wantErr   string
 	}{
-		{"short", 5, 3, 5, 3, "ended after 5 of the 7 documents"},
-		{"same-page", 5, 1, 1, 2, "page 2 is the same as page 1"},
+		{"short", 5, 3, 5, 3, 0, "ended after 5 of the 7 documents"},
+		{"same-page", 5, 1, 1, 2, 1, "page 2 is the same as page 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.style, func(t *testing.T) {
@@ -121,8 +122,8 @@ func TestPagingIncomplete(t *testing.T) {
 			if seen != tt.wantSeen {
 				t.Errorf("listed %d before the error, want %d", seen, tt.wantSeen)
 			}
-			if pages := len(rec.all()); pages != tt.wantPages {
-				t.Errorf("pages requested: got %d want %d", pages, tt.wantPages)
+			if pages := len(rec.all()); pages < tt.wantPages || pages > tt.wantPages+tt.ahead {
+				t.Errorf("pages requested: got %d want %d (+%d ahead)", pages, tt.wantPages, tt.ahead)
 			}
 		})
 	}
