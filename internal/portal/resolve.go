@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -66,20 +67,18 @@ type refID struct {
 }
 
 // refCache maps codes to portal ids. Found ids are kept for the client's
-// life; misses for missTTL. Reference lists (warehouses, carriers, carrier
-// services) are loaded whole, once, and again only when a code misses
-// after missTTL.
+// life; misses for missTTL. Whole lists (see load) are read once, and
+// again only when a code or id misses after missTTL.
 type refCache struct {
 	mu     sync.RWMutex
 	ids    map[refKey]int64
 	misses map[refKey]time.Time // until
 	codes  map[refID]string     // the ids' codes
 
-	walkMu sync.Mutex
-	walked map[Resource]time.Time // when a whole list was last read into the cache
+	loading map[RefKind]*sync.Mutex // held while the kind's whole list is read
 
 	listMu   sync.Mutex
-	loaded   map[RefKind]time.Time
+	loaded   map[RefKind]time.Time // when the kind's whole list was last read
 	services []CarrierService
 	clients  []WarehouseClient    // the account's warehouse clients, for warehouseIDs
 	known    map[RefKind][]string // codes of the reference lists, for messages
@@ -87,9 +86,12 @@ type refCache struct {
 }
 
 func newRefCache(now func() time.Time) *refCache {
-	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, codes: map[refID]string{},
-		walked: map[Resource]time.Time{}, loaded: map[RefKind]time.Time{},
-		known: map[RefKind][]string{}, now: now}
+	r := &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, codes: map[refID]string{},
+		loading: map[RefKind]*sync.Mutex{}, loaded: map[RefKind]time.Time{}, known: map[RefKind][]string{}, now: now}
+	for _, k := range []RefKind{RefPartner, RefSKU, RefWarehouse, RefCarrier, RefCarrierService} {
+		r.loading[k] = new(sync.Mutex)
+	}
+	return r
 }
 
 func (r *refCache) get(k RefKind, code string) (id int64, missing bool) {
@@ -389,47 +391,49 @@ func (c *Client) resolveRef(ctx context.Context, kind RefKind, field, code strin
 	if id, _ := c.refs.get(kind, code); id != 0 {
 		return id, nil
 	}
-	c.refs.listMu.Lock()
-	at, ok := c.refs.loaded[kind]
-	stale := !ok || c.refs.now().Sub(at) >= missTTL
-	c.refs.listMu.Unlock()
-	if stale {
-		if err := c.loadRefs(ctx, kind, at); err != nil {
-			return 0, fmt.Errorf("resolving %s %q: %w", field, code, err)
-		}
+	if err := c.load(ctx, kind, missTTL); err != nil {
+		return 0, fmt.Errorf("resolving %s %q: %w", field, code, err)
 	}
-	// Checked after reading the load time: a load that finished meanwhile
-	// has filled the cache.
 	if id, _ := c.refs.get(kind, code); id != 0 {
 		return id, nil
 	}
 	return 0, c.unresolved(kind, field, code)
 }
 
-// loadRefs lists a whole reference list into the cache, unless another
-// caller loaded it since seenAt.
-func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) error {
+// anyAge is the maxAge of a list read once for the client's life.
+const anyAge = time.Duration(math.MaxInt64)
+
+// load reads the whole list of kind into the cache, unless it was read
+// within maxAge (by another caller too, while this one waited for it).
+func (c *Client) load(ctx context.Context, kind RefKind, maxAge time.Duration) error {
+	mu := c.refs.loading[kind]
+	mu.Lock()
+	defer mu.Unlock()
 	c.refs.listMu.Lock()
-	defer c.refs.listMu.Unlock()
-	if at := c.refs.loaded[kind]; !at.Equal(seenAt) {
+	at, ok := c.refs.loaded[kind]
+	c.refs.listMu.Unlock()
+	if ok && c.refs.now().Sub(at) < maxAge {
 		return nil
 	}
 	var (
-		known []string
-		err   error
+		known    []string // the codes of a reference list, for messages
+		clients  []WarehouseClient
+		services []CarrierService
+		err      error
 	)
 	switch kind {
+	case RefSKU:
+		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, model.MaxItemsPerPage, func(it model.Item) (string, int64) { return it.SKU, it.ID })
+	case RefPartner:
+		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, model.MaxItemsPerPage, func(p model.Partner) (string, int64) { return p.Code, p.ID })
 	case RefWarehouse:
-		var clients []WarehouseClient
 		known, err = loadCodes(c, ctx, warehouseClientsB, kind, 0, func(w WarehouseClient) (string, int64) {
 			clients = append(clients, w)
 			return w.WarehouseCode, w.WarehouseID
 		})
-		c.refs.clients = clients
 	case RefCarrier:
 		known, err = loadCodes(c, ctx, carriersB, kind, 0, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
 	case RefCarrierService:
-		var services []CarrierService
 		count := map[string]int{}
 		for s, lerr := range listAll(c, ctx, carrierServicesB, nil, all(0)) {
 			if lerr != nil {
@@ -446,10 +450,17 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 				c.refs.put(RefCarrierService, s.Code, s.ID)
 			}
 		}
-		c.refs.services = services
 	}
 	if err != nil {
 		return err
+	}
+	c.refs.listMu.Lock()
+	defer c.refs.listMu.Unlock()
+	switch kind {
+	case RefWarehouse:
+		c.refs.clients = clients
+	case RefCarrierService:
+		c.refs.services = services
 	}
 	c.refs.known[kind] = known
 	c.refs.loaded[kind] = c.refs.now()
@@ -492,7 +503,7 @@ func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
 
 // codeOf returns the code of a variant (RefSKU) or connection (RefPartner)
 // id: from the cache, else from the variant or connection list, read whole
-// into the cache (see walk). The documents list no item read (GET
+// into the cache (see load). The documents list no item read (GET
 // <variants>/<id>), so none is made: the list, in pages of the API's
 // largest size, costs one request per 10,000 documents and answers every
 // other id of the run as well. An id the portal does not list is an error
@@ -508,7 +519,7 @@ func (c *Client) codeOf(ctx context.Context, k RefKind, id int64) (string, error
 	if id <= 0 {
 		return "", &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", noun, id)}
 	}
-	if err := c.walk(ctx, r); err != nil {
+	if err := c.load(ctx, k, missTTL); err != nil {
 		return "", fmt.Errorf("%s: %w", reading, err)
 	}
 	if s, ok := c.refs.code(k, id); ok {
@@ -517,24 +528,17 @@ func (c *Client) codeOf(ctx context.Context, k RefKind, id int64) (string, error
 	return "", &Error{Class: NotFound, Path: c.paths[r], Message: fmt.Sprintf("%s: the %s list does not hold it", reading, noun)}
 }
 
-// walk reads the whole list of variants or connections into the cache
-// (codes by id), unless it was read within missTTL.
-func (c *Client) walk(ctx context.Context, r Resource) error {
-	c.refs.walkMu.Lock()
-	defer c.refs.walkMu.Unlock()
-	if at, ok := c.refs.walked[r]; ok && c.refs.now().Sub(at) < missTTL {
-		return nil
-	}
-	var err error
-	switch r {
-	case Variants:
-		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, model.MaxItemsPerPage, func(it model.Item) (string, int64) { return it.SKU, it.ID })
-	case Connections:
-		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, model.MaxItemsPerPage, func(p model.Partner) (string, int64) { return p.Code, p.ID })
-	}
-	if err != nil {
-		return err
-	}
-	c.refs.walked[r] = c.refs.now()
-	return nil
+// ForgetMisses drops the codes the client believes missing from the
+// portal (kept for missTTL after a lookup found nothing) and when the
+// whole lists were read, so that the next resolution asks the portal
+// again. A replay calls it: an operator replays a file because a clerk has
+// just created the missing SKU or supplier.
+func (c *Client) ForgetMisses() {
+	r := c.refs
+	r.mu.Lock()
+	clear(r.misses)
+	r.mu.Unlock()
+	r.listMu.Lock()
+	clear(r.loaded)
+	r.listMu.Unlock()
 }

@@ -85,13 +85,8 @@ func (c *Client) withWarehouse(ctx context.Context, code string, warehouseID int
 // once: an Edition B file may give warehouseLocation as the warehouse's id
 // itself, which the portal may read as a warehouse client's.
 func (c *Client) warehouseOf(ctx context.Context, id int64) (string, error) {
-	c.refs.listMu.Lock()
-	at, loaded := c.refs.loaded[RefWarehouse]
-	c.refs.listMu.Unlock()
-	if !loaded {
-		if err := c.loadRefs(ctx, RefWarehouse, at); err != nil {
-			return "", fmt.Errorf("reading the warehouse clients: %w", err)
-		}
+	if err := c.load(ctx, RefWarehouse, anyAge); err != nil {
+		return "", fmt.Errorf("reading the warehouse clients: %w", err)
 	}
 	c.refs.listMu.Lock()
 	defer c.refs.listMu.Unlock()
