@@ -214,7 +214,6 @@ func (c *Client) IRI(r Resource, id int64) string {
 	return c.base.Path + c.paths[r] + "/" + strconv.FormatInt(id, 10)
 }
 
-// url returns the absolute URL of a resource path with a query.
 func (c *Client) url(path string, q url.Values) string {
 	u := c.base.String() + path
 	if len(q) > 0 {
@@ -236,7 +235,6 @@ func canceled(ctx context.Context, doing string) error {
 	return fmt.Errorf("%s: %w", doing, context.Cause(ctx))
 }
 
-// asError returns err as *Error when it is one.
 func asError(err error) (*Error, bool) {
 	var e *Error
 	ok := errors.As(err, &e)

@@ -83,7 +83,6 @@ var classes = map[Class]struct {
 // Is reports whether target is the sentinel of the error's class.
 func (e *Error) Is(target error) bool { return target != nil && classes[e.Class].sentinel == target }
 
-// Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Error reads "METHOD /path: 422 Unprocessable Entity: field: message; ...":

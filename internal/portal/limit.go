@@ -44,21 +44,18 @@ func newLimiter(max int, now func() time.Time) *limiter {
 	return &limiter{now: now, max: max, limit: float64(max)}
 }
 
-// allowed is the number of requests that may be in flight now.
-func (l *limiter) allowed() int { return int(l.limit) }
-
 // current returns the number of requests that may be in flight now.
 func (l *limiter) current() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.allowed()
+	return int(l.limit)
 }
 
 // acquire waits for a slot, in the order of arrival, and returns the epoch
 // it was granted in (to hand back to release).
 func (l *limiter) acquire(ctx context.Context) (uint64, error) {
 	l.mu.Lock()
-	if l.inFlight < l.allowed() && len(l.waiting) == 0 {
+	if l.inFlight < int(l.limit) && len(l.waiting) == 0 {
 		l.inFlight++
 		e := l.epoch
 		l.mu.Unlock()
@@ -109,7 +106,7 @@ func (l *limiter) release(epoch uint64, cl class, retryAfter time.Duration) {
 
 // grant hands free slots to the waiters, first come first served.
 func (l *limiter) grant() {
-	for len(l.waiting) > 0 && l.inFlight < l.allowed() {
+	for len(l.waiting) > 0 && l.inFlight < int(l.limit) {
 		w := l.waiting[0]
 		l.waiting[0] = nil
 		l.waiting = l.waiting[1:]

@@ -263,7 +263,7 @@ func (c *Client) resolveLineSKUs(ctx context.Context, skus []string, items map[s
 		seen[code] = true
 		it := items[code]
 		if it == nil {
-			_ = refs.add(c.unresolved(RefSKU, "sku", code))
+			_ = refs.add(c.unresolved(Ref{Kind: RefSKU, Code: code, Field: "sku"}))
 			continue
 		}
 		item := *it

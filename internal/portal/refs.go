@@ -200,7 +200,7 @@ func (c *Client) MissingRefs(ctx context.Context, refs []Ref) (map[Ref]string, e
 					continue
 				}
 				if id, miss := c.refs.get(RefSKU, r.Code); id == 0 && miss {
-					missing[r] = c.unresolved(RefSKU, r.Field, r.Code).Violations[0].Message
+					missing[r] = c.unresolved(r).Violations[0].Message
 				}
 			}
 		}

@@ -133,30 +133,28 @@ func (c *Client) Remember(kind RefKind, code string, id int64) {
 	}
 }
 
-// unresolved is the Invalid error of a code that is not on the portal.
-func (c *Client) unresolved(kind RefKind, field, code string) *Error {
-	var msg string
-	switch kind {
-	case RefPartner:
+// unresolved is the Invalid error of a reference that is not on the
+// portal, on its column.
+func (c *Client) unresolved(r Ref) *Error {
+	msg := r.String() + " is not on the portal"
+	switch {
+	case r.Kind == RefPartner:
 		what := c.wire.partners.what
-		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, code, what, what)
-	case RefSKU:
-		msg = fmt.Sprintf("SKU %q is not on the portal: create the SKU first or add it to a SKU file", code)
-	default:
-		what := strings.ReplaceAll(string(kind), "_", " ")
-		msg = fmt.Sprintf("%s %q is not on the portal", what, code)
+		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, r.Code, what, what)
+	case r.Kind == RefSKU:
+		msg += ": create the SKU first or add it to a SKU file"
+	case r.Scope == "":
 		c.refs.listMu.Lock()
-		known := slices.Clone(c.refs.known[kind])
+		known := slices.Clone(c.refs.known[r.Kind])
 		c.refs.listMu.Unlock()
 		if len(known) > 0 {
 			slices.Sort(known)
-			known = slices.Compact(known)
-			msg += ": use one of " + strings.Join(known, ", ")
+			msg += ": use one of " + strings.Join(slices.Compact(known), ", ")
 		} else {
-			msg += fmt.Sprintf(": the portal lists no %s for this account", what)
+			msg += fmt.Sprintf(": the portal lists no %s for this account", strings.ReplaceAll(string(r.Kind), "_", " "))
 		}
 	}
-	return &Error{Class: Invalid, Violations: []Violation{{Field: field, Message: msg}}}
+	return &Error{Class: Invalid, Violations: []Violation{{Field: r.Field, Message: msg}}}
 }
 
 // resolve returns the id of what r refers to.
@@ -209,7 +207,7 @@ func (c *Client) ResolvePartner(ctx context.Context, code string) (int64, error)
 func (c *Client) resolvePartner(ctx context.Context, code, field string) (int64, error) {
 	if id, missing := c.refs.get(RefPartner, code); id != 0 || missing {
 		if missing {
-			return 0, c.unresolved(RefPartner, field, code)
+			return 0, c.unresolved(Ref{Kind: RefPartner, Code: code, Field: field})
 		}
 		return id, nil
 	}
@@ -219,7 +217,7 @@ func (c *Client) resolvePartner(ctx context.Context, code, field string) (int64,
 	}
 	if !found {
 		c.refs.miss(RefPartner, code)
-		return 0, c.unresolved(RefPartner, field, code)
+		return 0, c.unresolved(Ref{Kind: RefPartner, Code: code, Field: field})
 	}
 	c.refs.put(RefPartner, code, p.ID)
 	return p.ID, nil
@@ -267,7 +265,7 @@ func (c *Client) ResolveSKUs(ctx context.Context, codes []string) (map[string]in
 	}
 	e := &Error{Class: Invalid}
 	for _, code := range missing {
-		e.Violations = append(e.Violations, c.unresolved(RefSKU, "sku", code).Violations...)
+		e.Violations = append(e.Violations, c.unresolved(Ref{Kind: RefSKU, Code: code, Field: "sku"}).Violations...)
 	}
 	return out, e
 }
@@ -367,11 +365,7 @@ func (c *Client) resolveService(ctx context.Context, code, carrierCode string) (
 	case len(match) == 0 && cached != 0:
 		return cached, nil
 	case len(match) == 0:
-		e := c.unresolved(RefCarrierService, "carrierServiceCode", code)
-		if carrierCode != "" {
-			e.Violations[0].Message = fmt.Sprintf("carrier service %q of carrier %q is not on the portal", code, carrierCode)
-		}
-		return 0, e
+		return 0, c.unresolved(Ref{Kind: RefCarrierService, Code: code, Scope: carrierCode, Field: "carrierServiceCode"})
 	}
 	var carriers []string
 	for _, s := range match {
@@ -397,7 +391,7 @@ func (c *Client) resolveRef(ctx context.Context, kind RefKind, field, code strin
 	if id, _ := c.refs.get(kind, code); id != 0 {
 		return id, nil
 	}
-	return 0, c.unresolved(kind, field, code)
+	return 0, c.unresolved(Ref{Kind: kind, Code: code, Field: field})
 }
 
 // anyAge is the maxAge of a list read once for the client's life.
