@@ -189,20 +189,13 @@ func (c *Client) MissingRefs(ctx context.Context, refs []Ref) (map[Ref]string, e
 			}
 		}
 	}
-	if len(skus) > 0 {
-		_, err := c.ResolveSKUs(ctx, skus)
-		if err != nil && !IsInvalid(err) {
-			return nil, err
-		}
-		if err != nil {
-			for _, r := range refs {
-				if r.Kind != RefSKU {
-					continue
-				}
-				if id, miss := c.refs.get(RefSKU, r.Code); id == 0 && miss {
-					missing[r] = c.unresolved(r).Violations[0].Message
-				}
-			}
+	ids, err := c.ResolveSKUs(ctx, skus)
+	if err != nil && !IsInvalid(err) {
+		return nil, err
+	}
+	for _, r := range refs {
+		if r.Kind == RefSKU && r.Code != "" && ids[r.Code] == 0 {
+			missing[r] = c.unresolved(r).Violations[0].Message
 		}
 	}
 	return missing, nil
