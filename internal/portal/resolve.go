@@ -246,10 +246,7 @@ func (c *Client) ResolveSKUs(ctx context.Context, codes []string) (map[string]in
 			ask = append(ask, code)
 		}
 	}
-	for len(ask) > 0 {
-		n := min(len(ask), skuChunk)
-		chunk := ask[:n]
-		ask = ask[n:]
+	for chunk := range slices.Chunk(ask, skuChunk) {
 		if err := c.lookupSKUs(ctx, chunk, out); err != nil {
 			return out, fmt.Errorf("resolving SKUs: %w", err)
 		}
