@@ -121,8 +121,7 @@ func (c *Client) PreparePackaging(ctx context.Context, p model.Packaging) (Prepa
 		return Prepared{}, err
 	}
 	var variant, supplier int64
-	if err := c.resolveRefs(ctx, []headerRef{{Ref{Kind: RefSKU, Code: p.SKU, Field: "sku"}, &variant},
-		{Ref{Kind: RefPartner, Code: p.SupplierCode, Field: "supplierCode"}, &supplier}}); err != nil {
+	if err := c.resolveRefs(ctx, packagingRefs(p, &variant, &supplier)); err != nil {
 		return Prepared{}, err
 	}
 	supplierID := "" // the documents: "string, id of a supplier connection"

@@ -109,14 +109,18 @@ func (c *Client) outboundRefs(o *model.Outbound) []headerRef {
 // ItemRefs are the references of a SKU (A: its supplier).
 func (c *Client) ItemRefs(it model.Item) []Ref { return open(c.itemRefs(&it)) }
 
+// packagingRefs are the references of a packaging: its variant and its
+// supplier (whose id goes as a string).
+func packagingRefs(p model.Packaging, variant, supplier *int64) []headerRef {
+	return []headerRef{{Ref{Kind: RefSKU, Code: p.SKU, Field: "sku"}, variant},
+		{Ref{Kind: RefPartner, Code: p.SupplierCode, Field: "supplierCode"}, supplier}}
+}
+
 // PackagingRefs are the references of a packaging: its variant and its
 // supplier.
 func (c *Client) PackagingRefs(p model.Packaging) []Ref {
-	refs := []Ref{{Kind: RefSKU, Code: p.SKU, Field: "sku"}}
-	if p.SupplierCode != "" {
-		refs = append(refs, Ref{Kind: RefPartner, Code: p.SupplierCode, Field: "supplierCode"})
-	}
-	return refs
+	var variant, supplier int64
+	return open(packagingRefs(p, &variant, &supplier))
 }
 
 // InboundRefs are the references of a reception or purchase order: its
