@@ -204,16 +204,11 @@ func decodeError(status int, body []byte) *Error {
 		var eb errorBody
 		if err := json.Unmarshal(trimmed, &eb); err == nil {
 			for _, v := range eb.Violations {
-				msg := strings.TrimSpace(string(v.Message))
-				if msg == "" {
-					msg = strings.TrimSpace(string(v.Title))
-				}
+				msg := cmp.Or(str(v.Message), str(v.Title))
 				e.Violations = append(e.Violations, Violation{Field: model.Clip(string(v.PropertyPath), 200), Message: model.Clip(msg, 500)})
 			}
-			e.Message = cmp.Or(strings.TrimSpace(string(eb.HydraDescription)), strings.TrimSpace(string(eb.Description)),
-				strings.TrimSpace(string(eb.Detail)), strings.TrimSpace(string(eb.Message)), strings.TrimSpace(errorText(eb.Error)),
-				strings.TrimSpace(string(eb.HydraTitle)), strings.TrimSpace(string(eb.Title)))
-			e.Message = model.Clip(e.Message, 500)
+			e.Message = model.Clip(cmp.Or(str(eb.HydraDescription), str(eb.Description), str(eb.Detail), str(eb.Message),
+				strings.TrimSpace(errorText(eb.Error)), str(eb.HydraTitle), str(eb.Title)), 500)
 			if len(e.Violations) > 0 && e.Message != "" && coveredByViolations(e.Message, e.Violations) {
 				e.Message = ""
 			}
