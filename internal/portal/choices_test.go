@@ -12,6 +12,20 @@ import (
 	"filebridge/internal/portalsim"
 )
 
+// startDocumented starts the simulator of edition e on the documented
+// profile as set changes it, its master data seeded.
+func startDocumented(t *testing.T, e model.Edition, seed int64, set func(*portalsim.Choices), mod ...func(*portal.Config)) *simPortal {
+	t.Helper()
+	ch, err := portalsim.Profile("documented")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set(&ch)
+	sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Seed: seed, Choices: &ch}, mod...)
+	seedMaster(t, sp)
+	return sp
+}
+
 // TestListMovingWhilePaged: on a portal that orders lists by updatedAt and
 // updates a document during every page read (the simulator's moving-pages
 // switch), 12 received receptions read 3 per page are each listed once: a
@@ -20,13 +34,7 @@ import (
 func TestListMovingWhilePaged(t *testing.T) {
 	for _, e := range model.Editions {
 		t.Run(string(e), func(t *testing.T) {
-			ch, err := portalsim.Profile("documented")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ch.ListOrder, ch.MovingPages = "updatedAt", true
-			sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Seed: 3, Choices: &ch}, func(c *portal.Config) { c.ItemsPerPage = 100 })
-			seedMaster(t, sp)
+			sp := startDocumented(t, e, 3, func(ch *portalsim.Choices) { ch.ListOrder, ch.MovingPages = "updatedAt", true }, func(c *portal.Config) { c.ItemsPerPage = 100 })
 			ctx := t.Context()
 			for i := 1; i <= 12; i++ {
 				if _, err := sp.c.CreateInbound(ctx, inbound(e, fmt.Sprintf("REC-%02d", i))); err != nil {
@@ -66,13 +74,7 @@ func TestListMovingWhilePaged(t *testing.T) {
 func TestUndocumentedOrderType(t *testing.T) {
 	for _, accepts := range []bool{true, false} {
 		t.Run(fmt.Sprintf("accepted=%v", accepts), func(t *testing.T) {
-			ch, err := portalsim.Profile("documented")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ch.StandardOrderType = accepts
-			sp := startSim(t, portalsim.Options{Edition: portalsim.EditionA, Choices: &ch})
-			seedMaster(t, sp)
+			sp := startDocumented(t, model.EditionA, 0, func(ch *portalsim.Choices) { ch.StandardOrderType = accepts })
 			ctx := t.Context()
 			in := inbound(model.EditionA, "REC-STD")
 			in.OrderType = "STANDARD"
@@ -98,13 +100,7 @@ func TestUndocumentedOrderType(t *testing.T) {
 func TestCreateAnswersWithoutID(t *testing.T) {
 	for _, e := range model.Editions {
 		t.Run(string(e), func(t *testing.T) {
-			ch, err := portalsim.Profile("documented")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ch.CreateIDs = false
-			sp := startSim(t, portalsim.Options{Edition: portalsim.Edition(e), Choices: &ch})
-			seedMaster(t, sp)
+			sp := startDocumented(t, e, 0, func(ch *portalsim.Choices) { ch.CreateIDs = false })
 			ctx := t.Context()
 			in, err := sp.c.CreateInbound(ctx, inbound(e, "REC-1"))
 			if err != nil || in.ID == 0 || in.Existed {
@@ -129,13 +125,7 @@ func TestCreateAnswersWithoutID(t *testing.T) {
 func TestWarehouseLocationReadings(t *testing.T) {
 	for _, reading := range []string{"warehouse", "warehouse-client"} {
 		t.Run(reading, func(t *testing.T) {
-			ch, err := portalsim.Profile("documented")
-			if err != nil {
-				t.Fatal(err)
-			}
-			ch.WarehouseLocation = reading
-			sp := startSim(t, portalsim.Options{Edition: portalsim.EditionB, Choices: &ch})
-			seedMaster(t, sp)
+			sp := startDocumented(t, model.EditionB, 0, func(ch *portalsim.Choices) { ch.WarehouseLocation = reading })
 			ctx := t.Context()
 			// The last two give the warehouse's id itself, as a file may.
 			codes := []string{"WH-LYON", "WH-HAMBURG", "WH-MILANO", "WH-LYON", "WH-HAMBURG", "WH-LYON"}

@@ -214,7 +214,6 @@ func (c *Client) IRI(r Resource, id int64) string {
 	return c.base.Path + c.paths[r] + "/" + strconv.FormatInt(id, 10)
 }
 
-// url returns the absolute URL of a resource path with a query.
 func (c *Client) url(path string, q url.Values) string {
 	u := c.base.String() + path
 	if len(q) > 0 {
@@ -231,14 +230,11 @@ func (c *Client) serves(r Resource, what string) error {
 	return &Error{Class: Invalid, Message: fmt.Sprintf("%s exist only in Edition B; this portal is Edition %s", what, c.cfg.Edition)}
 }
 
-// errCanceled wraps the caller's context error.
+// canceled wraps the caller's context error.
 func canceled(ctx context.Context, doing string) error {
 	return fmt.Errorf("%s: %w", doing, context.Cause(ctx))
 }
 
-var _ error = (*Error)(nil)
-
-// asError returns err as *Error when it is one.
 func asError(err error) (*Error, bool) {
 	var e *Error
 	ok := errors.As(err, &e)

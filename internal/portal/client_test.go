@@ -99,8 +99,10 @@ func TestClassify(t *testing.T) {
 		want class
 	}
 	tests := []tcase{
-		{"refused before sending", nil, &sendError{err: errors.New("connection refused")}, classRetry},
+		{"refused before sending", nil, &sendError{err: errors.New("connection refused")}, classNotSent},
+		{"no connection in time", nil, &sendError{err: errors.New("dial timeout"), timedOut: true}, classBusy},
 		{"reset after sending", nil, &sendError{err: errors.New("EOF"), written: true}, classUnknown},
+		{"no answer in time", nil, &sendError{err: errors.New("deadline"), written: true, timedOut: true}, classTimedOut},
 		{"caller cancelled", nil, &sendError{err: errors.New("canceled"), written: true, callerDone: true}, classCanceled},
 	}
 	for _, byStatus := range []struct {
@@ -109,8 +111,8 @@ func TestClassify(t *testing.T) {
 	}{
 		{classOK, []int{200, 201}},
 		{classReject, []int{400, 401, 404, 409, 422}},
-		{classRetry, []int{429}},
-		{classUnknown, []int{500, 502, 503, 504}},
+		{classBusy, []int{408, 429}},
+		{classFailed, []int{500, 502, 503, 504}},
 	} {
 		for _, s := range byStatus.statuses {
 			tests = append(tests, tcase{http.StatusText(s), &http.Response{StatusCode: s}, nil, byStatus.want})

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -32,14 +33,9 @@ const (
 	NotFound
 )
 
-// classNames are the names String gives the classes.
-var classNames = map[Class]string{
-	Invalid: "invalid", Auth: "auth", Transient: "transient", Conflict: "conflict", NotFound: "not found",
-}
-
 func (c Class) String() string {
-	if name, ok := classNames[c]; ok {
-		return name
+	if k, ok := classes[c]; ok {
+		return k.name
 	}
 	return fmt.Sprintf("class(%d)", int(c))
 }
@@ -75,14 +71,18 @@ var (
 	ErrNotFound  = errors.New("portal: not found")
 )
 
-var classSentinel = map[Class]error{
-	Invalid: ErrInvalid, Auth: ErrAuth, Transient: ErrTransient, Conflict: ErrConflict, NotFound: ErrNotFound,
+// classes are the names String gives the classes and their sentinels.
+var classes = map[Class]struct {
+	name     string
+	sentinel error
+}{
+	Invalid: {"invalid", ErrInvalid}, Auth: {"auth", ErrAuth}, Transient: {"transient", ErrTransient},
+	Conflict: {"conflict", ErrConflict}, NotFound: {"not found", ErrNotFound},
 }
 
 // Is reports whether target is the sentinel of the error's class.
-func (e *Error) Is(target error) bool { return target != nil && classSentinel[e.Class] == target }
+func (e *Error) Is(target error) bool { return target != nil && classes[e.Class].sentinel == target }
 
-// Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Error reads "METHOD /path: 422 Unprocessable Entity: field: message; ...":
@@ -102,17 +102,20 @@ func (e *Error) Error() string {
 		}
 	}
 	switch {
-	case len(e.Violations) > 0 && e.Message == "":
-		sep()
-		writeViolations(&b, e.Violations)
-	case len(e.Violations) > 0 && e.Class == Conflict:
-		sep()
-		b.WriteString(e.Message)
-		b.WriteString(": ")
-		writeViolations(&b, e.Violations)
 	case len(e.Violations) > 0:
 		sep()
-		writeViolations(&b, e.Violations)
+		if e.Class == Conflict && e.Message != "" {
+			b.WriteString(e.Message + ": ")
+		}
+		for i, v := range e.Violations {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			if v.Field != "" {
+				b.WriteString(v.Field + ": ")
+			}
+			b.WriteString(v.Message)
+		}
 	case e.Message != "":
 		if e.proxy {
 			b.WriteString(" from proxy: ")
@@ -127,19 +130,6 @@ func (e *Error) Error() string {
 		b.WriteString(" (empty response body)")
 	}
 	return b.String()
-}
-
-func writeViolations(b *strings.Builder, vs []Violation) {
-	for i, v := range vs {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if v.Field != "" {
-			b.WriteString(v.Field)
-			b.WriteString(": ")
-		}
-		b.WriteString(v.Message)
-	}
 }
 
 // IsInvalid reports whether err is a document the portal refused.
@@ -157,6 +147,27 @@ func IsConflict(err error) bool { return errors.Is(err, ErrConflict) }
 
 // IsNotFound reports whether the portal answered 404.
 func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+
+// violations are those of an Invalid refusal, nil for any other error.
+func violations(err error) []Violation {
+	if e, ok := asError(err); ok && e.Class == Invalid {
+		return e.Violations
+	}
+	return nil
+}
+
+// refusedOn reports whether err refuses a create with a violation on field
+// (among others or not).
+func refusedOn(err error, field string) bool {
+	return slices.ContainsFunc(violations(err), func(v Violation) bool { return v.Field == field })
+}
+
+// refusedOnly reports whether err refuses a create for violations on field
+// and on nothing else.
+func refusedOnly(err error, field string) bool {
+	vs := violations(err)
+	return len(vs) > 0 && !slices.ContainsFunc(vs, func(v Violation) bool { return v.Field != field })
+}
 
 // maxErrorBody bounds how much of an error body is read.
 const maxErrorBody = 64 << 10
@@ -193,16 +204,11 @@ func decodeError(status int, body []byte) *Error {
 		var eb errorBody
 		if err := json.Unmarshal(trimmed, &eb); err == nil {
 			for _, v := range eb.Violations {
-				msg := strings.TrimSpace(string(v.Message))
-				if msg == "" {
-					msg = strings.TrimSpace(string(v.Title))
-				}
+				msg := cmp.Or(str(v.Message), str(v.Title))
 				e.Violations = append(e.Violations, Violation{Field: model.Clip(string(v.PropertyPath), 200), Message: model.Clip(msg, 500)})
 			}
-			e.Message = cmp.Or(strings.TrimSpace(string(eb.HydraDescription)), strings.TrimSpace(string(eb.Description)),
-				strings.TrimSpace(string(eb.Detail)), strings.TrimSpace(string(eb.Message)), strings.TrimSpace(errorText(eb.Error)),
-				strings.TrimSpace(string(eb.HydraTitle)), strings.TrimSpace(string(eb.Title)))
-			e.Message = model.Clip(e.Message, 500)
+			e.Message = model.Clip(cmp.Or(str(eb.HydraDescription), str(eb.Description), str(eb.Detail), str(eb.Message),
+				strings.TrimSpace(errorText(eb.Error)), str(eb.HydraTitle), str(eb.Title)), 500)
 			if len(e.Violations) > 0 && e.Message != "" && coveredByViolations(e.Message, e.Violations) {
 				e.Message = ""
 			}
@@ -256,14 +262,7 @@ func coveredByViolations(msg string, vs []Violation) bool {
 		if line == "" {
 			continue
 		}
-		found := false
-		for _, v := range vs {
-			if strings.Contains(line, v.Message) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(vs, func(v Violation) bool { return strings.Contains(line, v.Message) }) {
 			return false
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"maps"
 	"net/url"
-	"slices"
 	"strconv"
 	"sync"
 )
@@ -41,10 +41,8 @@ const maxPooledPage = 64 << 20
 
 // query is the list's query with the page and its size.
 func (f *fetcher) query(page int) url.Values {
-	pq := make(url.Values, len(f.q)+2)
-	for k, v := range f.q {
-		pq[k] = slices.Clone(v)
-	}
+	pq := url.Values{}
+	maps.Copy(pq, f.q) // Set replaces a value, so the lists may be shared
 	pq.Set("page", strconv.Itoa(page))
 	pq.Set("itemsPerPage", strconv.Itoa(f.perPage))
 	return pq

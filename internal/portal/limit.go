@@ -6,53 +6,27 @@ import (
 	"time"
 )
 
-// signal is what one attempt says about the portal's load.
-type signal int
-
-const (
-	// signalNone: no word on the load (not sent, the caller gave up, the
-	// connection broke): the limit stays.
-	signalNone signal = iota
-	// signalAnswered: the portal answered in time without complaining of
-	// its load (2xx, and 4xx other than 408 and 429): the limit grows.
-	signalAnswered
-	// signalOverloaded: 429, 408, 5xx or no answer within the timeout:
-	// the limit halves.
-	signalOverloaded
-)
-
-// loadSignal reads the load signal of an answered attempt's status.
-func loadSignal(status int) signal {
-	switch {
-	case status == 429 || status == 408 || status >= 500:
-		return signalOverloaded
-	case status >= 200:
-		return signalAnswered
-	}
-	return signalNone
-}
-
 // limiter bounds the requests in flight to one portal and adapts the bound
 // to the portal's answers (AIMD): every answered request adds 1/limit, so
-// the limit grows by one per round of answers up to max; an overload
-// signal halves it (never below one).
+// the limit grows by one per round of answers up to max; an overloaded
+// one halves it (never below one).
 //
 // Requests already in flight when the limit halved were sent under the old
-// limit: their overload signals tell nothing new and do not halve it again
+// limit: their overloads tell nothing new and do not halve it again
 // (each decrease starts a new epoch, and only a request started in the
-// current epoch can end it). A Retry-After holds further decreases off for
+// current epoch can end it). A Retry-After keeps further decreases off for
 // as long as it asks, so a burst of 429s answered to one wave of requests
 // costs one halving, not one per request.
 type limiter struct {
 	now func() time.Time
 	max int
 
-	mu       sync.Mutex
-	limit    float64 // current limit; floor(limit) requests may be in flight
-	inFlight int
-	epoch    uint64    // number of decreases so far
-	hold     time.Time // no decrease before this time
-	waiting  []*waiter // FIFO
+	mu        sync.Mutex
+	limit     float64 // current limit; floor(limit) requests may be in flight
+	inFlight  int
+	epoch     uint64    // number of decreases so far
+	calmUntil time.Time // no decrease before this time
+	waiting   []*waiter // FIFO
 }
 
 // waiter is a request waiting for a slot; ready is closed when it got one
@@ -70,21 +44,18 @@ func newLimiter(max int, now func() time.Time) *limiter {
 	return &limiter{now: now, max: max, limit: float64(max)}
 }
 
-// allowed is the number of requests that may be in flight now.
-func (l *limiter) allowed() int { return int(l.limit) }
-
 // current returns the number of requests that may be in flight now.
 func (l *limiter) current() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.allowed()
+	return int(l.limit)
 }
 
 // acquire waits for a slot, in the order of arrival, and returns the epoch
 // it was granted in (to hand back to release).
 func (l *limiter) acquire(ctx context.Context) (uint64, error) {
 	l.mu.Lock()
-	if l.inFlight < l.allowed() && len(l.waiting) == 0 {
+	if l.inFlight < int(l.limit) && len(l.waiting) == 0 {
 		l.inFlight++
 		e := l.epoch
 		l.mu.Unlock()
@@ -113,21 +84,21 @@ func (l *limiter) acquire(ctx context.Context) (uint64, error) {
 	return 0, context.Cause(ctx)
 }
 
-// release returns the slot of a request started in epoch, with what its
-// answer said about the load and the Retry-After it carried (0: none).
-func (l *limiter) release(epoch uint64, s signal, retryAfter time.Duration) {
+// release returns the slot of a request started in epoch, with the class
+// of its answer and the Retry-After it carried (0: none).
+func (l *limiter) release(epoch uint64, cl class, retryAfter time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.inFlight--
-	switch s {
-	case signalAnswered:
+	switch {
+	case cl == classOK || cl == classReject:
 		l.limit = min(l.limit+1/l.limit, float64(l.max))
-	case signalOverloaded:
+	case cl.overloaded():
 		now := l.now()
-		if epoch == l.epoch && !now.Before(l.hold) {
+		if epoch == l.epoch && !now.Before(l.calmUntil) {
 			l.limit = max(l.limit/2, 1)
 			l.epoch++
-			l.hold = now.Add(retryAfter)
+			l.calmUntil = now.Add(retryAfter)
 		}
 	}
 	l.grant()
@@ -135,7 +106,7 @@ func (l *limiter) release(epoch uint64, s signal, retryAfter time.Duration) {
 
 // grant hands free slots to the waiters, first come first served.
 func (l *limiter) grant() {
-	for len(l.waiting) > 0 && l.inFlight < l.allowed() {
+	for len(l.waiting) > 0 && l.inFlight < int(l.limit) {
 		w := l.waiting[0]
 		l.waiting[0] = nil
 		l.waiting = l.waiting[1:]

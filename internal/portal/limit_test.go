@@ -22,7 +22,7 @@ func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
 // an injected clock and checks the limit after each step.
 func TestLimiterAIMD(t *testing.T) {
 	type step struct {
-		sig        signal
+		cl         class
 		oldEpoch   bool          // the request started before the last decrease
 		retryAfter time.Duration // carried by the answer
 		wait       time.Duration // clock advance before the answer
@@ -33,31 +33,31 @@ func TestLimiterAIMD(t *testing.T) {
 		steps []step
 	}{
 		{"answers keep the maximum", []step{
-			{sig: signalAnswered, want: 16}, {sig: signalAnswered, want: 16},
+			{cl: classOK, want: 16}, {cl: classOK, want: 16},
 		}},
 		{"no word on the load keeps the limit", []step{
-			{sig: signalNone, want: 16}, {sig: signalOverloaded, want: 8}, {sig: signalNone, want: 8},
+			{cl: classNotSent, want: 16}, {cl: classBusy, want: 8}, {cl: classNotSent, want: 8},
 		}},
 		{"overloads of one wave halve once", []step{
-			{sig: signalOverloaded, want: 8},
-			{sig: signalOverloaded, oldEpoch: true, want: 8},
-			{sig: signalOverloaded, oldEpoch: true, want: 8},
-			{sig: signalOverloaded, want: 4},
-			{sig: signalOverloaded, want: 2},
-			{sig: signalOverloaded, want: 1},
-			{sig: signalOverloaded, want: 1},
+			{cl: classBusy, want: 8},
+			{cl: classBusy, oldEpoch: true, want: 8},
+			{cl: classBusy, oldEpoch: true, want: 8},
+			{cl: classBusy, want: 4},
+			{cl: classBusy, want: 2},
+			{cl: classBusy, want: 1},
+			{cl: classBusy, want: 1},
 		}},
 		{"Retry-After holds the next decrease off", []step{
-			{sig: signalOverloaded, retryAfter: time.Second, want: 8},
-			{sig: signalOverloaded, wait: 500 * time.Millisecond, want: 8},
-			{sig: signalOverloaded, wait: 499 * time.Millisecond, want: 8},
-			{sig: signalOverloaded, wait: time.Millisecond, want: 4},
+			{cl: classBusy, retryAfter: time.Second, want: 8},
+			{cl: classBusy, wait: 500 * time.Millisecond, want: 8},
+			{cl: classBusy, wait: 499 * time.Millisecond, want: 8},
+			{cl: classBusy, wait: time.Millisecond, want: 4},
 		}},
 		{"answers grow the limit by one per round", []step{
-			{sig: signalOverloaded, want: 8}, {sig: signalOverloaded, want: 4},
+			{cl: classBusy, want: 8}, {cl: classBusy, want: 4},
 			// 4 → 4.25 → 4.49 → 4.71 → 4.92 → 5.12
-			{sig: signalAnswered, want: 4}, {sig: signalAnswered, want: 4}, {sig: signalAnswered, want: 4},
-			{sig: signalAnswered, want: 4}, {sig: signalAnswered, want: 5},
+			{cl: classOK, want: 4}, {cl: classOK, want: 4}, {cl: classOK, want: 4},
+			{cl: classOK, want: 4}, {cl: classOK, want: 5},
 		}},
 	}
 	for _, tt := range tests {
@@ -74,7 +74,7 @@ func TestLimiterAIMD(t *testing.T) {
 				if s.oldEpoch {
 					epoch--
 				}
-				l.release(epoch, s.sig, s.retryAfter)
+				l.release(epoch, s.cl, s.retryAfter)
 				if got := l.current(); got != s.want {
 					t.Fatalf("step %d: limit %d, want %d", i, got, s.want)
 				}
@@ -89,7 +89,7 @@ func TestLimiterGrowsBackToMaximum(t *testing.T) {
 	l := newLimiter(16, (&fakeClock{}).now)
 	for range 5 {
 		e, _ := l.acquire(t.Context())
-		l.release(e, signalOverloaded, 0)
+		l.release(e, classBusy, 0)
 	}
 	if got := l.current(); got != 1 {
 		t.Fatalf("limit %d after five overloads, want 1", got)
@@ -97,7 +97,7 @@ func TestLimiterGrowsBackToMaximum(t *testing.T) {
 	answers := 0
 	for l.current() < 16 {
 		e, _ := l.acquire(t.Context())
-		l.release(e, signalAnswered, 0)
+		l.release(e, classOK, 0)
 		answers++
 		if answers > 1000 {
 			t.Fatal("the limit does not grow back")
@@ -108,7 +108,7 @@ func TestLimiterGrowsBackToMaximum(t *testing.T) {
 	}
 	for range 100 {
 		e, _ := l.acquire(t.Context())
-		l.release(e, signalAnswered, 0)
+		l.release(e, classOK, 0)
 	}
 	if got := l.current(); got != 16 {
 		t.Errorf("limit %d, want it capped at 16", got)
@@ -135,7 +135,7 @@ func TestLimiterQueue(t *testing.T) {
 				}
 				done <- i
 				<-time.After(time.Duration(i+1) * time.Hour) // hold the slot
-				l.release(e, signalNone, 0)
+				l.release(e, classNotSent, 0)
 			}()
 			synctest.Wait() // queued in this order
 		}
@@ -144,8 +144,8 @@ func TestLimiterQueue(t *testing.T) {
 		}
 		// An overload halves the limit to one: releasing both first slots
 		// lets one waiter in, not two.
-		l.release(e1, signalOverloaded, 0)
-		l.release(e2, signalNone, 0)
+		l.release(e1, classBusy, 0)
+		l.release(e2, classNotSent, 0)
 		synctest.Wait()
 		order = append(order, <-done)
 		if len(done) != 0 {
@@ -176,7 +176,7 @@ func TestLimiterQueue(t *testing.T) {
 		if err := <-errc; !errors.Is(err, context.Canceled) {
 			t.Fatalf("canceled waiter: %v", err)
 		}
-		l.release(e, signalAnswered, 0)
+		l.release(e, classOK, 0)
 		synctest.Wait()
 		select {
 		case <-got:
@@ -255,7 +255,7 @@ func BenchmarkLimiter(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				l.release(e, signalAnswered, 0)
+				l.release(e, classOK, 0)
 			}
 		})
 	})

@@ -146,12 +146,12 @@ func listAll[M any](c *Client, ctx context.Context, d docWire[M], q url.Values, 
 
 // Partners lists suppliers (A) / connections (B).
 func (c *Client) Partners(ctx context.Context, f PartnerFilter) iter.Seq2[model.Partner, error] {
-	return stableList(c, ctx, c.wire.partners, encodeQuery(f), all(f.ItemsPerPage), partnerKey)
+	return stableList(c, ctx, c.wire.partners, encodeQuery(f), all(f.ItemsPerPage), func(p model.Partner) string { return p.Code })
 }
 
 // Items lists SKUs (A) / variants (B).
 func (c *Client) Items(ctx context.Context, f ItemFilter) iter.Seq2[model.Item, error] {
-	return stableList(c, ctx, c.wire.items, encodeQuery(f), all(f.ItemsPerPage), itemKey)
+	return stableList(c, ctx, c.wire.items, encodeQuery(f), all(f.ItemsPerPage), func(it model.Item) string { return it.SKU })
 }
 
 // Packagings lists variant packagings (B).
@@ -176,7 +176,7 @@ func (c *Client) CarrierServices(ctx context.Context, f CarrierServiceFilter) it
 
 // Inbounds lists receptions (A) / purchase orders (B).
 func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.Inbound, error] {
-	return withSKUs(c, ctx, stableList(c, ctx, c.wire.inbounds, encodeQuery(f), all(0), inboundKey), func(in *model.Inbound) error {
+	return withSKUs(stableList(c, ctx, c.wire.inbounds, encodeQuery(f), all(0), func(in model.Inbound) string { return in.OrderNumber }), func(in *model.Inbound) error {
 		for i := range in.Lines {
 			if err := c.fillSKU(ctx, &in.Lines[i].SKU, in.Lines[i].VariantID); err != nil {
 				return err
@@ -188,7 +188,7 @@ func (c *Client) Inbounds(ctx context.Context, f InboundFilter) iter.Seq2[model.
 
 // withSKUs completes every document of a list with fill (SKUs of variants
 // given as bare ids).
-func withSKUs[T any](c *Client, ctx context.Context, seq iter.Seq2[T, error], fill func(*T) error) iter.Seq2[T, error] {
+func withSKUs[T any](seq iter.Seq2[T, error], fill func(*T) error) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		for v, err := range seq {
 			if err == nil {
@@ -206,7 +206,7 @@ func (c *Client) fillSKU(ctx context.Context, sku *string, variantID int64) erro
 	if *sku != "" || variantID == 0 {
 		return nil
 	}
-	s, err := c.skuOf(ctx, variantID)
+	s, err := c.SKUOf(ctx, variantID)
 	*sku = s
 	return err
 }
@@ -229,7 +229,7 @@ func (c *Client) Outbounds(ctx context.Context, f OutboundFilter) iter.Seq2[mode
 			params = append(slices.Clone(params), p)
 		}
 	}
-	all := withSKUs(c, ctx, stableList(c, ctx, c.wire.outbounds, f.query(params...), all(0), outboundKey), func(o *model.Outbound) error {
+	all := withSKUs(stableList(c, ctx, c.wire.outbounds, f.query(params...), all(0), func(o model.Outbound) string { return o.OrderNumber }), func(o *model.Outbound) error {
 		for i := range o.Lines {
 			if err := c.fillSKU(ctx, &o.Lines[i].SKU, o.Lines[i].VariantID); err != nil {
 				return err
@@ -269,14 +269,14 @@ func (c *Client) ShippingUnitEvents(ctx context.Context, f EventFilter) iter.Seq
 
 // Stocks lists stock levels.
 func (c *Client) Stocks(ctx context.Context, f StockFilter) iter.Seq2[model.Stock, error] {
-	return withSKUs(c, ctx, stableList(c, ctx, stocksDoc, encodeQuery(f), all(f.ItemsPerPage), func(s model.Stock) string { return idOr(s.VariantID, s.SKU) }), func(s *model.Stock) error {
+	return withSKUs(stableList(c, ctx, stocksDoc, encodeQuery(f), all(f.ItemsPerPage), func(s model.Stock) string { return idOr(s.VariantID, s.SKU) }), func(s *model.Stock) error {
 		return c.fillSKU(ctx, &s.SKU, s.VariantID)
 	})
 }
 
 // Movements lists stock movements.
 func (c *Client) Movements(ctx context.Context, f MovementFilter) iter.Seq2[model.Movement, error] {
-	return withSKUs(c, ctx, stableList(c, ctx, c.wire.movements, encodeQuery(f), all(f.ItemsPerPage), func(m model.Movement) string { return idOr(m.ID, "") }), func(m *model.Movement) error {
+	return withSKUs(stableList(c, ctx, c.wire.movements, encodeQuery(f), all(f.ItemsPerPage), func(m model.Movement) string { return idOr(m.ID, "") }), func(m *model.Movement) error {
 		return c.fillSKU(ctx, &m.SKU, m.VariantID)
 	})
 }
@@ -330,12 +330,6 @@ func (c *Client) findPackaging(ctx context.Context, sku, code string) (model.Pac
 	return first(listAll(c, ctx, packagingsB, q, lookup),
 		func(p model.Packaging) bool { return p.Code == code && (p.SKU == "" || p.SKU == sku) })
 }
-
-// Keys by which stableList tells the documents of a list apart.
-func partnerKey(p model.Partner) string   { return p.Code }
-func itemKey(it model.Item) string        { return it.SKU }
-func inboundKey(in model.Inbound) string  { return in.OrderNumber }
-func outboundKey(o model.Outbound) string { return o.OrderNumber }
 
 // idOr is the key of a document by its portal id, else by other (a
 // document with neither has no key).

@@ -104,10 +104,11 @@ func TestPagingIncomplete(t *testing.T) {
 		n, per    int
 		wantSeen  int
 		wantPages int
+		ahead     int // pages that may be requested ahead before the error shows
 		wantErr   string
 	}{
-		{"short", 5, 3, 5, 3, "ended after 5 of the 7 documents"},
-		{"same-page", 5, 1, 1, 2, "page 2 is the same as page 1"},
+		{"short", 5, 3, 5, 3, 0, "ended after 5 of the 7 documents"},
+		{"same-page", 5, 1, 1, 2, 1, "page 2 is the same as page 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.style, func(t *testing.T) {
@@ -121,8 +122,8 @@ func TestPagingIncomplete(t *testing.T) {
 			if seen != tt.wantSeen {
 				t.Errorf("listed %d before the error, want %d", seen, tt.wantSeen)
 			}
-			if pages := len(rec.all()); pages != tt.wantPages {
-				t.Errorf("pages requested: got %d want %d", pages, tt.wantPages)
+			if pages := len(rec.all()); pages < tt.wantPages || pages > tt.wantPages+tt.ahead {
+				t.Errorf("pages requested: got %d want %d (+%d ahead)", pages, tt.wantPages, tt.ahead)
 			}
 		})
 	}
@@ -140,18 +141,19 @@ func TestPagingStopsEarly(t *testing.T) {
 	}
 }
 
-// TestFilterQueries checks the query of every list's filter.
+// TestFilterQueries checks the query of every list's filter, and the
+// names of the order status filter whatever the config says.
 func TestFilterQueries(t *testing.T) {
 	ts := time.Date(2026, 11, 21, 10, 30, 0, 0, time.FixedZone("CET", 3600))
 	sev := 0
-	type run func(c *Client)
-	tests := []struct {
+	type tcase struct {
 		name    string
 		edition model.Edition
 		path    string
-		do      run
+		do      func(c *Client)
 		want    string
-	}{
+	}
+	tests := []tcase{
 		{"partners", model.EditionA, "/api/connections", func(c *Client) {
 			for range c.Partners(t.Context(), PartnerFilter{Name: "Nor", Codes: []string{"A", "B"}, Relationship: "Manufacturer"}) {
 			}
@@ -209,6 +211,25 @@ func TestFilterQueries(t *testing.T) {
 			}
 		}, "createdAt[after]=2026-11-21T09:30:00+00:00&itemsPerPage=50&page=1&variant.id=3"},
 	}
+	// Edition A's documents name the order status filter twice; whatever
+	// the config says, both names are sent (and a third name the config
+	// gives is added), so that a portal honouring either one returns the
+	// shipped orders only.
+	for _, f := range []struct{ config, want string }{
+		{"status.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"fulfillmentStatus.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+		{"fulfillmentStatus", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&fulfillmentStatus[]=75&fulfillmentStatus[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
+	} {
+		tests = append(tests, tcase{"order status filter " + f.config, model.EditionA, "/api/sales_orders", func(c *Client) {
+			c.cfg.ShipmentStatusFilter = f.config
+			for _, err := range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{75, 80}}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, f.want})
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -226,42 +247,6 @@ func TestFilterQueries(t *testing.T) {
 			got, _ := url.QueryUnescape(reqs[0].RawQuery)
 			if reqs[0].Path != tt.path || got != tt.want {
 				t.Errorf("got %s?%s\nwant %s?%s", reqs[0].Path, got, tt.path, tt.want)
-			}
-		})
-	}
-}
-
-// TestOrderStatusFilterNames: Edition A's documents name the order status
-// filter twice; whatever the config says, both names are sent (and a third
-// name the config gives is added), so that a portal honouring either one
-// returns the shipped orders only.
-func TestOrderStatusFilterNames(t *testing.T) {
-	tests := []struct{ config, want string }{
-		{"status.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
-		{"fulfillmentStatus.code", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
-		{"", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
-		{"fulfillmentStatus", "fulfillmentStatus.code[]=75&fulfillmentStatus.code[]=80&fulfillmentStatus[]=75&fulfillmentStatus[]=80&itemsPerPage=50&page=1&status.code[]=75&status.code[]=80"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.config, func(t *testing.T) {
-			srv, rec := serve(t, func(w http.ResponseWriter, r *http.Request) {
-				reply(w, 200, `{"hydra:member":[],"hydra:totalItems":0}`)
-			})
-			c := testClient(t, model.EditionA, srv.URL, func(c *Config) {
-				c.ItemsPerPage = 50
-				c.ShipmentStatusFilter = tt.config
-			})
-			for _, err := range c.Outbounds(t.Context(), OutboundFilter{StatusCodes: []int{75, 80}}) {
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			reqs := rec.all()
-			if len(reqs) != 1 {
-				t.Fatalf("%d requests", len(reqs))
-			}
-			if got, _ := url.QueryUnescape(reqs[0].RawQuery); got != tt.want {
-				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
 	}

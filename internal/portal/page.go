@@ -43,14 +43,14 @@ func decodePage[M any](b []byte, one func([]byte) (M, error)) (page[M], error) {
 type PageResult = page[json.RawMessage]
 
 // envelope is a collection page in either form: JSON-LD ("hydra:member")
-// or plain ("member"), its members read as T.
-type envelope[T any] struct {
-	HydraMember []T       `json:"hydra:member"`
-	Member      []T       `json:"member"`
-	HydraTotal  *wInt     `json:"hydra:totalItems"`
-	Total       *wInt     `json:"totalItems"`
-	HydraView   *pageView `json:"hydra:view"`
-	View        *pageView `json:"view"`
+// or plain ("member").
+type envelope struct {
+	HydraMember []json.RawMessage `json:"hydra:member"`
+	Member      []json.RawMessage `json:"member"`
+	HydraTotal  *wInt             `json:"hydra:totalItems"`
+	Total       *wInt             `json:"totalItems"`
+	HydraView   *pageView         `json:"hydra:view"`
+	View        *pageView         `json:"view"`
 }
 
 // pageView is the "hydra:view" (or "view") of a page.
@@ -59,19 +59,19 @@ type pageView struct {
 	Next      string `json:"next"`
 }
 
-// readEnvelope reads a collection page, its members as T, and its paging
-// (the "hydra:" names first; a total of -1 when the page does not say); a
-// bare JSON array is accepted as a page without totals.
-func readEnvelope[T any](b []byte) (page[T], error) {
+// decodePageRaw reads a collection page, its members kept raw, and its
+// paging (the "hydra:" names first; a total of -1 when the page does not
+// say); a bare JSON array is accepted as a page without totals.
+func decodePageRaw(b []byte) (PageResult, error) {
 	b = bytes.TrimSpace(b)
-	p := page[T]{TotalItems: -1}
+	p := PageResult{TotalItems: -1}
 	if len(b) > 0 && b[0] == '[' {
 		if err := json.Unmarshal(b, &p.Members); err != nil {
 			return p, fmt.Errorf("reading collection: %w", err)
 		}
 		return p, nil
 	}
-	var e envelope[T]
+	var e envelope
 	if err := json.Unmarshal(b, &e); err != nil {
 		return p, fmt.Errorf("reading collection: %w", err)
 	}
@@ -97,7 +97,3 @@ func readEnvelope[T any](b []byte) (page[T], error) {
 	}
 	return p, nil
 }
-
-// decodePageRaw reads a collection page with encoding/json, its members
-// kept raw.
-func decodePageRaw(b []byte) (PageResult, error) { return readEnvelope[json.RawMessage](b) }

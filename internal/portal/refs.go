@@ -51,22 +51,76 @@ func (r Ref) String() string {
 	return fmt.Sprintf("%s %q", r.Field, r.Code)
 }
 
-// ItemRefs are the references of a SKU (A: its supplier).
-func (c *Client) ItemRefs(it model.Item) []Ref {
-	if c.cfg.Edition == model.EditionA && it.SupplierID == 0 && it.SupplierCode != "" {
-		return []Ref{{Kind: RefPartner, Code: it.SupplierCode, Field: "supplierCode"}}
+// headerRef is a reference of a document to be resolved into one of its
+// id fields.
+type headerRef struct {
+	Ref
+	id *int64
+}
+
+// open are the references of hs that have a code and no id yet.
+func open(hs []headerRef) []Ref {
+	var refs []Ref
+	for _, h := range hs {
+		if *h.id == 0 && h.Code != "" {
+			refs = append(refs, h.Ref)
+		}
 	}
-	return nil
+	return refs
+}
+
+// itemRefs are the references of a SKU: in A, its supplier.
+func (c *Client) itemRefs(it *model.Item) []headerRef {
+	if c.cfg.Edition != model.EditionA {
+		return nil
+	}
+	return []headerRef{{Ref{Kind: RefPartner, Code: it.SupplierCode, Field: "supplierCode"}, &it.SupplierID}}
+}
+
+// inboundRefs are the references of a reception's or purchase order's
+// header: its supplier and (B) its warehouse.
+func (c *Client) inboundRefs(in *model.Inbound) []headerRef {
+	hs := []headerRef{{Ref{Kind: RefPartner, Code: in.SupplierCode, Field: "supplierCode"}, &in.SupplierID}}
+	if c.cfg.Edition == model.EditionB {
+		hs = append(hs, headerRef{Ref{Kind: RefWarehouse, Code: in.WarehouseCode, Field: "warehouseCode"}, &in.WarehouseLocation})
+	}
+	return hs
+}
+
+// outboundRefs are the references of a sales order's header (B): its
+// warehouse, ship-to and billing connections (unless embedded), carrier
+// and carrier service.
+func (c *Client) outboundRefs(o *model.Outbound) []headerRef {
+	if c.cfg.Edition != model.EditionB {
+		return nil
+	}
+	hs := []headerRef{{Ref{Kind: RefWarehouse, Code: o.WarehouseCode, Field: "warehouseCode"}, &o.WarehouseLocation}}
+	if o.ShipTo == nil {
+		hs = append(hs, headerRef{Ref{Kind: RefPartner, Code: o.ShipToCode, Field: "shipToCode"}, &o.ShipToID})
+	}
+	if o.BillingTo == nil {
+		hs = append(hs, headerRef{Ref{Kind: RefPartner, Code: o.BillingToCode, Field: "billingToCode"}, &o.BillingToID})
+	}
+	return append(hs,
+		headerRef{Ref{Kind: RefCarrier, Code: o.CarrierCode, Field: "carrierCode"}, &o.CarrierID},
+		headerRef{Ref{Kind: RefCarrierService, Code: o.CarrierServiceCode, Scope: o.CarrierCode, Field: "carrierServiceCode"}, &o.CarrierServiceID})
+}
+
+// ItemRefs are the references of a SKU (A: its supplier).
+func (c *Client) ItemRefs(it model.Item) []Ref { return open(c.itemRefs(&it)) }
+
+// packagingRefs are the references of a packaging: its variant and its
+// supplier (whose id goes as a string).
+func packagingRefs(p model.Packaging, variant, supplier *int64) []headerRef {
+	return []headerRef{{Ref{Kind: RefSKU, Code: p.SKU, Field: "sku"}, variant},
+		{Ref{Kind: RefPartner, Code: p.SupplierCode, Field: "supplierCode"}, supplier}}
 }
 
 // PackagingRefs are the references of a packaging: its variant and its
 // supplier.
 func (c *Client) PackagingRefs(p model.Packaging) []Ref {
-	refs := []Ref{{Kind: RefSKU, Code: p.SKU, Field: "sku"}}
-	if p.SupplierCode != "" {
-		refs = append(refs, Ref{Kind: RefPartner, Code: p.SupplierCode, Field: "supplierCode"})
-	}
-	return refs
+	var variant, supplier int64
+	return open(packagingRefs(p, &variant, &supplier))
 }
 
 // InboundRefs are the references of a reception or purchase order: its
@@ -74,13 +128,7 @@ func (c *Client) PackagingRefs(p model.Packaging) []Ref {
 // carries their master data (CreateInbound creates them; their supplier
 // counts instead).
 func (c *Client) InboundRefs(in model.Inbound) []Ref {
-	var refs []Ref
-	if in.SupplierID == 0 && in.SupplierCode != "" {
-		refs = append(refs, Ref{Kind: RefPartner, Code: in.SupplierCode, Field: "supplierCode"})
-	}
-	if c.cfg.Edition == model.EditionB && in.WarehouseLocation == 0 && in.WarehouseCode != "" {
-		refs = append(refs, Ref{Kind: RefWarehouse, Code: in.WarehouseCode, Field: "warehouseCode"})
-	}
+	refs := open(c.inboundRefs(&in))
 	for _, l := range in.Lines {
 		switch {
 		case l.VariantID != 0 || l.SKU == "":
@@ -101,24 +149,7 @@ func (c *Client) InboundRefs(in model.Inbound) []Ref {
 // SKUs and (A) reception lines; (B) its warehouse, ship-to and billing
 // connections, carrier and carrier service.
 func (c *Client) OutboundRefs(o model.Outbound) []Ref {
-	var refs []Ref
-	if c.cfg.Edition == model.EditionB {
-		if o.WarehouseLocation == 0 && o.WarehouseCode != "" {
-			refs = append(refs, Ref{Kind: RefWarehouse, Code: o.WarehouseCode, Field: "warehouseCode"})
-		}
-		if o.ShipTo == nil && o.ShipToID == 0 && o.ShipToCode != "" {
-			refs = append(refs, Ref{Kind: RefPartner, Code: o.ShipToCode, Field: "shipToCode"})
-		}
-		if o.BillingTo == nil && o.BillingToID == 0 && o.BillingToCode != "" {
-			refs = append(refs, Ref{Kind: RefPartner, Code: o.BillingToCode, Field: "billingToCode"})
-		}
-		if o.CarrierID == 0 && o.CarrierCode != "" {
-			refs = append(refs, Ref{Kind: RefCarrier, Code: o.CarrierCode, Field: "carrierCode"})
-		}
-		if o.CarrierServiceID == 0 && o.CarrierServiceCode != "" {
-			refs = append(refs, Ref{Kind: RefCarrierService, Code: o.CarrierServiceCode, Scope: o.CarrierCode, Field: "carrierServiceCode"})
-		}
-	}
+	refs := open(c.outboundRefs(&o))
 	for _, l := range o.Lines {
 		if l.VariantID == 0 && l.SKU != "" {
 			refs = append(refs, Ref{Kind: RefSKU, Code: l.SKU, Field: "sku"})
@@ -151,44 +182,24 @@ func (c *Client) MissingRefs(ctx context.Context, refs []Ref) (map[Ref]string, e
 		switch r.Kind {
 		case RefSKU:
 			skus = append(skus, r.Code)
-			continue
 		case RefReceptionLine:
 			if err := c.checkReceptionLine(ctx, r, receptions, missing); err != nil {
 				return nil, err
 			}
-			continue
-		}
-		var err error
-		switch r.Kind {
-		case RefPartner:
-			_, err = c.resolvePartner(ctx, r.Code, r.Field)
-		case RefWarehouse:
-			_, err = c.ResolveWarehouse(ctx, r.Code)
-		case RefCarrier:
-			_, err = c.ResolveCarrier(ctx, r.Code)
-		case RefCarrierService:
-			_, err = c.resolveService(ctx, r.Code, r.Scope)
 		default:
-			return nil, fmt.Errorf("checking references: unknown kind %q", r.Kind)
-		}
-		if err := noteMissing(r, err, missing); err != nil {
-			return nil, err
+			_, err := c.resolve(ctx, r)
+			if err := noteMissing(r, err, missing); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if len(skus) > 0 {
-		_, err := c.ResolveSKUs(ctx, skus)
-		if err != nil && !IsInvalid(err) {
-			return nil, err
-		}
-		if err != nil {
-			for _, r := range refs {
-				if r.Kind != RefSKU {
-					continue
-				}
-				if id, miss := c.refs.get(RefSKU, r.Code); id == 0 && miss {
-					missing[r] = c.unresolved(RefSKU, r.Field, r.Code).Violations[0].Message
-				}
-			}
+	ids, err := c.ResolveSKUs(ctx, skus)
+	if err != nil && !IsInvalid(err) {
+		return nil, err
+	}
+	for _, r := range refs {
+		if r.Kind == RefSKU && r.Code != "" && ids[r.Code] == 0 {
+			missing[r] = c.unresolved(r).Violations[0].Message
 		}
 	}
 	return missing, nil

@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -60,22 +61,24 @@ type refKey struct {
 	code string
 }
 
+type refID struct {
+	kind RefKind
+	id   int64
+}
+
 // refCache maps codes to portal ids. Found ids are kept for the client's
-// life; misses for missTTL. Reference lists (warehouses, carriers, carrier
-// services) are loaded whole, once, and again only when a code misses
-// after missTTL.
+// life; misses for missTTL. Whole lists (see load) are read once, and
+// again only when a code or id misses after missTTL.
 type refCache struct {
 	mu     sync.RWMutex
 	ids    map[refKey]int64
 	misses map[refKey]time.Time // until
-	skus   map[int64]string     // variant id -> SKU
-	codes  map[int64]string     // connection id -> code
+	codes  map[refID]string     // the ids' codes
 
-	walkMu sync.Mutex
-	walked map[Resource]time.Time // when a whole list was last read into the cache
+	loading map[RefKind]*sync.Mutex // held while the kind's whole list is read
 
 	listMu   sync.Mutex
-	loaded   map[RefKind]time.Time
+	loaded   map[RefKind]time.Time // when the kind's whole list was last read
 	services []CarrierService
 	clients  []WarehouseClient    // the account's warehouse clients, for warehouseIDs
 	known    map[RefKind][]string // codes of the reference lists, for messages
@@ -83,9 +86,12 @@ type refCache struct {
 }
 
 func newRefCache(now func() time.Time) *refCache {
-	return &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, skus: map[int64]string{}, codes: map[int64]string{},
-		walked: map[Resource]time.Time{}, loaded: map[RefKind]time.Time{},
-		known: map[RefKind][]string{}, now: now}
+	r := &refCache{ids: map[refKey]int64{}, misses: map[refKey]time.Time{}, codes: map[refID]string{},
+		loading: map[RefKind]*sync.Mutex{}, loaded: map[RefKind]time.Time{}, known: map[RefKind][]string{}, now: now}
+	for _, k := range []RefKind{RefPartner, RefSKU, RefWarehouse, RefCarrier, RefCarrierService} {
+		r.loading[k] = new(sync.Mutex)
+	}
+	return r
 }
 
 func (r *refCache) get(k RefKind, code string) (id int64, missing bool) {
@@ -103,25 +109,13 @@ func (r *refCache) put(k RefKind, code string, id int64) {
 	defer r.mu.Unlock()
 	r.ids[refKey{k, code}] = id
 	delete(r.misses, refKey{k, code})
-	switch k {
-	case RefSKU:
-		r.skus[id] = code
-	case RefPartner:
-		r.codes[id] = code
-	}
+	r.codes[refID{k, id}] = code
 }
 
-func (r *refCache) partner(id int64) (string, bool) {
+func (r *refCache) code(k RefKind, id int64) (string, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	s, ok := r.codes[id]
-	return s, ok
-}
-
-func (r *refCache) sku(id int64) (string, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	s, ok := r.skus[id]
+	s, ok := r.codes[refID{k, id}]
 	return s, ok
 }
 
@@ -139,30 +133,69 @@ func (c *Client) Remember(kind RefKind, code string, id int64) {
 	}
 }
 
-// unresolved is the Invalid error of a code that is not on the portal.
-func (c *Client) unresolved(kind RefKind, field, code string) *Error {
-	var msg string
-	switch kind {
-	case RefPartner:
+// unresolved is the Invalid error of a reference that is not on the
+// portal, on its column.
+func (c *Client) unresolved(r Ref) *Error {
+	msg := r.String() + " is not on the portal"
+	switch {
+	case r.Kind == RefPartner:
 		what := c.wire.partners.what
-		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, code, what, what)
-	case RefSKU:
-		msg = fmt.Sprintf("SKU %q is not on the portal: create the SKU first or add it to a SKU file", code)
-	default:
-		what := strings.ReplaceAll(string(kind), "_", " ")
-		msg = fmt.Sprintf("%s %q is not on the portal", what, code)
+		msg = fmt.Sprintf("%s %q is not on the portal: create the %s first or add it to a %s file", what, r.Code, what, what)
+	case r.Kind == RefSKU:
+		msg += ": create the SKU first or add it to a SKU file"
+	case r.Scope == "":
 		c.refs.listMu.Lock()
-		known := slices.Clone(c.refs.known[kind])
+		known := slices.Clone(c.refs.known[r.Kind])
 		c.refs.listMu.Unlock()
 		if len(known) > 0 {
 			slices.Sort(known)
-			known = slices.Compact(known)
-			msg += ": use one of " + strings.Join(known, ", ")
+			msg += ": use one of " + strings.Join(slices.Compact(known), ", ")
 		} else {
-			msg += fmt.Sprintf(": the portal lists no %s for this account", what)
+			msg += fmt.Sprintf(": the portal lists no %s for this account", strings.ReplaceAll(string(r.Kind), "_", " "))
 		}
 	}
-	return &Error{Class: Invalid, Violations: []Violation{{Field: field, Message: msg}}}
+	return &Error{Class: Invalid, Violations: []Violation{{Field: r.Field, Message: msg}}}
+}
+
+// resolve returns the id of what r refers to.
+func (c *Client) resolve(ctx context.Context, r Ref) (int64, error) {
+	switch r.Kind {
+	case RefPartner:
+		return c.resolvePartner(ctx, r.Code, r.Field)
+	case RefSKU:
+		return c.resolveSKU(ctx, r.Code)
+	case RefWarehouse, RefCarrier:
+		return c.resolveRef(ctx, r.Kind, r.Field, r.Code)
+	case RefCarrierService:
+		return c.resolveService(ctx, r.Code, r.Scope)
+	}
+	return 0, fmt.Errorf("resolving %s %q: unknown kind %q", r.Field, r.Code, r.Kind)
+}
+
+// resolveAll resolves the references of hs that have a code and no id yet
+// into their ids; a code not on the portal is gathered in refs.
+func (c *Client) resolveAll(ctx context.Context, refs *refErrors, hs []headerRef) error {
+	for _, h := range hs {
+		if *h.id != 0 || h.Code == "" {
+			continue
+		}
+		id, err := c.resolve(ctx, h.Ref)
+		if err := refs.add(err); err != nil {
+			return err
+		}
+		*h.id = id
+	}
+	return nil
+}
+
+// resolveRefs is resolveAll with an error naming every code not on the
+// portal.
+func (c *Client) resolveRefs(ctx context.Context, hs []headerRef) error {
+	var refs refErrors
+	if err := c.resolveAll(ctx, &refs, hs); err != nil {
+		return err
+	}
+	return refs.err()
 }
 
 // ResolvePartner returns the id of the supplier (A) or connection (B)
@@ -174,7 +207,7 @@ func (c *Client) ResolvePartner(ctx context.Context, code string) (int64, error)
 func (c *Client) resolvePartner(ctx context.Context, code, field string) (int64, error) {
 	if id, missing := c.refs.get(RefPartner, code); id != 0 || missing {
 		if missing {
-			return 0, c.unresolved(RefPartner, field, code)
+			return 0, c.unresolved(Ref{Kind: RefPartner, Code: code, Field: field})
 		}
 		return id, nil
 	}
@@ -184,7 +217,7 @@ func (c *Client) resolvePartner(ctx context.Context, code, field string) (int64,
 	}
 	if !found {
 		c.refs.miss(RefPartner, code)
-		return 0, c.unresolved(RefPartner, field, code)
+		return 0, c.unresolved(Ref{Kind: RefPartner, Code: code, Field: field})
 	}
 	c.refs.put(RefPartner, code, p.ID)
 	return p.ID, nil
@@ -213,10 +246,7 @@ func (c *Client) ResolveSKUs(ctx context.Context, codes []string) (map[string]in
 			ask = append(ask, code)
 		}
 	}
-	for len(ask) > 0 {
-		n := min(len(ask), skuChunk)
-		chunk := ask[:n]
-		ask = ask[n:]
+	for chunk := range slices.Chunk(ask, skuChunk) {
 		if err := c.lookupSKUs(ctx, chunk, out); err != nil {
 			return out, fmt.Errorf("resolving SKUs: %w", err)
 		}
@@ -232,7 +262,7 @@ func (c *Client) ResolveSKUs(ctx context.Context, codes []string) (map[string]in
 	}
 	e := &Error{Class: Invalid}
 	for _, code := range missing {
-		e.Violations = append(e.Violations, c.unresolved(RefSKU, "sku", code).Violations...)
+		e.Violations = append(e.Violations, c.unresolved(Ref{Kind: RefSKU, Code: code, Field: "sku"}).Violations...)
 	}
 	return out, e
 }
@@ -332,11 +362,7 @@ func (c *Client) resolveService(ctx context.Context, code, carrierCode string) (
 	case len(match) == 0 && cached != 0:
 		return cached, nil
 	case len(match) == 0:
-		e := c.unresolved(RefCarrierService, "carrierServiceCode", code)
-		if carrierCode != "" {
-			e.Violations[0].Message = fmt.Sprintf("carrier service %q of carrier %q is not on the portal", code, carrierCode)
-		}
-		return 0, e
+		return 0, c.unresolved(Ref{Kind: RefCarrierService, Code: code, Scope: carrierCode, Field: "carrierServiceCode"})
 	}
 	var carriers []string
 	for _, s := range match {
@@ -356,47 +382,49 @@ func (c *Client) resolveRef(ctx context.Context, kind RefKind, field, code strin
 	if id, _ := c.refs.get(kind, code); id != 0 {
 		return id, nil
 	}
-	c.refs.listMu.Lock()
-	at, ok := c.refs.loaded[kind]
-	stale := !ok || c.refs.now().Sub(at) >= missTTL
-	c.refs.listMu.Unlock()
-	if stale {
-		if err := c.loadRefs(ctx, kind, at); err != nil {
-			return 0, fmt.Errorf("resolving %s %q: %w", field, code, err)
-		}
+	if err := c.load(ctx, kind, missTTL); err != nil {
+		return 0, fmt.Errorf("resolving %s %q: %w", field, code, err)
 	}
-	// Checked after reading the load time: a load that finished meanwhile
-	// has filled the cache.
 	if id, _ := c.refs.get(kind, code); id != 0 {
 		return id, nil
 	}
-	return 0, c.unresolved(kind, field, code)
+	return 0, c.unresolved(Ref{Kind: kind, Code: code, Field: field})
 }
 
-// loadRefs lists a whole reference list into the cache, unless another
-// caller loaded it since seenAt.
-func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) error {
+// anyAge is the maxAge of a list read once for the client's life.
+const anyAge = time.Duration(math.MaxInt64)
+
+// load reads the whole list of kind into the cache, unless it was read
+// within maxAge (by another caller too, while this one waited for it).
+func (c *Client) load(ctx context.Context, kind RefKind, maxAge time.Duration) error {
+	mu := c.refs.loading[kind]
+	mu.Lock()
+	defer mu.Unlock()
 	c.refs.listMu.Lock()
-	defer c.refs.listMu.Unlock()
-	if at := c.refs.loaded[kind]; !at.Equal(seenAt) {
+	at, ok := c.refs.loaded[kind]
+	c.refs.listMu.Unlock()
+	if ok && c.refs.now().Sub(at) < maxAge {
 		return nil
 	}
 	var (
-		known []string
-		err   error
+		known    []string // the codes of a reference list, for messages
+		clients  []WarehouseClient
+		services []CarrierService
+		err      error
 	)
 	switch kind {
+	case RefSKU:
+		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, model.MaxItemsPerPage, func(it model.Item) (string, int64) { return it.SKU, it.ID })
+	case RefPartner:
+		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, model.MaxItemsPerPage, func(p model.Partner) (string, int64) { return p.Code, p.ID })
 	case RefWarehouse:
-		var clients []WarehouseClient
 		known, err = loadCodes(c, ctx, warehouseClientsB, kind, 0, func(w WarehouseClient) (string, int64) {
 			clients = append(clients, w)
 			return w.WarehouseCode, w.WarehouseID
 		})
-		c.refs.clients = clients
 	case RefCarrier:
 		known, err = loadCodes(c, ctx, carriersB, kind, 0, func(cr Carrier) (string, int64) { return cr.Code, cr.ID })
 	case RefCarrierService:
-		var services []CarrierService
 		count := map[string]int{}
 		for s, lerr := range listAll(c, ctx, carrierServicesB, nil, all(0)) {
 			if lerr != nil {
@@ -413,10 +441,17 @@ func (c *Client) loadRefs(ctx context.Context, kind RefKind, seenAt time.Time) e
 				c.refs.put(RefCarrierService, s.Code, s.ID)
 			}
 		}
-		c.refs.services = services
 	}
 	if err != nil {
 		return err
+	}
+	c.refs.listMu.Lock()
+	defer c.refs.listMu.Unlock()
+	switch kind {
+	case RefWarehouse:
+		c.refs.clients = clients
+	case RefCarrierService:
+		c.refs.services = services
 	}
 	c.refs.known[kind] = known
 	c.refs.loaded[kind] = c.refs.now()
@@ -440,74 +475,61 @@ func loadCodes[M any](c *Client, ctx context.Context, d docWire[M], kind RefKind
 	return known, nil
 }
 
-// SKUOf returns the SKU of a variant id: from the cache, else from the
-// variant list, read whole into the cache (see walk). A variant the portal
-// does not list is an error IsNotFound reports.
+// SKUOf returns the SKU of a variant id (see codeOf). Lists whose lines
+// carry the variant as a bare id (Edition A receptions and orders, Edition
+// B sales orders) are completed with it.
 func (c *Client) SKUOf(ctx context.Context, variantID int64) (string, error) {
-	return c.skuOf(ctx, variantID)
-}
-
-// skuOf is SKUOf. Lists whose lines carry the variant as a bare id (Edition
-// A receptions and orders, Edition B sales orders) are completed with it.
-// The documents list no item read (GET <variants>/<id>), so none is made:
-// the variant list, in pages of the API's largest size, costs one request
-// per 10,000 variants and answers every other id of the run as well.
-func (c *Client) skuOf(ctx context.Context, id int64) (string, error) {
-	if s, ok := c.refs.sku(id); ok {
-		return s, nil
-	}
-	if id <= 0 {
-		return "", &Error{Class: Invalid, Message: fmt.Sprintf("variant id %d is not a portal id: ids are positive", id)}
-	}
-	if err := c.walk(ctx, Variants); err != nil {
-		return "", fmt.Errorf("reading the SKU of variant %d: %w", id, err)
-	}
-	if s, ok := c.refs.sku(id); ok {
-		return s, nil
-	}
-	return "", &Error{Class: NotFound, Path: c.paths[Variants],
-		Message: fmt.Sprintf("reading the SKU of variant %d: the variant list does not hold it", id)}
+	return c.codeOf(ctx, RefSKU, variantID)
 }
 
 // Partner returns the supplier (A) / connection (B) with this id, its ID
-// and Code set: from the cache, else from the connection list, read whole
-// into the cache (the documents list no item read). An id the portal does
-// not list is an error IsNotFound reports.
+// and Code set (see codeOf).
 func (c *Client) Partner(ctx context.Context, id int64) (model.Partner, error) {
-	if code, ok := c.refs.partner(id); ok {
-		return model.Partner{ID: id, Code: code}, nil
+	code, err := c.codeOf(ctx, RefPartner, id)
+	if err != nil {
+		return model.Partner{}, err
 	}
-	if id <= 0 {
-		return model.Partner{}, &Error{Class: Invalid, Message: fmt.Sprintf("connection id %d is not a portal id: ids are positive", id)}
-	}
-	if err := c.walk(ctx, Connections); err != nil {
-		return model.Partner{}, fmt.Errorf("reading connection %d: %w", id, err)
-	}
-	if code, ok := c.refs.partner(id); ok {
-		return model.Partner{ID: id, Code: code}, nil
-	}
-	return model.Partner{}, &Error{Class: NotFound, Path: c.paths[Connections],
-		Message: fmt.Sprintf("reading connection %d: the connection list does not hold it", id)}
+	return model.Partner{ID: id, Code: code}, nil
 }
 
-// walk reads the whole list of variants or connections into the cache
-// (codes by id), unless it was read within missTTL.
-func (c *Client) walk(ctx context.Context, r Resource) error {
-	c.refs.walkMu.Lock()
-	defer c.refs.walkMu.Unlock()
-	if at, ok := c.refs.walked[r]; ok && c.refs.now().Sub(at) < missTTL {
-		return nil
+// codeOf returns the code of a variant (RefSKU) or connection (RefPartner)
+// id: from the cache, else from the variant or connection list, read whole
+// into the cache (see load). The documents list no item read (GET
+// <variants>/<id>), so none is made: the list, in pages of the API's
+// largest size, costs one request per 10,000 documents and answers every
+// other id of the run as well. An id the portal does not list is an error
+// IsNotFound reports.
+func (c *Client) codeOf(ctx context.Context, k RefKind, id int64) (string, error) {
+	r, noun, reading := Variants, "variant", fmt.Sprintf("reading the SKU of variant %d", id)
+	if k == RefPartner {
+		r, noun, reading = Connections, "connection", fmt.Sprintf("reading connection %d", id)
 	}
-	var err error
-	switch r {
-	case Variants:
-		_, err = loadCodes(c, ctx, c.wire.items, RefSKU, model.MaxItemsPerPage, func(it model.Item) (string, int64) { return it.SKU, it.ID })
-	case Connections:
-		_, err = loadCodes(c, ctx, c.wire.partners, RefPartner, model.MaxItemsPerPage, func(p model.Partner) (string, int64) { return p.Code, p.ID })
+	if s, ok := c.refs.code(k, id); ok {
+		return s, nil
 	}
-	if err != nil {
-		return err
+	if id <= 0 {
+		return "", &Error{Class: Invalid, Message: fmt.Sprintf("%s id %d is not a portal id: ids are positive", noun, id)}
 	}
-	c.refs.walked[r] = c.refs.now()
-	return nil
+	if err := c.load(ctx, k, missTTL); err != nil {
+		return "", fmt.Errorf("%s: %w", reading, err)
+	}
+	if s, ok := c.refs.code(k, id); ok {
+		return s, nil
+	}
+	return "", &Error{Class: NotFound, Path: c.paths[r], Message: fmt.Sprintf("%s: the %s list does not hold it", reading, noun)}
+}
+
+// ForgetMisses drops the codes the client believes missing from the
+// portal (kept for missTTL after a lookup found nothing) and when the
+// whole lists were read, so that the next resolution asks the portal
+// again. A replay calls it: an operator replays a file because a clerk has
+// just created the missing SKU or supplier.
+func (c *Client) ForgetMisses() {
+	r := c.refs
+	r.mu.Lock()
+	clear(r.misses)
+	r.mu.Unlock()
+	r.listMu.Lock()
+	clear(r.loaded)
+	r.listMu.Unlock()
 }

@@ -2,7 +2,8 @@ package portal
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"filebridge/internal/model"
@@ -28,8 +29,9 @@ const (
 )
 
 // editionResources is the one table of which collections each edition
-// serves. Edition A's suppliers are connections, SKUs variants, receptions
-// purchase orders and orders sales orders, under the same default paths.
+// serves (B every one). Edition A's suppliers are connections, SKUs
+// variants, receptions purchase orders and orders sales orders, under the
+// same default paths.
 var editionResources = map[model.Edition][]Resource{
 	model.EditionA: {Connections, Variants, PurchaseOrders, SalesOrders, Stocks, StockMovements},
 	model.EditionB: {Connections, Variants, VariantPackagings, WarehouseClients, Carriers, CarrierServices,
@@ -37,20 +39,10 @@ var editionResources = map[model.Edition][]Resource{
 }
 
 // AllResources lists every resource name any edition knows, sorted.
-func AllResources() []Resource {
-	return []Resource{CarrierServices, Carriers, Connections, Fulfillments, PurchaseOrders, SalesOrders,
-		ShippingUnitEvents, ShippingUnits, StockMovements, Stocks, VariantPackagings, Variants, WarehouseClients}
-}
+func AllResources() []Resource { return slices.Sorted(slices.Values(editionResources[model.EditionB])) }
 
 // Serves reports whether the edition has the resource.
-func Serves(e model.Edition, r Resource) bool {
-	for _, x := range editionResources[e] {
-		if x == r {
-			return true
-		}
-	}
-	return false
-}
+func Serves(e model.Edition, r Resource) bool { return slices.Contains(editionResources[e], r) }
 
 // DefaultPath is the path of a resource relative to the base URL (which
 // includes /api): "/" + the resource name.
@@ -67,33 +59,19 @@ func NewPaths(e model.Edition, overrides map[string]string) (Paths, error) {
 	for _, r := range editionResources[e] {
 		p[r] = DefaultPath(r)
 	}
-	keys := make([]string, 0, len(overrides))
-	for k := range overrides {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(overrides)) {
 		v := overrides[k]
-		r := Resource(k)
-		known := false
-		for _, x := range AllResources() {
-			known = known || x == r
-		}
-		if !known {
-			return nil, fmt.Errorf("paths: unknown resource %q: use one of %s", k, joinResources(AllResources()))
+		if !slices.Contains(AllResources(), Resource(k)) {
+			var names []string
+			for _, r := range AllResources() {
+				names = append(names, string(r))
+			}
+			return nil, fmt.Errorf("paths: unknown resource %q: use one of %s", k, strings.Join(names, ", "))
 		}
 		if !strings.HasPrefix(v, "/") {
 			return nil, fmt.Errorf("paths: %s = %q must start with \"/\" (it is relative to base_url)", k, v)
 		}
-		p[r] = strings.TrimRight(v, "/")
+		p[Resource(k)] = strings.TrimRight(v, "/")
 	}
 	return p, nil
-}
-
-func joinResources(rs []Resource) string {
-	s := make([]string, len(rs))
-	for i, r := range rs {
-		s[i] = string(r)
-	}
-	return strings.Join(s, ", ")
 }

@@ -21,23 +21,38 @@ import (
 	"filebridge/internal/backoff"
 )
 
-// class is what to do after one attempt of a request.
+// class is what one attempt's answer, or its failure, says: what the
+// retry loop does next, and what the limiter learns of the portal's load
+// (answered: it grows; overloaded: it halves; else it stays).
 type class int
 
 const (
-	classOK       class = iota // 2xx, response read
-	classRetry                 // not processed (not sent, 429, 408): send again after a wait
-	classUnknown               // may have been processed (sent, no answer; 5xx): a POST looks up first
-	classReject                // refused for good (4xx): decode the body
+	classOK       class = iota // 2xx, response read; answered
+	classReject                // refused for good (4xx): decode the body; answered
+	classBusy                  // 429, 408 or not sent in time: send again after a wait; overloaded
+	classNotSent               // not sent whole: send again after a wait
+	classUnknown               // sent, no (readable) answer: may have been processed, a POST looks up first
+	classTimedOut              // as classUnknown, no answer within the timeout; overloaded
+	classFailed                // 5xx: as classUnknown; overloaded
 	classCanceled              // the caller's context is done
 )
+
+// overloaded reports whether the class says the portal is overloaded.
+func (cl class) overloaded() bool {
+	return cl == classBusy || cl == classTimedOut || cl == classFailed
+}
+
+// unknown reports whether the attempt may have been processed.
+func (cl class) unknown() bool {
+	return cl == classUnknown || cl == classTimedOut || cl == classFailed
+}
 
 // sendError is a failed attempt without a usable response.
 type sendError struct {
 	err        error
 	written    bool // the whole request reached the connection
 	callerDone bool // the caller's context ended
-	timedOut   bool // no answer within the timeout (an overload signal)
+	timedOut   bool // no answer within the timeout
 }
 
 func (e *sendError) Error() string { return e.err.Error() }
@@ -48,11 +63,17 @@ func (e *sendError) Unwrap() error { return e.err }
 func classify(resp *http.Response, err error) class {
 	if err != nil {
 		var se *sendError
-		switch {
-		case errors.As(err, &se) && se.callerDone:
-			return classCanceled
-		case errors.As(err, &se) && !se.written:
-			return classRetry
+		if errors.As(err, &se) {
+			switch {
+			case se.callerDone:
+				return classCanceled
+			case !se.written && se.timedOut:
+				return classBusy
+			case !se.written:
+				return classNotSent
+			case se.timedOut:
+				return classTimedOut
+			}
 		}
 		return classUnknown
 	}
@@ -60,9 +81,9 @@ func classify(resp *http.Response, err error) class {
 	case s >= 200 && s < 300:
 		return classOK
 	case s == http.StatusTooManyRequests || s == http.StatusRequestTimeout:
-		return classRetry
+		return classBusy
 	case s >= 500:
-		return classUnknown
+		return classFailed
 	}
 	return classReject
 }
@@ -90,19 +111,28 @@ func releaseBody(b *bytes.Buffer) {
 	}
 }
 
-// attempt sends one request under the adaptive concurrency limit and the
-// per-request timeout, and tells the limiter what the answer said about
-// the portal's load. On 2xx it decodes the body into out (when not nil);
-// otherwise it returns up to maxErrorBody bytes of the body. The returned
-// response's body is always drained and closed.
-func (c *Client) attempt(ctx context.Context, method, path string, q url.Values, body []byte, out any) (*http.Response, []byte, error) {
+// attempt sends one request under the adaptive concurrency limit and
+// tells the limiter what its class says about the portal's load.
+func (c *Client) attempt(ctx context.Context, method, path string, q url.Values, body []byte, out any) (*http.Response, []byte, class, error) {
 	epoch, err := c.lim.acquire(ctx)
 	if err != nil {
-		return nil, nil, &sendError{err: err, callerDone: true}
+		return nil, nil, classCanceled, &sendError{err: err, callerDone: true}
 	}
-	load, retryAfter := signalNone, time.Duration(0)
-	defer func() { c.lim.release(epoch, load, retryAfter) }()
+	resp, errBody, err := c.roundTrip(ctx, method, path, q, body, out)
+	cl := classify(resp, err)
+	var retryAfter time.Duration
+	if resp != nil && cl.overloaded() {
+		retryAfter, _ = c.retryAfter(resp)
+	}
+	c.lim.release(epoch, cl, retryAfter)
+	return resp, errBody, cl, err
+}
 
+// roundTrip sends one request within the per-request timeout. On 2xx it
+// decodes the body into out (when not nil); otherwise it returns up to
+// maxErrorBody bytes of the body. The returned response's body is always
+// drained and closed.
+func (c *Client) roundTrip(ctx context.Context, method, path string, q url.Values, body []byte, out any) (*http.Response, []byte, error) {
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	// WroteRequest fires once the whole request went out: after that, a
@@ -137,11 +167,7 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		se := c.sendFailure(ctx, err, written.Load())
-		if se.timedOut {
-			load = signalOverloaded
-		}
-		return nil, nil, se
+		return nil, nil, c.sendFailure(ctx, err, written.Load())
 	}
 	defer drainClose(resp.Body)
 	if debug {
@@ -158,19 +184,10 @@ func (c *Client) attempt(ctx context.Context, method, path string, q url.Values,
 			}
 			if err != nil {
 				// Processed, but unreadable: the outcome is unknown.
-				se := c.sendFailure(ctx, fmt.Errorf("reading the %d response: %w", resp.StatusCode, err), true)
-				if se.timedOut {
-					load = signalOverloaded
-				}
-				return nil, nil, se
+				return nil, nil, c.sendFailure(ctx, fmt.Errorf("reading the %d response: %w", resp.StatusCode, err), true)
 			}
 		}
-		load = signalAnswered
 		return resp, nil, nil
-	}
-	load = loadSignal(resp.StatusCode)
-	if load == signalOverloaded {
-		retryAfter, _ = c.retryAfter(resp)
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return resp, b, nil
@@ -216,19 +233,14 @@ func drainClose(b io.ReadCloser) {
 	_ = b.Close()
 }
 
-// failure builds the *Error of an attempt that did not succeed.
-func failure(method, path string, resp *http.Response, body []byte, err error, cl class) *Error {
+// failure builds the *Error of an attempt that did not succeed: its
+// class is the status's (decodeError), Transient without a response.
+func failure(method, path string, resp *http.Response, body []byte, err error) *Error {
 	var e *Error
 	if resp != nil {
 		e = decodeError(resp.StatusCode, body)
 	} else {
-		e = &Error{Class: Transient, Err: err}
-		if err != nil {
-			e.Message = err.Error()
-		}
-	}
-	if cl == classRetry || cl == classUnknown {
-		e.Class = Transient
+		e = &Error{Class: Transient, Err: err, Message: err.Error()}
 	}
 	e.Method, e.Path = method, path
 	return e
@@ -253,19 +265,18 @@ type request struct {
 // limiter that attempt goes through. A refusal returns its *Error.
 func (c *Client) send(ctx context.Context, r request) error {
 	for n := 0; ; n++ {
-		resp, body, err := c.attempt(ctx, r.method, r.path, r.query, r.body, r.out)
-		cl := classify(resp, err)
+		resp, body, cl, err := c.attempt(ctx, r.method, r.path, r.query, r.body, r.out)
 		switch cl {
 		case classOK:
 			return nil
 		case classCanceled:
 			return canceled(ctx, r.doing)
 		}
-		e := failure(r.method, r.path, resp, body, err, cl)
+		e := failure(r.method, r.path, resp, body, err)
 		if cl == classReject {
 			return e
 		}
-		if cl == classUnknown && r.unknown != nil {
+		if cl.unknown() && r.unknown != nil {
 			if stop, err := r.unknown(ctx, e); stop {
 				return err
 			}

@@ -80,28 +80,13 @@ func (c *Client) withWarehouse(ctx context.Context, code string, warehouseID int
 	return out, err
 }
 
-// refusedOn reports whether err refuses a create with a violation on field
-// (among others or not).
-func refusedOn(err error, field string) bool {
-	e, ok := asError(err)
-	if !ok || e.Class != Invalid {
-		return false
-	}
-	return slices.ContainsFunc(e.Violations, func(v Violation) bool { return v.Field == field })
-}
-
 // warehouseOf returns the code of the account's warehouse with this id
 // ("" when no warehouse client names it), reading the warehouse clients
 // once: an Edition B file may give warehouseLocation as the warehouse's id
 // itself, which the portal may read as a warehouse client's.
 func (c *Client) warehouseOf(ctx context.Context, id int64) (string, error) {
-	c.refs.listMu.Lock()
-	at, loaded := c.refs.loaded[RefWarehouse]
-	c.refs.listMu.Unlock()
-	if !loaded {
-		if err := c.loadRefs(ctx, RefWarehouse, at); err != nil {
-			return "", fmt.Errorf("reading the warehouse clients: %w", err)
-		}
+	if err := c.load(ctx, RefWarehouse, anyAge); err != nil {
+		return "", fmt.Errorf("reading the warehouse clients: %w", err)
 	}
 	c.refs.listMu.Lock()
 	defer c.refs.listMu.Unlock()

@@ -88,28 +88,22 @@ type wireTable struct {
 // stocksDoc is the stock record of both editions.
 var stocksDoc = docOf[model.Stock](Stocks, "stock", nil, nil, nil)
 
-var (
-	codeKey  = []string{"code"}
-	skuKey   = []string{"sku"}
-	orderKey = []string{"orderNumber"}
-)
-
 // wireTables is the one table of both editions' documents.
 var wireTables = map[model.Edition]*wireTable{
-	model.EditionA: {
-		partners:  docOf[model.Partner](Connections, "supplier", codeKey, bodyOf[model.Partner](model.EditionA, model.KindPartner), nil),
-		items:     docOf[model.Item](Variants, "SKU", skuKey, bodyOf[model.Item](model.EditionA, model.KindItem), nil),
-		inbounds:  docOf[model.Inbound](PurchaseOrders, "reception", orderKey, bodyOf[model.Inbound](model.EditionA, model.KindInbound), nil),
-		outbounds: docOf[model.Outbound](SalesOrders, "order", orderKey, bodyOf[model.Outbound](model.EditionA, model.KindOutbound), fixOutbound),
+	model.EditionA: editionTable(model.EditionA, "supplier", "reception", "order"),
+	model.EditionB: editionTable(model.EditionB, "connection", "purchase order", "sales order"),
+}
+
+// editionTable is the wireTable of edition e, which calls its partners,
+// inbounds and outbounds by these names.
+func editionTable(e model.Edition, partner, inbound, outbound string) *wireTable {
+	return &wireTable{
+		partners:  docOf[model.Partner](Connections, partner, []string{"code"}, bodyOf[model.Partner](e, model.KindPartner), nil),
+		items:     docOf[model.Item](Variants, "SKU", []string{"sku"}, bodyOf[model.Item](e, model.KindItem), nil),
+		inbounds:  docOf[model.Inbound](PurchaseOrders, inbound, []string{"orderNumber"}, bodyOf[model.Inbound](e, model.KindInbound), nil),
+		outbounds: docOf[model.Outbound](SalesOrders, outbound, []string{"orderNumber"}, bodyOf[model.Outbound](e, model.KindOutbound), fixOutbound),
 		movements: docOf[model.Movement](StockMovements, "stock movement", nil, nil, nil),
-	},
-	model.EditionB: {
-		partners:  docOf[model.Partner](Connections, "connection", codeKey, bodyOf[model.Partner](model.EditionB, model.KindPartner), nil),
-		items:     docOf[model.Item](Variants, "SKU", skuKey, bodyOf[model.Item](model.EditionB, model.KindItem), nil),
-		inbounds:  docOf[model.Inbound](PurchaseOrders, "purchase order", orderKey, bodyOf[model.Inbound](model.EditionB, model.KindInbound), nil),
-		outbounds: docOf[model.Outbound](SalesOrders, "sales order", orderKey, bodyOf[model.Outbound](model.EditionB, model.KindOutbound), fixOutbound),
-		movements: docOf[model.Movement](StockMovements, "stock movement", nil, nil, nil),
-	},
+	}
 }
 
 // The documents only Edition B has. A packaging's body needs its
