@@ -23,15 +23,8 @@ type Cursor struct {
 
 func scanCursor(sc scanner) (Cursor, error) {
 	var c Cursor
-	var at, keys, updated string
-	if err := sc.Scan(&c.Outbox, &c.Export, &at, &keys, &updated); err != nil {
-		return Cursor{}, err
-	}
-	var err error
-	if c.At, err = parseTime(at); err != nil {
-		return Cursor{}, err
-	}
-	if c.UpdatedAt, err = parseTime(updated); err != nil {
+	var keys string
+	if err := sc.Scan(&c.Outbox, &c.Export, timeCol{&c.At}, &keys, timeCol{&c.UpdatedAt}); err != nil {
 		return Cursor{}, err
 	}
 	if err := json.Unmarshal([]byte(keys), &c.Keys); err != nil {

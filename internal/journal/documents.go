@@ -78,14 +78,14 @@ const documentColumns = `file_id, key, src_rows, result, portal_id, message, att
 
 func scanDocument(sc scanner) (Document, error) {
 	var doc Document
-	var updated string
-	if err := sc.Scan(&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
-		&doc.Attempts, &updated); err != nil {
-		return Document{}, err
-	}
-	var err error
-	doc.UpdatedAt, err = parseTime(updated)
+	err := doc.scan(sc)
 	return doc, err
+}
+
+// scan reads documentColumns, then the rest of the row into more.
+func (doc *Document) scan(sc scanner, more ...any) error {
+	return sc.Scan(append([]any{&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
+		&doc.Attempts, timeCol{&doc.UpdatedAt}}, more...)...)
 }
 
 func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]Document, error) {
@@ -125,10 +125,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 	now := formatTime(d.now())
 	err := d.write(ctx, func(tx *txn) error {
 		if f != nil {
-			res, err := tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f)...)
-			if err == nil {
-				err = affectedOne(res)
-			}
+			err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f)...))
 			if err == nil && summary != "" {
 				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = ? WHERE id = ?`, summary, fileID)
 			}
@@ -193,15 +190,9 @@ func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Se
 		var lastID int64 = -1
 		for {
 			var page []Document
-			err := d.r.eachRow(ctx, func(sc scanner) error {
+			err := eachRow(ctx, d.r, func(sc scanner) error {
 				var doc Document
-				var updated string
-				if err := sc.Scan(&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
-					&doc.Attempts, &updated, &doc.Body, &doc.FirstRow, &lastID); err != nil {
-					return err
-				}
-				var err error
-				doc.UpdatedAt, err = parseTime(updated)
+				err := doc.scan(sc, &doc.Body, &doc.FirstRow, &lastID)
 				page = append(page, doc)
 				return err
 			}, q, fileID, lastRow, lastID, docBatch)
@@ -264,11 +255,8 @@ func (d *DB) Document(ctx context.Context, fileID int64, key string) (Document, 
 // document found "sending" after a restart may or may not exist in the
 // portal and must be looked up by its key before it is sent again.
 func (d *DB) StartAttempt(ctx context.Context, fileID int64, key string) error {
-	res, err := d.exec(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
-		updated_at = ? WHERE file_id = ? AND key = ?`, formatTime(d.now()), fileID, key)
-	if err == nil {
-		err = affectedOne(res)
-	}
+	err := affectedOne(d.exec(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
+		updated_at = ? WHERE file_id = ? AND key = ?`, formatTime(d.now()), fileID, key))
 	if err != nil {
 		return fmt.Errorf("starting an attempt for document %s of file %d: %w", key, fileID, err)
 	}
@@ -280,11 +268,8 @@ func (d *DB) SetResult(ctx context.Context, fileID int64, key string, r Result, 
 	if !r.Valid() {
 		return fmt.Errorf("recording the result of document %s of file %d: unknown result %q", key, fileID, r)
 	}
-	res, err := d.exec(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
-		updated_at = ? WHERE file_id = ? AND key = ?`, r, portalID, msg, formatTime(d.now()), fileID, key)
-	if err == nil {
-		err = affectedOne(res)
-	}
+	err := affectedOne(d.exec(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
+		updated_at = ? WHERE file_id = ? AND key = ?`, r, portalID, msg, formatTime(d.now()), fileID, key))
 	if err != nil {
 		return fmt.Errorf("recording the result of document %s of file %d: %w", key, fileID, err)
 	}
@@ -309,11 +294,7 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 		}
 		defer stmt.Close()
 		for _, doc := range docs {
-			res, err := stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)
-			if err == nil {
-				err = affectedOne(res)
-			}
-			if err != nil {
+			if err := affectedOne(stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
 		}
@@ -346,25 +327,20 @@ func (d *DB) DocumentCounts(ctx context.Context, fileID int64) (map[Result]int, 
 // file skip documents that another file already created.
 func (d *DB) CreatedKeys(ctx context.Context, inbox, docType string, keys []string) (map[string]Document, error) {
 	out := make(map[string]Document, len(keys))
-	const chunk = 500 // stay well under SQLite's bound-parameter limit
-	for start := 0; start < len(keys); start += chunk {
-		part := keys[start:min(start+chunk, len(keys))]
-		args := []any{inbox, inbox, docType, docType}
-		for _, k := range part {
-			args = append(args, k)
-		}
+	err := inChunks(keys, func(part []string) error {
 		docs, err := d.queryDocuments(ctx, `SELECT `+prefixed("d.", documentColumns)+`
 			FROM documents d JOIN files f ON f.id = d.file_id
 			WHERE (? = '' OR f.inbox = ?) AND (? = '' OR f.doc_type = ?)
 			AND d.result IN ('created', 'exists')
-			AND d.key IN (?`+strings.Repeat(", ?", len(part)-1)+`)
-			ORDER BY d.updated_at, d.id`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("looking up created %s documents of inbox %q: %w", docType, inbox, err)
-		}
+			AND d.key IN `+inList(len(part))+`
+			ORDER BY d.updated_at, d.id`, append([]any{inbox, inbox, docType, docType}, anys(part)...)...)
 		for _, doc := range docs {
 			out[doc.Key] = doc // ordered oldest first: the most recent wins
 		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking up created %s documents of inbox %q: %w", docType, inbox, err)
 	}
 	return out, nil
 }

@@ -81,14 +81,12 @@ func (h *instanceLock) drop(unlock bool) {
 	if h.conn == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if !unlock {
-		_ = h.conn.Raw(func(any) error { return errors.New("discard") })
-	} else if _, err := h.conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, h.key); err != nil {
-		_ = h.conn.Raw(func(any) error { return errors.New("discard") })
+	if unlock {
+		_ = unlockSession(h.conn, h.key)
+	} else {
+		dropSession(h.conn)
+		_ = h.conn.Close()
 	}
-	_ = h.conn.Close()
 	h.conn = nil
 }
 

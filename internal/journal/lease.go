@@ -49,12 +49,8 @@ func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
 // setLeases sets the end of the leases of this instance's open files
 // (doing names the change in errors) and returns how many it changed.
 func (d *DB) setLeases(ctx context.Context, until time.Time, doing string) (int64, error) {
-	res, err := d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
-		WHERE owner = ? AND state IN `+openStates, formatTime(until), d.instance)
-	if err != nil {
-		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
-	}
-	n, err := res.RowsAffected()
+	n, err := affected(d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
+		WHERE owner = ? AND state IN `+openStates, formatTime(until), d.instance))
 	if err != nil {
 		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
 	}
@@ -90,13 +86,9 @@ func (d *DB) Holds(ctx context.Context, id int64) (bool, error) {
 // the journal, looking its documents up before sending any again.
 func (d *DB) TakeOver(ctx context.Context, id int64) (bool, error) {
 	now := d.now()
-	res, err := d.w.ExecContext(ctx, `UPDATE files SET owner = ?, lease_until = ?, updated_at = ?
+	n, err := affected(d.w.ExecContext(ctx, `UPDATE files SET owner = ?, lease_until = ?, updated_at = ?
 		WHERE id = ? AND lease_until <= ? AND state IN `+openStates,
-		d.instance, formatTime(now.Add(d.lease)), formatTime(now), id, formatTime(now))
-	if err != nil {
-		return false, fmt.Errorf("taking over file %d: %w", id, err)
-	}
-	n, err := res.RowsAffected()
+		d.instance, formatTime(now.Add(d.lease)), formatTime(now), id, formatTime(now)))
 	if err != nil {
 		return false, fmt.Errorf("taking over file %d: %w", id, err)
 	}
@@ -107,23 +99,20 @@ func (d *DB) TakeOver(ctx context.Context, id int64) (bool, error) {
 // them and until when, oldest claim first: for status and for finding
 // files to take over (Lease.Expired).
 func (d *DB) Leases(ctx context.Context, inbox string) ([]Lease, error) {
-	out, err := queryAll(ctx, d.r, func(sc scanner) (Lease, error) {
-		var l Lease
-		var until string
-		if err := sc.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until); err != nil {
-			return l, err
-		}
-		var err error
-		if l.Until, err = parseTime(until); err != nil {
-			return l, fmt.Errorf("file %d: %w", l.FileID, err)
-		}
-		return l, nil
-	}, `SELECT id, inbox, name, path, state, owner, lease_until FROM files`+byInbox(inbox)+
+	out, err := queryAll(ctx, d.r, scanLease, `SELECT `+leaseColumns+` FROM files`+byInbox(inbox)+
 		` AND state IN `+openStates+` ORDER BY id`, inboxArgs(inbox)...)
 	if err != nil {
 		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
 	}
 	return out, nil
+}
+
+const leaseColumns = `id, inbox, name, path, state, owner, lease_until`
+
+func scanLease(sc scanner) (Lease, error) {
+	var l Lease
+	err := sc.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, timeCol{&l.Until})
+	return l, err
 }
 
 // ErrClaimed is returned by ClaimExclusive when the file is already an
@@ -148,14 +137,8 @@ func (e *ClaimedError) Is(target error) bool { return target == ErrClaimed }
 // upsert, locked until commit); SQLite has one writer at a time and one
 // process per journal, so there the look-up and the insert are enough.
 func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
-	if f.Inbox == "" || f.Name == "" || f.Path == "" {
-		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox, name and path are required", f.Name, f.Inbox)
-	}
-	if f.State == "" {
-		f.State = FileClaimed
-	}
-	if !f.State.Valid() {
-		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	if err := checkClaim(&f, f.Path == "", "inbox, name and path"); err != nil {
+		return 0, err
 	}
 	var id int64
 	err := d.write(ctx, func(tx *txn) error {
@@ -165,14 +148,10 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 				return err
 			}
 		}
-		var l Lease
-		var until string
-		err := tx.QueryRowContext(ctx, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
-			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path).
-			Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until)
+		l, err := scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM files
+			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path))
 		switch {
 		case err == nil:
-			l.Until, _ = parseTime(until)
 			return &ClaimedError{Lease: l}
 		case !errors.Is(err, sql.ErrNoRows):
 			return err

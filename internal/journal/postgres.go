@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -110,21 +109,14 @@ func migratePostgres(ctx context.Context, db *sql.DB) (err error) {
 	if err != nil {
 		return err
 	}
-	defer c.Close()
 	if _, err := c.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrateLockKey); err != nil {
+		_ = c.Close()
 		return fmt.Errorf("taking the migration lock: %w", err)
 	}
 	defer func() {
-		// A fresh context: the lock must go even when ctx ended.
-		uctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, uerr := c.ExecContext(uctx, `SELECT pg_advisory_unlock($1)`, migrateLockKey); uerr != nil {
-			// The connection is broken or busy: drop it, which ends the
-			// session and with it the lock.
-			_ = c.Raw(func(any) error { return errors.New("discard") })
-			if err == nil {
-				err = fmt.Errorf("releasing the migration lock: %w", uerr)
-			}
+		// The lock must go even when ctx ended: unlockSession has its own.
+		if uerr := unlockSession(c, migrateLockKey); uerr != nil && err == nil {
+			err = fmt.Errorf("releasing the migration lock: %w", uerr)
 		}
 	}()
 	if _, err := c.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS journal_schema (

@@ -9,6 +9,7 @@
 package outbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,7 +25,6 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"filebridge/internal/edi/edifact"
-	"filebridge/internal/edi/x12"
 	"filebridge/internal/folder"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/journal"
@@ -146,10 +146,7 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 		}
 		// Tried again a while: a journal restarting a moment must not
 		// leave the run "running" in the history for ever.
-		clock := r.clock
-		if clock == nil {
-			clock = clockwork.NewRealClock()
-		}
+		clock := cmp.Or(r.clock, clockwork.NewRealClock())
 		ferr := retryJournal(context.WithoutCancel(ctx), clock, log, "recording the export run",
 			clock.Now().Add(recordFor), func() error {
 				fctx, cancel := recCtx()
@@ -181,10 +178,7 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 	if err != nil {
 		return Result{}, err
 	}
-	loc := job.Location
-	if loc == nil {
-		loc = time.UTC
-	}
+	loc := cmp.Or(job.Location, time.UTC)
 	opts := job.File
 	opts.Location = loc
 	if opts.X12 != nil {
@@ -231,15 +225,20 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		if err != nil {
 			return Result{}, err
 		}
-		if opts.X12 != nil {
-			if err := r.numberX12(ctx, runID, opts.X12, start); err != nil {
+		if env := opts.X12; env != nil {
+			ctl, err := r.numberRun(ctx, runID, "x12", "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
+			if err != nil {
 				return Result{}, err
 			}
+			env.Control, env.Time = ctl%1_000_000_000, start
 		}
-		if opts.EDIFACT != nil {
-			if err := r.numberEDIFACT(ctx, runID, opts.EDIFACT, start); err != nil {
+		if env := opts.EDIFACT; env != nil {
+			// The counter the CONTRLs to that partner use.
+			ctl, err := r.numberRun(ctx, runID, "edifact", edifact.CounterKey(env.Header.Recipient))
+			if err != nil {
 				return Result{}, err
 			}
+			env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), start
 		}
 		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
@@ -304,38 +303,16 @@ type RunNumberer interface {
 	NumberRun(ctx context.Context, runID int64, partner string) (int64, error)
 }
 
-// numberX12 gives an x12 export its interchange control number, the next
-// of its receiver's counter in the journal, recorded on the run in the
-// same transaction (a number taken by a run that then fails is not used
-// again: numbers are sequential, never reused).
-func (r *Runner) numberX12(ctx context.Context, runID int64, env *x12.Envelope, at time.Time) error {
+// numberRun gives a run of a format's (x12, edifact) export its interchange
+// control number, the next of its receiver's counter in the journal,
+// recorded on the run in the same transaction (a number taken by a run
+// that then fails is not used again: numbers are sequential, never reused).
+func (r *Runner) numberRun(ctx context.Context, runID int64, format, counter string) (int64, error) {
 	rn, ok := r.Journal.(RunNumberer)
 	if !ok {
-		return fmt.Errorf("an x12 export needs a journal that numbers interchanges")
+		return 0, fmt.Errorf("an %s export needs a journal that numbers interchanges", format)
 	}
-	ctl, err := rn.NumberRun(ctx, runID, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
-	if err != nil {
-		return err
-	}
-	env.Control, env.Time = ctl%1_000_000_000, at
-	return nil
-}
-
-// numberEDIFACT gives an edifact export its interchange control
-// reference, the next of its receiver's counter in the journal (the one
-// the CONTRLs to that partner use), recorded on the run in the same
-// transaction: sequential, never reused.
-func (r *Runner) numberEDIFACT(ctx context.Context, runID int64, env *edifact.Envelope, at time.Time) error {
-	rn, ok := r.Journal.(RunNumberer)
-	if !ok {
-		return fmt.Errorf("an edifact export needs a journal that numbers interchanges")
-	}
-	ctl, err := rn.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
-	if err != nil {
-		return err
-	}
-	env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), at
-	return nil
+	return rn.NumberRun(ctx, runID, counter)
 }
 
 // admitted passes the documents the window admits (all of them without a
@@ -345,29 +322,18 @@ func (r *Runner) numberEDIFACT(ctx context.Context, runID int64, env *edifact.En
 // the digest of its rows, stamped with the time of the query (see
 // window.admitTimeless).
 func admitted(all iter.Seq2[doc, error], win *window, queried time.Time) iter.Seq2[doc, error] {
-	return func(yield func(doc, error) bool) {
-		for d, err := range all {
-			if err != nil {
-				yield(doc{}, err)
-				return
+	return filterMap(all, func(d doc) (doc, bool, error) {
+		switch {
+		case win == nil:
+		case d.ts.IsZero():
+			if !win.admitTimeless(d.key+keyDigestSep+rowsDigest(d.rows), queried) {
+				return d, false, nil
 			}
-			switch {
-			case win == nil:
-			case d.ts.IsZero():
-				if !win.admitTimeless(d.key+keyDigestSep+rowsDigest(d.rows), queried) {
-					continue
-				}
-			case !win.admit(d.key, d.ts):
-				continue
-			}
-			if len(d.rows) == 0 {
-				continue
-			}
-			if !yield(d, nil) {
-				return
-			}
+		case !win.admit(d.key, d.ts):
+			return d, false, nil
 		}
-	}
+		return d, len(d.rows) > 0, nil
+	})
 }
 
 // fileName expands the job's template and makes sure it names no existing
@@ -429,9 +395,4 @@ func (r *Runner) now() time.Time {
 	return time.Now()
 }
 
-func (r *Runner) logger() *slog.Logger {
-	if r.Logger != nil {
-		return r.Logger
-	}
-	return slog.Default()
-}
+func (r *Runner) logger() *slog.Logger { return cmp.Or(r.Logger, slog.Default()) }

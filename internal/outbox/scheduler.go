@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -153,14 +154,8 @@ type scheduled struct {
 // NewScheduler returns a scheduler whose runs take contexts derived from
 // ctx; cancelling ctx cancels running exports.
 func NewScheduler(ctx context.Context, opts SchedulerOptions) *Scheduler {
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	clock := opts.clock
-	if clock == nil {
-		clock = clockwork.NewRealClock()
-	}
+	log := cmp.Or(opts.Logger, slog.Default())
+	clock := cmp.Or(opts.clock, clockwork.NewRealClock())
 	ctx, cancel := context.WithCancel(ctx)
 	return &Scheduler{opts: opts, log: log, ctx: ctx, cancel: cancel, clock: clock, jobs: map[string]*scheduled{}}
 }
