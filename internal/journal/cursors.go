@@ -2,9 +2,7 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -41,13 +39,11 @@ func scanCursor(sc scanner) (Cursor, error) {
 func (d *DB) Cursor(ctx context.Context, outbox, export string) (Cursor, bool, error) {
 	c, err := scanCursor(d.r.QueryRowContext(ctx, `SELECT outbox, export, at, keys, updated_at
 		FROM cursors WHERE outbox = ? AND export = ?`, outbox, export))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Cursor{}, false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return Cursor{}, false, fmt.Errorf("reading the cursor of export %s/%s: %w", outbox, export, err)
 	}
-	return c, true, nil
+	return c, ok, nil
 }
 
 // Cursors lists the cursors of an outbox (empty: of every outbox), for

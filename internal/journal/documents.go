@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -134,11 +132,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 			}
 		} else {
 			var one int
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
-			}
-			if err != nil {
+			if err := notFound(tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)); err != nil {
 				return err
 			}
 		}
@@ -217,10 +211,7 @@ func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Se
 // decoding did not finish).
 func (d *DB) Summary(ctx context.Context, fileID int64) (string, error) {
 	var s string
-	err := d.r.QueryRowContext(ctx, `SELECT summary FROM files WHERE id = ?`, fileID).Scan(&s)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
+	err := notFound(d.r.QueryRowContext(ctx, `SELECT summary FROM files WHERE id = ?`, fileID).Scan(&s))
 	if err != nil {
 		return "", fmt.Errorf("reading the summary of file %d: %w", fileID, err)
 	}
@@ -241,10 +232,7 @@ func (d *DB) Documents(ctx context.Context, fileID int64) ([]Document, error) {
 func (d *DB) Document(ctx context.Context, fileID int64, key string) (Document, error) {
 	doc, err := scanDocument(d.r.QueryRowContext(ctx, `SELECT `+documentColumns+` FROM documents
 		WHERE file_id = ? AND key = ?`, fileID, key))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	if err != nil {
+	if err = notFound(err); err != nil {
 		return Document{}, fmt.Errorf("reading document %s of file %d: %w", key, fileID, err)
 	}
 	return doc, nil

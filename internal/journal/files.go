@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -143,10 +141,7 @@ func (d *DB) insertFile(ctx context.Context, q querier, f File) (int64, error) {
 // File returns the file with the id, or ErrNotFound.
 func (d *DB) File(ctx context.Context, id int64) (File, error) {
 	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return File{}, fmt.Errorf("reading file %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
+	if err = notFound(err); err != nil {
 		return File{}, fmt.Errorf("reading file %d: %w", id, err)
 	}
 	return f, nil
@@ -203,13 +198,11 @@ func (d *DB) BackfillPortal(ctx context.Context, inbox, portal string) (int64, e
 func (d *DB) ProcessedHash(ctx context.Context, inbox, portal, sha256 string) (File, bool, error) {
 	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files
 		WHERE inbox = ? AND portal = ? AND sha256 = ? AND state = 'done' ORDER BY id DESC LIMIT 1`, inbox, portal, sha256))
-	if errors.Is(err, sql.ErrNoRows) {
-		return File{}, false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return File{}, false, fmt.Errorf("looking up content %s in inbox %q: %w", sha256, inbox, err)
 	}
-	return f, true, nil
+	return f, ok, nil
 }
 
 // UpdateFile stores f's path, document type, state, counts, report and
@@ -262,12 +255,7 @@ func (d *DB) updateFileArgs(f File) []any {
 // RecentFiles lists the inbox's most recently claimed files, newest first,
 // at most limit of them (limit <= 0: all). An empty inbox lists every inbox.
 func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, error) {
-	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+byInbox(inbox)+` ORDER BY id DESC LIMIT ?`,
-		append(inboxArgs(inbox), d.limitArg(limit))...)
-	if err != nil {
-		return nil, fmt.Errorf("listing recent files of inbox %q: %w", inbox, err)
-	}
-	return fs, nil
+	return d.Files(ctx, FileFilter{Inbox: inbox, Limit: limit})
 }
 
 // FileStates counts the inbox's files per state (empty inbox: every inbox),

@@ -209,13 +209,11 @@ func (d *DB) InstanceAlive(ctx context.Context, name string) (bool, error) {
 	var token, epoch, current, seen string
 	err = d.r.QueryRowContext(ctx, `SELECT token, epoch, seen_at, (`+serverEpoch+`) FROM instances WHERE name = ?`, name).
 		Scan(&token, &epoch, &seen, &current)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return false, fmt.Errorf("checking whether instance %s runs: %w", name, err)
 	}
-	return token != "" && !d.lost(epoch, current, seen), nil
+	return ok && token != "" && !d.lost(epoch, current, seen), nil
 }
 
 func instanceLead(name string) string { return "instance\x00" + name }

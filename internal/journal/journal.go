@@ -244,6 +244,22 @@ func (c timeCol) Scan(src any) error {
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
 
+// found turns the sql.ErrNoRows of a one-row read into ok false.
+func found(err error) (ok bool, _ error) {
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// notFound turns the sql.ErrNoRows of a one-row read into ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
+
 // affected is how many rows the statement that returned res and err
 // changed.
 func affected(res sql.Result, err error) (int64, error) {

@@ -43,16 +43,19 @@ func (d *DB) Now() time.Time { return d.now() }
 // (taken over after its lease ran out) is not renewed, so the count tells
 // it. Every write here is one conditional UPDATE: atomic on both backends.
 func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
-	return d.setLeases(ctx, d.now().Add(d.lease), "renewing")
+	return d.setLeases(ctx, fileLeases, d.now().Add(d.lease), "renewing the leases")
 }
 
-// setLeases sets the end of the leases of this instance's open files
-// (doing names the change in errors) and returns how many it changed.
-func (d *DB) setLeases(ctx context.Context, until time.Time, doing string) (int64, error) {
-	n, err := affected(d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
-		WHERE owner = ? AND state IN `+openStates, formatTime(until), d.instance))
+// fileLeases sets the end of the leases of an instance's open files.
+const fileLeases = `UPDATE files SET lease_until = ? WHERE owner = ? AND state IN ` + openStates
+
+// setLeases sets the end of this instance's leases the update q names
+// (its arguments: until, the instance) and returns how many it changed;
+// doing names the change in errors.
+func (d *DB) setLeases(ctx context.Context, q string, until time.Time, doing string) (int64, error) {
+	n, err := affected(d.w.ExecContext(ctx, q, formatTime(until), d.instance))
 	if err != nil {
-		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
+		return 0, fmt.Errorf("%s of instance %s: %w", doing, d.instance, err)
 	}
 	return n, nil
 }
@@ -61,7 +64,7 @@ func (d *DB) setLeases(ctx context.Context, until time.Time, doing string) (int6
 // work is done: the other instances take its open files over at their next
 // poll instead of after the lease. It returns how many it released.
 func (d *DB) ReleaseLeases(ctx context.Context) (int64, error) {
-	return d.setLeases(ctx, d.now(), "releasing")
+	return d.setLeases(ctx, fileLeases, d.now(), "releasing the leases")
 }
 
 // Holds reports whether this instance holds the open file id with a lease

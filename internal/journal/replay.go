@@ -98,10 +98,8 @@ func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
 // linkedReplay returns the replay request file f answers, when linked.
 func linkedReplay(ctx context.Context, q querier, f File) (Replay, bool, error) {
 	r, err := scanReplay(q.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, f.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Replay{}, false, nil
-	}
-	return r, err == nil, err
+	ok, err := found(err)
+	return r, ok, err
 }
 
 // openReplay returns the oldest replay request for f's inbox and name not

@@ -167,13 +167,11 @@ const lastTick = `SELECT ` + runColumns + ` FROM export_runs
 // LastTick returns the newest tick of an export; false when it has none.
 func (d *DB) LastTick(ctx context.Context, outbox, export string) (ExportRun, bool, error) {
 	t, err := scanRun(d.r.QueryRowContext(ctx, lastTick, outbox, export))
-	if errors.Is(err, sql.ErrNoRows) {
-		return ExportRun{}, false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return ExportRun{}, false, fmt.Errorf("reading the last tick of export %s/%s: %w", outbox, export, err)
 	}
-	return t, true, nil
+	return t, ok, nil
 }
 
 // ExpireTick ends the lease of t's run now, when its instance is known to
@@ -197,12 +195,8 @@ func (d *DB) ExpireTick(ctx context.Context, t ExportRun) (bool, error) {
 // RenewTicks extends the lease of every tick this instance is running to
 // Lease from now, and returns how many there are.
 func (d *DB) RenewTicks(ctx context.Context) (int64, error) {
-	n, err := affected(d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ? WHERE owner = ? AND state = 'running' AND tick != ''`,
-		formatTime(d.now().Add(d.lease)), d.instance))
-	if err != nil {
-		return 0, fmt.Errorf("renewing the export runs of instance %s: %w", d.instance, err)
-	}
-	return n, nil
+	return d.setLeases(ctx, `UPDATE export_runs SET lease_until = ? WHERE owner = ? AND state = 'running' AND tick != ''`,
+		d.now().Add(d.lease), "renewing the export runs")
 }
 
 // Ticks lists the claimed ticks of an export, newest first, at most limit
