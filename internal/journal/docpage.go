@@ -69,7 +69,7 @@ func (d *DB) FindKeys(ctx context.Context, q string, limit int) ([]KeyHit, bool,
 		f.inbox, f.name, f.doc_type, f.state, f.claimed_at
 		FROM documents d JOIN files f ON f.id = d.file_id
 		WHERE lower(d.key) LIKE ? ESCAPE '\'
-		ORDER BY d.file_id DESC, d.id LIMIT ?`, containing(strings.ToLower(q)), d.limitArg(limit+1))
+		ORDER BY d.file_id DESC, d.id LIMIT ?`, containing(strings.ToLower(q)), d.dl.limitArg(limit+1))
 	if err != nil {
 		return nil, false, fmt.Errorf("searching documents for %q: %w", q, err)
 	}

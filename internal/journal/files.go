@@ -64,7 +64,7 @@ type File struct {
 	// it, or file errors): only a corrected file helps, not a replay.
 	FixFile bool
 	// Resolved says how a failed file left the work queue (zero: open).
-	// Only Resolve and ResolveBy write it.
+	// Only Acknowledge and ResolveBy write it.
 	Resolved Resolution
 }
 

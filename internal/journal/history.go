@@ -120,7 +120,7 @@ func (f FileFilter) where() (string, []any) {
 // Files lists the files the filter selects, newest first (by claim order).
 func (d *DB) Files(ctx context.Context, f FileFilter) ([]File, error) {
 	where, args := f.where()
-	args = append(args, d.limitArg(f.Limit), max(f.Offset, 0))
+	args = append(args, d.dl.limitArg(f.Limit), max(f.Offset, 0))
 	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing files: %w", err)

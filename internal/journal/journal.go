@@ -308,6 +308,3 @@ func inChunks(keys []string, fn func(part []string) error) error {
 	}
 	return nil
 }
-
-// limitArg turns a non-positive limit into the database's "no limit".
-func (d *DB) limitArg(limit int) any { return d.dl.limitArg(limit) }

@@ -165,7 +165,7 @@ func (d *DB) RunsPage(ctx context.Context, f RunFilter) ([]ExportRun, int, error
 		return nil, 0, fmt.Errorf("counting runs of export %s/%s: %w", f.Outbox, f.Export, err)
 	}
 	runs, err := d.queryRuns(ctx, `SELECT `+runColumns+where+` ORDER BY id DESC LIMIT ? OFFSET ?`,
-		append(args, d.limitArg(f.Limit), max(f.Offset, 0))...)
+		append(args, d.dl.limitArg(f.Limit), max(f.Offset, 0))...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing runs of export %s/%s: %w", f.Outbox, f.Export, err)
 	}

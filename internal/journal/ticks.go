@@ -204,7 +204,7 @@ func (d *DB) RenewTicks(ctx context.Context) (int64, error) {
 func (d *DB) Ticks(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {
 	return d.queryTicks(ctx, `SELECT `+runColumns+` FROM export_runs
 		WHERE tick != '' AND (? = '' OR outbox = ?) AND (? = '' OR export = ?)
-		ORDER BY tick DESC, outbox, export LIMIT ?`, outbox, outbox, export, export, d.limitArg(limit))
+		ORDER BY tick DESC, outbox, export LIMIT ?`, outbox, outbox, export, export, d.dl.limitArg(limit))
 }
 
 // LastTicks lists the newest tick of every export, by outbox and export.
