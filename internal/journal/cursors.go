@@ -46,17 +46,6 @@ func (d *DB) Cursor(ctx context.Context, outbox, export string) (Cursor, bool, e
 	return c, ok, nil
 }
 
-// Cursors lists the cursors of an outbox (empty: of every outbox), for
-// `status`.
-func (d *DB) Cursors(ctx context.Context, outbox string) ([]Cursor, error) {
-	out, err := queryAll(ctx, d.r, scanCursor, `SELECT outbox, export, at, keys, updated_at FROM cursors
-		WHERE (? = '' OR outbox = ?) ORDER BY outbox, export`, outbox, outbox)
-	if err != nil {
-		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
-	}
-	return out, nil
-}
-
 // SaveCursor stores the export's cursor, replacing the previous one. Call
 // it only once the export file is durably in place.
 //

@@ -63,12 +63,5 @@ func (d *DB) KeepAlive(ctx context.Context, every <-chan time.Time, log *slog.Lo
 		}
 	}
 	beat()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-every:
-			beat()
-		}
-	}
+	onBeats(ctx, every, beat)
 }

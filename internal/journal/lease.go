@@ -173,15 +173,22 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 // renewal is logged and retried at the next beat: the lease has room for
 // two misses.
 func (d *DB) KeepLeases(ctx context.Context, every <-chan time.Time, log *slog.Logger) {
+	onBeats(ctx, every, func() {
+		if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("renewing the leases of this instance's files failed; retrying at the next beat",
+				"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
+		}
+	})
+}
+
+// onBeats calls fn at every beat of the channel until ctx ends.
+func onBeats(ctx context.Context, every <-chan time.Time, fn func()) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-every:
-			if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("renewing the leases of this instance's files failed; retrying at the next beat",
-					"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
-			}
+			fn()
 		}
 	}
 }
