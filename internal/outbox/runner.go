@@ -77,6 +77,15 @@ type Journal interface {
 	// OwnsTick fails when ctx is the run of a tick (journal.WithTick)
 	// this instance no longer holds: the file must not go in place.
 	OwnsTick(ctx context.Context) error
+	// KeepCopy keeps a compressed copy of the file a run wrote, so that a
+	// clerk can send it again once the other side took it away (kept
+	// with the runs).
+	KeepCopy(ctx context.Context, runID int64, size int64, gz []byte) error
+	// NumberRun gives a run the next interchange control number of the
+	// partner's counter, recorded on the run in the same transaction (a
+	// number taken by a run that then fails is not used again: numbers
+	// are sequential, never reused).
+	NumberRun(ctx context.Context, runID int64, partner string) (int64, error)
 }
 
 var _ Journal = (*journal.DB)(nil)
@@ -103,7 +112,7 @@ type Runner struct {
 	// still exported. Default DefaultOverlapMargin; negative: none.
 	OverlapMargin time.Duration
 	// CopyLimit is the largest compressed copy of a file kept for a
-	// re-send when the Journal is a CopyKeeper; default MaxCopy.
+	// re-send; default MaxCopy.
 	CopyLimit int
 
 	// clock paces the retries of the run's record (tests); default the
@@ -161,10 +170,10 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 	if err != nil {
 		return res, fmt.Errorf("exporting %s: %w", job.Name(), err)
 	}
-	if keep, ok := r.Journal.(CopyKeeper); ok && res.copy != nil {
+	if res.copy != nil {
 		// A copy for a re-send; the file is in place whether it is kept or not.
 		kctx, cancel := recCtx()
-		if kerr := keep.KeepCopy(kctx, runID, res.copy.size, res.copy.gz.Bytes()); kerr != nil {
+		if kerr := r.Journal.KeepCopy(kctx, runID, res.copy.size, res.copy.gz.Bytes()); kerr != nil {
 			log.Warn("keeping a copy of the export file for a re-send", "file", res.File, "error", kerr)
 		}
 		cancel()
@@ -226,7 +235,7 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 			return Result{}, err
 		}
 		if env := opts.X12; env != nil {
-			ctl, err := r.numberRun(ctx, runID, "x12", "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
+			ctl, err := r.Journal.NumberRun(ctx, runID, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
 			if err != nil {
 				return Result{}, err
 			}
@@ -234,19 +243,15 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		}
 		if env := opts.EDIFACT; env != nil {
 			// The counter the CONTRLs to that partner use.
-			ctl, err := r.numberRun(ctx, runID, "edifact", edifact.CounterKey(env.Header.Recipient))
+			ctl, err := r.Journal.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
 			if err != nil {
 				return Result{}, err
 			}
 			env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), start
 		}
-		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
-			if keep {
-				res.copy = newFileCopy(r.copyLimit())
-				w = io.MultiWriter(w, res.copy)
-			}
-			ew, err := export.NewWriter(w, schema, opts)
+			res.copy = newFileCopy(r.copyLimit())
+			ew, err := export.NewWriter(io.MultiWriter(w, res.copy), schema, opts)
 			if err != nil {
 				return err
 			}
@@ -296,23 +301,6 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		}
 	}
 	return res, nil
-}
-
-// RunNumberer numbers the EDI interchange of an export run (journal.DB).
-type RunNumberer interface {
-	NumberRun(ctx context.Context, runID int64, partner string) (int64, error)
-}
-
-// numberRun gives a run of a format's (x12, edifact) export its interchange
-// control number, the next of its receiver's counter in the journal,
-// recorded on the run in the same transaction (a number taken by a run
-// that then fails is not used again: numbers are sequential, never reused).
-func (r *Runner) numberRun(ctx context.Context, runID int64, format, counter string) (int64, error) {
-	rn, ok := r.Journal.(RunNumberer)
-	if !ok {
-		return 0, fmt.Errorf("an %s export needs a journal that numbers interchanges", format)
-	}
-	return rn.NumberRun(ctx, runID, counter)
 }
 
 // admitted passes the documents the window admits (all of them without a
