@@ -134,40 +134,25 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 		return nil, nil
 	}
 	// Most files resolve nothing: reads tell that without a write.
-	some, err := d.resolvesAny(ctx, f)
-	if err != nil || !some {
+	some, err := resolutions(ctx, d.r, f)
+	if err != nil || len(some) == 0 {
 		return nil, wrapResolve(f, err)
 	}
 	var out []int64
 	err = d.write(ctx, func(tx *txn) error {
 		out = out[:0]
-		at := formatTime(d.now())
-		if f.State == FileDone {
-			chain, err := replayChain(ctx, tx, f)
-			if err != nil {
-				return err
-			}
-			for _, r := range chain {
-				ok, err := resolve(ctx, tx, r.OriginalID, Resolution{Kind: ResolvedByReplay, FileID: f.ID, By: r.By}, at)
-				if err != nil {
-					return err
-				}
-				if ok {
-					out = append(out, r.OriginalID)
-				}
-			}
-		}
-		ids, err := failuresResolvedBy(ctx, tx, f)
+		rs, err := resolutions(ctx, tx, f)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			ok, err := resolve(ctx, tx, id, Resolution{Kind: ResolvedByFile, FileID: f.ID}, at)
+		at := formatTime(d.now())
+		for _, r := range rs {
+			ok, err := resolve(ctx, tx, r.failed, r.by, at)
 			if err != nil {
 				return err
 			}
 			if ok {
-				out = append(out, id)
+				out = append(out, r.failed)
 			}
 		}
 		return nil
@@ -178,26 +163,38 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 	return out, nil
 }
 
-// resolvesAny reads whether f resolves a failure: its replay's original,
-// or a failure failuresResolvedBy finds.
-func (d *DB) resolvesAny(ctx context.Context, f File) (bool, error) {
+// resolution is how the failed file failed is resolved.
+type resolution struct {
+	failed int64
+	by     Resolution
+}
+
+// resolutions lists the open failures finished file f resolves, each with
+// its resolution: the originals of the replays f ends when it is done,
+// nearest first, then those failuresResolvedBy finds.
+func resolutions(ctx context.Context, q querier, f File) ([]resolution, error) {
+	var out []resolution
 	if f.State == FileDone {
-		chain, err := replayChain(ctx, d.r, f)
+		chain, err := replayChain(ctx, q, f)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		for _, r := range chain {
-			o, err := d.File(ctx, r.OriginalID)
-			if err != nil && !errors.Is(err, ErrNotFound) {
-				return false, err
+			open, err := found(q.QueryRowContext(ctx, `SELECT id FROM files WHERE id = ? AND state = 'failed' AND resolved_at = ''`,
+				r.OriginalID).Scan(new(int64)))
+			if err != nil {
+				return nil, err
 			}
-			if err == nil && o.OpenFailure() {
-				return true, nil
+			if open {
+				out = append(out, resolution{r.OriginalID, Resolution{Kind: ResolvedByReplay, FileID: f.ID, By: r.By}})
 			}
 		}
 	}
-	ids, err := failuresResolvedBy(ctx, d.r, f)
-	return len(ids) > 0, err
+	ids, err := failuresResolvedBy(ctx, q, f)
+	for _, id := range ids {
+		out = append(out, resolution{id, Resolution{Kind: ResolvedByFile, FileID: f.ID}})
+	}
+	return out, err
 }
 
 // replayChain lists the replays f ends: the one f is the run of, the one
