@@ -462,18 +462,6 @@ func (s *Scheduler) Start() {
 	}
 }
 
-// NextRun returns the next time the named job ("outbox/type") runs; zero
-// before Start.
-func (s *Scheduler) NextRun(name string) (time.Time, error) {
-	s.mu.Lock()
-	sj, ok := s.jobs[name]
-	s.mu.Unlock()
-	if !ok {
-		return time.Time{}, fmt.Errorf("no export %s is scheduled", name)
-	}
-	return sj.nextRun(), nil
-}
-
 // Jobs lists the names of the scheduled jobs in the order they were added.
 func (s *Scheduler) Jobs() []string {
 	s.mu.Lock()
