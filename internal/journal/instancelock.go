@@ -57,13 +57,9 @@ func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
 	if err := d.takeInstance(ctx, h); err != nil {
 		return nil, fmt.Errorf("marking instance %s as running: %w", d.instance, err)
 	}
-	d.lockMu.Lock()
-	d.instLock = h
-	d.lockMu.Unlock()
+	d.instLock.Store(h)
 	return func() {
-		d.lockMu.Lock()
-		d.instLock = nil
-		d.lockMu.Unlock()
+		d.instLock.Store(nil)
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		// Stopped, not lost: the name is free at once, also before this
@@ -96,9 +92,7 @@ func (h *instanceLock) drop(unlock bool) {
 // lock cannot be held, and with ErrInstanceInUse when another process
 // took the name meanwhile. Without HoldInstance (SQLite) it does nothing.
 func (d *DB) KeepInstance(ctx context.Context) error {
-	d.lockMu.Lock()
-	h := d.instLock
-	d.lockMu.Unlock()
+	h := d.instLock.Load()
 	if h == nil {
 		return nil
 	}

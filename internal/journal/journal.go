@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -62,8 +63,7 @@ type DB struct {
 	probeMu  sync.Mutex
 	probedAt time.Time // last write probe that went through (CheckWritable)
 
-	lockMu   sync.Mutex
-	instLock *instanceLock // PostgreSQL: this process's instance lock (HoldInstance)
+	instLock atomic.Pointer[instanceLock] // PostgreSQL: this process's instance lock (HoldInstance)
 }
 
 // utcNow is a journal's clock unless a test sets another.
