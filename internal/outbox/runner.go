@@ -190,14 +190,6 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 	loc := cmp.Or(job.Location, time.UTC)
 	opts := job.File
 	opts.Location = loc
-	if opts.X12 != nil {
-		env := *opts.X12
-		opts.X12 = &env // the job's stays unnumbered
-	}
-	if opts.EDIFACT != nil {
-		env := *opts.EDIFACT
-		opts.EDIFACT = &env // the job's stays unnumbered
-	}
 
 	var win *window // nil: no cursor (stock)
 	switch {
@@ -234,20 +226,25 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		if err != nil {
 			return Result{}, err
 		}
-		if env := opts.X12; env != nil {
+		// The envelopes are numbered in copies: the job's stay unnumbered.
+		if opts.X12 != nil {
+			env := *opts.X12
 			ctl, err := r.Journal.NumberRun(ctx, runID, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
 			if err != nil {
 				return Result{}, err
 			}
 			env.Control, env.Time = ctl%1_000_000_000, start
+			opts.X12 = &env
 		}
-		if env := opts.EDIFACT; env != nil {
+		if opts.EDIFACT != nil {
+			env := *opts.EDIFACT
 			// The counter the CONTRLs to that partner use.
 			ctl, err := r.Journal.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
 			if err != nil {
 				return Result{}, err
 			}
 			env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), start
+			opts.EDIFACT = &env
 		}
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
 			res.copy = newFileCopy(r.copyLimit())
