@@ -2,9 +2,7 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -23,15 +21,8 @@ type Cursor struct {
 
 func scanCursor(sc scanner) (Cursor, error) {
 	var c Cursor
-	var at, keys, updated string
-	if err := sc.Scan(&c.Outbox, &c.Export, &at, &keys, &updated); err != nil {
-		return Cursor{}, err
-	}
-	var err error
-	if c.At, err = parseTime(at); err != nil {
-		return Cursor{}, err
-	}
-	if c.UpdatedAt, err = parseTime(updated); err != nil {
+	var keys string
+	if err := sc.Scan(&c.Outbox, &c.Export, timeCol{&c.At}, &keys, timeCol{&c.UpdatedAt}); err != nil {
 		return Cursor{}, err
 	}
 	if err := json.Unmarshal([]byte(keys), &c.Keys); err != nil {
@@ -48,24 +39,11 @@ func scanCursor(sc scanner) (Cursor, error) {
 func (d *DB) Cursor(ctx context.Context, outbox, export string) (Cursor, bool, error) {
 	c, err := scanCursor(d.r.QueryRowContext(ctx, `SELECT outbox, export, at, keys, updated_at
 		FROM cursors WHERE outbox = ? AND export = ?`, outbox, export))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Cursor{}, false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return Cursor{}, false, fmt.Errorf("reading the cursor of export %s/%s: %w", outbox, export, err)
 	}
-	return c, true, nil
-}
-
-// Cursors lists the cursors of an outbox (empty: of every outbox), for
-// `status`.
-func (d *DB) Cursors(ctx context.Context, outbox string) ([]Cursor, error) {
-	out, err := queryAll(ctx, d.r, scanCursor, `SELECT outbox, export, at, keys, updated_at FROM cursors
-		WHERE (? = '' OR outbox = ?) ORDER BY outbox, export`, outbox, outbox)
-	if err != nil {
-		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
-	}
-	return out, nil
+	return c, ok, nil
 }
 
 // SaveCursor stores the export's cursor, replacing the previous one. Call

@@ -142,9 +142,15 @@ func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.R
 	return c.db.QueryRowContext(ctx, q, args...)
 }
 
-// eachRow runs q and calls fn with every row it returns, stopping at the
-// first error.
-func (c conn) eachRow(ctx context.Context, fn func(scanner) error, q string, args ...any) error {
+// querier is a conn (a pool) or a *txn.
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// eachRow runs q on c and calls fn with every row it returns, stopping at
+// the first error.
+func eachRow(ctx context.Context, c querier, fn func(scanner) error, q string, args ...any) error {
 	rows, err := c.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
@@ -159,9 +165,9 @@ func (c conn) eachRow(ctx context.Context, fn func(scanner) error, q string, arg
 }
 
 // queryAll runs q on c and returns every row it returns, read by scan.
-func queryAll[T any](ctx context.Context, c conn, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+func queryAll[T any](ctx context.Context, c querier, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
 	var out []T
-	err := c.eachRow(ctx, func(sc scanner) error {
+	err := eachRow(ctx, c, func(sc scanner) error {
 		v, err := scan(sc)
 		out = append(out, v)
 		return err

@@ -26,12 +26,8 @@ func (d *DB) DocumentsPage(ctx context.Context, fileID int64, p DocPage) ([]Docu
 	where := "file_id = ?"
 	args := []any{fileID}
 	if len(p.Results) > 0 {
-		ph := make([]string, len(p.Results))
-		for i, r := range p.Results {
-			ph[i] = "?"
-			args = append(args, string(r))
-		}
-		where += " AND result IN (" + strings.Join(ph, ", ") + ")"
+		where += " AND result IN " + inList(len(p.Results))
+		args = append(args, anys(p.Results)...)
 	}
 	var total int
 	if err := d.r.QueryRowContext(ctx, `SELECT count(*) FROM documents WHERE `+where, args...).Scan(&total); err != nil {
@@ -64,25 +60,16 @@ func (d *DB) FindKeys(ctx context.Context, q string, limit int) ([]KeyHit, bool,
 	if q == "" {
 		return nil, false, nil
 	}
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q))
 	scan := func(sc scanner) (KeyHit, error) {
 		var h KeyHit
-		var updated, claimed string
-		err := sc.Scan(&h.FileID, &h.Key, &h.Rows, &h.Result, &h.PortalID, &h.Message, &h.Attempts, &updated,
-			&h.Inbox, &h.FileName, &h.DocType, &h.FileState, &claimed)
-		if err == nil {
-			h.UpdatedAt, err = parseTime(updated)
-		}
-		if err == nil {
-			h.ClaimedAt, err = parseTime(claimed)
-		}
+		err := h.scan(sc, &h.Inbox, &h.FileName, &h.DocType, &h.FileState, timeCol{&h.ClaimedAt})
 		return h, err
 	}
-	hits, err := queryAll(ctx, d.r, scan, `SELECT d.file_id, d.key, d.src_rows, d.result, d.portal_id, d.message,
-		d.attempts, d.updated_at, f.inbox, f.name, f.doc_type, f.state, f.claimed_at
+	hits, err := queryAll(ctx, d.r, scan, `SELECT `+prefixed("d.", documentColumns)+`,
+		f.inbox, f.name, f.doc_type, f.state, f.claimed_at
 		FROM documents d JOIN files f ON f.id = d.file_id
 		WHERE lower(d.key) LIKE ? ESCAPE '\'
-		ORDER BY d.file_id DESC, d.id LIMIT ?`, "%"+esc+"%", d.limitArg(limit+1))
+		ORDER BY d.file_id DESC, d.id LIMIT ?`, containing(strings.ToLower(q)), d.dl.limitArg(limit+1))
 	if err != nil {
 		return nil, false, fmt.Errorf("searching documents for %q: %w", q, err)
 	}

@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"iter"
 	"strings"
@@ -78,14 +76,14 @@ const documentColumns = `file_id, key, src_rows, result, portal_id, message, att
 
 func scanDocument(sc scanner) (Document, error) {
 	var doc Document
-	var updated string
-	if err := sc.Scan(&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
-		&doc.Attempts, &updated); err != nil {
-		return Document{}, err
-	}
-	var err error
-	doc.UpdatedAt, err = parseTime(updated)
+	err := doc.scan(sc)
 	return doc, err
+}
+
+// scan reads documentColumns, then the rest of the row into more.
+func (doc *Document) scan(sc scanner, more ...any) error {
+	return sc.Scan(append([]any{&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
+		&doc.Attempts, timeCol{&doc.UpdatedAt}}, more...)...)
 }
 
 func (d *DB) queryDocuments(ctx context.Context, query string, args ...any) ([]Document, error) {
@@ -125,10 +123,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 	now := formatTime(d.now())
 	err := d.write(ctx, func(tx *txn) error {
 		if f != nil {
-			res, err := tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f)...)
-			if err == nil {
-				err = affectedOne(res)
-			}
+			err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f)...))
 			if err == nil && summary != "" {
 				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = ? WHERE id = ?`, summary, fileID)
 			}
@@ -137,11 +132,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 			}
 		} else {
 			var one int
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNotFound
-			}
-			if err != nil {
+			if err := notFound(tx.QueryRowContext(ctx, `SELECT 1 FROM files WHERE id = ?`, fileID).Scan(&one)); err != nil {
 				return err
 			}
 		}
@@ -193,15 +184,9 @@ func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Se
 		var lastID int64 = -1
 		for {
 			var page []Document
-			err := d.r.eachRow(ctx, func(sc scanner) error {
+			err := eachRow(ctx, d.r, func(sc scanner) error {
 				var doc Document
-				var updated string
-				if err := sc.Scan(&doc.FileID, &doc.Key, &doc.Rows, &doc.Result, &doc.PortalID, &doc.Message,
-					&doc.Attempts, &updated, &doc.Body, &doc.FirstRow, &lastID); err != nil {
-					return err
-				}
-				var err error
-				doc.UpdatedAt, err = parseTime(updated)
+				err := doc.scan(sc, &doc.Body, &doc.FirstRow, &lastID)
 				page = append(page, doc)
 				return err
 			}, q, fileID, lastRow, lastID, docBatch)
@@ -226,10 +211,7 @@ func (d *DB) FileDocuments(ctx context.Context, fileID int64, open bool) iter.Se
 // decoding did not finish).
 func (d *DB) Summary(ctx context.Context, fileID int64) (string, error) {
 	var s string
-	err := d.r.QueryRowContext(ctx, `SELECT summary FROM files WHERE id = ?`, fileID).Scan(&s)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
+	err := notFound(d.r.QueryRowContext(ctx, `SELECT summary FROM files WHERE id = ?`, fileID).Scan(&s))
 	if err != nil {
 		return "", fmt.Errorf("reading the summary of file %d: %w", fileID, err)
 	}
@@ -250,10 +232,7 @@ func (d *DB) Documents(ctx context.Context, fileID int64) ([]Document, error) {
 func (d *DB) Document(ctx context.Context, fileID int64, key string) (Document, error) {
 	doc, err := scanDocument(d.r.QueryRowContext(ctx, `SELECT `+documentColumns+` FROM documents
 		WHERE file_id = ? AND key = ?`, fileID, key))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	if err != nil {
+	if err = notFound(err); err != nil {
 		return Document{}, fmt.Errorf("reading document %s of file %d: %w", key, fileID, err)
 	}
 	return doc, nil
@@ -264,11 +243,8 @@ func (d *DB) Document(ctx context.Context, fileID int64, key string) (Document, 
 // document found "sending" after a restart may or may not exist in the
 // portal and must be looked up by its key before it is sent again.
 func (d *DB) StartAttempt(ctx context.Context, fileID int64, key string) error {
-	res, err := d.exec(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
-		updated_at = ? WHERE file_id = ? AND key = ?`, formatTime(d.now()), fileID, key)
-	if err == nil {
-		err = affectedOne(res)
-	}
+	err := affectedOne(d.exec(ctx, `UPDATE documents SET result = 'sending', attempts = attempts + 1,
+		updated_at = ? WHERE file_id = ? AND key = ?`, formatTime(d.now()), fileID, key))
 	if err != nil {
 		return fmt.Errorf("starting an attempt for document %s of file %d: %w", key, fileID, err)
 	}
@@ -280,11 +256,8 @@ func (d *DB) SetResult(ctx context.Context, fileID int64, key string, r Result, 
 	if !r.Valid() {
 		return fmt.Errorf("recording the result of document %s of file %d: unknown result %q", key, fileID, r)
 	}
-	res, err := d.exec(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
-		updated_at = ? WHERE file_id = ? AND key = ?`, r, portalID, msg, formatTime(d.now()), fileID, key)
-	if err == nil {
-		err = affectedOne(res)
-	}
+	err := affectedOne(d.exec(ctx, `UPDATE documents SET result = ?, portal_id = ?, message = ?,
+		updated_at = ? WHERE file_id = ? AND key = ?`, r, portalID, msg, formatTime(d.now()), fileID, key))
 	if err != nil {
 		return fmt.Errorf("recording the result of document %s of file %d: %w", key, fileID, err)
 	}
@@ -309,11 +282,7 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 		}
 		defer stmt.Close()
 		for _, doc := range docs {
-			res, err := stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)
-			if err == nil {
-				err = affectedOne(res)
-			}
-			if err != nil {
+			if err := affectedOne(stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
 		}
@@ -335,48 +304,6 @@ func (d *DB) DocumentCounts(ctx context.Context, fileID int64) (map[Result]int, 
 		return map[Result]int{}, nil
 	}
 	return counts[fileID], nil
-}
-
-// CreatedKeys finds, among the keys, those that a file of the inbox with
-// the document type put in the portal (result created or exists). For each
-// key found it returns the most recent such document, whose PortalID is the
-// id to reference. An empty inbox or docType matches any.
-//
-// It lets a file reference a code created by another file, and a resumed
-// file skip documents that another file already created.
-func (d *DB) CreatedKeys(ctx context.Context, inbox, docType string, keys []string) (map[string]Document, error) {
-	out := make(map[string]Document, len(keys))
-	const chunk = 500 // stay well under SQLite's bound-parameter limit
-	for start := 0; start < len(keys); start += chunk {
-		part := keys[start:min(start+chunk, len(keys))]
-		args := []any{inbox, inbox, docType, docType}
-		for _, k := range part {
-			args = append(args, k)
-		}
-		docs, err := d.queryDocuments(ctx, `SELECT `+prefixed("d.", documentColumns)+`
-			FROM documents d JOIN files f ON f.id = d.file_id
-			WHERE (? = '' OR f.inbox = ?) AND (? = '' OR f.doc_type = ?)
-			AND d.result IN ('created', 'exists')
-			AND d.key IN (?`+strings.Repeat(", ?", len(part)-1)+`)
-			ORDER BY d.updated_at, d.id`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("looking up created %s documents of inbox %q: %w", docType, inbox, err)
-		}
-		for _, doc := range docs {
-			out[doc.Key] = doc // ordered oldest first: the most recent wins
-		}
-	}
-	return out, nil
-}
-
-// FindCreated is CreatedKeys for one key.
-func (d *DB) FindCreated(ctx context.Context, inbox, docType, key string) (Document, bool, error) {
-	m, err := d.CreatedKeys(ctx, inbox, docType, []string{key})
-	if err != nil {
-		return Document{}, false, err
-	}
-	doc, ok := m[key]
-	return doc, ok, nil
 }
 
 // prefixed qualifies each column of a comma-separated list.

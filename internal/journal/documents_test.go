@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -488,4 +489,41 @@ func TestResultPredicates(t *testing.T) {
 			}
 		})
 	}
+}
+
+// CreatedKeys (only tests use it) finds, among the keys, those that a file of the inbox with
+// the document type put in the portal (result created or exists). For each
+// key found it returns the most recent such document, whose PortalID is the
+// id to reference. An empty inbox or docType matches any.
+//
+// It lets a file reference a code created by another file, and a resumed
+// file skip documents that another file already created.
+func (d *DB) CreatedKeys(ctx context.Context, inbox, docType string, keys []string) (map[string]Document, error) {
+	out := make(map[string]Document, len(keys))
+	err := inChunks(keys, func(part []string) error {
+		docs, err := d.queryDocuments(ctx, `SELECT `+prefixed("d.", documentColumns)+`
+			FROM documents d JOIN files f ON f.id = d.file_id
+			WHERE (? = '' OR f.inbox = ?) AND (? = '' OR f.doc_type = ?)
+			AND d.result IN ('created', 'exists')
+			AND d.key IN `+inList(len(part))+`
+			ORDER BY d.updated_at, d.id`, append([]any{inbox, inbox, docType, docType}, anys(part)...)...)
+		for _, doc := range docs {
+			out[doc.Key] = doc // ordered oldest first: the most recent wins
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking up created %s documents of inbox %q: %w", docType, inbox, err)
+	}
+	return out, nil
+}
+
+// FindCreated is CreatedKeys for one key.
+func (d *DB) FindCreated(ctx context.Context, inbox, docType, key string) (Document, bool, error) {
+	m, err := d.CreatedKeys(ctx, inbox, docType, []string{key})
+	if err != nil {
+		return Document{}, false, err
+	}
+	doc, ok := m[key]
+	return doc, ok, nil
 }

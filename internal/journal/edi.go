@@ -47,9 +47,9 @@ func (d *DB) RecordInterchange(ctx context.Context, ic Interchange) error {
 // every instance of the journal.
 func (d *DB) NextControl(ctx context.Context, partner string) (int64, error) {
 	var n int64
-	err := d.write(ctx, func(tx *txn) error {
-		return tx.QueryRowContext(ctx, `INSERT INTO edi_controls (partner, last) VALUES (?, 1)
-			ON CONFLICT (partner) DO UPDATE SET last = edi_controls.last + 1 RETURNING last`, partner).Scan(&n)
+	err := d.write(ctx, func(tx *txn) (err error) {
+		n, err = nextControl(ctx, tx, partner)
+		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("numbering an interchange for %s: %w", partner, err)
@@ -63,19 +63,21 @@ func (d *DB) NextControl(ctx context.Context, partner string) (int64, error) {
 // none (it is asked for once the run has rows).
 func (d *DB) NumberRun(ctx context.Context, runID int64, partner string) (int64, error) {
 	var n int64
-	err := d.write(ctx, func(tx *txn) error {
-		if err := tx.QueryRowContext(ctx, `INSERT INTO edi_controls (partner, last) VALUES (?, 1)
-			ON CONFLICT (partner) DO UPDATE SET last = edi_controls.last + 1 RETURNING last`, partner).Scan(&n); err != nil {
+	err := d.write(ctx, func(tx *txn) (err error) {
+		if n, err = nextControl(ctx, tx, partner); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE export_runs SET edi_control = ? WHERE id = ?`, n, runID)
-		if err == nil {
-			err = affectedOne(res)
-		}
-		return err
+		return affectedOne(tx.ExecContext(ctx, `UPDATE export_runs SET edi_control = ? WHERE id = ?`, n, runID))
 	})
 	if err != nil {
 		return 0, fmt.Errorf("numbering the interchange of export run %d for %s: %w", runID, partner, err)
 	}
 	return n, nil
+}
+
+// nextControl takes the next number of partner's counter in tx.
+func nextControl(ctx context.Context, tx *txn, partner string) (n int64, err error) {
+	err = tx.QueryRowContext(ctx, `INSERT INTO edi_controls (partner, last) VALUES (?, 1)
+		ON CONFLICT (partner) DO UPDATE SET last = edi_controls.last + 1 RETURNING last`, partner).Scan(&n)
+	return n, err
 }

@@ -1,7 +1,9 @@
 package journal
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"sync"
 	"testing"
@@ -180,4 +182,15 @@ func TestExportRuns(t *testing.T) {
 			t.Error("Running() wrong")
 		}
 	})
+}
+
+// Cursors lists the cursors of an outbox (empty: of every outbox); only
+// tests use it.
+func (d *DB) Cursors(ctx context.Context, outbox string) ([]Cursor, error) {
+	out, err := queryAll(ctx, d.r, scanCursor, `SELECT outbox, export, at, keys, updated_at FROM cursors
+		WHERE (? = '' OR outbox = ?) ORDER BY outbox, export`, outbox, outbox)
+	if err != nil {
+		return nil, fmt.Errorf("listing cursors of outbox %q: %w", outbox, err)
+	}
+	return out, nil
 }

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 )
@@ -41,12 +40,6 @@ func (d *DB) OwnsTick(ctx context.Context) error {
 		return nil
 	}
 	return ownsTick(ctx, d.r, d, t)
-}
-
-// querier is a conn (a pool) or a *txn.
-type querier interface {
-	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 
 func ownsTick(ctx context.Context, q querier, d *DB, t ExportRun) error {

@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -66,7 +64,7 @@ type File struct {
 	// it, or file errors): only a corrected file helps, not a replay.
 	FixFile bool
 	// Resolved says how a failed file left the work queue (zero: open).
-	// Only Resolve and ResolveBy write it.
+	// Only Acknowledge and ResolveBy write it.
 	Resolved Resolution
 }
 
@@ -76,27 +74,15 @@ const fileColumns = `id, inbox, name, path, size, sha256, doc_type, state, row_c
 
 func scanFile(sc scanner) (File, error) {
 	var f File
-	var claimed, updated, held, resolved string
 	var fixFile int
 	err := sc.Scan(&f.ID, &f.Inbox, &f.Name, &f.Path, &f.Size, &f.SHA256, &f.DocType, &f.State, &f.Rows,
-		&f.DocsTotal, &f.DocsOK, &f.DocsFailed, &f.ReportPath, &f.FinalPath, &f.Message, &f.Portal, &held, &f.WaitingFor,
-		&claimed, &updated, &fixFile, &resolved, &f.Resolved.Kind, &f.Resolved.FileID, &f.Resolved.By, &f.Resolved.Note)
+		&f.DocsTotal, &f.DocsOK, &f.DocsFailed, &f.ReportPath, &f.FinalPath, &f.Message, &f.Portal, timeCol{&f.HeldSince},
+		&f.WaitingFor, timeCol{&f.ClaimedAt}, timeCol{&f.UpdatedAt}, &fixFile, timeCol{&f.Resolved.At}, &f.Resolved.Kind,
+		&f.Resolved.FileID, &f.Resolved.By, &f.Resolved.Note)
 	if err != nil {
 		return File{}, err
 	}
 	f.FixFile = fixFile != 0
-	if f.Resolved.At, err = parseTime(resolved); err != nil {
-		return File{}, err
-	}
-	if f.HeldSince, err = parseTime(held); err != nil {
-		return File{}, err
-	}
-	if f.ClaimedAt, err = parseTime(claimed); err != nil {
-		return File{}, err
-	}
-	if f.UpdatedAt, err = parseTime(updated); err != nil {
-		return File{}, err
-	}
 	return f, nil
 }
 
@@ -109,14 +95,8 @@ func (d *DB) queryFiles(ctx context.Context, query string, args ...any) ([]File,
 // FileClaimed unless f.State says otherwise; ClaimedAt defaults to now.
 // f.ID and f.UpdatedAt are ignored.
 func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
-	if f.Inbox == "" || f.Name == "" {
-		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox and name are required", f.Name, f.Inbox)
-	}
-	if f.State == "" {
-		f.State = FileClaimed
-	}
-	if !f.State.Valid() {
-		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	if err := checkClaim(&f, false, "inbox and name"); err != nil {
+		return 0, err
 	}
 	id, err := d.insertFile(ctx, d.w, f)
 	if err != nil {
@@ -125,13 +105,24 @@ func (d *DB) ClaimFile(ctx context.Context, f File) (int64, error) {
 	return id, nil
 }
 
-// rowQuerier is a conn or a *txn.
-type rowQuerier interface {
-	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+// checkClaim checks a file to claim, which needs an inbox, a name and,
+// when noPath counts, a path (required names them), and defaults its
+// state to FileClaimed.
+func checkClaim(f *File, noPath bool, required string) error {
+	if f.Inbox == "" || f.Name == "" || noPath {
+		return fmt.Errorf("claiming file %q of inbox %q: %s are required", f.Name, f.Inbox, required)
+	}
+	if f.State == "" {
+		f.State = FileClaimed
+	}
+	if !f.State.Valid() {
+		return fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	}
+	return nil
 }
 
 // insertFile inserts the checked f, leased to this instance.
-func (d *DB) insertFile(ctx context.Context, q rowQuerier, f File) (int64, error) {
+func (d *DB) insertFile(ctx context.Context, q querier, f File) (int64, error) {
 	now := d.now()
 	if f.ClaimedAt.IsZero() {
 		f.ClaimedAt = now
@@ -150,10 +141,7 @@ func (d *DB) insertFile(ctx context.Context, q rowQuerier, f File) (int64, error
 // File returns the file with the id, or ErrNotFound.
 func (d *DB) File(ctx context.Context, id int64) (File, error) {
 	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return File{}, fmt.Errorf("reading file %d: %w", id, ErrNotFound)
-	}
-	if err != nil {
+	if err = notFound(err); err != nil {
 		return File{}, fmt.Errorf("reading file %d: %w", id, err)
 	}
 	return f, nil
@@ -195,12 +183,9 @@ func (d *DB) OpenFiles(ctx context.Context, inbox string) ([]File, error) {
 // not submitted again). Writers call it at start for every inbox; it
 // returns how many files it changed (none after the first time).
 func (d *DB) BackfillPortal(ctx context.Context, inbox, portal string) (int64, error) {
-	res, err := d.exec(ctx, `UPDATE files SET portal = ? WHERE inbox = ? AND portal = ''`, portal, inbox)
+	n, err := affected(d.exec(ctx, `UPDATE files SET portal = ? WHERE inbox = ? AND portal = ''`, portal, inbox))
 	if err == nil {
-		var n int64
-		if n, err = res.RowsAffected(); err == nil {
-			return n, nil
-		}
+		return n, nil
 	}
 	return 0, fmt.Errorf("giving the files of inbox %s recorded before the upgrade their portal: %w", inbox, err)
 }
@@ -213,13 +198,11 @@ func (d *DB) BackfillPortal(ctx context.Context, inbox, portal string) (int64, e
 func (d *DB) ProcessedHash(ctx context.Context, inbox, portal, sha256 string) (File, bool, error) {
 	f, err := scanFile(d.r.QueryRowContext(ctx, `SELECT `+fileColumns+` FROM files
 		WHERE inbox = ? AND portal = ? AND sha256 = ? AND state = 'done' ORDER BY id DESC LIMIT 1`, inbox, portal, sha256))
-	if errors.Is(err, sql.ErrNoRows) {
-		return File{}, false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return File{}, false, fmt.Errorf("looking up content %s in inbox %q: %w", sha256, inbox, err)
 	}
-	return f, true, nil
+	return f, ok, nil
 }
 
 // UpdateFile stores f's path, document type, state, counts, report and
@@ -236,16 +219,10 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	}
 	var err error
 	if f.State.Open() {
-		var res sql.Result
-		if res, err = d.exec(ctx, updateFileQuery, d.updateFileArgs(f)...); err == nil {
-			err = affectedOne(res)
-		}
+		err = affectedOne(d.exec(ctx, updateFileQuery, d.updateFileArgs(f)...))
 	} else {
 		err = d.write(ctx, func(tx *txn) error {
-			res, err := tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(f)...)
-			if err == nil {
-				err = affectedOne(res)
-			}
+			err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(f)...))
 			if err == nil {
 				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = '' WHERE id = ? AND summary <> ''`, f.ID)
 			}
@@ -278,19 +255,14 @@ func (d *DB) updateFileArgs(f File) []any {
 // RecentFiles lists the inbox's most recently claimed files, newest first,
 // at most limit of them (limit <= 0: all). An empty inbox lists every inbox.
 func (d *DB) RecentFiles(ctx context.Context, inbox string, limit int) ([]File, error) {
-	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+byInbox(inbox)+` ORDER BY id DESC LIMIT ?`,
-		append(inboxArgs(inbox), d.limitArg(limit))...)
-	if err != nil {
-		return nil, fmt.Errorf("listing recent files of inbox %q: %w", inbox, err)
-	}
-	return fs, nil
+	return d.Files(ctx, FileFilter{Inbox: inbox, Limit: limit})
 }
 
 // FileStates counts the inbox's files per state (empty inbox: every inbox),
 // for `status` and metrics.
 func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, error) {
 	out := map[FileState]int{}
-	err := d.r.eachRow(ctx, func(sc scanner) error {
+	err := eachRow(ctx, d.r, func(sc scanner) error {
 		var s FileState
 		var n int
 		if err := sc.Scan(&s, &n); err != nil {
@@ -313,12 +285,9 @@ func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	cutoff := formatTime(before)
 	err := d.write(ctx, func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM files
-			WHERE state NOT IN ('claimed', 'submitting') AND updated_at < ?`, cutoff)
-		if err != nil {
-			return err
-		}
-		if n, err = res.RowsAffected(); err != nil {
+		var err error
+		if n, err = affected(tx.ExecContext(ctx, `DELETE FROM files
+			WHERE state NOT IN ('claimed', 'submitting') AND updated_at < ?`, cutoff)); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM export_runs

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -140,12 +141,7 @@ func (d *DB) commit(batch []*groupWrite) {
 	}
 	cerr := tx.Commit()
 	for i, w := range batch {
-		switch {
-		case errs[i] != nil:
-			w.done <- errs[i]
-		default:
-			w.done <- cerr
-		}
+		w.done <- cmp.Or(errs[i], cerr) // its own error, else the commit's
 	}
 }
 

@@ -2,7 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -31,12 +30,10 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		}
 		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
 	}
-	r, err := sql.Open("sqlite", dsn(abs, true))
+	r, err := openPool(abs, true)
 	if err != nil {
 		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
 	}
-	r.SetMaxOpenConns(maxReaders)
-	r.SetMaxIdleConns(maxReaders)
 	var v int
 	if err := r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 		_ = r.Close()
@@ -88,12 +85,8 @@ func (f FileFilter) where() (string, []any) {
 		args = append(args, f.Inbox)
 	}
 	if len(f.States) > 0 {
-		ph := make([]string, len(f.States))
-		for i, s := range f.States {
-			ph[i] = "?"
-			args = append(args, string(s))
-		}
-		conds = append(conds, "state IN ("+strings.Join(ph, ", ")+")")
+		conds = append(conds, "state IN "+inList(len(f.States)))
+		args = append(args, anys(f.States)...)
 	}
 	if f.Held {
 		conds = append(conds, "held_since != '' AND state IN ('claimed', 'submitting')")
@@ -116,8 +109,7 @@ func (f FileFilter) where() (string, []any) {
 	if f.Name != "" {
 		// LIKE with the pattern's own % and _ escaped: portable, unlike instr.
 		conds = append(conds, `lower(name) LIKE ? ESCAPE '\'`)
-		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(f.Name))
-		args = append(args, "%"+esc+"%")
+		args = append(args, containing(strings.ToLower(f.Name)))
 	}
 	if len(conds) == 0 {
 		return "", nil
@@ -128,7 +120,7 @@ func (f FileFilter) where() (string, []any) {
 // Files lists the files the filter selects, newest first (by claim order).
 func (d *DB) Files(ctx context.Context, f FileFilter) ([]File, error) {
 	where, args := f.where()
-	args = append(args, d.limitArg(f.Limit), max(f.Offset, 0))
+	args = append(args, d.dl.limitArg(f.Limit), max(f.Offset, 0))
 	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files`+where+` ORDER BY id DESC LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("listing files: %w", err)
@@ -175,14 +167,8 @@ func (d *DB) ResultCounts(ctx context.Context, fileIDs []int64) (map[int64]map[R
 	if len(fileIDs) == 0 {
 		return map[int64]map[Result]int{}, nil
 	}
-	ph := make([]string, len(fileIDs))
-	args := make([]any, len(fileIDs))
-	for i, id := range fileIDs {
-		ph[i] = "?"
-		args[i] = id
-	}
 	out, err := queryCounts[int64, Result](ctx, d.r, `SELECT file_id, result, count(*) FROM documents
-		WHERE file_id IN (`+strings.Join(ph, ", ")+`) GROUP BY file_id, result`, args...)
+		WHERE file_id IN `+inList(len(fileIDs))+` GROUP BY file_id, result`, anys(fileIDs)...)
 	if err != nil {
 		return nil, fmt.Errorf("counting documents: %w", err)
 	}
@@ -193,7 +179,7 @@ func (d *DB) ResultCounts(ctx context.Context, fileIDs []int64) (map[int64]map[R
 // out[group][subgroup] = count.
 func queryCounts[G, S comparable](ctx context.Context, c conn, q string, args ...any) (map[G]map[S]int, error) {
 	out := map[G]map[S]int{}
-	err := c.eachRow(ctx, func(sc scanner) error {
+	err := eachRow(ctx, c, func(sc scanner) error {
 		var g G
 		var s S
 		var n int

@@ -57,13 +57,9 @@ func (d *DB) HoldInstance(ctx context.Context) (release func(), err error) {
 	if err := d.takeInstance(ctx, h); err != nil {
 		return nil, fmt.Errorf("marking instance %s as running: %w", d.instance, err)
 	}
-	d.lockMu.Lock()
-	d.instLock = h
-	d.lockMu.Unlock()
+	d.instLock.Store(h)
 	return func() {
-		d.lockMu.Lock()
-		d.instLock = nil
-		d.lockMu.Unlock()
+		d.instLock.Store(nil)
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		// Stopped, not lost: the name is free at once, also before this
@@ -81,14 +77,12 @@ func (h *instanceLock) drop(unlock bool) {
 	if h.conn == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if !unlock {
-		_ = h.conn.Raw(func(any) error { return errors.New("discard") })
-	} else if _, err := h.conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, h.key); err != nil {
-		_ = h.conn.Raw(func(any) error { return errors.New("discard") })
+	if unlock {
+		_ = unlockSession(h.conn, h.key)
+	} else {
+		dropSession(h.conn)
+		_ = h.conn.Close()
 	}
-	_ = h.conn.Close()
 	h.conn = nil
 }
 
@@ -98,9 +92,7 @@ func (h *instanceLock) drop(unlock bool) {
 // lock cannot be held, and with ErrInstanceInUse when another process
 // took the name meanwhile. Without HoldInstance (SQLite) it does nothing.
 func (d *DB) KeepInstance(ctx context.Context) error {
-	d.lockMu.Lock()
-	h := d.instLock
-	d.lockMu.Unlock()
+	h := d.instLock.Load()
 	if h == nil {
 		return nil
 	}
@@ -211,13 +203,11 @@ func (d *DB) InstanceAlive(ctx context.Context, name string) (bool, error) {
 	var token, epoch, current, seen string
 	err = d.r.QueryRowContext(ctx, `SELECT token, epoch, seen_at, (`+serverEpoch+`) FROM instances WHERE name = ?`, name).
 		Scan(&token, &epoch, &seen, &current)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
+	ok, err := found(err)
 	if err != nil {
 		return false, fmt.Errorf("checking whether instance %s runs: %w", name, err)
 	}
-	return token != "" && !d.lost(epoch, current, seen), nil
+	return ok && token != "" && !d.lost(epoch, current, seen), nil
 }
 
 func instanceLead(name string) string { return "instance\x00" + name }

@@ -32,14 +32,7 @@ func (d *DB) Heartbeat(ctx context.Context) error {
 func (d *DB) Instances(ctx context.Context, since time.Time) ([]InstanceSeen, error) {
 	out, err := queryAll(ctx, d.r, func(sc scanner) (InstanceSeen, error) {
 		var in InstanceSeen
-		var started, seen string
-		err := sc.Scan(&in.Name, &started, &seen)
-		if err == nil {
-			in.StartedAt, err = parseTime(started)
-		}
-		if err == nil {
-			in.SeenAt, err = parseTime(seen)
-		}
+		err := sc.Scan(&in.Name, timeCol{&in.StartedAt}, timeCol{&in.SeenAt})
 		return in, err
 	}, `SELECT name, started_at, seen_at FROM instances
 		WHERE seen_at >= ? ORDER BY seen_at DESC, name`, formatTime(since))
@@ -70,12 +63,5 @@ func (d *DB) KeepAlive(ctx context.Context, every <-chan time.Time, log *slog.Lo
 		}
 	}
 	beat()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-every:
-			beat()
-		}
-	}
+	onBeats(ctx, every, beat)
 }

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -62,8 +63,7 @@ type DB struct {
 	probeMu  sync.Mutex
 	probedAt time.Time // last write probe that went through (CheckWritable)
 
-	lockMu   sync.Mutex
-	instLock *instanceLock // PostgreSQL: this process's instance lock (HoldInstance)
+	instLock atomic.Pointer[instanceLock] // PostgreSQL: this process's instance lock (HoldInstance)
 }
 
 // utcNow is a journal's clock unless a test sets another.
@@ -101,14 +101,10 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
 	}
 
-	w, err := sql.Open("sqlite", dsn(abs, false))
+	w, err := openPool(abs, false)
 	if err != nil {
 		return nil, fmt.Errorf("opening journal %s: %w", abs, err)
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
-	w.SetConnMaxIdleTime(0)
 	d := &DB{path: abs, dl: sqliteDialect, w: conn{w, sqliteDialect, newStmtCache()}, instance: instance, lease: lease, now: utcNow}
 
 	if err := w.PingContext(ctx); err != nil {
@@ -121,13 +117,11 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 		return nil, fmt.Errorf("migrating journal %s: %w", abs, err)
 	}
 
-	r, err := sql.Open("sqlite", dsn(abs, true))
+	r, err := openPool(abs, true)
 	if err != nil {
 		_ = w.Close()
 		return nil, fmt.Errorf("opening journal %s for reading: %w", abs, err)
 	}
-	r.SetMaxOpenConns(maxReaders)
-	r.SetMaxIdleConns(maxReaders)
 	if err := r.PingContext(ctx); err != nil {
 		_ = r.Close()
 		_ = w.Close()
@@ -135,6 +129,22 @@ func openSQLite(ctx context.Context, path, instance string, lease time.Duration)
 	}
 	d.r = conn{db: r, dl: sqliteDialect, stmts: newStmtCache()}
 	return d, nil
+}
+
+// openPool opens the SQLite file abs for writing, on one connection, or
+// for reading only, on maxReaders.
+func openPool(abs string, readOnly bool) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(abs, readOnly))
+	if err != nil {
+		return nil, err
+	}
+	n := 1
+	if readOnly {
+		n = maxReaders
+	}
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	return db, nil
 }
 
 // dsn builds the modernc.org/sqlite data source name: a plain path followed
@@ -213,20 +223,88 @@ func parseTime(s string) (time.Time, error) {
 	return t.UTC(), nil
 }
 
+// timeCol scans a stored time (see parseTime) into *t.
+type timeCol struct{ t *time.Time }
+
+func (c timeCol) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	default:
+		return fmt.Errorf("reading stored time: unexpected %T", src)
+	}
+	t, err := parseTime(s)
+	*c.t = t
+	return err
+}
+
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
 
-// affectedOne reports ErrNotFound when an update touched no row.
-func affectedOne(res sql.Result) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
+// found turns the sql.ErrNoRows of a one-row read into ok false.
+func found(err error) (ok bool, _ error) {
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
 	}
-	if n == 0 {
+	return err == nil, err
+}
+
+// notFound turns the sql.ErrNoRows of a one-row read into ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
+	}
+	return err
+}
+
+// affected is how many rows the statement that returned res and err
+// changed.
+func affected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// affectedOne reports ErrNotFound when an update touched no row.
+func affectedOne(res sql.Result, err error) error {
+	n, err := affected(res, err)
+	if err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return err
+}
+
+// inList is the SQL list of n > 0 placeholders: "(?, ?, ?)".
+func inList(n int) string { return "(?" + strings.Repeat(", ?", n-1) + ")" }
+
+// anys is xs as query arguments.
+func anys[T any](xs []T) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// containing is the LIKE pattern (ESCAPE '\') of text that contains s.
+func containing(s string) string {
+	return "%" + likeEscaper.Replace(s) + "%"
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// inChunks calls fn with the keys a chunk at a time, well under SQLite's
+// bound-parameter limit.
+func inChunks(keys []string, fn func(part []string) error) error {
+	const chunk = 500
+	for start := 0; start < len(keys); start += chunk {
+		if err := fn(keys[start:min(start+chunk, len(keys))]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
-
-// limitArg turns a non-positive limit into the database's "no limit".
-func (d *DB) limitArg(limit int) any { return d.dl.limitArg(limit) }

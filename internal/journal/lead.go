@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -35,17 +36,25 @@ func (d *DB) TryLead(ctx context.Context, name string) (release func(), ok bool,
 		_ = c.Close()
 		return nil, false, nil
 	}
-	release = func() {
-		uctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := c.ExecContext(uctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
-			// Drop the connection: its session, and the lock, end with it.
-			_ = c.Raw(func(any) error { return errors.New("discard") })
-		}
-		_ = c.Close()
-	}
-	return release, true, nil
+	return func() { _ = unlockSession(c, key) }, true, nil
 }
+
+// unlockSession releases the advisory lock key of c's session and closes
+// c. A session that does not answer is dropped instead, which ends it and
+// its locks.
+func unlockSession(c *sql.Conn, key int64) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, key)
+	if err != nil {
+		dropSession(c)
+	}
+	_ = c.Close()
+	return err
+}
+
+// dropSession makes the pool discard c's connection, ending its session.
+func dropSession(c *sql.Conn) { _ = c.Raw(func(any) error { return errors.New("discard") }) }
 
 // leadKey maps a lead name to an advisory lock key, apart from the
 // migration lock's.

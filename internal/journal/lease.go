@@ -43,20 +43,19 @@ func (d *DB) Now() time.Time { return d.now() }
 // (taken over after its lease ran out) is not renewed, so the count tells
 // it. Every write here is one conditional UPDATE: atomic on both backends.
 func (d *DB) RenewLeases(ctx context.Context) (int64, error) {
-	return d.setLeases(ctx, d.now().Add(d.lease), "renewing")
+	return d.setLeases(ctx, fileLeases, d.now().Add(d.lease), "renewing the leases")
 }
 
-// setLeases sets the end of the leases of this instance's open files
-// (doing names the change in errors) and returns how many it changed.
-func (d *DB) setLeases(ctx context.Context, until time.Time, doing string) (int64, error) {
-	res, err := d.w.ExecContext(ctx, `UPDATE files SET lease_until = ?
-		WHERE owner = ? AND state IN `+openStates, formatTime(until), d.instance)
+// fileLeases sets the end of the leases of an instance's open files.
+const fileLeases = `UPDATE files SET lease_until = ? WHERE owner = ? AND state IN ` + openStates
+
+// setLeases sets the end of this instance's leases the update q names
+// (its arguments: until, the instance) and returns how many it changed;
+// doing names the change in errors.
+func (d *DB) setLeases(ctx context.Context, q string, until time.Time, doing string) (int64, error) {
+	n, err := affected(d.w.ExecContext(ctx, q, formatTime(until), d.instance))
 	if err != nil {
-		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("%s the leases of instance %s: %w", doing, d.instance, err)
+		return 0, fmt.Errorf("%s of instance %s: %w", doing, d.instance, err)
 	}
 	return n, nil
 }
@@ -65,7 +64,7 @@ func (d *DB) setLeases(ctx context.Context, until time.Time, doing string) (int6
 // work is done: the other instances take its open files over at their next
 // poll instead of after the lease. It returns how many it released.
 func (d *DB) ReleaseLeases(ctx context.Context) (int64, error) {
-	return d.setLeases(ctx, d.now(), "releasing")
+	return d.setLeases(ctx, fileLeases, d.now(), "releasing the leases")
 }
 
 // Holds reports whether this instance holds the open file id with a lease
@@ -90,13 +89,9 @@ func (d *DB) Holds(ctx context.Context, id int64) (bool, error) {
 // the journal, looking its documents up before sending any again.
 func (d *DB) TakeOver(ctx context.Context, id int64) (bool, error) {
 	now := d.now()
-	res, err := d.w.ExecContext(ctx, `UPDATE files SET owner = ?, lease_until = ?, updated_at = ?
+	n, err := affected(d.w.ExecContext(ctx, `UPDATE files SET owner = ?, lease_until = ?, updated_at = ?
 		WHERE id = ? AND lease_until <= ? AND state IN `+openStates,
-		d.instance, formatTime(now.Add(d.lease)), formatTime(now), id, formatTime(now))
-	if err != nil {
-		return false, fmt.Errorf("taking over file %d: %w", id, err)
-	}
-	n, err := res.RowsAffected()
+		d.instance, formatTime(now.Add(d.lease)), formatTime(now), id, formatTime(now)))
 	if err != nil {
 		return false, fmt.Errorf("taking over file %d: %w", id, err)
 	}
@@ -107,23 +102,20 @@ func (d *DB) TakeOver(ctx context.Context, id int64) (bool, error) {
 // them and until when, oldest claim first: for status and for finding
 // files to take over (Lease.Expired).
 func (d *DB) Leases(ctx context.Context, inbox string) ([]Lease, error) {
-	out, err := queryAll(ctx, d.r, func(sc scanner) (Lease, error) {
-		var l Lease
-		var until string
-		if err := sc.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until); err != nil {
-			return l, err
-		}
-		var err error
-		if l.Until, err = parseTime(until); err != nil {
-			return l, fmt.Errorf("file %d: %w", l.FileID, err)
-		}
-		return l, nil
-	}, `SELECT id, inbox, name, path, state, owner, lease_until FROM files`+byInbox(inbox)+
+	out, err := queryAll(ctx, d.r, scanLease, `SELECT `+leaseColumns+` FROM files`+byInbox(inbox)+
 		` AND state IN `+openStates+` ORDER BY id`, inboxArgs(inbox)...)
 	if err != nil {
 		return nil, fmt.Errorf("listing the leases of inbox %q: %w", inbox, err)
 	}
 	return out, nil
+}
+
+const leaseColumns = `id, inbox, name, path, state, owner, lease_until`
+
+func scanLease(sc scanner) (Lease, error) {
+	var l Lease
+	err := sc.Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, timeCol{&l.Until})
+	return l, err
 }
 
 // ErrClaimed is returned by ClaimExclusive when the file is already an
@@ -148,14 +140,8 @@ func (e *ClaimedError) Is(target error) bool { return target == ErrClaimed }
 // upsert, locked until commit); SQLite has one writer at a time and one
 // process per journal, so there the look-up and the insert are enough.
 func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
-	if f.Inbox == "" || f.Name == "" || f.Path == "" {
-		return 0, fmt.Errorf("claiming file %q of inbox %q: inbox, name and path are required", f.Name, f.Inbox)
-	}
-	if f.State == "" {
-		f.State = FileClaimed
-	}
-	if !f.State.Valid() {
-		return 0, fmt.Errorf("claiming %s: unknown file state %q", f.Name, f.State)
+	if err := checkClaim(&f, f.Path == "", "inbox, name and path"); err != nil {
+		return 0, err
 	}
 	var id int64
 	err := d.write(ctx, func(tx *txn) error {
@@ -165,14 +151,10 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 				return err
 			}
 		}
-		var l Lease
-		var until string
-		err := tx.QueryRowContext(ctx, `SELECT id, inbox, name, path, state, owner, lease_until FROM files
-			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path).
-			Scan(&l.FileID, &l.Inbox, &l.Name, &l.Path, &l.State, &l.Owner, &until)
+		l, err := scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM files
+			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path))
 		switch {
 		case err == nil:
-			l.Until, _ = parseTime(until)
 			return &ClaimedError{Lease: l}
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
@@ -191,15 +173,22 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 // renewal is logged and retried at the next beat: the lease has room for
 // two misses.
 func (d *DB) KeepLeases(ctx context.Context, every <-chan time.Time, log *slog.Logger) {
+	onBeats(ctx, every, func() {
+		if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
+			log.Warn("renewing the leases of this instance's files failed; retrying at the next beat",
+				"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
+		}
+	})
+}
+
+// onBeats calls fn at every beat of the channel until ctx ends.
+func onBeats(ctx context.Context, every <-chan time.Time, fn func()) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-every:
-			if _, err := d.RenewLeases(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("renewing the leases of this instance's files failed; retrying at the next beat",
-					"instance", d.instance, "journal", d.path, "lease", d.lease, "error", err)
-			}
+			fn()
 		}
 	}
 }

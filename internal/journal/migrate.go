@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 )
 
@@ -307,10 +305,7 @@ func schemaVersion(ctx context.Context, tx *txn) (int, error) {
 	if tx.dl == postgresDialect {
 		q = "SELECT version FROM journal_schema WHERE id = 1"
 	}
-	err := tx.QueryRowContext(ctx, q).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
+	_, err := found(tx.QueryRowContext(ctx, q).Scan(&v))
 	return v, err
 }
 

@@ -76,13 +76,9 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	if !isPostgresURL(o.URL) {
 		return nil, fmt.Errorf("opening journal %s: the url must start with postgres:// or postgresql://", shown)
 	}
-	cfg, err := pgx.ParseConfig(o.URL)
+	cfg, err := o.pgConfig()
 	if err != nil {
-		// pgx's message may quote the URL: do not repeat it.
-		return nil, fmt.Errorf("opening journal %s: the url cannot be read: check its form (postgres://user@host:5432/db?sslmode=...)", shown)
-	}
-	if o.Password != "" {
-		cfg.Password = o.Password
+		return nil, fmt.Errorf("opening journal %s: %w", shown, err)
 	}
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(poolSize)
@@ -93,7 +89,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		now: utcNow}
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
-		return nil, fmt.Errorf("opening journal %s: %w (check that PostgreSQL runs there and the user, password and database are right)", shown, err)
+		return nil, fmt.Errorf("opening journal %s: %w"+pgHint, shown, err)
 	}
 	if err := migratePostgres(ctx, db); err != nil {
 		_ = db.Close()
@@ -110,21 +106,14 @@ func migratePostgres(ctx context.Context, db *sql.DB) (err error) {
 	if err != nil {
 		return err
 	}
-	defer c.Close()
 	if _, err := c.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrateLockKey); err != nil {
+		_ = c.Close()
 		return fmt.Errorf("taking the migration lock: %w", err)
 	}
 	defer func() {
-		// A fresh context: the lock must go even when ctx ended.
-		uctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, uerr := c.ExecContext(uctx, `SELECT pg_advisory_unlock($1)`, migrateLockKey); uerr != nil {
-			// The connection is broken or busy: drop it, which ends the
-			// session and with it the lock.
-			_ = c.Raw(func(any) error { return errors.New("discard") })
-			if err == nil {
-				err = fmt.Errorf("releasing the migration lock: %w", uerr)
-			}
+		// The lock must go even when ctx ended: unlockSession has its own.
+		if uerr := unlockSession(c, migrateLockKey); uerr != nil && err == nil {
+			err = fmt.Errorf("releasing the migration lock: %w", uerr)
 		}
 	}()
 	if _, err := c.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS journal_schema (
@@ -140,6 +129,22 @@ func migratePostgres(ctx context.Context, db *sql.DB) (err error) {
 		return &txn{Tx: tx, dl: postgresDialect}, nil
 	}
 	return migrate(ctx, begin, migrations)
+}
+
+// pgHint follows an error connecting to PostgreSQL.
+const pgHint = " (check that PostgreSQL runs there and the user, password and database are right)"
+
+// pgConfig reads the URL, with Password in place of one written in it.
+func (o Options) pgConfig() (*pgx.ConnConfig, error) {
+	cfg, err := pgx.ParseConfig(o.URL)
+	if err != nil {
+		// pgx's message may quote the URL: do not repeat it.
+		return nil, errors.New("the url cannot be read: check its form (postgres://user@host:5432/db?sslmode=...)")
+	}
+	if o.Password != "" {
+		cfg.Password = o.Password
+	}
+	return cfg, nil
 }
 
 // defaultInstance names this process: host, pid and a random suffix, so
@@ -162,16 +167,13 @@ func (d *DB) Instance() string { return d.instance }
 // journal others run on).
 func Ping(ctx context.Context, o Options) error {
 	shown := redact.URL(o.URL)
-	cfg, err := pgx.ParseConfig(o.URL)
+	cfg, err := o.pgConfig()
 	if err != nil {
-		return fmt.Errorf("journal %s: the url cannot be read: check its form (postgres://user@host:5432/db?sslmode=...)", shown)
-	}
-	if o.Password != "" {
-		cfg.Password = o.Password
+		return fmt.Errorf("journal %s: %w", shown, err)
 	}
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("journal %s: %w (check that PostgreSQL runs there and the user, password and database are right)", shown, err)
+		return fmt.Errorf("journal %s: %w"+pgHint, shown, err)
 	}
 	defer c.Close(context.WithoutCancel(ctx))
 	var one int

@@ -27,12 +27,7 @@ const replayColumns = `id, inbox, name, original_id, coalesce(replay_id, 0), (fo
 
 func scanReplay(sc scanner) (Replay, error) {
 	var r Replay
-	var at string
-	if err := sc.Scan(&r.ID, &r.Inbox, &r.Name, &r.OriginalID, &r.ReplayID, &r.Force, &r.By, &at); err != nil {
-		return Replay{}, err
-	}
-	var err error
-	r.At, err = parseTime(at)
+	err := sc.Scan(&r.ID, &r.Inbox, &r.Name, &r.OriginalID, &r.ReplayID, &r.Force, &r.By, timeCol{&r.At})
 	return r, err
 }
 
@@ -101,17 +96,15 @@ func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
 }
 
 // linkedReplay returns the replay request file f answers, when linked.
-func linkedReplay(ctx context.Context, q rowQuerier, f File) (Replay, bool, error) {
+func linkedReplay(ctx context.Context, q querier, f File) (Replay, bool, error) {
 	r, err := scanReplay(q.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays WHERE replay_id = ?`, f.ID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Replay{}, false, nil
-	}
-	return r, err == nil, err
+	ok, err := found(err)
+	return r, ok, err
 }
 
 // openReplay returns the oldest replay request for f's inbox and name not
 // linked to a file yet (sql.ErrNoRows when there is none).
-func openReplay(ctx context.Context, q rowQuerier, f File) (Replay, error) {
+func openReplay(ctx context.Context, q querier, f File) (Replay, error) {
 	return scanReplay(q.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays
 		WHERE inbox = ? AND name = ? AND replay_id IS NULL AND original_id != ? ORDER BY id LIMIT 1`, f.Inbox, f.Name, f.ID))
 }
@@ -152,12 +145,11 @@ func OpenForNotes(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", dsn(d.path, false))
+	w, err := openPool(d.path, false)
 	if err != nil {
 		_ = d.r.db.Close()
 		return nil, fmt.Errorf("opening journal %s: %w", d.path, err)
 	}
-	w.SetMaxOpenConns(1)
 	d.w = conn{db: w, dl: sqliteDialect}
 	return d, nil
 }

@@ -117,13 +117,9 @@ func (d *DB) Acknowledge(ctx context.Context, id int64, by, note string) (File, 
 
 // resolve records r on the open failure id (false: it is no open failure).
 func resolve(ctx context.Context, tx *txn, id int64, r Resolution, at string) (bool, error) {
-	res, err := tx.ExecContext(ctx, `UPDATE files SET resolved_at = ?, resolution = ?, resolved_file = ?,
+	n, err := affected(tx.ExecContext(ctx, `UPDATE files SET resolved_at = ?, resolution = ?, resolved_file = ?,
 		resolved_by = ?, resolved_note = ? WHERE id = ? AND state = 'failed' AND resolved_at = ''`,
-		at, r.Kind, r.FileID, r.By, r.Note, id)
-	if err != nil {
-		return false, err
-	}
-	n, err := res.RowsAffected()
+		at, r.Kind, r.FileID, r.By, r.Note, id))
 	return n == 1, err
 }
 
@@ -138,40 +134,25 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 		return nil, nil
 	}
 	// Most files resolve nothing: reads tell that without a write.
-	some, err := d.resolvesAny(ctx, f)
-	if err != nil || !some {
+	some, err := resolutions(ctx, d.r, f)
+	if err != nil || len(some) == 0 {
 		return nil, wrapResolve(f, err)
 	}
 	var out []int64
 	err = d.write(ctx, func(tx *txn) error {
 		out = out[:0]
-		at := formatTime(d.now())
-		if f.State == FileDone {
-			chain, err := replayChain(ctx, tx, f)
-			if err != nil {
-				return err
-			}
-			for _, r := range chain {
-				ok, err := resolve(ctx, tx, r.OriginalID, Resolution{Kind: ResolvedByReplay, FileID: f.ID, By: r.By}, at)
-				if err != nil {
-					return err
-				}
-				if ok {
-					out = append(out, r.OriginalID)
-				}
-			}
-		}
-		ids, err := failuresResolvedBy(ctx, tx, f)
+		rs, err := resolutions(ctx, tx, f)
 		if err != nil {
 			return err
 		}
-		for _, id := range ids {
-			ok, err := resolve(ctx, tx, id, Resolution{Kind: ResolvedByFile, FileID: f.ID}, at)
+		at := formatTime(d.now())
+		for _, r := range rs {
+			ok, err := resolve(ctx, tx, r.failed, r.by, at)
 			if err != nil {
 				return err
 			}
 			if ok {
-				out = append(out, id)
+				out = append(out, r.failed)
 			}
 		}
 		return nil
@@ -182,32 +163,44 @@ func (d *DB) ResolveBy(ctx context.Context, f File) ([]int64, error) {
 	return out, nil
 }
 
-// resolvesAny reads whether f resolves a failure: its replay's original,
-// or a failure failuresResolvedBy finds.
-func (d *DB) resolvesAny(ctx context.Context, f File) (bool, error) {
+// resolution is how the failed file failed is resolved.
+type resolution struct {
+	failed int64
+	by     Resolution
+}
+
+// resolutions lists the open failures finished file f resolves, each with
+// its resolution: the originals of the replays f ends when it is done,
+// nearest first, then those failuresResolvedBy finds.
+func resolutions(ctx context.Context, q querier, f File) ([]resolution, error) {
+	var out []resolution
 	if f.State == FileDone {
-		chain, err := replayChain(ctx, d.r, f)
+		chain, err := replayChain(ctx, q, f)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		for _, r := range chain {
-			o, err := d.File(ctx, r.OriginalID)
-			if err != nil && !errors.Is(err, ErrNotFound) {
-				return false, err
+			open, err := found(q.QueryRowContext(ctx, `SELECT id FROM files WHERE id = ? AND state = 'failed' AND resolved_at = ''`,
+				r.OriginalID).Scan(new(int64)))
+			if err != nil {
+				return nil, err
 			}
-			if err == nil && o.OpenFailure() {
-				return true, nil
+			if open {
+				out = append(out, resolution{r.OriginalID, Resolution{Kind: ResolvedByReplay, FileID: f.ID, By: r.By}})
 			}
 		}
 	}
-	ids, err := failuresResolvedBy(ctx, d.r, f)
-	return len(ids) > 0, err
+	ids, err := failuresResolvedBy(ctx, q, f)
+	for _, id := range ids {
+		out = append(out, resolution{id, Resolution{Kind: ResolvedByFile, FileID: f.ID}})
+	}
+	return out, err
 }
 
 // replayChain lists the replays f ends: the one f is the run of, the one
 // its original was the run of, and so on (a failed replay replayed
 // again), nearest first.
-func replayChain(ctx context.Context, q rowQuerier, f File) ([]Replay, error) {
+func replayChain(ctx context.Context, q querier, f File) ([]Replay, error) {
 	var chain []Replay
 	seen := map[int64]bool{f.ID: true}
 	for id := f.ID; ; {
@@ -232,7 +225,7 @@ func wrapResolve(f File, err error) error {
 // whose file still lies directly in errorDir (error/), oldest first: the
 // files that error_retention moves out of it.
 func (d *DB) ResolvedFailures(ctx context.Context, inbox, errorDir string, before time.Time) ([]File, error) {
-	esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(errorDir)
+	esc := likeEscaper.Replace(errorDir)
 	fs, err := d.queryFiles(ctx, `SELECT `+fileColumns+` FROM files
 		WHERE state = 'failed' AND resolved_at != '' AND resolved_at < ? AND inbox = ?
 		AND final_path LIKE ? ESCAPE '\' AND final_path NOT LIKE ? ESCAPE '\' ORDER BY id`,
@@ -250,27 +243,22 @@ func (d *DB) ResolvedFailures(ctx context.Context, inbox, errorDir string, befor
 // matched by its KEY.
 func failuresResolvedBy(ctx context.Context, tx querier, f File) ([]int64, error) {
 	missing := map[int64][]string{} // open failure -> keys not in the portal
-	rows, err := tx.QueryContext(ctx, `SELECT m.file_id, m.key FROM documents m JOIN files o ON o.id = m.file_id
-		WHERE o.state = 'failed' AND o.resolved_at = '' AND o.portal = ? AND o.doc_type = ? AND o.id < ?
-		AND m.result NOT IN ('created', 'exists') ORDER BY m.file_id`, f.Portal, f.DocType, f.ID)
-	if err != nil {
-		return nil, err
-	}
 	var ids []int64
-	for rows.Next() {
+	err := eachRow(ctx, tx, func(sc scanner) error {
 		var id int64
 		var key string
-		if err := rows.Scan(&id, &key); err != nil {
-			rows.Close()
-			return nil, err
+		if err := sc.Scan(&id, &key); err != nil {
+			return err
 		}
 		if len(missing[id]) == 0 {
 			ids = append(ids, id)
 		}
 		missing[id] = append(missing[id], baseKey(key))
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return nil
+	}, `SELECT m.file_id, m.key FROM documents m JOIN files o ON o.id = m.file_id
+		WHERE o.state = 'failed' AND o.resolved_at = '' AND o.portal = ? AND o.doc_type = ? AND o.id < ?
+		AND m.result NOT IN ('created', 'exists') ORDER BY m.file_id`, f.Portal, f.DocType, f.ID)
+	if err != nil || len(ids) == 0 {
 		return nil, err
 	}
 	var out []int64
@@ -293,34 +281,18 @@ func failuresResolvedBy(ctx context.Context, tx querier, f File) ([]int64, error
 // each with the newest such file.
 func okKeys(ctx context.Context, tx querier, f File, id int64, keys []string) (map[string]int64, error) {
 	out := map[string]int64{}
-	const chunk = 500 // well under SQLite's bound-parameter limit
-	for start := 0; start < len(keys); start += chunk {
-		part := keys[start:min(start+chunk, len(keys))]
-		args := []any{id, f.ID, f.Portal, f.DocType}
-		for _, k := range part {
-			args = append(args, k)
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT g.key, l.id FROM documents g JOIN files l ON l.id = g.file_id
-			WHERE l.id > ? AND l.id <= ? AND l.portal = ? AND l.doc_type = ? AND g.result IN ('created', 'exists')
-			AND g.key IN (?`+strings.Repeat(", ?", len(part)-1)+`) ORDER BY l.id`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+	err := inChunks(keys, func(part []string) error {
+		return eachRow(ctx, tx, func(sc scanner) error {
 			var k string
 			var by int64
-			if err := rows.Scan(&k, &by); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := sc.Scan(&k, &by)
 			out[k] = by
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+			return err
+		}, `SELECT g.key, l.id FROM documents g JOIN files l ON l.id = g.file_id
+			WHERE l.id > ? AND l.id <= ? AND l.portal = ? AND l.doc_type = ? AND g.result IN ('created', 'exists')
+			AND g.key IN `+inList(len(part))+` ORDER BY l.id`, append([]any{id, f.ID, f.Portal, f.DocType}, anys(part)...)...)
+	})
+	return out, err
 }
 
 // baseKey is the document key of a journal key: "SUP-1 (line 7)", the
@@ -342,10 +314,7 @@ func uniq(keys []string) []string {
 // moved (error_retention): unlike UpdateFile it leaves UpdatedAt, the
 // time the file finished, alone.
 func (d *DB) SetFiledPaths(ctx context.Context, id int64, final, report string) error {
-	res, err := d.exec(ctx, `UPDATE files SET path = ?, final_path = ?, report_path = ? WHERE id = ?`, final, final, report, id)
-	if err == nil {
-		err = affectedOne(res)
-	}
+	err := affectedOne(d.exec(ctx, `UPDATE files SET path = ?, final_path = ?, report_path = ? WHERE id = ?`, final, final, report, id))
 	if err != nil {
 		return fmt.Errorf("recording that file %d moved to %s: %w", id, final, err)
 	}

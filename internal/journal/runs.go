@@ -92,22 +92,10 @@ const runColumns = `id, outbox, export, tick, state, owner, lease_until, started
 
 func scanRun(sc scanner) (ExportRun, error) {
 	var r ExportRun
-	var tick, until, started, finished string
-	if err := sc.Scan(&r.ID, &r.Outbox, &r.Export, &tick, &r.State, &r.Owner, &until, &started, &finished,
-		&r.Attempts, &r.Rows, &r.FileName, &r.Error, &r.Note, &r.ResentFrom, &r.EDIControl); err != nil {
-		return ExportRun{}, err
-	}
-	for _, f := range []struct {
-		s string
-		t *time.Time
-	}{{tick, &r.Tick}, {until, &r.LeaseUntil}, {started, &r.StartedAt}, {finished, &r.FinishedAt}} {
-		v, err := parseTime(f.s)
-		if err != nil {
-			return ExportRun{}, fmt.Errorf("run %d of export %s/%s: %w", r.ID, r.Outbox, r.Export, err)
-		}
-		*f.t = v
-	}
-	return r, nil
+	err := sc.Scan(&r.ID, &r.Outbox, &r.Export, timeCol{&r.Tick}, &r.State, &r.Owner, timeCol{&r.LeaseUntil},
+		timeCol{&r.StartedAt}, timeCol{&r.FinishedAt}, &r.Attempts, &r.Rows, &r.FileName, &r.Error, &r.Note,
+		&r.ResentFrom, &r.EDIControl)
+	return r, err
 }
 
 func (d *DB) queryRuns(ctx context.Context, query string, args ...any) ([]ExportRun, error) {
@@ -145,11 +133,8 @@ func (d *DB) FinishRun(ctx context.Context, r ExportRun) error {
 	if r.Error != "" {
 		state = RunFailed
 	}
-	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET state = ?, finished_at = ?, row_count = ?, file_name = ?,
-		error = ? WHERE id = ?`, string(state), formatTime(r.FinishedAt), r.Rows, r.FileName, r.Error, r.ID)
-	if err == nil {
-		err = affectedOne(res)
-	}
+	err := affectedOne(d.w.ExecContext(ctx, `UPDATE export_runs SET state = ?, finished_at = ?, row_count = ?, file_name = ?,
+		error = ? WHERE id = ?`, string(state), formatTime(r.FinishedAt), r.Rows, r.FileName, r.Error, r.ID))
 	if err != nil {
 		return fmt.Errorf("recording the end of export run %d: %w", r.ID, err)
 	}
@@ -180,7 +165,7 @@ func (d *DB) RunsPage(ctx context.Context, f RunFilter) ([]ExportRun, int, error
 		return nil, 0, fmt.Errorf("counting runs of export %s/%s: %w", f.Outbox, f.Export, err)
 	}
 	runs, err := d.queryRuns(ctx, `SELECT `+runColumns+where+` ORDER BY id DESC LIMIT ? OFFSET ?`,
-		append(args, d.limitArg(f.Limit), max(f.Offset, 0))...)
+		append(args, d.dl.limitArg(f.Limit), max(f.Offset, 0))...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("listing runs of export %s/%s: %w", f.Outbox, f.Export, err)
 	}
@@ -279,16 +264,13 @@ func (d *DB) ExportSummary(ctx context.Context, outbox, export string) (ExportSu
 		}
 		return runs[0], nil
 	}
+	for run, cond := range map[*ExportRun]string{&s.Last: "", &s.LastSuccess: "AND state = 'done'", &s.LastError: "AND state = 'failed'"} {
+		var err error
+		if *run, err = one(cond); err != nil {
+			return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
+		}
+	}
 	var err error
-	if s.Last, err = one(""); err != nil {
-		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
-	}
-	if s.LastSuccess, err = one("AND state = 'done'"); err != nil {
-		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
-	}
-	if s.LastError, err = one("AND state = 'failed'"); err != nil {
-		return s, fmt.Errorf("summing up export %s/%s: %w", outbox, export, err)
-	}
 	if s.Cursor, s.HasCursor, err = d.Cursor(ctx, outbox, export); err != nil {
 		return s, err
 	}

@@ -65,10 +65,16 @@ func (c *stmtCache) now(ctx context.Context, db *sql.DB, q string) *sql.Stmt {
 	if err != nil {
 		return nil
 	}
+	return c.keep(q, s)
+}
+
+// keep caches s, prepared for q, and returns the statement cached for q:
+// s, or the one another caller prepared meanwhile (s is closed).
+func (c *stmtCache) keep(q string, s *sql.Stmt) *sql.Stmt {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.ready[q]; old != nil {
-		_ = s.Close() // prepared meanwhile by another caller
+		_ = s.Close()
 		return old
 	}
 	c.ready[q] = s
@@ -90,18 +96,8 @@ func (c *stmtCache) prepare(ctx context.Context, db *sql.DB) {
 	clear(c.wanted)
 	c.mu.Unlock()
 	for _, q := range qs {
-		s, err := db.PrepareContext(ctx, q)
-		if err != nil {
-			continue
-		}
-		c.mu.Lock()
-		if c.ready[q] == nil {
-			c.ready[q] = s
-			s = nil
-		}
-		c.mu.Unlock()
-		if s != nil {
-			_ = s.Close() // another commit prepared it meanwhile
+		if s, err := db.PrepareContext(ctx, q); err == nil {
+			c.keep(q, s)
 		}
 	}
 }

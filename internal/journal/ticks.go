@@ -121,8 +121,7 @@ func (d *DB) TakeOverTick(ctx context.Context, outbox, export string) (got Expor
 		if err := lockExport(ctx, tx, outbox, export); err != nil {
 			return err
 		}
-		got, err = scanRun(tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM export_runs
-			WHERE outbox = ? AND export = ? AND tick != '' ORDER BY tick DESC LIMIT 1`, outbox, export))
+		got, err = scanRun(tx.QueryRowContext(ctx, lastTick, outbox, export))
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -132,12 +131,9 @@ func (d *DB) TakeOverTick(ctx context.Context, outbox, export string) (got Expor
 		prev := got.Owner
 		got.Owner, got.LeaseUntil, got.StartedAt, got.Attempts = d.instance, now.Add(d.lease), now, got.Attempts+1
 		got.Note = "taken over from instance " + prev
-		res, err := tx.ExecContext(ctx, `UPDATE export_runs SET owner = ?, lease_until = ?, started_at = ?,
+		err = affectedOne(tx.ExecContext(ctx, `UPDATE export_runs SET owner = ?, lease_until = ?, started_at = ?,
 			attempts = ?, note = ? WHERE id = ? AND state = 'running'`,
-			got.Owner, formatTime(got.LeaseUntil), formatTime(now), got.Attempts, got.Note, got.ID)
-		if err == nil {
-			err = affectedOne(res)
-		}
+			got.Owner, formatTime(got.LeaseUntil), formatTime(now), got.Attempts, got.Note, got.ID))
 		won = err == nil
 		return err
 	})
@@ -155,29 +151,27 @@ func (d *DB) FinishTick(ctx context.Context, t ExportRun, rows int, file string,
 	if runErr != nil {
 		state, msg = RunFailed, runErr.Error()
 	}
-	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET state = ?, finished_at = ?, row_count = ?,
+	err := affectedOne(d.w.ExecContext(ctx, `UPDATE export_runs SET state = ?, finished_at = ?, row_count = ?,
 		file_name = ?, error = ? WHERE `+byTick+` AND owner = ? AND state = 'running'`,
-		string(state), formatTime(d.now()), rows, file, msg, t.Outbox, t.Export, formatTime(t.Tick), d.instance)
-	if err == nil {
-		err = affectedOne(res)
-	}
+		string(state), formatTime(d.now()), rows, file, msg, t.Outbox, t.Export, formatTime(t.Tick), d.instance))
 	if err != nil {
 		return fmt.Errorf("recording the end of tick %s of export %s/%s: %w", formatTime(t.Tick), t.Outbox, t.Export, err)
 	}
 	return nil
 }
 
+// lastTick selects the newest tick of an export (outbox, export).
+const lastTick = `SELECT ` + runColumns + ` FROM export_runs
+	WHERE outbox = ? AND export = ? AND tick != '' ORDER BY tick DESC LIMIT 1`
+
 // LastTick returns the newest tick of an export; false when it has none.
 func (d *DB) LastTick(ctx context.Context, outbox, export string) (ExportRun, bool, error) {
-	t, err := scanRun(d.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM export_runs
-		WHERE outbox = ? AND export = ? AND tick != '' ORDER BY tick DESC LIMIT 1`, outbox, export))
-	if errors.Is(err, sql.ErrNoRows) {
-		return ExportRun{}, false, nil
-	}
+	t, err := scanRun(d.r.QueryRowContext(ctx, lastTick, outbox, export))
+	ok, err := found(err)
 	if err != nil {
 		return ExportRun{}, false, fmt.Errorf("reading the last tick of export %s/%s: %w", outbox, export, err)
 	}
-	return t, true, nil
+	return t, ok, nil
 }
 
 // ExpireTick ends the lease of t's run now, when its instance is known to
@@ -186,12 +180,9 @@ func (d *DB) LastTick(ctx context.Context, outbox, export string) (ExportRun, bo
 // t.Owner's.
 func (d *DB) ExpireTick(ctx context.Context, t ExportRun) (bool, error) {
 	now := formatTime(d.now())
-	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ?
+	err := affectedOne(d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ?
 		WHERE `+byTick+` AND owner = ? AND state = 'running' AND lease_until > ?`,
-		now, t.Outbox, t.Export, formatTime(t.Tick), t.Owner, now)
-	if err == nil {
-		err = affectedOne(res)
-	}
+		now, t.Outbox, t.Export, formatTime(t.Tick), t.Owner, now))
 	if errors.Is(err, ErrNotFound) {
 		return false, nil
 	}
@@ -204,16 +195,8 @@ func (d *DB) ExpireTick(ctx context.Context, t ExportRun) (bool, error) {
 // RenewTicks extends the lease of every tick this instance is running to
 // Lease from now, and returns how many there are.
 func (d *DB) RenewTicks(ctx context.Context) (int64, error) {
-	res, err := d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ? WHERE owner = ? AND state = 'running' AND tick != ''`,
-		formatTime(d.now().Add(d.lease)), d.instance)
-	if err != nil {
-		return 0, fmt.Errorf("renewing the export runs of instance %s: %w", d.instance, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("renewing the export runs of instance %s: %w", d.instance, err)
-	}
-	return n, nil
+	return d.setLeases(ctx, `UPDATE export_runs SET lease_until = ? WHERE owner = ? AND state = 'running' AND tick != ''`,
+		d.now().Add(d.lease), "renewing the export runs")
 }
 
 // Ticks lists the claimed ticks of an export, newest first, at most limit
@@ -221,7 +204,7 @@ func (d *DB) RenewTicks(ctx context.Context) (int64, error) {
 func (d *DB) Ticks(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {
 	return d.queryTicks(ctx, `SELECT `+runColumns+` FROM export_runs
 		WHERE tick != '' AND (? = '' OR outbox = ?) AND (? = '' OR export = ?)
-		ORDER BY tick DESC, outbox, export LIMIT ?`, outbox, outbox, export, export, d.limitArg(limit))
+		ORDER BY tick DESC, outbox, export LIMIT ?`, outbox, outbox, export, export, d.dl.limitArg(limit))
 }
 
 // LastTicks lists the newest tick of every export, by outbox and export.

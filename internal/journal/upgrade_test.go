@@ -104,13 +104,7 @@ func TestUpgradeOneRunHistory(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
 		target := journalTarget(t)
-		all := migrations
-		migrations = all[:len(all)-1] // the release before the step
-		old, err := Open(ctx, target)
-		migrations = all
-		if err != nil {
-			t.Fatal(err)
-		}
+		old := openBeforeLastStep(t, target)
 		at := func(h, m, s int) string { return formatTime(time.Date(2026, 11, 20, h, m, s, 0, time.UTC)) }
 		var ids []int64
 		run := func(export, started, finished string, rows int, file, runErr string, resentFrom int64) {
@@ -207,6 +201,20 @@ func TestUpgradeOneRunHistory(t *testing.T) {
 	})
 }
 
+// openBeforeLastStep opens the journal at target as the release before
+// the last schema step.
+func openBeforeLastStep(tb testing.TB, target string) *DB {
+	tb.Helper()
+	all := migrations
+	migrations = all[:len(all)-1]
+	old, err := Open(tb.Context(), target)
+	migrations = all
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return old
+}
+
 // BenchmarkUpgradeOneRunHistory times the step that moves export_ticks
 // into export_runs on a journal of 20,000 scheduled runs of one export
 // (two weeks of a run a minute), each a tick and the run that ended it:
@@ -220,14 +228,8 @@ func BenchmarkUpgradeOneRunHistory(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				target := journalTarget(b)
-				all := migrations
-				migrations = all[:len(all)-1] // the release before the step
-				old, err := Open(ctx, target)
-				migrations = all
-				if err != nil {
-					b.Fatal(err)
-				}
-				err = old.write(ctx, func(tx *txn) error {
+				old := openBeforeLastStep(b, target)
+				err := old.write(ctx, func(tx *txn) error {
 					for i := range n {
 						at := t0.Add(time.Duration(i) * time.Minute)
 						if _, err := tx.ExecContext(ctx, `INSERT INTO export_ticks (outbox, export, tick, state, owner, lease_until,

@@ -3,16 +3,7 @@ package outbox
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 )
-
-// CopyKeeper keeps a compressed copy of each file an export run writes, so
-// that a clerk can send it again once the other side took it away (the
-// journal keeps them, pruned with the runs). A Runner whose Journal has it
-// keeps copies.
-type CopyKeeper interface {
-	KeepCopy(ctx context.Context, runID int64, size int64, gz []byte) error
-}
 
 // MaxCopy is the largest compressed copy kept: a bigger file is written
 // but cannot be re-sent from the journal.

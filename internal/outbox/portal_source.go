@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"time"
 
 	"filebridge/internal/model"
@@ -76,24 +77,13 @@ func (p *PortalSource) Receipts(ctx context.Context, after time.Time) iter.Seq2[
 		codes = []int{model.StatusPartial, model.StatusReceived}
 	}
 	all := p.Client.Inbounds(ctx, portal.InboundFilter{StatusCodes: codes, UpdatedAfter: after})
-	return func(yield func(model.Inbound, error) bool) {
-		for in, err := range all {
-			if err != nil {
-				yield(in, err)
-				return
-			}
-			if !containsInt(codes, in.Status.Code) {
-				continue // the filter was not honoured
-			}
-			if err := p.fillInbound(ctx, &in); err != nil {
-				yield(in, err)
-				return
-			}
-			if !yield(in, nil) {
-				return
-			}
+	return filterMap(all, func(in model.Inbound) (model.Inbound, bool, error) {
+		if !slices.Contains(codes, in.Status.Code) {
+			return in, false, nil // the filter was not honoured
 		}
-	}
+		err := p.fillInbound(ctx, &in)
+		return in, true, err
+	})
 }
 
 // Shipments implements Source.
@@ -102,24 +92,15 @@ func (p *PortalSource) Shipments(ctx context.Context, after time.Time) iter.Seq2
 		return p.Client.Fulfillments(ctx, portal.FulfillmentFilter{CreatedAt: portal.TimeRange{After: after}})
 	}
 	orders := p.Client.Outbounds(ctx, portal.OutboundFilter{StatusCodes: []int{model.StatusReceived}, UpdatedAfter: after})
-	return func(yield func(model.Shipment, error) bool) {
-		for o, err := range orders {
-			if err != nil {
-				yield(model.Shipment{}, err)
-				return
-			}
-			if o.FulfillmentStatus.Code != model.StatusReceived {
-				continue
-			}
-			if err := p.fillOutbound(ctx, &o); err != nil {
-				yield(model.Shipment{}, err)
-				return
-			}
-			if !yield(ShipmentOfOrder(o), nil) {
-				return
-			}
+	return filterMap(orders, func(o model.Outbound) (model.Shipment, bool, error) {
+		if o.FulfillmentStatus.Code != model.StatusReceived {
+			return model.Shipment{}, false, nil
 		}
-	}
+		if err := p.fillOutbound(ctx, &o); err != nil {
+			return model.Shipment{}, false, err
+		}
+		return ShipmentOfOrder(o), true, nil
+	})
 }
 
 // ShipmentOfOrder is the shipment confirmation of an Edition A order whose
@@ -199,13 +180,4 @@ func fail[T any](err error) iter.Seq2[T, error] {
 		var zero T
 		yield(zero, err)
 	}
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

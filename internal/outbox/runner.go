@@ -9,6 +9,7 @@
 package outbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,7 +25,6 @@ import (
 	"github.com/jonboulle/clockwork"
 
 	"filebridge/internal/edi/edifact"
-	"filebridge/internal/edi/x12"
 	"filebridge/internal/folder"
 	"filebridge/internal/formats/export"
 	"filebridge/internal/journal"
@@ -77,6 +77,15 @@ type Journal interface {
 	// OwnsTick fails when ctx is the run of a tick (journal.WithTick)
 	// this instance no longer holds: the file must not go in place.
 	OwnsTick(ctx context.Context) error
+	// KeepCopy keeps a compressed copy of the file a run wrote, so that a
+	// clerk can send it again once the other side took it away (kept
+	// with the runs).
+	KeepCopy(ctx context.Context, runID int64, size int64, gz []byte) error
+	// NumberRun gives a run the next interchange control number of the
+	// partner's counter, recorded on the run in the same transaction (a
+	// number taken by a run that then fails is not used again: numbers
+	// are sequential, never reused).
+	NumberRun(ctx context.Context, runID int64, partner string) (int64, error)
 }
 
 var _ Journal = (*journal.DB)(nil)
@@ -103,7 +112,7 @@ type Runner struct {
 	// still exported. Default DefaultOverlapMargin; negative: none.
 	OverlapMargin time.Duration
 	// CopyLimit is the largest compressed copy of a file kept for a
-	// re-send when the Journal is a CopyKeeper; default MaxCopy.
+	// re-send; default MaxCopy.
 	CopyLimit int
 
 	// clock paces the retries of the run's record (tests); default the
@@ -146,10 +155,7 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 		}
 		// Tried again a while: a journal restarting a moment must not
 		// leave the run "running" in the history for ever.
-		clock := r.clock
-		if clock == nil {
-			clock = clockwork.NewRealClock()
-		}
+		clock := cmp.Or(r.clock, clockwork.NewRealClock())
 		ferr := retryJournal(context.WithoutCancel(ctx), clock, log, "recording the export run",
 			clock.Now().Add(recordFor), func() error {
 				fctx, cancel := recCtx()
@@ -164,10 +170,10 @@ func (r *Runner) run(ctx context.Context, job Job, since time.Time, rerun bool) 
 	if err != nil {
 		return res, fmt.Errorf("exporting %s: %w", job.Name(), err)
 	}
-	if keep, ok := r.Journal.(CopyKeeper); ok && res.copy != nil {
+	if res.copy != nil {
 		// A copy for a re-send; the file is in place whether it is kept or not.
 		kctx, cancel := recCtx()
-		if kerr := keep.KeepCopy(kctx, runID, res.copy.size, res.copy.gz.Bytes()); kerr != nil {
+		if kerr := r.Journal.KeepCopy(kctx, runID, res.copy.size, res.copy.gz.Bytes()); kerr != nil {
 			log.Warn("keeping a copy of the export file for a re-send", "file", res.File, "error", kerr)
 		}
 		cancel()
@@ -181,20 +187,9 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 	if err != nil {
 		return Result{}, err
 	}
-	loc := job.Location
-	if loc == nil {
-		loc = time.UTC
-	}
+	loc := cmp.Or(job.Location, time.UTC)
 	opts := job.File
 	opts.Location = loc
-	if opts.X12 != nil {
-		env := *opts.X12
-		opts.X12 = &env // the job's stays unnumbered
-	}
-	if opts.EDIFACT != nil {
-		env := *opts.EDIFACT
-		opts.EDIFACT = &env // the job's stays unnumbered
-	}
 
 	var win *window // nil: no cursor (stock)
 	switch {
@@ -231,23 +226,29 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 		if err != nil {
 			return Result{}, err
 		}
+		// The envelopes are numbered in copies: the job's stay unnumbered.
 		if opts.X12 != nil {
-			if err := r.numberX12(ctx, runID, opts.X12, start); err != nil {
+			env := *opts.X12
+			ctl, err := r.Journal.NumberRun(ctx, runID, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
+			if err != nil {
 				return Result{}, err
 			}
+			env.Control, env.Time = ctl%1_000_000_000, start
+			opts.X12 = &env
 		}
 		if opts.EDIFACT != nil {
-			if err := r.numberEDIFACT(ctx, runID, opts.EDIFACT, start); err != nil {
+			env := *opts.EDIFACT
+			// The counter the CONTRLs to that partner use.
+			ctl, err := r.Journal.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
+			if err != nil {
 				return Result{}, err
 			}
+			env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), start
+			opts.EDIFACT = &env
 		}
-		_, keep := r.Journal.(CopyKeeper)
 		err = r.Folder.CreateAtomic(ctx, name, func(w io.Writer) error {
-			if keep {
-				res.copy = newFileCopy(r.copyLimit())
-				w = io.MultiWriter(w, res.copy)
-			}
-			ew, err := export.NewWriter(w, schema, opts)
+			res.copy = newFileCopy(r.copyLimit())
+			ew, err := export.NewWriter(io.MultiWriter(w, res.copy), schema, opts)
 			if err != nil {
 				return err
 			}
@@ -299,45 +300,6 @@ func (r *Runner) export(ctx context.Context, job Job, runID int64, since time.Ti
 	return res, nil
 }
 
-// RunNumberer numbers the EDI interchange of an export run (journal.DB).
-type RunNumberer interface {
-	NumberRun(ctx context.Context, runID int64, partner string) (int64, error)
-}
-
-// numberX12 gives an x12 export its interchange control number, the next
-// of its receiver's counter in the journal, recorded on the run in the
-// same transaction (a number taken by a run that then fails is not used
-// again: numbers are sequential, never reused).
-func (r *Runner) numberX12(ctx context.Context, runID int64, env *x12.Envelope, at time.Time) error {
-	rn, ok := r.Journal.(RunNumberer)
-	if !ok {
-		return fmt.Errorf("an x12 export needs a journal that numbers interchanges")
-	}
-	ctl, err := rn.NumberRun(ctx, runID, "x12:"+env.Receiver.Qualifier+":"+env.Receiver.ID)
-	if err != nil {
-		return err
-	}
-	env.Control, env.Time = ctl%1_000_000_000, at
-	return nil
-}
-
-// numberEDIFACT gives an edifact export its interchange control
-// reference, the next of its receiver's counter in the journal (the one
-// the CONTRLs to that partner use), recorded on the run in the same
-// transaction: sequential, never reused.
-func (r *Runner) numberEDIFACT(ctx context.Context, runID int64, env *edifact.Envelope, at time.Time) error {
-	rn, ok := r.Journal.(RunNumberer)
-	if !ok {
-		return fmt.Errorf("an edifact export needs a journal that numbers interchanges")
-	}
-	ctl, err := rn.NumberRun(ctx, runID, edifact.CounterKey(env.Header.Recipient))
-	if err != nil {
-		return err
-	}
-	env.Header.Ref, env.Time = strconv.FormatInt(ctl, 10), at
-	return nil
-}
-
 // admitted passes the documents the window admits (all of them without a
 // window); it reports a listing error and stops. A document without the
 // timestamp its export follows (the documents list none on receptions,
@@ -345,29 +307,18 @@ func (r *Runner) numberEDIFACT(ctx context.Context, runID int64, env *edifact.En
 // the digest of its rows, stamped with the time of the query (see
 // window.admitTimeless).
 func admitted(all iter.Seq2[doc, error], win *window, queried time.Time) iter.Seq2[doc, error] {
-	return func(yield func(doc, error) bool) {
-		for d, err := range all {
-			if err != nil {
-				yield(doc{}, err)
-				return
+	return filterMap(all, func(d doc) (doc, bool, error) {
+		switch {
+		case win == nil:
+		case d.ts.IsZero():
+			if !win.admitTimeless(d.key+keyDigestSep+rowsDigest(d.rows), queried) {
+				return d, false, nil
 			}
-			switch {
-			case win == nil:
-			case d.ts.IsZero():
-				if !win.admitTimeless(d.key+keyDigestSep+rowsDigest(d.rows), queried) {
-					continue
-				}
-			case !win.admit(d.key, d.ts):
-				continue
-			}
-			if len(d.rows) == 0 {
-				continue
-			}
-			if !yield(d, nil) {
-				return
-			}
+		case !win.admit(d.key, d.ts):
+			return d, false, nil
 		}
-	}
+		return d, len(d.rows) > 0, nil
+	})
 }
 
 // fileName expands the job's template and makes sure it names no existing
@@ -429,9 +380,4 @@ func (r *Runner) now() time.Time {
 	return time.Now()
 }
 
-func (r *Runner) logger() *slog.Logger {
-	if r.Logger != nil {
-		return r.Logger
-	}
-	return slog.Default()
-}
+func (r *Runner) logger() *slog.Logger { return cmp.Or(r.Logger, slog.Default()) }

@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -37,10 +38,7 @@ func parseSchedule(job Job, withSeconds bool) (Schedule, error) {
 	if err != nil {
 		return Schedule{}, fmt.Errorf("schedule %q: %w", job.Schedule, err)
 	}
-	s := Schedule{spec: parsed, loc: job.Location}
-	if s.loc == nil {
-		s.loc = time.UTC
-	}
+	s := Schedule{spec: parsed, loc: cmp.Or(job.Location, time.UTC)}
 	if every, ok := parsed.(cron.ConstantDelaySchedule); ok {
 		s.every = every.Delay
 	}

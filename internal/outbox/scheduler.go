@@ -1,6 +1,7 @@
 package outbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -153,14 +154,8 @@ type scheduled struct {
 // NewScheduler returns a scheduler whose runs take contexts derived from
 // ctx; cancelling ctx cancels running exports.
 func NewScheduler(ctx context.Context, opts SchedulerOptions) *Scheduler {
-	log := opts.Logger
-	if log == nil {
-		log = slog.Default()
-	}
-	clock := opts.clock
-	if clock == nil {
-		clock = clockwork.NewRealClock()
-	}
+	log := cmp.Or(opts.Logger, slog.Default())
+	clock := cmp.Or(opts.clock, clockwork.NewRealClock())
 	ctx, cancel := context.WithCancel(ctx)
 	return &Scheduler{opts: opts, log: log, ctx: ctx, cancel: cancel, clock: clock, jobs: map[string]*scheduled{}}
 }
@@ -465,18 +460,6 @@ func (s *Scheduler) Start() {
 	for _, name := range s.order {
 		s.startJob(s.jobs[name])
 	}
-}
-
-// NextRun returns the next time the named job ("outbox/type") runs; zero
-// before Start.
-func (s *Scheduler) NextRun(name string) (time.Time, error) {
-	s.mu.Lock()
-	sj, ok := s.jobs[name]
-	s.mu.Unlock()
-	if !ok {
-		return time.Time{}, fmt.Errorf("no export %s is scheduled", name)
-	}
-	return sj.nextRun(), nil
 }
 
 // Jobs lists the names of the scheduled jobs in the order they were added.

@@ -3,6 +3,7 @@ package outbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -273,4 +274,16 @@ func TestSchedulerAfterSuspend(t *testing.T) {
 	if want := time.Date(2026, 3, 1, 16, 0, 0, 0, time.UTC); err != nil || !next.Equal(want) {
 		t.Errorf("next run %s, %v; want %s", next, err, want)
 	}
+}
+
+// NextRun returns the next time the named job ("outbox/type") runs; zero
+// before Start. Only tests use it.
+func (s *Scheduler) NextRun(name string) (time.Time, error) {
+	s.mu.Lock()
+	sj, ok := s.jobs[name]
+	s.mu.Unlock()
+	if !ok {
+		return time.Time{}, fmt.Errorf("no export %s is scheduled", name)
+	}
+	return sj.nextRun(), nil
 }

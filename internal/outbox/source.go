@@ -121,13 +121,24 @@ func movementKey(m model.Movement) string {
 }
 
 func convert[T any](seq iter.Seq2[T, error], fn func(T) doc) iter.Seq2[doc, error] {
-	return func(yield func(doc, error) bool) {
+	return filterMap(seq, func(v T) (doc, bool, error) { return fn(v), true, nil })
+}
+
+// filterMap passes on what fn makes of the elements of seq it keeps (ok),
+// and stops at the first error, of seq or of fn.
+func filterMap[T, U any](seq iter.Seq2[T, error], fn func(T) (u U, ok bool, err error)) iter.Seq2[U, error] {
+	return func(yield func(U, error) bool) {
 		for v, err := range seq {
+			var u U
+			ok := false
+			if err == nil {
+				u, ok, err = fn(v)
+			}
 			if err != nil {
-				yield(doc{}, err)
+				yield(u, err)
 				return
 			}
-			if !yield(fn(v), nil) {
+			if ok && !yield(u, nil) {
 				return
 			}
 		}
