@@ -253,7 +253,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 				continue
 			}
 			wake = at
-		case <-in.wake:
+		case <-in.wake.c:
 			// A file of the portal finished: files deferred behind it
 			// may start now.
 			if !in.hasDeferred() {

@@ -103,7 +103,7 @@ type Inbox struct {
 	onFailed func(journal.File)
 	health   *Health
 	order    *Order
-	wake     <-chan struct{} // signalled when a file of the portal finished
+	wake     *wakeup // signalled when a file of the portal finished while the inbox waited
 	open     func(ctx context.Context) (folder.Folder, error)
 	watcher  *Watcher // nil: Run starts one of its own
 	workers  int
