@@ -106,6 +106,7 @@ type Inbox struct {
 	wake     *wakeup // signalled when a file of the portal finished while the inbox waited
 	open     func(ctx context.Context) (folder.Folder, error)
 	watcher  *Watcher // nil: Run starts one of its own
+	ring     *alarm   // Run's alarm, nil without one (used by Run's goroutine only, see waitFairShare)
 	workers  int
 	opts     Options
 	pace     *pace // how many files at once (pace.go)
