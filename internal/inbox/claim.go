@@ -34,6 +34,7 @@ import (
 func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []string, waiting int, detach bool) (res RoundResult, err error) {
 	in.work.Lock()
 	defer in.work.Unlock()
+	in.order.wait(in.wake, true) // until setDeferred says whether files wait
 	start := in.now()
 	in.beginRound(start)
 	defer func() { in.endRound(start, res, err) }()
@@ -131,6 +132,7 @@ func (in *Inbox) setDeferred(n int) {
 	in.mu.Lock()
 	in.deferred = n
 	in.mu.Unlock()
+	in.order.wait(in.wake, n > 0)
 }
 
 func (in *Inbox) hasDeferred() bool {

@@ -229,6 +229,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 	}
 	alarm, unwatch, werr := in.watch(ctx, w)
 	defer func() { unwatch() }()
+	in.ring = alarm
 	if werr != nil {
 		in.log.Warn("file-system events unavailable for now; polling, and watching again after each round", "inbox_path", in.cfg.Folder.Path, "error", werr)
 	}
@@ -246,7 +247,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 				continue
 			}
 			wake = at
-		case <-in.wake:
+		case <-in.wake.c:
 			// A file of the portal finished: files deferred behind it
 			// may start now.
 			if !in.hasDeferred() {
@@ -259,6 +260,7 @@ func (in *Inbox) Run(ctx context.Context) error {
 				// The folder may exist now (created by the round, or by
 				// someone else): watch it from now on.
 				if alarm, unwatch, werr = in.watch(ctx, w); werr == nil {
+					in.ring = alarm
 					in.log.Info("watching the inbox folder for file-system events", "inbox_path", in.cfg.Folder.Path)
 					wake = in.now()
 				}

@@ -6,3 +6,7 @@ func (in *Inbox) StartReading(name string, size int64) error {
 	_, err := in.beginRead(name, size)
 	return err
 }
+
+// ReadingsLeft counts the files of the inbox the reading ledger holds as
+// being read (started and not ended).
+func (in *Inbox) ReadingsLeft() int { return len(loadLedger(in.ledgerPath())) }

@@ -104,9 +104,10 @@ type Inbox struct {
 	onFailed func(journal.File)
 	health   *Health
 	order    *Order
-	wake     <-chan struct{} // signalled when a file of the portal finished
+	wake     *wakeup // signalled when a file of the portal finished while the inbox waited
 	open     func(ctx context.Context) (folder.Folder, error)
 	watcher  *Watcher // nil: Run starts one of its own
+	ring     *alarm   // Run's alarm, nil without one (used by Run's goroutine only, see waitFairShare)
 	workers  int
 	opts     Options
 	pace     *pace // how many files at once (pace.go)

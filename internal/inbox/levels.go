@@ -143,12 +143,7 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 	all := make(chan struct{})
 	go func() { wg.Wait(); close(all) }()
 	if detach {
-		t := time.NewTimer(in.opts.FairShare)
-		select {
-		case <-all:
-		case <-t.C:
-		}
-		t.Stop()
+		in.waitFairShare(all)
 	} else {
 		<-all
 	}
@@ -164,6 +159,39 @@ func (in *Inbox) runLevel(ctx, work context.Context, f folder.Folder, level []jo
 		}
 	}
 	return lr.outs
+}
+
+// waitFairShare waits for the files of a level of Run's round (all is
+// closed when they are through) up to Options.FairShare, or until a file
+// observed in the inbox meanwhile may settle (Run's alarm rings for that
+// time): the files still running then go on in the background and the
+// next round takes the new file, instead of the inbox taking its files
+// one round after the other.
+func (in *Inbox) waitFairShare(all <-chan struct{}) {
+	a := in.ring
+	fair := time.NewTimer(in.opts.FairShare)
+	defer fair.Stop()
+	settle := time.NewTimer(0)
+	settle.Stop()
+	defer settle.Stop()
+	var at time.Time // the earliest time the alarm rang for
+	for {
+		select {
+		case <-all:
+		case <-fair.C:
+		case <-settle.C:
+		case <-a.ready():
+			if t := a.take(); !t.IsZero() {
+				at = earliest(at, t)
+				settle.Reset(at.Sub(in.now()))
+			}
+			continue
+		}
+		break
+	}
+	if !at.IsZero() {
+		a.post(at) // for Run's loop: the round at that time
+	}
 }
 
 // finishedLater records the end of a file a round left running in the

@@ -41,39 +41,51 @@ func TestFileConcurrency(t *testing.T) {
 }
 
 // TestFairShare: a long suppliers file does not hold up a file dropped
-// after it in the same inbox: once the long file had its fair share, the
-// round leaves it running in the background and the next round processes
-// the small file while the long one is still in processing/. Every
-// supplier is created once, and Run returns only after the long file.
+// after it in the same inbox: once the long file had its fair share, or
+// as soon as the new file settled, the round leaves the long file running
+// in the background and the next round processes the small file while
+// the long one is still in processing/. Every supplier is created once,
+// and Run returns only after the long file.
 func TestFairShare(t *testing.T) {
-	e := newEnv(t, envOpts{routes: skuRoute, inbox: "file_concurrency = 2", sim: portalsim.Options{Latency: 15 * time.Millisecond}})
-	e.options.FairShare = 50 * time.Millisecond
-	in := e.newInbox(e.client, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- in.Run(ctx) }()
-	e.drop("SUPPLIERS_BIG.csv", suppliersFile("SUP-BIG", 150))
-	waitFor(t, func() bool { return e.exists("processing/SUPPLIERS_BIG.csv") })
-	e.drop("SUPPLIERS_SMALL.csv", suppliersFile("SUP-SMALL", 1))
-	processed := func(name string) bool {
-		for _, p := range e.ls("processed") {
-			if strings.HasSuffix(p, "/"+name) {
-				return true
+	tests := []struct {
+		name      string
+		fairShare time.Duration // 0: the default (10s), longer than the long file takes
+	}{
+		{"fair share over", 50 * time.Millisecond},
+		{"a new file settled", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, envOpts{routes: skuRoute, inbox: "file_concurrency = 2", sim: portalsim.Options{Latency: 15 * time.Millisecond}})
+			e.options.FairShare = tt.fairShare
+			in := e.newInbox(e.client, nil)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- in.Run(ctx) }()
+			e.drop("SUPPLIERS_BIG.csv", suppliersFile("SUP-BIG", 150))
+			waitFor(t, func() bool { return e.exists("processing/SUPPLIERS_BIG.csv") })
+			e.drop("SUPPLIERS_SMALL.csv", suppliersFile("SUP-SMALL", 1))
+			processed := func(name string) bool {
+				for _, p := range e.ls("processed") {
+					if strings.HasSuffix(p, "/"+name) {
+						return true
+					}
+				}
+				return false
 			}
-		}
-		return false
-	}
-	waitFor(t, func() bool { return processed("SUPPLIERS_SMALL.csv") })
-	if !e.exists("processing/SUPPLIERS_BIG.csv") {
-		t.Errorf("the small file was processed only after the long one: a long file held up the inbox")
-	}
-	waitFor(t, func() bool { return processed("SUPPLIERS_BIG.csv") })
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	if n := e.sim.Stats().Counts["connections"]; n != 151 {
-		t.Errorf("the portal holds %d suppliers, want 151 (each once)", n)
+			waitFor(t, func() bool { return processed("SUPPLIERS_SMALL.csv") })
+			if !e.exists("processing/SUPPLIERS_BIG.csv") {
+				t.Errorf("the small file was processed only after the long one: a long file held up the inbox")
+			}
+			waitFor(t, func() bool { return processed("SUPPLIERS_BIG.csv") })
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if n := e.sim.Stats().Counts["connections"]; n != 151 {
+				t.Errorf("the portal holds %d suppliers, want 151 (each once)", n)
+			}
+		})
 	}
 }
 

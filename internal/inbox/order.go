@@ -28,7 +28,10 @@ import (
 type Order struct {
 	mu      sync.Mutex
 	inboxes map[string]*pending
-	subs    []chan struct{}
+	// waiting are the wake-ups of the inboxes that wait for files of the
+	// portal to finish (see wait): a finished file wakes those, not
+	// every inbox of the portal.
+	waiting map[*wakeup]struct{}
 	// unlooked counts the inboxes not looked at yet, and kinds the files
 	// of each kind order (> 0) in the inboxes' roots and claimed: blocker
 	// answers from them without going through a thousand inboxes when
@@ -51,7 +54,13 @@ type jobKind struct {
 }
 
 // NewOrder returns an Order with no inbox.
-func NewOrder() *Order { return &Order{inboxes: map[string]*pending{}, kinds: map[int]int{}} }
+func NewOrder() *Order {
+	return &Order{inboxes: map[string]*pending{}, kinds: map[int]int{}, waiting: map[*wakeup]struct{}{}}
+}
+
+// wakeup is how an inbox registered with an Order is woken: c is
+// signalled when a file of the portal finished while the inbox waited.
+type wakeup struct{ c chan struct{} }
 
 // count adds delta to the files of kind order k (o.mu held).
 func (o *Order) count(k, delta int) {
@@ -60,16 +69,28 @@ func (o *Order) count(k, delta int) {
 	}
 }
 
-// register adds an inbox and returns the channel signalled when a file of
-// the portal finished (or stopped blocking), so that a deferred file is
-// looked at again at once.
-func (o *Order) register(inbox string) <-chan struct{} {
+// register adds an inbox and returns its wake-up, signalled while it
+// waits (see wait) when a file of the portal finished (or stopped
+// blocking), so that a deferred file is looked at again at once.
+func (o *Order) register(inbox string) *wakeup {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.get(inbox)
-	ch := make(chan struct{}, 1)
-	o.subs = append(o.subs, ch)
-	return ch
+	return &wakeup{c: make(chan struct{}, 1)}
+}
+
+// wait says whether the inbox of w waits for files of the portal to
+// finish: it has deferred or held files, or a round under way that may
+// defer some. Only waiting inboxes are woken, so a file finishing costs
+// one wake-up per waiting inbox, not one per inbox of the portal.
+func (o *Order) wait(w *wakeup, on bool) {
+	o.mu.Lock()
+	if on {
+		o.waiting[w] = struct{}{}
+	} else {
+		delete(o.waiting, w)
+	}
+	o.mu.Unlock()
 }
 
 // setRoot replaces what the inbox root holds (after a listing). A file
@@ -198,10 +219,9 @@ func (o *Order) look(p *pending) {
 
 func (o *Order) notify() {
 	o.mu.Lock()
-	subs := o.subs
-	o.mu.Unlock()
-	for _, ch := range subs {
-		poke(ch)
+	defer o.mu.Unlock()
+	for w := range o.waiting {
+		poke(w.c)
 	}
 }
 

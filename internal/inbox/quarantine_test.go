@@ -2,9 +2,13 @@ package inbox_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fsnotify/fsnotify"
 
 	"filebridge/internal/journal"
 	"filebridge/internal/portal"
@@ -84,9 +88,58 @@ func TestQuarantineAfterTwoStops(t *testing.T) {
 			if st := e.sim.Stats(); st.RepeatedCreates != 0 {
 				t.Errorf("%d repeated creates", st.RepeatedCreates)
 			}
-			left, err := os.ReadDir(e.cfg.Journal.Path + ".reading")
-			if err != nil || len(left) != 0 {
-				t.Errorf("the reading ledger holds %d entries (%v), want none", len(left), err)
+			if n := e.in.ReadingsLeft(); n != 0 {
+				t.Errorf("the reading ledger holds %d entries, want none", n)
+			}
+		})
+	}
+}
+
+// TestReadingLedgerCreatesNoFilePerFile: the reading ledger is rewritten
+// in place, not a file created and removed for each reading (two a file:
+// its header at the claim, then its decoding), which on ext4 without a
+// journal made each new file slower the more files went through.
+func TestReadingLedgerCreatesNoFilePerFile(t *testing.T) {
+	for _, files := range []int{1, 20} {
+		t.Run(fmt.Sprintf("%d files", files), func(t *testing.T) {
+			e := newEnv(t, envOpts{routes: route("SUPPLIERS*", "")}) // type from the header row
+			dir := e.cfg.Journal.Path + ".reading"
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			w, err := fsnotify.NewWatcher()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			if err := w.Add(dir); err != nil {
+				t.Fatal(err)
+			}
+			for i := range files {
+				e.drop(fmt.Sprintf("SUPPLIERS_%02d.csv", i), suppliersFile(fmt.Sprintf("SUP-%02d-", i), 2))
+			}
+			if rr := e.runOnce(); len(rr.Files) != files {
+				t.Fatalf("%d files processed, want %d", len(rr.Files), files)
+			}
+			// The marker's own event comes after every event of the round.
+			marker := filepath.Join(dir, "marker")
+			if err := os.WriteFile(marker, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			created := 0
+			for ev := range w.Events {
+				if ev.Name == marker {
+					break
+				}
+				if ev.Has(fsnotify.Create) {
+					created++
+				}
+			}
+			if created > 1 {
+				t.Errorf("reading %d files created %d files in the ledger folder, want at most 1 (the inbox's ledger)", files, created)
+			}
+			if n := e.in.ReadingsLeft(); n != 0 {
+				t.Errorf("the reading ledger holds %d entries, want none", n)
 			}
 		})
 	}
