@@ -277,17 +277,25 @@ func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, e
 	return out, nil
 }
 
-// Prune deletes files that are no longer open and were last updated before
-// the cutoff, with their documents, and export runs finished before it.
-// Cursors and sequences are kept. Pruned files no longer count for
-// ProcessedHash. It returns the number of files deleted.
+// Prune deletes the history older than the cutoff: the files finished
+// before it (updated, and resolved when failed, before it) with their
+// documents, and the export runs finished before it with the copies of
+// their files. It keeps what is still worked on: files claimed or being
+// submitted, open failures (the failures work queue), and a replayed file
+// while its replay is requested or kept (the replay's link to it goes with
+// the original, by cascade; a pruned replay's link goes with it, so that
+// it never reads as a request still waiting). Cursors and sequences are
+// kept. Pruned files no longer count for ProcessedHash. It returns the
+// number of files deleted.
 func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
 	var n int64
 	cutoff := formatTime(before)
 	err := d.write(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM replays WHERE replay_id IN (`+prunable+`)`, cutoff, cutoff); err != nil {
+			return err
+		}
 		var err error
-		if n, err = affected(tx.ExecContext(ctx, `DELETE FROM files
-			WHERE state NOT IN ('claimed', 'submitting') AND updated_at < ?`, cutoff)); err != nil {
+		if n, err = affected(tx.ExecContext(ctx, `DELETE FROM files WHERE id IN (`+prunable+`)`, cutoff, cutoff)); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM export_runs
@@ -299,6 +307,21 @@ func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
 	}
 	return n, nil
 }
+
+// prunable selects the ids of the files Prune deletes, given the cutoff
+// twice. finished is a file past the cutoff that nobody works on; a
+// replayed file is kept while a replay of it is only requested
+// (replay_id NULL) or is itself kept, up the chain of replays.
+const prunable = `WITH RECURSIVE finished (id) AS (
+		SELECT id FROM files WHERE state IN ('done', 'duplicate', 'failed')
+			AND NOT (state = 'failed' AND resolved_at = '') AND updated_at < ? AND resolved_at < ?
+	), kept (id) AS (
+		SELECT original_id FROM replays
+			WHERE replay_id IS NULL OR replay_id NOT IN (SELECT id FROM finished)
+		UNION
+		SELECT r.original_id FROM replays r JOIN kept k ON r.replay_id = k.id
+	)
+	SELECT id FROM finished WHERE id NOT IN (SELECT id FROM kept)`
 
 // optTime formats t, or "" for the zero time.
 func optTime(t time.Time) string {
