@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"filebridge/internal/config"
+	"filebridge/internal/inbox"
 	"filebridge/internal/journal"
 	"filebridge/internal/portalsim"
 	"filebridge/internal/testkit"
@@ -168,5 +170,108 @@ url = "in"
 	}
 	if len(counts) < 3 || counts[0] != 0 || total != 2 {
 		t.Errorf("files pruned as logged at each pass = %v, want 0 at start and 2 in all\n%s", counts, logs.String())
+	}
+}
+
+// TestRedropAfterPrune: a file dropped again is a duplicate while its
+// record is in the journal; once journal.retention pruned the record (a
+// year later, the daemon restarted since) it is processed again, and each
+// document the portal holds already is refused as taken, looked up by its
+// key and counted as existing: none is created twice.
+func TestRedropAfterPrune(t *testing.T) {
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
+	root := t.TempDir()
+	in := filepath.Join(root, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testkit.LoadConfig(t, root, srv.URL+"/api", []string{"max_retries = 0"}, `
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = "in"
+`)
+	cfg.Journal.Retention = config.History(365 * 24 * time.Hour)
+	var ahead atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	ctx := t.Context()
+	var d *Daemon
+	start := func() {
+		t.Helper()
+		var err error
+		if d, err = Open(ctx, cfg, slog.New(slog.DiscardHandler), Options{Now: clock, Inbox: inbox.Options{SkipSettle: true}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start()
+	t.Cleanup(func() { _ = d.Close() })
+	data, err := os.ReadFile(filepath.Join("..", "..", "samples", "A", "good", "SUPPLIERS_20260302.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	suppliers := strings.Count(string(data), "\n") - 1
+	// drop puts the file into the inbox, runs a round and returns the
+	// journal's record of it with its documents' results.
+	drop := func() (journal.File, map[journal.Result]int) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(in, "SUPPLIERS.csv"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := d.Journal.RecentFiles(ctx, "erp", 1)
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("RecentFiles = %+v, %v", fs, err)
+		}
+		docs, err := d.Journal.Documents(ctx, fs[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		results := map[journal.Result]int{}
+		for _, doc := range docs {
+			results[doc.Result]++
+		}
+		return fs[0], results
+	}
+
+	tests := []struct {
+		name    string
+		prune   bool
+		state   journal.FileState
+		results map[journal.Result]int
+	}{
+		{"first drop", false, journal.FileDone, map[journal.Result]int{journal.ResultCreated: suppliers}},
+		{"dropped again", false, journal.FileDuplicate, map[journal.Result]int{}},
+		{"dropped again after the prune", true, journal.FileDone, map[journal.Result]int{journal.ResultExists: suppliers}},
+	}
+	for _, tt := range tests {
+		if tt.prune {
+			// A year later, a daemon started since (its portal client
+			// remembers no create).
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+			start()
+			ahead.Store(int64(400 * 24 * time.Hour))
+			d.pruneJournal(ctx, pruneEvery)
+			if fs, err := d.Journal.RecentFiles(ctx, "", 0); err != nil || len(fs) != 0 {
+				t.Fatalf("%s: files left after the prune = %+v, %v; want none", tt.name, fs, err)
+			}
+		}
+		f, results := drop()
+		if f.State != tt.state || !reflect.DeepEqual(results, tt.results) {
+			t.Errorf("%s: %s with documents %v (%s), want %s with %v", tt.name, f.State, results, f.Message, tt.state, tt.results)
+		}
+	}
+	if n := sim.Count(portalsim.Connections, "SUP-NORDIC"); n != 1 {
+		t.Errorf("SUP-NORDIC is %d times on the portal, want once", n)
+	}
+	if n := sim.Len(portalsim.Connections); n < suppliers {
+		t.Errorf("%d connections on the portal, want at least the file's %d", n, suppliers)
+	}
+	// Each document of the last drop was sent once and refused as taken.
+	if n := sim.RepeatedCreates(); n != suppliers {
+		t.Errorf("repeatedCreates = %d, want %d (one refused create per document of the last drop)", n, suppliers)
 	}
 }
