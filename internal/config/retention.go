@@ -80,12 +80,13 @@ type History time.Duration
 // Dur is the time as a time.Duration (0: for ever).
 func (h History) Dur() time.Duration { return time.Duration(h) }
 
-// UnmarshalText implements encoding.TextUnmarshaler.
+// UnmarshalText implements encoding.TextUnmarshaler; the decoder puts
+// the key (journal.retention) before its message.
 func (h *History) UnmarshalText(b []byte) error {
 	s := strings.TrimSpace(string(b))
 	d, err := daysOrDuration(s)
 	if err != nil || (d != 0 && d < 24*time.Hour) {
-		return fmt.Errorf("journal.retention %q: write a number of days such as \"365d\" (at least \"1d\"), or \"0s\" to keep the journal's history for ever", s)
+		return fmt.Errorf("%q: write a number of days such as \"365d\" (at least \"1d\"), or \"0s\" to keep the journal's history for ever", s)
 	}
 	*h = History(d)
 	return nil
