@@ -362,7 +362,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		})
 	}
-	wg.Go(func() { d.pruneLoop(ctx) })
+	if every := d.pruneInterval(); every > 0 {
+		prune := time.NewTicker(every)
+		defer prune.Stop()
+		wg.Go(func() { d.pruneLoop(ctx, prune.C, every) })
+	}
 	if d.notifier != nil {
 		held := time.NewTicker(heldLookEvery)
 		defer held.Stop()
@@ -469,15 +473,19 @@ func (d *Daemon) Close() error {
 }
 
 // pruneEvery is how often the processed/ folders of inboxes with a
-// retention are pruned and resolved failures past error_retention moved
-// out of error/ (also once at start); a shorter error_retention is
-// checked as often as it is long, once a second at most.
+// retention are pruned, resolved failures past error_retention moved
+// out of error/ and, with journal.retention, the journal's history
+// pruned (also once at start); a shorter error_retention is checked as
+// often as it is long, once a second at most.
 const pruneEvery = time.Hour
 
-// pruneInterval is the loop's period for the configured inboxes; 0 when
-// no inbox has anything to prune.
+// pruneInterval is the loop's period for the configuration; 0 when
+// there is nothing to prune.
 func (d *Daemon) pruneInterval() time.Duration {
 	every := time.Duration(0)
+	if d.Config.Journal.Retention > 0 {
+		every = pruneEvery
+	}
 	for i := range d.Config.Inboxes {
 		ic := &d.Config.Inboxes[i]
 		if ic.Retention > 0 {
@@ -491,15 +499,11 @@ func (d *Daemon) pruneInterval() time.Duration {
 }
 
 // pruneLoop deletes the dated processed/ folders past each inbox's
-// retention and moves resolved failures past its error_retention out of
-// error/ until ctx ends; inboxes without either are left alone.
-func (d *Daemon) pruneLoop(ctx context.Context) {
-	every := d.pruneInterval()
-	if every == 0 {
-		return
-	}
-	t := time.NewTicker(every)
-	defer t.Stop()
+// retention, moves resolved failures past its error_retention out of
+// error/ and prunes the journal's history past journal.retention, at
+// start and at every tick until ctx ends; inboxes without either are
+// left alone, and so is the journal without journal.retention.
+func (d *Daemon) pruneLoop(ctx context.Context, tick <-chan time.Time, every time.Duration) {
 	for {
 		for _, in := range d.Inboxes {
 			if _, err := in.PruneProcessed(ctx, d.opts.Now()); err != nil && ctx.Err() == nil {
@@ -509,10 +513,29 @@ func (d *Daemon) pruneLoop(ctx context.Context) {
 				d.Log.Warn("could not move resolved failures out of the error folder; retried later", "inbox", in.Name(), "error", err, "every", every)
 			}
 		}
+		d.pruneJournal(ctx, every)
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-tick:
 		}
+	}
+}
+
+// pruneJournal deletes the journal's history older than journal.retention
+// (nothing without it): files no longer worked on, with their documents,
+// and export runs, with the copies of their files.
+func (d *Daemon) pruneJournal(ctx context.Context, every time.Duration) {
+	keep := d.Config.Journal.Retention.Dur()
+	if keep <= 0 {
+		return
+	}
+	before := d.opts.Now().Add(-keep)
+	n, err := d.Journal.Prune(ctx, before)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		d.Log.Warn("could not prune the journal's history; retried later", "error", err, "retention", keep, "every", every)
+	case err == nil:
+		d.Log.Info("pruned the journal's history", "files", n, "before", before.UTC(), "retention", keep)
 	}
 }

@@ -60,6 +60,12 @@ type Journal struct {
 	// then another instance on the shared journal takes it over. Default
 	// "30s".
 	Lease Duration `toml:"lease"`
+	// Retention is how long the journal keeps the history of finished
+	// files (with their documents) and export runs (with the copies of
+	// their files): "365d" or a Go duration of at least a day. Open
+	// failures and files in progress are never pruned. Default "0s": for
+	// ever.
+	Retention History `toml:"retention"`
 }
 
 // Postgres reports whether the journal is a PostgreSQL database.

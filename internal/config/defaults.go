@@ -12,6 +12,7 @@ import (
 const (
 	DefaultJournalPath          = "var/filebridge.db"
 	DefaultLease                = 30 * time.Second
+	DefaultJournalRetention     = History(0) // for ever
 	DefaultListen               = "127.0.0.1:9464"
 	DefaultLogLevel             = "info"
 	DefaultLogFormat            = "json"
@@ -96,6 +97,7 @@ func (c *Config) provision(p presence) {
 	c.Journal.Path = c.abs(c.Journal.Path)
 	c.SMTP.provision()
 	setDefault(&c.Journal.Lease.Duration, p.table("journal"), "lease", DefaultLease)
+	setDefault(&c.Journal.Retention, p.table("journal"), "retention", DefaultJournalRetention)
 	if c.Journal.PasswordFile != "" {
 		c.Journal.PasswordFile = c.abs(c.Journal.PasswordFile)
 	}

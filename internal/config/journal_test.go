@@ -140,3 +140,46 @@ func TestJournalLease(t *testing.T) {
 		})
 	}
 }
+
+// TestJournalRetention: [journal] retention defaults to keeping the
+// history for ever, reads days or a Go duration of at least a day, and
+// must not be shorter than an inbox's error_retention.
+func TestJournalRetention(t *testing.T) {
+	day := 24 * time.Hour
+	tests := []struct {
+		name    string
+		journal string
+		want    time.Duration
+		wantErr string
+	}{
+		{"default", `path = "var/j.db"`, 0, ""},
+		{"days", `retention = "365d"`, 365 * day, ""},
+		{"duration", `retention = "720h"`, 30 * day, ""},
+		{"for ever", `retention = "0s"`, 0, ""},
+		{"not a time", `retention = "a year"`, 0, `line 2: journal.retention: "a year": write a number of days such as "365d"`},
+		{"negative", `retention = "-3d"`, 0, `journal.retention: "-3d"`},
+		{"under a day", `retention = "12h"`, 0, `(at least "1d")`},
+		{"shorter than error_retention", `retention = "7d"`, 0,
+			`inboxes[0] "drop": error_retention "30d" is longer than journal.retention "7d"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(journalConfig(t, tt.journal))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Load = %v, want an error with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if got := c.Journal.Retention.Dur(); got != tt.want {
+				t.Errorf("retention = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if DefaultJournalRetention != 0 {
+		t.Errorf("DefaultJournalRetention = %s, want 0 (keep the history for ever)", DefaultJournalRetention.Dur())
+	}
+}

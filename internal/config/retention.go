@@ -71,3 +71,32 @@ func (k *Keep) UnmarshalText(b []byte) error {
 
 // MarshalText implements encoding.TextMarshaler.
 func (k Keep) MarshalText() ([]byte, error) { return Retention(k).MarshalText() }
+
+// History is how long the journal keeps finished files and export runs
+// (journal.retention): "365d" (days) or a Go duration of at least a day
+// ("8760h"); "0s" keeps them for ever.
+type History time.Duration
+
+// Dur is the time as a time.Duration (0: for ever).
+func (h History) Dur() time.Duration { return time.Duration(h) }
+
+// UnmarshalText implements encoding.TextUnmarshaler; the decoder puts
+// the key (journal.retention) before its message.
+func (h *History) UnmarshalText(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	d, err := daysOrDuration(s)
+	if err != nil || (d != 0 && d < 24*time.Hour) {
+		return fmt.Errorf("%q: write a number of days such as \"365d\" (at least \"1d\"), or \"0s\" to keep the journal's history for ever", s)
+	}
+	*h = History(d)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (h History) MarshalText() ([]byte, error) { return Retention(h).MarshalText() }
+
+// durText writes d as the retention keys do: "30d", else a Go duration.
+func durText(d time.Duration) string {
+	b, _ := Retention(d).MarshalText()
+	return string(b)
+}

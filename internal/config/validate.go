@@ -89,6 +89,10 @@ func (c *Config) validate() error {
 		where := fmt.Sprintf("inboxes[%d] %q", i, in.Name)
 		checkName(&p, where, in.Name, "inbox", "inboxes", i, seen)
 		c.validateInbox(&p, where, in)
+		if keep, history := in.ErrorRetention.Dur(), c.Journal.Retention.Dur(); history > 0 && keep > history {
+			p.add(where, "error_retention %q is longer than journal.retention %q: the journal would forget resolved failures before their files leave error/; set journal.retention to at least %[1]q",
+				durText(keep), durText(history))
+		}
 		c.validateNotify(&p, where, &in.Notify, true)
 		if in.Folder.Scheme != "" {
 			if j, dup := urls[in.Folder.String()]; dup {

@@ -277,28 +277,87 @@ func (d *DB) FileStates(ctx context.Context, inbox string) (map[FileState]int, e
 	return out, nil
 }
 
-// Prune deletes files that are no longer open and were last updated before
-// the cutoff, with their documents, and export runs finished before it.
-// Cursors and sequences are kept. Pruned files no longer count for
-// ProcessedHash. It returns the number of files deleted.
+// Prune deletes the history older than the cutoff: the files finished
+// before it (updated, and resolved when failed, before it) with their
+// documents, and the export runs finished before it with the copies of
+// their files. It keeps what is still worked on: files claimed or being
+// submitted, open failures (the failures work queue), and a replayed file
+// while its replay is requested or kept (the replay's link to it goes with
+// the original, by cascade; a pruned replay's link goes with it, so that
+// it never reads as a request still waiting). Cursors and sequences are
+// kept. Pruned files no longer count for ProcessedHash. It deletes
+// pruneBatch files or runs a transaction, so that other writes wait for
+// one batch, not for the whole history. It returns the number of files
+// deleted.
 func (d *DB) Prune(ctx context.Context, before time.Time) (int64, error) {
-	var n int64
 	cutoff := formatTime(before)
-	err := d.write(ctx, func(tx *txn) error {
-		var err error
-		if n, err = affected(tx.ExecContext(ctx, `DELETE FROM files
-			WHERE state NOT IN ('claimed', 'submitting') AND updated_at < ?`, cutoff)); err != nil {
+	var total int64
+	for after := int64(0); ; {
+		var ids []int64
+		var n int64
+		err := d.write(ctx, func(tx *txn) error {
+			var err error
+			ids, err = queryAll(ctx, tx, scanID, prunable, cutoff, cutoff, cutoff, cutoff, after, pruneBatch)
+			if err != nil || len(ids) == 0 {
+				return err
+			}
+			in, args := inList(len(ids)), anys(ids)
+			if _, err := tx.ExecContext(ctx, `DELETE FROM replays WHERE replay_id IN `+in, args...); err != nil {
+				return err
+			}
+			n, err = affected(tx.ExecContext(ctx, `DELETE FROM files WHERE id IN `+in, args...))
 			return err
+		})
+		if err != nil {
+			return total, fmt.Errorf("pruning the files finished before %s: %w", cutoff, err)
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM export_runs
-			WHERE finished_at != '' AND finished_at < ?`, cutoff)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("pruning journal entries before %s: %w", cutoff, err)
+		total += n
+		if len(ids) < pruneBatch {
+			break
+		}
+		after = ids[len(ids)-1]
 	}
-	return n, nil
+	for {
+		n, err := affected(d.exec(ctx, `DELETE FROM export_runs WHERE id IN (SELECT id FROM export_runs
+			WHERE finished_at != '' AND finished_at < ? ORDER BY id LIMIT ?)`, cutoff, pruneBatch))
+		if err != nil {
+			return total, fmt.Errorf("pruning the export runs finished before %s: %w", cutoff, err)
+		}
+		if n < int64(pruneBatch) {
+			return total, nil
+		}
+	}
 }
+
+// scanID reads a row of one id.
+func scanID(sc scanner) (int64, error) {
+	var id int64
+	err := sc.Scan(&id)
+	return id, err
+}
+
+// pruneBatch is how many files or export runs one transaction of Prune
+// deletes (a variable for the tests).
+var pruneBatch = 1000
+
+// finishedFile is the condition on a file f of the files table that Prune
+// may delete, given the cutoff twice: nobody works on it, and it was
+// updated (and resolved, when it failed) before the cutoff.
+const finishedFile = `f.state IN ('done', 'duplicate', 'failed') AND NOT (f.state = 'failed' AND f.resolved_at = '')
+	AND f.updated_at < ? AND f.resolved_at < ?`
+
+// prunable selects the ids of the next files Prune deletes, given the
+// cutoff four times, the last id deleted and the batch size: finished
+// files, except a replayed file while a replay of it is only requested
+// (replay_id NULL) or is kept, up the chain of replays.
+const prunable = `WITH RECURSIVE kept (id) AS (
+		SELECT r.original_id FROM replays r WHERE r.replay_id IS NULL
+			OR NOT EXISTS (SELECT 1 FROM files f WHERE f.id = r.replay_id AND ` + finishedFile + `)
+		UNION
+		SELECT r.original_id FROM replays r JOIN kept k ON r.replay_id = k.id
+	)
+	SELECT f.id FROM files f WHERE ` + finishedFile + `
+		AND f.id > ? AND f.id NOT IN (SELECT id FROM kept) ORDER BY f.id LIMIT ?`
 
 // optTime formats t, or "" for the zero time.
 func optTime(t time.Time) string {

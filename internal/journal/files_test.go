@@ -2,6 +2,7 @@ package journal
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -234,46 +235,129 @@ func TestFileQueries(t *testing.T) {
 	})
 }
 
+// TestPrune deletes the history before the cutoff and keeps what is
+// still worked on: files in progress, open failures, a failure resolved
+// after the cutoff, and the original of a replay still requested or kept;
+// in batches of 2 as well, so that kept files end batches.
 func TestPrune(t *testing.T) {
-	forBackends(t, func(t *testing.T) {
-		d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-		ctx := t.Context()
-		oldDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-done", State: FileDone})
-		oldOpen, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "old-open"})
-		if err := d.AddDocuments(ctx, oldDone, []Document{{Key: "A"}}); err != nil {
+	for _, batch := range []int{pruneBatch, 2} {
+		t.Run(fmt.Sprintf("batch %d", batch), func(t *testing.T) {
+			defer func(old int) { pruneBatch = old }(pruneBatch)
+			pruneBatch = batch
+			forBackends(t, testPrune)
+		})
+	}
+}
+
+// testPrune is TestPrune on one backend.
+func testPrune(t *testing.T) {
+	d, clock := openAt(t, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	ctx := t.Context()
+	claim := func(name string, state FileState) int64 {
+		t.Helper()
+		id, err := d.ClaimFile(ctx, File{Inbox: "erp", Name: name, State: state})
+		if err != nil {
 			t.Fatal(err)
 		}
+		return id
+	}
+	ack := func(id int64) {
+		t.Helper()
+		if _, err := d.Acknowledge(ctx, id, "ana", "entered by phone"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// replay records a replay of original put back as name; the
+	// claim of that name (state) links to it unless state is "".
+	replay := func(original int64, name string, state FileState) int64 {
+		t.Helper()
+		if _, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: name, OriginalID: original, By: "cli"}); err != nil {
+			t.Fatal(err)
+		}
+		if state == "" {
+			return 0
+		}
+		id := claim(name, state)
+		if _, ok, err := d.LinkReplay(ctx, File{ID: id, Inbox: "erp", Name: name}); err != nil || !ok {
+			t.Fatalf("LinkReplay = %v, %v", ok, err)
+		}
+		return id
+	}
+	oldDone := claim("old-done", FileDone)
+	oldOpen := claim("old-open", FileClaimed)
+	openFailure := claim("open-failure", FileFailed)
+	resolved := claim("resolved", FileFailed)
+	ack(resolved)
+	resolvedLate := claim("resolved-late", FileFailed)
+	if err := d.AddDocuments(ctx, oldDone, []Document{{Key: "A"}}); err != nil {
+		t.Fatal(err)
+	}
+	requested := claim("requested", FileFailed)
+	replay(requested, "requested.1", "")
+	replayedOld := claim("replayed-old", FileDone)
+	replayOld := replay(replayedOld, "replayed-old.1", FileDone)
+	replayedNew := claim("replayed-new", FileDone)
+	replayFailed := replay(openFailure, "open-failure.1", FileFailed)
+	ack(replayFailed)
+	for range 3 {
 		oldRun, _ := d.StartRun(ctx, "o", "stock")
 		if err := d.FinishRun(ctx, ExportRun{ID: oldRun}); err != nil {
 			t.Fatal(err)
 		}
-		unfinished, _ := d.StartRun(ctx, "o", "stock")
-		clock.set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
-		newDone, _ := d.ClaimFile(ctx, File{Inbox: "erp", Name: "new-done", State: FileDone})
+	}
+	unfinished, _ := d.StartRun(ctx, "o", "stock")
+	clock.set(time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC))
+	newDone := claim("new-done", FileDone)
+	ack(resolvedLate)
+	replayNew := replay(replayedNew, "replayed-new.1", FileDone)
 
-		n, err := d.Prune(ctx, time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC))
-		if err != nil || n != 1 {
-			t.Fatalf("Prune = %d, %v; want 1", n, err)
+	n, err := d.Prune(ctx, time.Date(2026, 1, 15, 0, 0, 0, 0, time.UTC))
+	if err != nil || n != 5 {
+		t.Errorf("Prune = %d, %v; want 5", n, err)
+	}
+	tests := []struct {
+		name string
+		id   int64
+		want bool
+	}{
+		{"done before the cutoff", oldDone, false},
+		{"claimed", oldOpen, true},
+		{"open failure", openFailure, true},
+		{"failure resolved before the cutoff", resolved, false},
+		{"failure resolved after the cutoff", resolvedLate, true},
+		{"original of a replay requested", requested, true},
+		{"original of a pruned replay", replayedOld, false},
+		{"replay before the cutoff", replayOld, false},
+		{"original of a kept replay", replayedNew, true},
+		{"replay after the cutoff", replayNew, true},
+		{"resolved replay of an open failure", replayFailed, false},
+		{"done after the cutoff", newDone, true},
+	}
+	for _, tt := range tests {
+		_, err := d.File(ctx, tt.id)
+		if got := err == nil; got != tt.want {
+			t.Errorf("%s (file %d): kept = %v, want %v (%v)", tt.name, tt.id, got, tt.want, err)
 		}
-		tests := []struct {
-			id   int64
-			want bool
-		}{{oldDone, false}, {oldOpen, true}, {newDone, true}}
-		for _, tt := range tests {
-			_, err := d.File(ctx, tt.id)
-			if got := err == nil; got != tt.want {
-				t.Errorf("file %d kept = %v, want %v (%v)", tt.id, got, tt.want, err)
-			}
-		}
-		docs, err := d.Documents(ctx, oldDone)
-		if err != nil || len(docs) != 0 {
-			t.Errorf("documents of a pruned file: %v, %v", docs, err)
-		}
-		runs, err := d.RecentRuns(ctx, "", "", 0)
-		if err != nil || len(runs) != 1 || runs[0].ID != unfinished {
-			t.Errorf("runs after prune = %+v, %v; want only the unfinished one", runs, err)
-		}
-	})
+	}
+	docs, err := d.Documents(ctx, oldDone)
+	if err != nil || len(docs) != 0 {
+		t.Errorf("documents of a pruned file: %v, %v", docs, err)
+	}
+	if r, ok, err := d.ReplayOf(ctx, replayNew); err != nil || !ok || r.OriginalID != replayedNew {
+		t.Errorf("ReplayOf(kept replay) = %+v, %v, %v; want its original %d", r, ok, err, replayedNew)
+	}
+	// The pruned replay's request goes with it: were it left unlinked,
+	// the next file of that name would be taken for the replay.
+	if rs, err := d.ReplaysOf(ctx, openFailure); err != nil || len(rs) != 0 {
+		t.Errorf("replays of the open failure after its replay was pruned = %+v, %v; want none", rs, err)
+	}
+	if rs, err := d.ReplaysOf(ctx, requested); err != nil || len(rs) != 1 || rs[0].ReplayID != 0 {
+		t.Errorf("replays of the requested original = %+v, %v; want the request waiting", rs, err)
+	}
+	runs, err := d.RecentRuns(ctx, "", "", 0)
+	if err != nil || len(runs) != 1 || runs[0].ID != unfinished {
+		t.Errorf("runs after prune = %+v, %v; want only the unfinished one", runs, err)
+	}
 }
 
 // fileNames lists the names of files, in order.
