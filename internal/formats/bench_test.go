@@ -396,3 +396,74 @@ func runXLSX2CSV(b *testing.B, bin, path string) time.Duration {
 	}
 	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
+
+// orderBenchHead and orderCells make an Edition A order file of orders of
+// two lines each.
+var orderBenchHead = []string{"orderNumber", "externalOrderNumber", "deliveryMode", "warehouseLocation", "shipTo.firstName", "shipTo.lastName",
+	"shipTo.streetAddress", "shipTo.zipcode", "shipTo.city", "shipTo.countryCode", "shipTo.email", "position", "sku", "quantity"}
+
+func orderCells(row int) []string {
+	num := fmt.Sprintf("SO-%07d", row/2)
+	return []string{num, "EXT-" + num, "STANDARD", "3", "Jeanne", "Martin", "12 rue des Lilas", "69003", "Lyon", "FR",
+		"jeanne.martin@example.org", strconv.Itoa(row%2 + 1), "SKU" + strconv.Itoa(10000000+row%5000), strconv.Itoa(1 + row%5)}
+}
+
+// genOrders writes rows rows of orders as CSV, or as a workbook with xlsx.
+func genOrders(rows int, xlsx bool) func(string) error {
+	return func(path string) error {
+		if xlsx {
+			f := excelize.NewFile()
+			defer f.Close()
+			sw, err := f.NewStreamWriter("Sheet1")
+			if err != nil {
+				return err
+			}
+			row := make([]any, len(orderBenchHead))
+			for i := -1; i < rows; i++ {
+				c := orderBenchHead
+				if i >= 0 {
+					c = orderCells(i)
+				}
+				for j, v := range c {
+					row[j] = v
+				}
+				cell, _ := excelize.CoordinatesToCellName(1, i+2)
+				if err := sw.SetRow(cell, row); err != nil {
+					return err
+				}
+			}
+			if err := sw.Flush(); err != nil {
+				return err
+			}
+			return f.SaveAs(path)
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		cw := csv.NewWriter(w)
+		_ = cw.Write(orderBenchHead)
+		for i := 0; i < rows; i++ {
+			_ = cw.Write(orderCells(i))
+		}
+		cw.Flush()
+		if err := w.Flush(); err != nil {
+			return err
+		}
+		return f.Close()
+	}
+}
+
+// BenchmarkValidateOrders200k decodes and validates 100k Edition A orders
+// of two lines, CSV: an index pass and a decoding pass over the file.
+func BenchmarkValidateOrders200k(b *testing.B) {
+	path := benchFile(b, "ORDERS_200000.csv", genOrders(200_000, false))
+	benchDecode(b, path, Options{Edition: A, Type: "orders", MaxSize: 1 << 30}, 200_000)
+}
+
+// BenchmarkValidateOrdersXLSX200k is the same from a workbook.
+func BenchmarkValidateOrdersXLSX200k(b *testing.B) {
+	path := benchFile(b, "ORDERS_200000.xlsx", genOrders(200_000, true))
+	benchDecode(b, path, Options{Edition: A, Type: "orders", MaxSize: 1 << 30}, 200_000)
+}

@@ -33,14 +33,17 @@ type csvSource struct {
 	// raw is the file, to locate an encoding error exactly.
 	raw  io.ReaderAt
 	size int64
+	// start is how the text of the file is read (see openText).
+	start textStart
 	// utf8 says fields must be valid UTF-8 (the file is not transcoded).
 	utf8 bool
 	// watch sees the bytes of a file read in a single-byte charset.
 	watch *charsetWatch
 	// eol ends a line: '\n', or '\r' in a file of CR-only line ends.
 	eol byte
-	// skipSep says the first line is Excel's "sep=;" line.
-	skipSep bool
+	// hasSep says the first line is Excel's "sep=;" line; skipSep that
+	// it is yet to be skipped.
+	hasSep, skipSep bool
 	// keepRaw says a broken record comes with its raw lines (Rows).
 	keepRaw bool
 	// curLine starts at raw offset curOff (see seekLine).
@@ -65,10 +68,19 @@ func normCharset(s string) (string, error) {
 // after a byte order mark, in UTF-8 (watch sees them when they are read in
 // a single-byte charset), and what the first sniffSize bytes tell of it.
 type textFile struct {
+	textStart
 	in    io.Reader
 	head  []byte // the first bytes, CR line ends read as LF
-	crEOL bool   // lines end in CR alone
 	watch *charsetWatch
+}
+
+// textStart is what the start of a text file tells of how to read it:
+// where its text starts (after a byte order mark), in which charset, and
+// whether its lines end in CR alone.
+type textStart struct {
+	from    int64
+	charset string
+	crEOL   bool
 }
 
 // openText opens a text file in the route's charset (UTF-8 after a byte
@@ -78,9 +90,7 @@ func openText(r io.ReaderAt, size int64, opts Options, utf16 string) (*textFile,
 	if err != nil {
 		return nil, err
 	}
-	// A small file gets a buffer of its size, not readSize: an inbox of
-	// one-order files opens thousands of them.
-	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), int(min(size+1, readSize)))
+	br := textBuffer(r, 0, size)
 	head, err := br.Peek(sniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("reading: %w", err)
@@ -88,24 +98,47 @@ func openText(r io.ReaderAt, size int64, opts Options, utf16 string) (*textFile,
 	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
 		return nil, &fileProblem{msg: utf16}
 	}
+	t := &textFile{head: head}
+	t.charset = charset
 	if bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")) {
 		// A UTF-8 byte order mark: the file is UTF-8 whatever the route says.
 		_, _ = br.Discard(3)
-		head = head[3:]
-		charset = charsetUTF8
+		t.head, t.from, t.charset = head[3:], 3, charsetUTF8
 	}
-	t := &textFile{in: br, head: head}
-	if bytes.IndexByte(head, '\n') < 0 && bytes.IndexByte(head, '\r') >= 0 {
+	if bytes.IndexByte(t.head, '\n') < 0 && bytes.IndexByte(t.head, '\r') >= 0 {
 		// Lines end in CR alone (classic Mac OS, some ERPs), which
 		// encoding/csv does not take for line ends.
-		t.crEOL, t.in = true, crLines{br}
-		t.head = bytes.ReplaceAll(head, []byte{'\r'}, []byte{'\n'})
+		t.crEOL = true
+		t.head = bytes.ReplaceAll(t.head, []byte{'\r'}, []byte{'\n'})
 	}
-	if cm := charmaps[charset]; cm != nil {
-		t.watch = newCharsetWatch(t.in, charset)
-		t.in = cm.NewDecoder().Reader(t.watch)
-	}
+	t.in, t.watch = t.textStart.wrap(br)
 	return t, nil
+}
+
+// textBuffer buffers the bytes of r from offset from. A small file gets a
+// buffer of its size, not readSize: an inbox of one-order files opens
+// thousands of them.
+func textBuffer(r io.ReaderAt, from, size int64) *bufio.Reader {
+	return bufio.NewReaderSize(io.NewSectionReader(r, from, size-from), int(min(size-from+1, readSize)))
+}
+
+// reader reads the text of the file again from its start.
+func (st textStart) reader(r io.ReaderAt, size int64) (io.Reader, *charsetWatch) {
+	return st.wrap(textBuffer(r, st.from, size))
+}
+
+// wrap reads the bytes of the file from where its text starts as UTF-8
+// text with lines ending in LF, through a watch in a single-byte charset.
+func (st textStart) wrap(in io.Reader) (io.Reader, *charsetWatch) {
+	if st.crEOL {
+		in = crLines{in}
+	}
+	cm := charmaps[st.charset]
+	if cm == nil {
+		return in, nil
+	}
+	w := newCharsetWatch(in, st.charset)
+	return cm.NewDecoder().Reader(w), w
 }
 
 // charmaps are the single-byte charsets files are read in.
@@ -121,14 +154,14 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 	case bytes.HasPrefix(t.head, oleMagic):
 		return nil, &fileProblem{msg: "this is an Excel workbook, not a CSV file: save it as CSV UTF-8, or as .xlsx"}
 	}
-	s := &csvSource{raw: r, size: size, eol: '\n', watch: t.watch, utf8: t.watch == nil}
+	s := &csvSource{raw: r, size: size, start: t.textStart, eol: '\n', watch: t.watch, utf8: t.watch == nil}
 	if t.crEOL {
 		s.eol = '\r'
 	}
 	delim := opts.Delimiter
 	if d, ok := sepLine(t.head); ok {
 		// Excel's "sep=;" line names the delimiter; it is not a row.
-		delim, s.skipSep = d, true
+		delim, s.hasSep = d, true
 	}
 	if delim == 0 {
 		delim = detectDelimiter(t.head)
@@ -137,12 +170,26 @@ func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
 		return nil, fmt.Errorf("delimiter %q cannot separate CSV fields: use ',', ';', tab or '|'", delim)
 	}
 	s.delim = delim
-	cr := csv.NewReader(t.in)
-	cr.Comma = delim
+	s.read(t.in)
+	return s, nil
+}
+
+// read reads the records of in, the file's text from its start.
+func (s *csvSource) read(in io.Reader) {
+	cr := csv.NewReader(in)
+	cr.Comma = s.delim
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	s.r = cr
-	return s, nil
+	s.r, s.skipSep = cr, s.hasSep
+}
+
+// rewind reads the file again from its first line, with the charset and
+// delimiter found when it was opened.
+func (s *csvSource) rewind() error {
+	in, watch := s.start.reader(s.raw, s.size)
+	s.watch, s.curLine, s.curOff = watch, 0, 0
+	s.read(in)
+	return nil
 }
 
 // sepLine reads the delimiter of Excel's "sep=;" first line.

@@ -15,8 +15,6 @@ import (
 // decoder holds the state of one Decode call.
 type decoder struct {
 	ctx  context.Context
-	r    io.ReaderAt // the file, for the passes of grouped documents
-	size int64
 	file string
 	opts Options
 	src  rowSource
@@ -114,7 +112,6 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	}
 	sum.Type = dt
 	d := newDecoder(ctx, src, name, opts, dt, header, sum, fn)
-	d.r, d.size = r, size
 	if !dt.Grouped {
 		d.seen, d.seenShort = map[string]int32{}, map[shortKey]int32{}
 		fp, err := d.readRows(first)
@@ -128,11 +125,10 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 }
 
 // grouped reads the file as orders: a pass indexing the order numbers,
-// then one pass per window of orders (see grouper). One source is open at
-// a time: a workbook is held in memory whole.
+// then one pass per window of orders (see grouper), each over the same
+// source rewound: the file is opened and sniffed once.
 func (d *decoder) grouped(first *firstRow) (Summary, error) {
 	idx, err := d.indexKeys(d.src, first)
-	d.src.close()
 	if err != nil {
 		return d.sum, err
 	}
@@ -141,14 +137,11 @@ func (d *decoder) grouped(first *firstRow) (Summary, error) {
 		if pass > 0 {
 			d.groups.nextWindow()
 		}
-		src, first, err := d.reopen()
+		first, err := d.rewind()
 		if err != nil {
 			return d.sum, err
 		}
-		d.src = src
-		d.xs, _ = src.(*xlsxSource)
 		fp, err := d.readRows(first)
-		src.close()
 		if err != nil {
 			return d.sum, err
 		}
@@ -162,25 +155,21 @@ func (d *decoder) grouped(first *firstRow) (Summary, error) {
 	return d.finish()
 }
 
-// reopen opens the file again for another pass, its header read.
-func (d *decoder) reopen() (rowSource, *firstRow, error) {
-	var src rowSource
-	var err error
-	if es, ok := d.src.(*ediSource); ok {
-		src = es.rewind() // its rows are in memory: no parse again
-	} else if src, err = openSource(d.ctx, d.r, d.size, d.file, d.opts); err != nil {
-		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
+// rewind starts the rows of the file again for another pass, its header
+// read.
+func (d *decoder) rewind() (*firstRow, error) {
+	if err := d.src.rewind(); err != nil {
+		return nil, fmt.Errorf("reading %s again: %w", d.file, err)
 	}
 	var sum Summary
-	_, first, done, err := readHeader(src, d.file, d.opts, &sum)
+	_, first, done, err := readHeader(d.src, d.file, d.opts, &sum)
 	if err == nil && done {
 		err = io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		src.close()
-		return nil, nil, fmt.Errorf("reading %s again: %w", d.file, err)
+		return nil, fmt.Errorf("reading %s again: %w", d.file, err)
 	}
-	return src, first, nil
+	return first, nil
 }
 
 // fileProblem records a problem that ended the rows of the file.

@@ -117,10 +117,11 @@ func ediDocType(opts Options, msgType string) (model.DocType, error) {
 	return model.DocType{}, fmt.Errorf("filebridge reads no EDIFACT %s message: it reads ORDERS, DESADV and PRICAT", msgType)
 }
 
-// rewind starts the rows again from the header row, for another pass.
-func (s *ediSource) rewind() *ediSource {
+// rewind starts the rows again from the header row, for another pass:
+// they are in memory, not parsed again.
+func (s *ediSource) rewind() error {
 	s.i = 0
-	return s
+	return nil
 }
 
 func (s *ediSource) next() (int, []string, error) {

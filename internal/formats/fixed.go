@@ -17,9 +17,15 @@ import (
 // route's layout (see fixedwidth.Cutter). The file has no header row: the
 // layout names the columns.
 type fixedSource struct {
-	r    *bufio.Reader
-	cut  *fixedwidth.Cutter
-	utf8 bool // the text is not transcoded: it must be valid UTF-8
+	raw   io.ReaderAt
+	size  int64
+	start textStart // how its text is read (see openText)
+	// layout and comma make the cutter of each pass.
+	layout fixedwidth.Layout
+	comma  bool
+	r      *bufio.Reader
+	cut    *fixedwidth.Cutter
+	utf8   bool // the text is not transcoded: it must be valid UTF-8
 	// watch sees the bytes of a file read in a single-byte charset (a
 	// UTF-8 file there would shift every column after an accented letter).
 	watch *charsetWatch
@@ -52,8 +58,23 @@ func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
 	case bytes.HasPrefix(t.head, []byte("PK\x03\x04")), bytes.HasPrefix(t.head, oleMagic[:4]):
 		return nil, &fileProblem{msg: "this is a workbook (or another binary file), not a fixed-width text file: check the route's match and format"}
 	}
-	s := &fixedSource{cut: fixedwidth.NewCutter(opts.Layout, opts.DecimalComma), r: bufio.NewReader(t.in), watch: t.watch, utf8: t.watch == nil}
+	s := &fixedSource{raw: r, size: size, start: t.textStart, layout: opts.Layout, comma: opts.DecimalComma, utf8: t.watch == nil}
+	s.read(t.in, t.watch)
 	return s, nil
+}
+
+// read cuts the lines of in, the file's text from its start: a new
+// cutter, which knows no header record yet.
+func (s *fixedSource) read(in io.Reader, watch *charsetWatch) {
+	s.r, s.watch, s.line = bufio.NewReader(in), watch, 0
+	s.cut = fixedwidth.NewCutter(s.layout, s.comma)
+}
+
+// rewind reads the file again from its first line, in the charset found
+// when it was opened.
+func (s *fixedSource) rewind() error {
+	s.read(s.start.reader(s.raw, s.size))
+	return nil
 }
 
 // next cuts the next line that makes a row.

@@ -2,6 +2,8 @@ package formats
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -145,6 +147,107 @@ func TestOrdersAnywhereFileProblem(t *testing.T) {
 		}
 		if len(res.docs) != 2 || !slices.Equal(res.docs[0].Rows, []int{2, 4}) || !slices.Equal(res.docs[1].Rows, []int{3}) {
 			t.Errorf("window %d: %d docs %+v", window, len(res.docs), res.docs)
+		}
+	}
+}
+
+// TestOrdersOpenedOnce: the passes over a file of orders (the index pass,
+// one pass per window) read one source rewound, so the file is opened and
+// sniffed (format, charset, delimiter, sheet) once, and every pass numbers
+// the rows as the file does: a "sep=;" line, a byte order mark, CR line
+// ends, a single-byte charset, a workbook, a fixed-width file whose
+// header records each pass must meet again, X12 and EDIFACT interchanges.
+func TestOrdersOpenedOnce(t *testing.T) {
+	head := []string{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}
+	rows := [][]string{
+		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "2"},
+		{"R2", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "1"},
+		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "5"},
+		{"R3", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "1"},
+		{"R2", "3", "SUP-001", "2026-04-01T08:00:00Z", "C", "1"},
+	}
+	text := func(delim, eol string, withHead bool) string {
+		var b strings.Builder
+		if withHead {
+			b.WriteString(strings.Join(head, delim) + eol)
+		}
+		for _, r := range rows {
+			b.WriteString(strings.Join(r, delim) + eol)
+		}
+		return b.String()
+	}
+	wbRows := [][]string{head}
+	for _, r := range rows {
+		wbRows = append(wbRows, []string{r[0], "#" + r[1], r[2], r[3], r[4], "#" + r[5]})
+	}
+	testdata := func(dir, name string) []byte {
+		b, err := os.ReadFile(filepath.Join("testdata", dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	receptions := Options{Edition: A, Type: "receptions"}
+	latin := receptions
+	latin.Charset = "windows-1252"
+	noHeader := Options{Edition: A, Type: "receptions", NoHeader: true, Positions: head}
+	tests := []struct {
+		name string
+		file string
+		data []byte
+		opts Options
+		keys []string
+		rows [][]int // per document; nil: as the first window size reads them
+	}{
+		{"sep line", "R.csv", []byte("sep=;\r\n" + text(";", "\r\n", true)), receptions,
+			[]string{"R1", "R2", "R3"}, [][]int{{3, 5}, {4, 7}, {6}}},
+		{"byte order mark", "R.csv", []byte("\xEF\xBB\xBF" + text(",", "\n", true)), latin,
+			[]string{"R1", "R2", "R3"}, [][]int{{2, 4}, {3, 6}, {5}}},
+		{"CR line ends, windows-1252", "R.csv", []byte(strings.Replace(text("\t", "\r", true), "SUP-001", "SUP-\xE9", 1)), latin,
+			[]string{"R1", "R2", "R3"}, [][]int{{2, 4}, {3, 6}, {5}}},
+		{"no header", "R.csv", []byte(text(",", "\n", false)), noHeader,
+			[]string{"R1", "R2", "R3"}, [][]int{{1, 3}, {2, 5}, {4}}},
+		{"workbook", "R.xlsx", workbook(t, "Sheet1", false, wbRows, ""), Options{Edition: A},
+			[]string{"R1", "R2", "R3"}, [][]int{{2, 4}, {3, 6}, {5}}},
+		{"fixed width", "orders.txt", testdata("fixed", "orders.txt"), Options{Edition: A, Type: "orders", Format: "fixed", Layout: orderLayout()},
+			[]string{"SO-1001", "SO-1002"}, [][]int{{2, 3}, {5}}},
+		{"X12", "940.x12", testdata("x12", "940.x12"), Options{Edition: A, Type: "orders"},
+			[]string{"ORD-1001", "ORD-1002", "ORD-1003"}, nil},
+		{"EDIFACT", "orders.edi", testdata("edifact", "orders.edi"), Options{Edition: A, Type: "orders", Defaults: map[string]string{"warehouseLocation": "3"}},
+			nil, nil},
+	}
+	for _, tt := range tests {
+		var first [][]int
+		for _, window := range []int{1 << 20, 1} {
+			t.Run(fmt.Sprint(tt.name, " window ", window), func(t *testing.T) {
+				defer func(w int) { windowRows = w }(windowRows)
+				windowRows = window
+				before := opens.Load()
+				res := decodeBytes(t, tt.file, tt.data, tt.opts)
+				if n := opens.Load() - before; n != 1 {
+					t.Errorf("the file was opened and sniffed %d times, want 1", n)
+				}
+				if res.err != nil || len(res.sum.FileIssues) > 0 || len(res.docs) < 2 {
+					t.Fatalf("%v, %d docs%s", res.err, len(res.docs), dump(res.all()))
+				}
+				var keys []string
+				var got [][]int
+				for _, d := range res.docs {
+					keys, got = append(keys, d.Key), append(got, d.Rows)
+				}
+				want := tt.rows
+				if want == nil && first != nil {
+					want = first // the rows the file read in one window gives
+				} else if want == nil {
+					want = got
+				}
+				if tt.keys != nil && !slices.Equal(keys, tt.keys) || !slices.EqualFunc(got, want, slices.Equal) {
+					t.Errorf("documents %q rows %v, want %q rows %v", keys, got, tt.keys, want)
+				}
+				if window == 1<<20 {
+					first = got
+				}
+			})
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"filebridge/internal/edi/edifact"
@@ -25,6 +26,10 @@ type rowSource interface {
 	cell(row, col int) string
 	// sheet is the XLSX sheet name; "" for CSV.
 	sheet() string
+	// rewind starts the rows again from the first row of the file, for
+	// another pass, with what opening it found (format, charset,
+	// delimiter, sheet) kept: the file is not sniffed again.
+	rewind() error
 	close() error
 }
 
@@ -94,6 +99,7 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	opens.Add(1)
 	if limit := opts.maxSize(); size > limit {
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
@@ -118,6 +124,10 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 	}
 	return openCSV(r, size, opts)
 }
+
+// opens counts the calls of openSource in this process: a test sees that
+// a file is opened and sniffed once however many passes read it.
+var opens atomic.Int64
 
 // sniffEDI names the EDI standard a file's first bytes start with, "" for
 // none: an EDIFACT interchange starts with UNA, or UNB and its element

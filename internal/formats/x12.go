@@ -143,6 +143,13 @@ func (s *x12Source) cell(row, col int) string {
 	return fmt.Sprintf("%s of set %s %s", loc, set.ID, set.Control)
 }
 
+// rewind starts the rows again from the header row, for another pass:
+// the interchange is in memory, its envelope not parsed again.
+func (s *x12Source) rewind() error {
+	s.hdr, s.si, s.rows, s.ri = false, 0, nil, 0
+	return nil
+}
+
 func (s *x12Source) sheet() string { return "" }
 func (s *x12Source) close() error  { return nil }
 

@@ -53,6 +53,11 @@ type xlsxSource struct {
 	merges    []mergeRange
 	nextMerge int
 	active    []activeMerge
+	// The workbook's archive, the sheet's part and its marks, to read
+	// the sheet again (rewind).
+	zr    *zip.Reader
+	part  string
+	marks *sheetMarks
 }
 
 // openXLSX reads the workbook (whole, at most MaxSize bytes) and opens the
@@ -121,7 +126,24 @@ func openXLSX(r io.ReaderAt, size int64, name string, opts Options) (_ *xlsxSour
 	if s.stream, err = openSheetStream(zr, part, m, s.sst); err != nil {
 		return nil, xlsxOpenError(name, limit, err)
 	}
+	s.zr, s.part, s.marks = zr, part, m
 	return s, nil
+}
+
+// rewind reads the sheet again from its first row; the workbook checked,
+// its styles, shared strings and merged ranges read when it was opened are
+// kept.
+func (s *xlsxSource) rewind() (err error) {
+	defer recoverWorkbook(s.name, &err)
+	if err := s.stream.close(); err != nil {
+		return fmt.Errorf("closing sheet %q: %w", s.name, err)
+	}
+	if s.stream, err = openSheetStream(s.zr, s.part, s.marks, s.sst); err != nil {
+		return fmt.Errorf("reading sheet %q again: %w", s.name, err)
+	}
+	s.row, s.cells, s.info, s.hidden = 0, nil, nil, false
+	s.nextMerge, s.active = 0, s.active[:0]
+	return nil
 }
 
 // pickSheet chooses the sheet to read: the route's sheet; else the only
