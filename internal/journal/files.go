@@ -236,9 +236,9 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 }
 
 // The updates of a file store what UpdateFile stores, with
-// updateFileArgs, in one statement: updateFileQuery with the summary of
-// its decoding ("" keeps the one recorded), endFileQuery with the summary
-// it keeps once it ended (UpdateFile passes "").
+// updateFileArgs, and its summary in the same statement: updateFileQuery
+// the summary of its decoding ("" keeps the one recorded), endFileQuery
+// the summary given as it is (UpdateFile clears it with "").
 const (
 	updateFileSet = `UPDATE files SET path = ?, doc_type = ?,
 	state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
