@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -140,9 +139,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger, opts Option
 	}()
 	d.notifier = newNotifier(cfg, d)
 	d.watch = newPortalWatch(d.Health, opts.Now, log)
-	transport := func(name string, base http.RoundTripper) http.RoundTripper {
-		return d.watch.Transport(name, m.api.Transport(name, base))
-	}
+	transport := portalTransport(m.api, d.watch)
 	popts := PortalOptions{Transport: transport, Logger: log}
 	if d.Portals, err = NewPortals(cfg, popts); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/portal"
+	"filebridge/internal/server"
 )
 
 // DefaultHealthProbe is how often the daemon asks a portal that no request
@@ -27,8 +28,8 @@ const DefaultHealthProbe = 30 * time.Second
 // plus probeTimeout (40 s).
 const probeTimeout = 10 * time.Second
 
-// portalWatch keeps the portals' health current between files: every
-// request of a portal client goes through its transport, which notes
+// portalWatch keeps the portals' health current between files: it
+// observes every request of a portal client (portalTransport), notes
 // when the portal last answered 2xx (and clears a pause or an outage
 // then) and marks the portal unreachable at the first connection that
 // fails, not after the retries; probe asks an idle portal.
@@ -45,29 +46,25 @@ func newPortalWatch(h *inbox.Health, now func() time.Time, log *slog.Logger) *po
 	return &portalWatch{health: h, now: now, log: log, lastOK: map[string]time.Time{}}
 }
 
-// Transport wraps next so that the named portal's answers and failed
-// connections update its health.
-func (w *portalWatch) Transport(portalName string, next http.RoundTripper) http.RoundTripper {
-	return &watched{w: w, portal: portalName, next: next}
+// portalTransport is the transport of the daemon's portal clients: base
+// wrapped once, measured by api and observed by w.
+func portalTransport(api *server.APIMetrics, w *portalWatch) func(portalName string, base http.RoundTripper) http.RoundTripper {
+	return func(portalName string, base http.RoundTripper) http.RoundTripper {
+		return api.Transport(portalName, base, w.observe)
+	}
 }
 
-type watched struct {
-	w      *portalWatch
-	portal string
-	next   http.RoundTripper
-}
-
-func (t *watched) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(req)
+// observe updates the portal's health from the outcome of one of its
+// requests (a server.Observer).
+func (w *portalWatch) observe(portalName string, req *http.Request, resp *http.Response, err error) {
 	switch {
 	case err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300:
-		t.w.answered(t.portal)
+		w.answered(portalName)
 	case err == nil && resp.StatusCode < 500:
-		t.w.reachable(t.portal) // it answered, if not with a success
+		w.reachable(portalName) // it answered, if not with a success
 	case err != nil && req.Context().Err() == nil && connectFailed(err):
-		t.w.unreachable(t.portal, err)
+		w.unreachable(portalName, err)
 	}
-	return resp, err
 }
 
 // connectFailed reports whether err is a connection that could not be

@@ -4,15 +4,21 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"filebridge/internal/inbox"
 	"filebridge/internal/model"
 	"filebridge/internal/portal"
 	"filebridge/internal/portalsim"
+	"filebridge/internal/server"
 	"filebridge/internal/testkit"
 )
 
@@ -75,10 +81,71 @@ func watchedPortal(t *testing.T, simToken string, h *inbox.Health, clock func() 
 	w := newPortalWatch(h, clock, slog.New(slog.DiscardHandler))
 	c, err := portal.New(portal.Config{Edition: model.EditionA, BaseURL: srv.URL + "/api", Company: sim.Company(),
 		Token: "demo-token", Concurrency: 2, Timeout: 10 * time.Second, RetryMaxWait: time.Second, ItemsPerPage: 10, ShipmentStatusFilter: "status.code",
-		Logger: slog.New(slog.DiscardHandler), HTTPClient: &http.Client{Transport: w.Transport("main", http.DefaultTransport.(*http.Transport).Clone())}})
+		Logger: slog.New(slog.DiscardHandler), HTTPClient: &http.Client{Transport: portalTransport(server.NewAPIMetrics(prometheus.NewRegistry()), w)("main", http.DefaultTransport.(*http.Transport).Clone())}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
 	return sim, w, c
+}
+
+// TestPortalTransportOneWrapper: a request of a daemon's portal client
+// passes one wrapper of the project on its way to the HTTP transport
+// (counted on the stack the transport runs on), which both measures it
+// for /metrics and observes it for the portal's health.
+func TestPortalTransportOneWrapper(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer api.Close()
+	reg := prometheus.NewRegistry()
+	w := newPortalWatch(inbox.NewHealth(time.Now), time.Now, slog.New(slog.DiscardHandler))
+	base := &wrapperCount{next: http.DefaultTransport.(*http.Transport).Clone()}
+	c := &http.Client{Transport: portalTransport(server.NewAPIMetrics(reg), w)("main", base)}
+	resp, err := c.Get(api.URL + "/api/connections")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if base.wrappers != 1 {
+		t.Errorf("the request passed %d RoundTrip wrappers of filebridge, want 1", base.wrappers)
+	}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := 0
+	for _, f := range families {
+		if f.GetName() == "filebridge_api_requests_total" {
+			for _, m := range f.GetMetric() {
+				measured += int(m.GetCounter().GetValue())
+			}
+		}
+	}
+	if measured != 1 {
+		t.Errorf("filebridge_api_requests_total counts %d requests, want 1", measured)
+	}
+	if w.idle("main", time.Hour) {
+		t.Error("the portal's 2xx was not observed for its health")
+	}
+}
+
+// wrapperCount is an HTTP transport that counts the RoundTrip methods of
+// filebridge's packages on the stack of the request it gets.
+type wrapperCount struct {
+	next     http.RoundTripper
+	wrappers int
+}
+
+func (c *wrapperCount) RoundTrip(req *http.Request) (*http.Response, error) {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, "filebridge/internal/") && strings.HasSuffix(f.Function, ".RoundTrip") {
+			c.wrappers++
+		}
+		if !more {
+			break
+		}
+	}
+	return c.next.RoundTrip(req)
 }

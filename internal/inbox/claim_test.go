@@ -297,7 +297,10 @@ func collect[T any](seq func(func(T, error) bool)) ([]T, error) {
 // (its claim; its state with its document; the document's send and its
 // result; the file's plan; its end), and the round one probe that the
 // journal is writable: a write more per file would slow every round of
-// small files.
+// small files. The writes run nine statements: the claim's look-up and
+// insert, the file's update with its summary and the document's insert,
+// the send, the result, the plan, the end's update and the clearing of
+// the document's body.
 func TestJournalWritesPerFile(t *testing.T) {
 	e := newEnv(t, envOpts{inbox: "file_concurrency = 4"})
 	const n = 20
@@ -322,5 +325,8 @@ func TestJournalWritesPerFile(t *testing.T) {
 	}
 	if commits > writes || commits == 0 {
 		t.Errorf("%d commits for %d writes", commits, writes)
+	}
+	if stmts := after.Statements - before.Statements; stmts < 9*n || stmts > 9*n+1 {
+		t.Errorf("%d journal statements for %d one-document files, want 9 a file (%d) and the round's probe", stmts, n, 9*n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // dialect is the SQL flavour of a journal's database. All queries are
@@ -187,14 +188,30 @@ func (c conn) BeginTx(ctx context.Context, opts *sql.TxOptions) (*txn, error) {
 }
 
 // txn is a transaction that rebinds the queries it runs, and on the SQLite
-// writer runs them prepared once they are (stmts.go).
+// writer runs them prepared once they are (stmts.go); ran, when set,
+// counts the statements it runs (WriteStats).
 type txn struct {
 	*sql.Tx
 	dl    dialect
 	stmts *stmtCache
+	ran   *atomic.Int64
+}
+
+// count counts a statement the transaction runs.
+func (t *txn) count() {
+	if t.ran != nil {
+		t.ran.Add(1)
+	}
 }
 
 func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	t.count()
+	return t.exec(ctx, q, args...)
+}
+
+// exec is ExecContext without counting the statement: the group commit's
+// savepoints are no statement of a write.
+func (t *txn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
@@ -203,6 +220,7 @@ func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Resul
 }
 
 func (t *txn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	t.count()
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).QueryContext(ctx, args...)
@@ -211,6 +229,7 @@ func (t *txn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Row
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	t.count()
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
@@ -221,6 +240,7 @@ func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.R
 // PrepareContext returns q prepared for this transaction: the cached
 // statement when there is one.
 func (t *txn) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
+	t.count()
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s), nil

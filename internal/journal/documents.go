@@ -123,11 +123,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 	now := formatTime(d.now())
 	err := d.write(ctx, func(tx *txn) error {
 		if f != nil {
-			err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f)...))
-			if err == nil && summary != "" {
-				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = ? WHERE id = ?`, summary, fileID)
-			}
-			if err != nil {
+			if err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f, summary)...)); err != nil {
 				return err
 			}
 		} else {

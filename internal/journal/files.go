@@ -219,13 +219,10 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	}
 	var err error
 	if f.State.Open() {
-		err = affectedOne(d.exec(ctx, updateFileQuery, d.updateFileArgs(f)...))
+		err = affectedOne(d.exec(ctx, updateFileQuery, d.updateFileArgs(f, "")...))
 	} else {
 		err = d.write(ctx, func(tx *txn) error {
-			err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(f)...))
-			if err == nil {
-				_, err = tx.ExecContext(ctx, `UPDATE files SET summary = '' WHERE id = ? AND summary <> ''`, f.ID)
-			}
+			err := affectedOne(tx.ExecContext(ctx, endFileQuery, d.updateFileArgs(f, "")...))
 			if err == nil {
 				_, err = tx.ExecContext(ctx, `UPDATE documents SET body = '' WHERE file_id = ? AND body <> ''`, f.ID)
 			}
@@ -238,18 +235,26 @@ func (d *DB) UpdateFile(ctx context.Context, f File) error {
 	return nil
 }
 
-// updateFileQuery stores what UpdateFile stores, with updateFileArgs.
-const updateFileQuery = `UPDATE files SET path = ?, doc_type = ?,
+// The updates of a file store what UpdateFile stores, with
+// updateFileArgs, and its summary in the same statement: updateFileQuery
+// the summary of its decoding ("" keeps the one recorded), endFileQuery
+// the summary given as it is (UpdateFile clears it with "").
+const (
+	updateFileSet = `UPDATE files SET path = ?, doc_type = ?,
 	state = ?, row_count = ?, docs_total = ?, docs_ok = ?, docs_failed = ?, report_path = ?,
-	final_path = ?, message = ?, held_since = ?, waiting_for = ?, fix_file = ?, updated_at = ? WHERE id = ?`
+	final_path = ?, message = ?, held_since = ?, waiting_for = ?, fix_file = ?, updated_at = ?`
+	updateFileQuery = updateFileSet + `, summary = coalesce(nullif(?, ''), summary) WHERE id = ?`
+	endFileQuery    = updateFileSet + `, summary = ? WHERE id = ?`
+)
 
-func (d *DB) updateFileArgs(f File) []any {
+// updateFileArgs are the arguments of updateFileQuery and endFileQuery.
+func (d *DB) updateFileArgs(f File, summary string) []any {
 	fixFile := 0
 	if f.FixFile {
 		fixFile = 1
 	}
 	return []any{f.Path, f.DocType, f.State, f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed,
-		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, fixFile, formatTime(d.now()), f.ID}
+		f.ReportPath, f.FinalPath, f.Message, optTime(f.HeldSince), f.WaitingFor, fixFile, formatTime(d.now()), summary, f.ID}
 }
 
 // RecentFiles lists the inbox's most recently claimed files, newest first,

@@ -36,19 +36,22 @@ type group struct {
 	pending    []*groupWrite
 	committing bool
 
-	writes, commits atomic.Int64
+	writes, commits, statements atomic.Int64
 }
 
 // WriteStats counts the journal's writes (the records of each step of a
-// file and a document) since it was opened, and the transactions that
-// committed them: on SQLite, writes that arrive together share one.
+// file and a document) since it was opened, the transactions that
+// committed them (on SQLite, writes that arrive together share one) and
+// the statements the writes ran (a statement a write prepares counts
+// once, however many rows it then runs for).
 type WriteStats struct {
-	Writes, Commits int64
+	Writes, Commits, Statements int64
 }
 
 // WriteStats returns the journal's write counts.
 func (d *DB) WriteStats() WriteStats {
-	return WriteStats{Writes: d.group.writes.Load(), Commits: d.group.commits.Load()}
+	g := &d.group
+	return WriteStats{Writes: g.writes.Load(), Commits: g.commits.Load(), Statements: g.statements.Load()}
 }
 
 // write runs fn in a write transaction and returns once it is committed.
@@ -57,28 +60,41 @@ func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 	if d.dl != sqliteDialect {
 		return d.writeAlone(ctx, fn)
 	}
-	w := &groupWrite{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	g := &d.group
 	g.mu.Lock()
-	g.pending = append(g.pending, w)
-	if g.committing {
+	if !g.committing {
+		// No commit under way: this write is a batch of one, committed
+		// at once in a transaction of its own.
+		g.committing = true
 		g.mu.Unlock()
-		// The caller committing now commits this write in its batch, or
-		// hands the commit of the next batch, this one among them, over.
-		if err := <-w.done; err != errLead {
-			return err
-		}
-		g.mu.Lock()
+		d.w.stmts.prepare(ctx, d.w.db) // what earlier transactions ran, for this one
+		err := d.writeAlone(ctx, fn)
+		d.handOver()
+		return err
 	}
-	g.committing = true
+	w := &groupWrite{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	g.pending = append(g.pending, w)
+	g.mu.Unlock()
+	// The caller committing now commits this write in its batch, or
+	// hands the commit of the next batch, this one among them, over.
+	if err := <-w.done; err != errLead {
+		return err
+	}
+	g.mu.Lock()
 	batch := g.pending
 	g.pending = nil
 	g.mu.Unlock()
-	d.w.stmts.prepare(ctx, d.w.db) // what earlier transactions ran, for this one
+	d.w.stmts.prepare(ctx, d.w.db)
 	d.commit(batch)
-	// This caller's write is durable: the next batch is committed by one
-	// of its writers, so no caller waits for others' writes once its own
-	// is done.
+	d.handOver()
+	return <-w.done
+}
+
+// handOver ends the commit of a caller whose write is durable: the writes
+// that queued meanwhile are committed by one of their writers, so no
+// caller waits for others' writes once its own is done.
+func (d *DB) handOver() {
+	g := &d.group
 	g.mu.Lock()
 	if len(g.pending) > 0 {
 		g.pending[0].done <- errLead
@@ -86,7 +102,6 @@ func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 		g.committing = false
 	}
 	g.mu.Unlock()
-	return <-w.done
 }
 
 // errLead tells a waiting write that its caller commits the next batch.
@@ -99,6 +114,7 @@ func (d *DB) writeAlone(ctx context.Context, fn func(tx *txn) error) error {
 	if err != nil {
 		return err
 	}
+	tx.ran = &d.group.statements
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
 		return err
@@ -124,6 +140,7 @@ func (d *DB) commit(batch []*groupWrite) {
 		}
 		return
 	}
+	tx.ran = &d.group.statements
 	errs := make([]error, len(batch))
 	for i, w := range batch {
 		if errs[i] = w.ctx.Err(); errs[i] != nil {
@@ -150,14 +167,14 @@ func (d *DB) commit(batch []*groupWrite) {
 // transaction cannot go on.
 func inSavepoint(tx *txn, w *groupWrite) (err, fatal error) {
 	bg := context.Background()
-	if _, fatal = tx.ExecContext(bg, "SAVEPOINT w"); fatal != nil {
+	if _, fatal = tx.exec(bg, "SAVEPOINT w"); fatal != nil {
 		return nil, fatal
 	}
 	if err = w.fn(tx); err != nil {
-		if _, fatal = tx.ExecContext(bg, "ROLLBACK TO w"); fatal != nil {
+		if _, fatal = tx.exec(bg, "ROLLBACK TO w"); fatal != nil {
 			return err, fatal
 		}
 	}
-	_, fatal = tx.ExecContext(bg, "RELEASE w")
+	_, fatal = tx.exec(bg, "RELEASE w")
 	return err, fatal
 }

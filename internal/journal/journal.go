@@ -197,6 +197,7 @@ func (d *DB) exec(ctx context.Context, q string, args ...any) (res sql.Result, e
 	if d.dl != sqliteDialect {
 		d.group.writes.Add(1) // one statement, one transaction
 		d.group.commits.Add(1)
+		d.group.statements.Add(1)
 		return d.w.ExecContext(ctx, q, args...)
 	}
 	err = d.write(ctx, func(tx *txn) error {

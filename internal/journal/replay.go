@@ -60,16 +60,20 @@ func (d *DB) CancelReplay(ctx context.Context, id int64) error {
 // is the new run of, linking the oldest open request for f's inbox and
 // name to it the first time. The bool is false for an ordinary file.
 func (d *DB) LinkReplay(ctx context.Context, f File) (Replay, bool, error) {
-	// Most files are no replay: reads tell that without a write (a
+	// Most files are no replay: one read tells that without a write (a
 	// request is recorded before its file is put back, so before any
-	// claim of it).
-	out, found, err := linkedReplay(ctx, d.r, f)
-	if err != nil || found {
-		return out, found, wrapLink(f, err)
-	}
-	if _, err := openReplay(ctx, d.r, f); errors.Is(err, sql.ErrNoRows) {
+	// claim of it): the replay f is linked to, else the open request of
+	// its name, else none.
+	out, err := scanReplay(d.r.QueryRowContext(ctx, `SELECT `+replayColumns+` FROM replays
+		WHERE replay_id = ? OR (inbox = ? AND name = ? AND replay_id IS NULL AND original_id != ?)
+		ORDER BY replay_id IS NULL, id LIMIT 1`, f.ID, f.Inbox, f.Name, f.ID))
+	if errors.Is(err, sql.ErrNoRows) {
 		return Replay{}, false, nil
 	}
+	if err != nil || out.ReplayID == f.ID {
+		return out, err == nil, wrapLink(f, err)
+	}
+	found := false
 	err = d.write(ctx, func(tx *txn) error {
 		var err error
 		if out, found, err = linkedReplay(ctx, tx, f); err != nil || found {

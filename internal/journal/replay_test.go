@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"path/filepath"
 	"testing"
 )
 
@@ -79,5 +80,42 @@ func TestOpenForNotes(t *testing.T) {
 	f, _ := d.File(ctx, again)
 	if r, found, err := d.LinkReplay(ctx, f); err != nil || !found || r.OriginalID != orig {
 		t.Errorf("LinkReplay = %+v, %v, %v; want the note of the second handle", r, found, err)
+	}
+}
+
+// TestLinkReplayOneRead: telling that a file is no replay, or is the
+// replay it was linked to, takes one read of the journal and no write.
+func TestLinkReplayOneRead(t *testing.T) {
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db")) // SQLite: its reader pool counts its statements
+	ctx := t.Context()
+	orig := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
+	if _, err := d.RequestReplay(ctx, Replay{Inbox: "erp", Name: "ORDERS.csv", OriginalID: orig, By: "cli"}); err != nil {
+		t.Fatal(err)
+	}
+	ordinary := claimTest(t, d, "erp", "OTHER.csv", "sales_orders")
+	replay := claimTest(t, d, "erp", "ORDERS.csv", "sales_orders")
+	if _, found, err := d.LinkReplay(ctx, File{ID: replay, Inbox: "erp", Name: "ORDERS.csv"}); err != nil || !found {
+		t.Fatalf("linking the replay: %v, %v", found, err)
+	}
+	for _, tt := range []struct {
+		name  string
+		f     File
+		found bool
+	}{
+		{"ordinary file", File{ID: ordinary, Inbox: "erp", Name: "OTHER.csv"}, false},
+		{"the original", File{ID: orig, Inbox: "erp", Name: "ORDERS.csv"}, false},
+		{"linked replay", File{ID: replay, Inbox: "erp", Name: "ORDERS.csv"}, true},
+	} {
+		reads, writes := d.r.stmts.pooled.Load(), d.WriteStats().Writes
+		r, found, err := d.LinkReplay(ctx, tt.f)
+		if err != nil || found != tt.found || found && r.OriginalID != orig {
+			t.Errorf("%s: LinkReplay = %+v, %v, %v; want found %v", tt.name, r, found, err, tt.found)
+		}
+		if n := d.r.stmts.pooled.Load() - reads; n != 1 {
+			t.Errorf("%s: %d reads, want 1", tt.name, n)
+		}
+		if n := d.WriteStats().Writes - writes; n != 0 {
+			t.Errorf("%s: %d writes, want none", tt.name, n)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 // Prepared statements of the SQLite pools. modernc.org/sqlite parses a
@@ -20,6 +21,8 @@ type stmtCache struct {
 	mu     sync.Mutex
 	ready  map[string]*sql.Stmt
 	wanted map[string]bool
+
+	pooled atomic.Int64 // statements run on the pool, outside a transaction (tests count them)
 }
 
 // maxPrepared bounds the cache: the journal's queries are literals, but a
@@ -55,6 +58,7 @@ func (c *stmtCache) now(ctx context.Context, db *sql.DB, q string) *sql.Stmt {
 	if c == nil {
 		return nil
 	}
+	c.pooled.Add(1)
 	c.mu.Lock()
 	s, full := c.ready[q], len(c.ready) >= maxPrepared
 	c.mu.Unlock()

@@ -43,19 +43,25 @@ func NewAPIMetrics(reg prometheus.Registerer) *APIMetrics {
 	return m
 }
 
+// Observer is told the outcome of each request of a portal (the daemon's
+// portal health watches them).
+type Observer func(portal string, req *http.Request, resp *http.Response, err error)
+
 // Transport wraps base (nil: a clone of http.DefaultTransport) so that every
-// request of the named portal is measured.
-func (m *APIMetrics) Transport(portal string, base http.RoundTripper) http.RoundTripper {
+// request of the named portal is measured and, when observe is set, told
+// to it: one wrapper serves the metrics and the health.
+func (m *APIMetrics) Transport(portal string, base http.RoundTripper, observe Observer) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	return &measured{m: m, portal: portal, next: base}
+	return &measured{m: m, portal: portal, next: base, observe: observe}
 }
 
 type measured struct {
-	m      *APIMetrics
-	portal string
-	next   http.RoundTripper
+	m       *APIMetrics
+	portal  string
+	next    http.RoundTripper
+	observe Observer
 }
 
 var _ http.RoundTripper = (*measured)(nil)
@@ -73,6 +79,9 @@ func (t *measured) RoundTrip(req *http.Request) (*http.Response, error) {
 	t.m.requests.WithLabelValues(t.portal, res, req.Method, code).Inc()
 	if kind != "" {
 		t.m.errors.WithLabelValues(t.portal, kind).Inc()
+	}
+	if t.observe != nil {
+		t.observe(t.portal, req, resp, err)
 	}
 	return resp, err
 }

@@ -76,7 +76,7 @@ func TestAPIMetrics(t *testing.T) {
 		clock = clock.Add(1500 * time.Millisecond)
 		return clock
 	}
-	c := &http.Client{Transport: m.Transport("main", nil)}
+	c := &http.Client{Transport: m.Transport("main", nil, nil)}
 	for _, p := range []string{"/api/sales_orders", "/api/sales_orders/42"} {
 		resp, err := c.Get(api.URL + p)
 		if err != nil {
