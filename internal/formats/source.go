@@ -110,13 +110,13 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 	case "xlsx":
 		return openXLSX(r, size, name, opts)
 	case fixedwidth.Format:
-		return openFixed(r, size, opts)
+		return openFixed(r, size, head, opts)
 	case "x12":
 		return openX12(r, size, opts)
 	case "edifact":
 		return openEDIFACT(r, size, opts)
 	}
-	return openCSV(r, size, opts)
+	return openCSV(r, size, head, opts)
 }
 
 // sniffEDI names the EDI standard a file's first bytes start with, "" for
