@@ -68,9 +68,9 @@ func OpenInterchange(r io.ReaderAt, size int64, name string, opts Options) (Inte
 	default:
 		return nil, nil // the route names another format: nothing to sniff
 	}
-	head := make([]byte, min(size, 512))
-	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+	head, err := headOf(r, size, name)
+	if err != nil {
+		return nil, err
 	}
 	switch f := opts.Format; {
 	case f == "x12" || f == "" && x12.IsX12(head):

@@ -455,11 +455,18 @@ func readSource(rc io.ReadCloser, p string, wantHash bool, limit int64) (*source
 		return nil, &tooBigError{size: st.Size()}
 	}
 	if file, ok := rc.(*os.File); ok {
-		src := &source{ReaderAt: file, size: st.Size(), mtime: st.ModTime(), file: file, close: file.Close}
+		// Its first bytes are read once, for the hash and for formats to
+		// tell the file's format by (a one-order file is read whole).
+		head, err := formats.ReadHead(file, st.Size())
+		if err != nil {
+			_ = rc.Close()
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		src := &source{ReaderAt: head, size: st.Size(), mtime: st.ModTime(), file: file, close: file.Close}
 		if wantHash {
 			h := sha256.New()
 			buf := make([]byte, min(max(src.size, 512), 32<<10)) // a small file's size, not io.Copy's 32 KiB
-			if _, err := io.CopyBuffer(h, io.NewSectionReader(file, 0, src.size), buf); err != nil {
+			if _, err := io.CopyBuffer(h, io.NewSectionReader(head, 0, src.size), buf); err != nil {
 				_ = rc.Close()
 				return nil, fmt.Errorf("reading %s: %w", p, err)
 			}
