@@ -73,18 +73,14 @@ type textFile struct {
 
 // openText opens a text file in the route's charset (UTF-8 after a byte
 // order mark); UTF-16 text is refused with the problem utf16 names.
-// first, when not nil, are the first bytes of the file, read already.
-func openText(r io.ReaderAt, size int64, first []byte, opts Options, utf16 string) (*textFile, error) {
+func openText(r io.ReaderAt, size int64, opts Options, utf16 string) (*textFile, error) {
 	charset, err := normCharset(opts.Charset)
 	if err != nil {
 		return nil, err
 	}
 	// A small file gets a buffer of its size, not readSize: an inbox of
-	// one-order files opens thousands of them. The first bytes openSource
-	// read to tell the format are not read again.
-	first = first[:min(int64(len(first)), size)]
-	rest := io.NewSectionReader(r, int64(len(first)), size-int64(len(first)))
-	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(first), rest), int(min(size+1, readSize)))
+	// one-order files opens thousands of them.
+	br := bufio.NewReaderSize(io.NewSectionReader(r, 0, size), int(min(size+1, readSize)))
 	head, err := br.Peek(sniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("reading: %w", err)
@@ -115,8 +111,8 @@ func openText(r io.ReaderAt, size int64, first []byte, opts Options, utf16 strin
 // charmaps are the single-byte charsets files are read in.
 var charmaps = map[string]*charmap.Charmap{charsetWindows1252: charmap.Windows1252, charsetLatin1: charmap.ISO8859_1}
 
-func openCSV(r io.ReaderAt, size int64, first []byte, opts Options) (*csvSource, error) {
-	t, err := openText(r, size, first, opts, "the file is UTF-16 text: save it as \"CSV UTF-8\" (or set charset = \"windows-1252\" and save it as plain CSV)")
+func openCSV(r io.ReaderAt, size int64, opts Options) (*csvSource, error) {
+	t, err := openText(r, size, opts, "the file is UTF-16 text: save it as \"CSV UTF-8\" (or set charset = \"windows-1252\" and save it as plain CSV)")
 	switch {
 	case err != nil:
 		return nil, err

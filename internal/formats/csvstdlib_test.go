@@ -38,7 +38,7 @@ func csvRecords(t *testing.T, data []byte, comma rune, ref bool) []string {
 			}
 		}
 	}
-	src, err := openCSV(bytes.NewReader(data), int64(len(data)), nil, Options{Delimiter: comma})
+	src, err := openCSV(bytes.NewReader(data), int64(len(data)), Options{Delimiter: comma})
 	if err != nil {
 		t.Fatal(err)
 	}

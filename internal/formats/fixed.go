@@ -41,11 +41,11 @@ func isFixed(format string) bool {
 	return strings.EqualFold(strings.TrimSpace(format), fixedwidth.Format)
 }
 
-func openFixed(r io.ReaderAt, size int64, first []byte, opts Options) (*fixedSource, error) {
+func openFixed(r io.ReaderAt, size int64, opts Options) (*fixedSource, error) {
 	if len(opts.Layout.Fields) == 0 {
 		return nil, errors.New("a fixed-width file needs the layout of the route")
 	}
-	t, err := openText(r, size, first, opts, "the file is UTF-16 text: have the host write it in UTF-8 or a single-byte charset (set charset on the route)")
+	t, err := openText(r, size, opts, "the file is UTF-16 text: have the host write it in UTF-8 or a single-byte charset (set charset on the route)")
 	switch {
 	case err != nil:
 		return nil, err

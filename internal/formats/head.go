@@ -24,10 +24,12 @@ func ReadHead(r io.ReaderAt, size int64) (*Head, error) {
 		return h, nil
 	}
 	head := make([]byte, min(size, headSize))
-	if n, err := r.ReadAt(head, 0); err != nil && (err != io.EOF || n < len(head)) {
+	n, err := r.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("reading the first %d bytes: %w", len(head), err)
 	}
-	return &Head{r: r, size: size, head: head}, nil
+	// A file shorter now than size is read as it is.
+	return &Head{r: r, size: size, head: head[:n]}, nil
 }
 
 // ReadAt reads the file, the first bytes from memory.

@@ -98,10 +98,13 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
 	}
-	head, err := headOf(r, size, name)
+	// The first bytes tell the format, and the text reader starts with
+	// them: they are read once.
+	h, err := ReadHead(r, size)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	r, head := h, h.head
 	format, err := formatOf(name, head, opts)
 	if err != nil {
 		return nil, err
@@ -110,13 +113,13 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 	case "xlsx":
 		return openXLSX(r, size, name, opts)
 	case fixedwidth.Format:
-		return openFixed(r, size, head, opts)
+		return openFixed(r, size, opts)
 	case "x12":
 		return openX12(r, size, opts)
 	case "edifact":
 		return openEDIFACT(r, size, opts)
 	}
-	return openCSV(r, size, head, opts)
+	return openCSV(r, size, opts)
 }
 
 // sniffEDI names the EDI standard a file's first bytes start with, "" for

@@ -114,3 +114,7 @@ func TestKeptFilesBudget(t *testing.T) {
 		t.Errorf("after the round: first closed %v, %d kept open; want it closed, none kept", srcs[0].closed, in.spooledFiles)
 	}
 }
+
+// SetKeptMax sets how many claimed local files a round keeps open for
+// their processing.
+func (in *Inbox) SetKeptMax(n int) { in.keptMax = n }

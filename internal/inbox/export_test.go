@@ -6,7 +6,3 @@ func (in *Inbox) StartReading(name string, size int64) error {
 	_, err := in.beginRead(name, size)
 	return err
 }
-
-// SetKeptMax sets how many claimed local files a round keeps open for
-// their processing.
-func (in *Inbox) SetKeptMax(n int) { in.keptMax = n }
