@@ -63,9 +63,14 @@ type Ack struct {
 // route's format, or by its first bytes); nil for another format. A
 // malformed envelope is not an error: the interchange is then not Sound.
 func OpenInterchange(r io.ReaderAt, size int64, name string, opts Options) (Interchange, error) {
-	head := make([]byte, min(size, 512))
-	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+	switch strings.ToLower(strings.TrimSpace(opts.Format)) {
+	case "", "x12", "edifact":
+	default:
+		return nil, nil // the route names another format: nothing to sniff
+	}
+	head, err := headOf(r, size, name)
+	if err != nil {
+		return nil, err
 	}
 	switch f := opts.Format; {
 	case f == "x12" || f == "" && x12.IsX12(head):

@@ -104,10 +104,13 @@ func openSource(ctx context.Context, r io.ReaderAt, size int64, name string, opt
 		return nil, fmt.Errorf("%s is %s, more than the %s allowed: split it into smaller files or raise the size limit of the route",
 			name, humanBytes(size), humanBytes(limit))
 	}
-	head := make([]byte, min(size, 512))
-	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
+	// The first bytes tell the format, and the text reader starts with
+	// them: they are read once.
+	h, err := ReadHead(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	r, head := h, h.head
 	format, err := formatOf(name, head, opts)
 	if err != nil {
 		return nil, err

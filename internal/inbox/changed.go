@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"filebridge/internal/folder"
 	"filebridge/internal/journal"
 )
 
@@ -43,13 +44,22 @@ func (in *Inbox) takeClaimLook(id int64) (look, bool) {
 }
 
 // changedSince reports whether the file in processing/ is no longer the
-// size or modification time it had when it was read.
+// size or modification time it had when it was read. A local file read
+// in place is asked through its open handle, not its folder.
 func (fr *fileRun) changedSince(ctx context.Context, l look) (bool, error) {
-	e, err := fr.f.Stat(ctx, fr.row.Path)
+	var now look
+	var err error
+	if fr.src.file != nil {
+		now, err = fr.src.look()
+	} else {
+		var e folder.Entry
+		e, err = fr.f.Stat(ctx, fr.row.Path)
+		now = look{size: e.Size, mtime: e.ModTime}
+	}
 	if err != nil {
 		return false, fmt.Errorf("checking whether %s changed since it was read: %w", fr.row.Path, err)
 	}
-	return e.Size != l.size || !e.ModTime.Equal(l.mtime), nil
+	return now.size != l.size || !now.mtime.Equal(l.mtime), nil
 }
 
 // reread waits until the file settled again, then opens it anew (hashed)

@@ -313,12 +313,29 @@ func (e *tooBigError) Error() string { return fmt.Sprintf("%d bytes: too big to 
 // itself, or a copy of a remote one in memory or in a local spool file.
 type source struct {
 	io.ReaderAt
-	size   int64
-	mtime  time.Time // the file's modification time when it was opened
-	sha    string    // hex SHA-256, when asked for
-	mem    bool      // a copy in memory: kept from the claim for processing
+	size  int64
+	mtime time.Time // the file's modification time when it was opened
+	sha   string    // hex SHA-256, when asked for
+	mem   bool      // a copy in memory: kept from the claim for processing
+	// file is the local file itself (nil for a copy): kept open from the
+	// claim for processing, it is asked for its size and modification
+	// time instead of its folder.
+	file   *os.File
 	close  func() error
 	closed bool
+}
+
+// look is what the source's file is now: a local file is asked (fstat),
+// a copy is what was read.
+func (s *source) look() (look, error) {
+	if s.file == nil {
+		return look{size: s.size, mtime: s.mtime}, nil
+	}
+	st, err := s.file.Stat()
+	if err != nil {
+		return look{}, err
+	}
+	return look{size: st.Size(), mtime: st.ModTime()}, nil
 }
 
 // Close releases the source; it may be called again.
@@ -335,23 +352,40 @@ func (s *source) Close() error {
 // files downloads each once instead of twice).
 const spoolKept = 32 << 20
 
-// keepSpooled keeps a claimed file's copy in memory for its processing
-// in this round, while the round's copies stay within spoolKept; any
-// other source is closed.
+// The bounds of handleBudget: minKept where the descriptor limit is not
+// known, maxKept whatever the limit.
+const (
+	minKept = 64
+	maxKept = 4096
+)
+
+// keepSpooled keeps a claimed file's source for its processing in this
+// round: a copy in memory while the round's copies stay within
+// spoolKept, a local file open while the round keeps fewer than
+// in.keptMax of them open (a round claims every settled file before it
+// processes them: a thousand files must not take a thousand
+// descriptors). Any other source is closed.
 func (in *Inbox) keepSpooled(id int64, src *source) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if !src.mem || in.spooledBytes+src.size > spoolKept {
+	mem := src.mem && in.spooledBytes+src.size <= spoolKept
+	open := src.file != nil && in.spooledFiles < in.keptMax
+	if !mem && !open {
 		_ = src.Close()
 		return
 	}
 	if in.spooled == nil {
 		in.spooled = map[int64]*source{}
 	}
-	in.spooled[id], in.spooledBytes = src, in.spooledBytes+src.size
+	in.spooled[id] = src
+	if mem {
+		in.spooledBytes += src.size
+	} else {
+		in.spooledFiles++
+	}
 }
 
-// takeSpooled hands over the copy its claim kept of a file (nil when
+// takeSpooled hands over the source its claim kept of a file (nil when
 // none): the caller closes it.
 func (in *Inbox) takeSpooled(id int64) *source {
 	in.mu.Lock()
@@ -359,18 +393,29 @@ func (in *Inbox) takeSpooled(id int64) *source {
 	src := in.spooled[id]
 	if src != nil {
 		delete(in.spooled, id)
-		in.spooledBytes -= src.size
+		in.forgetSpooled(src)
 	}
 	return src
 }
 
-// dropSpooled forgets the copies a round kept and did not use (files it
+func (in *Inbox) forgetSpooled(src *source) {
+	if src.mem {
+		in.spooledBytes -= src.size
+	} else {
+		in.spooledFiles--
+	}
+}
+
+// dropSpooled closes the sources a round kept and did not use (files it
 // deferred): the next round reads them again.
 func (in *Inbox) dropSpooled() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	clear(in.spooled)
-	in.spooledBytes = 0
+	for id, src := range in.spooled {
+		_ = src.Close()
+		delete(in.spooled, id)
+		in.forgetSpooled(src)
+	}
 }
 
 // memSpool is the size up to which a remote file is spooled in memory
@@ -412,11 +457,18 @@ func readSource(rc io.ReadCloser, p string, wantHash bool, limit int64) (*source
 		return nil, &tooBigError{size: st.Size()}
 	}
 	if file, ok := rc.(*os.File); ok {
-		src := &source{ReaderAt: file, size: st.Size(), mtime: st.ModTime(), close: file.Close}
+		// Its first bytes are read once, for the hash and for formats to
+		// tell the file's format by (a one-order file is read whole).
+		head, err := formats.ReadHead(file, st.Size())
+		if err != nil {
+			_ = rc.Close()
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		src := &source{ReaderAt: head, size: st.Size(), mtime: st.ModTime(), file: file, close: file.Close}
 		if wantHash {
 			h := sha256.New()
 			buf := make([]byte, min(max(src.size, 512), 32<<10)) // a small file's size, not io.Copy's 32 KiB
-			if _, err := io.CopyBuffer(h, io.NewSectionReader(file, 0, src.size), buf); err != nil {
+			if _, err := io.CopyBuffer(h, io.NewSectionReader(head, 0, src.size), buf); err != nil {
 				_ = rc.Close()
 				return nil, fmt.Errorf("reading %s: %w", p, err)
 			}

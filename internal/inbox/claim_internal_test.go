@@ -5,8 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -79,3 +82,39 @@ func TestOpenSourceReadsTheSizeOpenFound(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptFilesBudget: a round keeps at most keptMax claimed local files
+// open; one beyond is closed at once, and the round's end closes those
+// it did not process.
+func TestKeptFilesBudget(t *testing.T) {
+	dir := t.TempDir()
+	in := &Inbox{keptMax: 1}
+	var srcs []*source
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("F%d.csv", i))
+		if err := os.WriteFile(p, []byte("a,b\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := readSource(fh, p, true, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.keepSpooled(int64(i+1), src)
+		srcs = append(srcs, src)
+	}
+	if srcs[0].closed || !srcs[1].closed || in.spooledFiles != 1 {
+		t.Fatalf("closed %v, %v, %d kept open; want the first kept open, the second closed", srcs[0].closed, srcs[1].closed, in.spooledFiles)
+	}
+	in.dropSpooled()
+	if !srcs[0].closed || in.spooledFiles != 0 || len(in.spooled) != 0 {
+		t.Errorf("after the round: first closed %v, %d kept open; want it closed, none kept", srcs[0].closed, in.spooledFiles)
+	}
+}
+
+// SetKeptMax sets how many claimed local files a round keeps open for
+// their processing.
+func (in *Inbox) SetKeptMax(n int) { in.keptMax = n }

@@ -152,8 +152,12 @@ type Inbox struct {
 	// spooled keeps the claims of this round of remote files read into
 	// memory, by journal id, for processing to use instead of reading
 	// the files again (see keepSpooled); spooledBytes is their size.
+	// Local files stay open likewise: spooledFiles of them, at most
+	// keptMax (handleBudget).
 	spooled      map[int64]*source
 	spooledBytes int64
+	spooledFiles int
+	keptMax      int
 }
 
 // FileResult says what happened to one file.
@@ -224,7 +228,7 @@ func New(cfg config.Inbox, deps Deps) (*Inbox, error) {
 		log:     log.With("inbox", cfg.Name),
 		metrics: deps.Metrics, health: cmp.Or(deps.Health, NewHealth(deps.Options.Now)), open: deps.OpenFolder, onFailed: deps.OnFailed,
 		workers: deps.Concurrency, opts: deps.Options, watcher: deps.Watcher, order: cmp.Or(deps.Order, NewOrder()),
-		looks: map[string]look{}, pace: newPace(cfg.FileConcurrency),
+		looks: map[string]look{}, pace: newPace(cfg.FileConcurrency), keptMax: handleBudget(),
 	}
 	if in.onFailed == nil {
 		in.onFailed = func(journal.File) {}

@@ -173,10 +173,11 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	// What this process saw of the file when it claimed it (none at a
 	// resume after a restart: the claim's hash tells a change then).
 	claim, claimedHere := in.takeClaimLook(row.ID)
-	// A copy its claim in this round kept: the file is in processing/,
-	// as claimed moments ago.
+	// A source its claim in this round kept (a copy, or the local file
+	// still open): the file is in processing/, as claimed moments ago.
 	src := in.takeSpooled(row.ID)
-	if src != nil {
+	kept := src != nil
+	if kept {
 		defer src.Close() // on every return, a duplicate's too
 	} else if _, err := fr.f.Stat(ctx, row.Path); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -240,11 +241,18 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	// A file that changed since its claim (its writer was not done) is
 	// read again whole once it settles, as often as it changes before
 	// it is finished.
-	// (A source read now is compared with the claim's look; the claim's
-	// own copy is checked, like any reading, once it was submitted.)
+	// (A source read now is compared with the claim's look, and so is
+	// the local file its claim kept open; the claim's own copy is
+	// checked, like any reading, once it was submitted.)
 	changed := src.sha != "" && src.sha != row.SHA256
 	if claimedHere {
-		changed = src.size != claim.size || !src.mtime.Equal(claim.mtime)
+		now := look{size: src.size, mtime: src.mtime}
+		if kept {
+			if now, err = src.look(); err != nil {
+				return FileResult{}, fmt.Errorf("checking whether %s changed since its claim: %w", row.Path, err)
+			}
+		}
+		changed = now.size != claim.size || !now.mtime.Equal(claim.mtime)
 	}
 	notes := fr.notes
 	for {
