@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -108,15 +107,7 @@ from = "filebridge@example.com"
 tls = "none"
 `, hookURL, hookURL, host, port))
 	ctx := context.Background()
-	var (
-		clockMu sync.Mutex
-		ahead   time.Duration
-	)
-	clock := func() time.Time {
-		clockMu.Lock()
-		defer clockMu.Unlock()
-		return time.Now().Add(ahead)
-	}
+	clock, ahead := aheadClock()
 	d, err := Open(ctx, cfg, slog.New(slog.DiscardHandler), Options{Now: clock, Inbox: inbox.Options{SkipSettle: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -167,9 +158,7 @@ tls = "none"
 	done := make(chan struct{})
 	go func() { d.watchHeld(lctx, looks); close(done) }()
 	looks <- time.Now() // not held an hour yet: nothing told
-	clockMu.Lock()
-	ahead = 2 * time.Hour
-	clockMu.Unlock()
+	ahead(2 * time.Hour)
 	looks <- time.Now()
 	e = h.next(t, notify.FileHeld)
 	if e.File != "RECEPTIONS.csv" || !strings.Contains(e.Message, "waited since") {

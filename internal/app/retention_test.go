@@ -10,8 +10,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -74,15 +72,7 @@ portal = "main"
 url = "in"
 `)
 	cfg.Journal.Retention = config.History(365 * 24 * time.Hour)
-	var (
-		clockMu sync.Mutex
-		ahead   time.Duration
-	)
-	clock := func() time.Time {
-		clockMu.Lock()
-		defer clockMu.Unlock()
-		return time.Now().Add(ahead)
-	}
+	clock, ahead := aheadClock()
 	var logs bytes.Buffer // read once the loop has returned
 	ctx := t.Context()
 	d, err := Open(ctx, cfg, slog.New(slog.NewTextHandler(&logs, nil)), Options{Now: clock})
@@ -137,9 +127,7 @@ url = "in"
 	if got, want := kept(), map[int64]bool{done: true, open: true, resolved: true}; !reflect.DeepEqual(got, want) {
 		t.Errorf("after the pass at start: kept %v, want %v", got, want)
 	}
-	clockMu.Lock()
-	ahead = 400 * 24 * time.Hour
-	clockMu.Unlock()
+	ahead(400 * 24 * time.Hour)
 	ticks <- time.Now() // prunes: a year has passed
 	ticks <- time.Now() // taken once that pass has ended
 	stop()
@@ -192,8 +180,7 @@ portal = "main"
 url = "in"
 `)
 	cfg.Journal.Retention = config.History(365 * 24 * time.Hour)
-	var ahead atomic.Int64
-	clock := func() time.Time { return time.Now().Add(time.Duration(ahead.Load())) }
+	clock, ahead := aheadClock()
 	ctx := t.Context()
 	var d *Daemon
 	start := func() {
@@ -253,7 +240,7 @@ url = "in"
 				t.Fatal(err)
 			}
 			start()
-			ahead.Store(int64(400 * 24 * time.Hour))
+			ahead(400 * 24 * time.Hour)
 			d.pruneJournal(ctx, pruneEvery)
 			if fs, err := d.Journal.RecentFiles(ctx, "", 0); err != nil || len(fs) != 0 {
 				t.Fatalf("%s: files left after the prune = %+v, %v; want none", tt.name, fs, err)

@@ -108,58 +108,33 @@ password_env = "FB_PG"`))
 	}
 }
 
-// TestJournalLease: [journal] lease defaults to 30s and must be at least
-// a second.
-func TestJournalLease(t *testing.T) {
-	tests := []struct {
-		name    string
-		journal string
-		want    time.Duration
-		wantErr string
-	}{
-		{"default", `path = "var/j.db"`, DefaultLease, ""},
-		{"set", `lease = "3s"`, 3 * time.Second, ""},
-		{"too short", `lease = "500ms"`, 0, "journal.lease"},
-		{"zero", `lease = "0s"`, 0, "must be at least 1s"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := Load(journalConfig(t, tt.journal))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("Load = %v, want an error with %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("Load: %v", err)
-			}
-			if c.Journal.Lease.Duration != tt.want {
-				t.Errorf("lease = %s, want %s", c.Journal.Lease.Duration, tt.want)
-			}
-		})
-	}
-}
-
-// TestJournalRetention: [journal] retention defaults to keeping the
-// history for ever, reads days or a Go duration of at least a day, and
-// must not be shorter than an inbox's error_retention.
-func TestJournalRetention(t *testing.T) {
+// TestJournalDurations: [journal] lease defaults to 30s and must be at
+// least a second; retention defaults to keeping the history for ever,
+// reads days or a Go duration of at least a day, and must not be shorter
+// than an inbox's error_retention.
+func TestJournalDurations(t *testing.T) {
 	day := 24 * time.Hour
+	lease := func(c *Config) time.Duration { return c.Journal.Lease.Duration }
+	retention := func(c *Config) time.Duration { return c.Journal.Retention.Dur() }
 	tests := []struct {
 		name    string
 		journal string
+		get     func(*Config) time.Duration
 		want    time.Duration
 		wantErr string
 	}{
-		{"default", `path = "var/j.db"`, 0, ""},
-		{"days", `retention = "365d"`, 365 * day, ""},
-		{"duration", `retention = "720h"`, 30 * day, ""},
-		{"for ever", `retention = "0s"`, 0, ""},
-		{"not a time", `retention = "a year"`, 0, `line 2: journal.retention: "a year": write a number of days such as "365d"`},
-		{"negative", `retention = "-3d"`, 0, `journal.retention: "-3d"`},
-		{"under a day", `retention = "12h"`, 0, `(at least "1d")`},
-		{"shorter than error_retention", `retention = "7d"`, 0,
+		{"lease default", `path = "var/j.db"`, lease, DefaultLease, ""},
+		{"lease set", `lease = "3s"`, lease, 3 * time.Second, ""},
+		{"lease too short", `lease = "500ms"`, lease, 0, "journal.lease"},
+		{"lease zero", `lease = "0s"`, lease, 0, "must be at least 1s"},
+		{"retention default", `path = "var/j.db"`, retention, 0, ""},
+		{"retention days", `retention = "365d"`, retention, 365 * day, ""},
+		{"retention duration", `retention = "720h"`, retention, 30 * day, ""},
+		{"retention for ever", `retention = "0s"`, retention, 0, ""},
+		{"retention not a time", `retention = "a year"`, retention, 0, `line 2: journal.retention: "a year": write a number of days such as "365d"`},
+		{"retention negative", `retention = "-3d"`, retention, 0, `journal.retention: "-3d"`},
+		{"retention under a day", `retention = "12h"`, retention, 0, `(at least "1d")`},
+		{"retention shorter than error_retention", `retention = "7d"`, retention, 0,
 			`inboxes[0] "drop": error_retention "30d" is longer than journal.retention "7d"`},
 	}
 	for _, tt := range tests {
@@ -174,8 +149,8 @@ func TestJournalRetention(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Load: %v", err)
 			}
-			if got := c.Journal.Retention.Dur(); got != tt.want {
-				t.Errorf("retention = %s, want %s", got, tt.want)
+			if got := tt.get(c); got != tt.want {
+				t.Errorf("%s: got %s, want %s", tt.name, got, tt.want)
 			}
 		})
 	}
