@@ -337,6 +337,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return err
 		}
 		defer release()
+		// Export runs this instance's name still holds were left by an
+		// earlier process of it (killed during a run): nothing of this
+		// process runs yet, so their leases end now and they are redone
+		// or passed by, instead of being renewed here as if they ran.
+		if _, err := d.Journal.ReleaseTicks(ctx); err != nil {
+			return err
+		}
 		sopts.Ticks = d.ticks() // each scheduled time runs on one instance
 	}
 	sched := outbox.NewScheduler(ctx, sopts)

@@ -199,6 +199,16 @@ func (d *DB) RenewTicks(ctx context.Context) (int64, error) {
 		d.now().Add(d.lease), "renewing the export runs")
 }
 
+// ReleaseTicks ends now the leases of the export runs this instance's
+// name holds, and returns how many. It is for the start of a process,
+// before it claims a tick: runs still recorded as its own were left by an
+// earlier process of the same instance, which RenewTicks would otherwise
+// keep alive for ever, so that neither a redo nor the next tick came.
+func (d *DB) ReleaseTicks(ctx context.Context) (int64, error) {
+	return d.setLeases(ctx, `UPDATE export_runs SET lease_until = ? WHERE owner = ? AND state = 'running' AND tick != ''`,
+		d.now(), "releasing the export runs")
+}
+
 // Ticks lists the claimed ticks of an export, newest first, at most limit
 // (limit <= 0: all). An empty outbox or export matches any.
 func (d *DB) Ticks(ctx context.Context, outbox, export string, limit int) ([]ExportRun, error) {

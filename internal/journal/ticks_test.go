@@ -351,3 +351,38 @@ func TestClaimQueriesUseTheTickIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestReleaseTicksOfEarlierProcess: an instance killed during a run and
+// started again under the same name must not keep the run's lease alive
+// (RenewTicks renews by name): at start it releases the runs its name
+// holds, and another instance redoes the tick at once, within the lease.
+func TestReleaseTicksOfEarlierProcess(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		t0, clock, dbs := tickHandles(t, 3)
+		won := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) })
+		if len(won) != 1 {
+			t.Fatalf("%d instances won the tick, want exactly 1", len(won))
+		}
+		restarted := won[0] // the same instance name, a new process
+		clock.set(t0.Add(time.Second))
+		if n, err := restarted.RenewTicks(ctx); n != 1 || err != nil {
+			t.Fatalf("RenewTicks = %d, %v; want the earlier process's run renewed, 1", n, err)
+		}
+		if n, err := restarted.ReleaseTicks(ctx); n != 1 || err != nil {
+			t.Fatalf("ReleaseTicks = %d, %v; want 1", n, err)
+		}
+		var others []*DB
+		for _, d := range dbs {
+			if d != restarted {
+				others = append(others, d)
+			}
+		}
+		if won := claimAll(t, others, func(d *DB) (ExportRun, bool, error) { return d.TakeOverTick(ctx, "erp", "stock") }); len(won) != 1 {
+			t.Fatalf("%d instances took over the released run within its lease, want exactly 1", len(won))
+		}
+		if n, err := restarted.ReleaseTicks(ctx); n != 0 || err != nil {
+			t.Fatalf("ReleaseTicks after the take-over = %d, %v; want 0", n, err)
+		}
+	})
+}
