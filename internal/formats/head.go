@@ -1,6 +1,7 @@
 package formats
 
 import (
+	"errors"
 	"fmt"
 	"io"
 )
@@ -32,8 +33,13 @@ func ReadHead(r io.ReaderAt, size int64) (*Head, error) {
 	return &Head{r: r, size: size, head: head[:n]}, nil
 }
 
-// ReadAt reads the file, the first bytes from memory.
+// ReadAt reads the file, the first bytes from memory. A negative offset
+// (a corrupt workbook's directory can hold one) is an error, as
+// io.ReaderAt asks.
 func (h *Head) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errNegativeOffset
+	}
 	n := 0
 	if off < int64(len(h.head)) {
 		n = copy(p, h.head[off:])
@@ -47,6 +53,8 @@ func (h *Head) ReadAt(p []byte, off int64) (int, error) {
 	m, err := h.r.ReadAt(p[n:], off+int64(n))
 	return n + m, err
 }
+
+var errNegativeOffset = errors.New("reading at a negative offset")
 
 // headOf returns the first bytes of r: those a Head holds, else read now.
 func headOf(r io.ReaderAt, size int64, name string) ([]byte, error) {
