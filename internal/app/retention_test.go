@@ -60,18 +60,7 @@ func TestPruneInterval(t *testing.T) {
 // year, a tick later, the finished file, the resolved failure and the
 // export run go while the open failure stays, and the count is logged.
 func TestPruneJournal(t *testing.T) {
-	_, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "in"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := testkit.LoadConfig(t, root, srv.URL+"/api", nil, `
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "in"
-`)
-	cfg.Journal.Retention = config.History(365 * 24 * time.Hour)
+	_, cfg, _ := yearRetention(t)
 	clock, ahead := aheadClock()
 	var logs bytes.Buffer // read once the loop has returned
 	ctx := t.Context()
@@ -167,19 +156,7 @@ url = "in"
 // document the portal holds already is refused as taken, looked up by its
 // key and counted as existing: none is created twice.
 func TestRedropAfterPrune(t *testing.T) {
-	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
-	root := t.TempDir()
-	in := filepath.Join(root, "in")
-	if err := os.MkdirAll(in, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfg := testkit.LoadConfig(t, root, srv.URL+"/api", []string{"max_retries = 0"}, `
-[[inboxes]]
-name = "erp"
-portal = "main"
-url = "in"
-`)
-	cfg.Journal.Retention = config.History(365 * 24 * time.Hour)
+	sim, cfg, in := yearRetention(t, "max_retries = 0")
 	clock, ahead := aheadClock()
 	ctx := t.Context()
 	var d *Daemon
@@ -261,4 +238,24 @@ url = "in"
 	if n := sim.RepeatedCreates(); n != suppliers {
 		t.Errorf("repeatedCreates = %d, want %d (one refused create per document of the last drop)", n, suppliers)
 	}
+}
+
+// yearRetention is a daemon config with one inbox "erp" (folder in under
+// a new root) on a simulator, whose journal keeps a year of history.
+func yearRetention(t *testing.T, portal ...string) (*portalsim.Sim, *config.Config, string) {
+	t.Helper()
+	sim, srv := testkit.Sim(t, portalsim.Options{Edition: portalsim.EditionA, Seed: 7})
+	root := t.TempDir()
+	in := filepath.Join(root, "in")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testkit.LoadConfig(t, root, srv.URL+"/api", portal, `
+[[inboxes]]
+name = "erp"
+portal = "main"
+url = "in"
+`)
+	cfg.Journal.Retention = config.History(365 * 24 * time.Hour)
+	return sim, cfg, in
 }
