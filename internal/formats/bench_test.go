@@ -235,22 +235,8 @@ func benchBare(b *testing.B, path string, read func(*os.File) int) {
 
 func genSKUXLSX(rows int) func(string) error {
 	return func(path string) error {
-		f := excelize.NewFile()
-		defer f.Close()
-		sw, err := f.NewStreamWriter("Sheet1")
-		if err != nil {
-			return err
-		}
-		row := make([]any, len(skuBenchHead))
-		for i, h := range skuBenchHead {
-			row[i] = h
-		}
-		if err := sw.SetRow("A1", row); err != nil {
-			return err
-		}
-		for i := 0; i < rows; i++ {
-			c := skuCells(i)
-			for j, v := range c {
+		return writeBenchXLSX(path, skuBenchHead, rows, func(i int, row []any) {
+			for j, v := range skuCells(i) {
 				if j >= 4 && j <= 10 {
 					n, _ := strconv.ParseFloat(v, 64)
 					row[j] = n
@@ -258,16 +244,37 @@ func genSKUXLSX(rows int) func(string) error {
 					row[j] = v
 				}
 			}
-			cell, _ := excelize.CoordinatesToCellName(1, i+2)
-			if err := sw.SetRow(cell, row); err != nil {
-				return err
-			}
-		}
-		if err := sw.Flush(); err != nil {
+		})
+	}
+}
+
+// writeBenchXLSX streams a workbook of the header head and rows rows, the
+// cells of row i set by fill, to path.
+func writeBenchXLSX(path string, head []string, rows int, fill func(i int, row []any)) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	sw, err := f.NewStreamWriter("Sheet1")
+	if err != nil {
+		return err
+	}
+	row := make([]any, len(head))
+	for i, h := range head {
+		row[i] = h
+	}
+	if err := sw.SetRow("A1", row); err != nil {
+		return err
+	}
+	for i := 0; i < rows; i++ {
+		fill(i, row)
+		cell, _ := excelize.CoordinatesToCellName(1, i+2)
+		if err := sw.SetRow(cell, row); err != nil {
 			return err
 		}
-		return f.SaveAs(path)
 	}
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	return f.SaveAs(path)
 }
 
 // BenchmarkXLSX200k decodes a 200k-row SKU workbook. Target: rows/s at least
@@ -412,30 +419,11 @@ func orderCells(row int) []string {
 func genOrders(rows int, xlsx bool) func(string) error {
 	return func(path string) error {
 		if xlsx {
-			f := excelize.NewFile()
-			defer f.Close()
-			sw, err := f.NewStreamWriter("Sheet1")
-			if err != nil {
-				return err
-			}
-			row := make([]any, len(orderBenchHead))
-			for i := -1; i < rows; i++ {
-				c := orderBenchHead
-				if i >= 0 {
-					c = orderCells(i)
-				}
-				for j, v := range c {
+			return writeBenchXLSX(path, orderBenchHead, rows, func(i int, row []any) {
+				for j, v := range orderCells(i) {
 					row[j] = v
 				}
-				cell, _ := excelize.CoordinatesToCellName(1, i+2)
-				if err := sw.SetRow(cell, row); err != nil {
-					return err
-				}
-			}
-			if err := sw.Flush(); err != nil {
-				return err
-			}
-			return f.SaveAs(path)
+			})
 		}
 		f, err := os.Create(path)
 		if err != nil {

@@ -36,22 +36,23 @@ type group struct {
 	pending    []*groupWrite
 	committing bool
 
-	writes, commits, statements atomic.Int64
+	writes, queued, commits, statements atomic.Int64
 }
 
 // WriteStats counts the journal's writes (the records of each step of a
 // file and a document) since it was opened, the transactions that
 // committed them (on SQLite, writes that arrive together share one) and
 // the statements the writes ran (a statement a write prepares counts
-// once, however many rows it then runs for).
+// once, however many rows it then runs for). Queued counts the writes
+// that arrived while a commit was under way and waited for a batch.
 type WriteStats struct {
-	Writes, Commits, Statements int64
+	Writes, Queued, Commits, Statements int64
 }
 
 // WriteStats returns the journal's write counts.
 func (d *DB) WriteStats() WriteStats {
 	g := &d.group
-	return WriteStats{Writes: g.writes.Load(), Commits: g.commits.Load(), Statements: g.statements.Load()}
+	return WriteStats{Writes: g.writes.Load(), Queued: g.queued.Load(), Commits: g.commits.Load(), Statements: g.statements.Load()}
 }
 
 // write runs fn in a write transaction and returns once it is committed.
@@ -74,6 +75,7 @@ func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 	}
 	w := &groupWrite{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	g.pending = append(g.pending, w)
+	g.queued.Add(1)
 	g.mu.Unlock()
 	// The caller committing now commits this write in its batch, or
 	// hands the commit of the next batch, this one among them, over.
