@@ -438,6 +438,29 @@ func TestSeveralADay(t *testing.T) {
 	}
 }
 
+// TestScheduleWalkedOnce: a thousand tenants' outboxes sharing one
+// schedule and zone cost one walk of its year, not one each.
+func TestScheduleWalkedOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[portals.main]\nedition = \"b\"\nbase_url = \"http://127.0.0.1:8089/api/\"\ncompany = 7\ntoken_file = \"token\"\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "\n[[outboxes]]\nname = \"t%03d\"\nportal = \"main\"\nurl = \"out/t%03d\"\n  [[outboxes.exports]]\n  type = \"stock\"\n  schedule = \"43 3 * * *\"\n  timezone = \"Asia/Tokyo\"\n", i, i)
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "token"), "t\n")
+	before := yearWalks.Load()
+	c, err := Decode([]byte(b.String()), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := yearWalks.Load() - before; got != 1 {
+		t.Errorf("%d walks of the schedule's year for 200 outboxes sharing it, want 1", got)
+	}
+	if e := c.Outbox("t199").Exports[0]; e.RunsSeveralTimesADay {
+		t.Errorf("a daily schedule said to run several times a day")
+	}
+}
+
 func TestRouteMatches(t *testing.T) {
 	tests := []struct {
 		glob, name string

@@ -7,6 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -67,7 +69,7 @@ func validateExport(p *problems, where string, edition model.Edition, e *Export)
 	sched, err := parseSchedule(e.Schedule)
 	if err != nil {
 		p.add(where, "%v", err)
-	} else if several, err := severalADay(sched, loc); err != nil {
+	} else if several, err := severalADayOf(e.Schedule, sched, loc); err != nil {
 		p.add(where, "schedule %q: %v", e.Schedule, err)
 	} else {
 		e.RunsSeveralTimesADay = several
@@ -149,11 +151,39 @@ func parseSchedule(spec string) (cron.Schedule, error) {
 	return sched, nil
 }
 
+// daysMemo holds severalADay's answer per schedule and zone. A year's walk
+// costs about a millisecond, and an operator's thousand tenants share a
+// handful of schedules: a load, and each reload, walks each pair once.
+var daysMemo sync.Map // scheduleZone -> daysAnswer
+
+type scheduleZone struct{ spec, zone string }
+
+type daysAnswer struct {
+	several bool
+	err     error
+}
+
+// yearWalks counts severalADay's walks, for the test of the memo.
+var yearWalks atomic.Int64
+
+// severalADayOf is severalADay of spec (parsed as s) in loc, once per
+// schedule and zone.
+func severalADayOf(spec string, s cron.Schedule, loc *time.Location) (bool, error) {
+	k := scheduleZone{strings.TrimSpace(spec), loc.String()}
+	if a, ok := daysMemo.Load(k); ok {
+		return a.(daysAnswer).several, a.(daysAnswer).err
+	}
+	several, err := severalADay(s, loc)
+	daysMemo.Store(k, daysAnswer{several, err})
+	return several, err
+}
+
 // severalADay reports whether a schedule can fire twice on one calendar day
 // in loc, by walking its activations over a year (a schedule that fires
 // twice on some day does so within any year). A schedule that never fires is
 // an error.
 func severalADay(s cron.Schedule, loc *time.Location) (bool, error) {
+	yearWalks.Add(1)
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, loc).Add(-time.Second)
 	end := start.AddDate(1, 0, 1)
 	t := s.Next(start)
