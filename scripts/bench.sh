@@ -18,10 +18,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # The quick in-process comparisons run three times (their medians count);
 # so do the inbox runs beside rclone and the bare loops, whose single runs
-# moved by a third between sittings on a 2-core machine; the other
-# end-to-end and export benchmarks, which take minutes, once.
+# moved by a third between sittings on a 2-core machine, and the thousand
+# tenants; the other end-to-end and export benchmarks, which take minutes,
+# once.
 quick="./internal/portal/ ./internal/formats/"
-inboxes='BenchmarkSFTPInbox|BenchmarkSFTPRemote|BenchmarkLocalInboxFiles'
+inboxes='BenchmarkSFTPInbox|BenchmarkSFTPRemote|BenchmarkLocalInboxFiles|BenchmarkTenants'
 go test -run '^$' -bench . -benchmem -count=3 -timeout 30m $quick | tee bench.out
 go test -run '^$' -bench . -skip "$inboxes" -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$') | tee -a bench.out
 go test -run '^$' -bench "$inboxes" -count=3 -timeout 30m ./e2e/ | tee -a bench.out

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -167,6 +168,29 @@ func parseLine(line string, samples map[string]map[string][]float64, mem map[str
 	}
 }
 
+// eachRun lists, for a benchmark run several times, each run's ratio of
+// ours to base (in run order, each against the baseline of the same run),
+// or each run's figure when base is nil.
+func eachRun(ours, base []float64, higherBetter bool) string {
+	if len(ours) < 2 || (base != nil && len(base) != len(ours)) {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("  runs:")
+	for i, o := range ours {
+		r := o
+		switch {
+		case base == nil:
+		case higherBetter:
+			r = o / base[i]
+		default:
+			r = base[i] / o
+		}
+		fmt.Fprintf(&b, " %.3g", r)
+	}
+	return b.String()
+}
+
 // report prints the comparisons, the RSS figures beside their targets and
 // the memory drills beside theirs.
 func report(samples map[string]map[string][]float64, mem map[string]map[string]float64) {
@@ -175,7 +199,7 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 	for name, m := range samples {
 		metrics[name] = map[string]float64{}
 		for k, vs := range m {
-			sort.Float64s(vs)
+			vs = slices.Sorted(slices.Values(vs))
 			metrics[name][k] = vs[len(vs)/2]
 		}
 	}
@@ -202,7 +226,7 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 		case r < p.target:
 			verdict = "BELOW"
 		}
-		fmt.Printf("%-46s %14.4g %14.4g %-18s %7.2f %7.2f %s\n", p.what, o, b, p.metric, r, p.target, verdict)
+		fmt.Printf("%-46s %14.4g %14.4g %-18s %7.2f %7.2f %s%s\n", p.what, o, b, p.metric, r, p.target, verdict, eachRun(samples[p.ours][p.metric], samples[p.base][bm], p.higherBetter))
 	}
 	fmt.Printf("\n%-46s %14s %14s %-18s\n", "figure", "ours", "target", "metric")
 	for _, f := range floors {
@@ -227,7 +251,7 @@ func report(samples map[string]map[string][]float64, mem map[string]map[string]f
 		case v > c.max:
 			verdict = "ABOVE"
 		}
-		fmt.Printf("%-46s %14.4g %14.0f %-18s %s (at most)\n", c.what, v, c.max, c.metric, verdict)
+		fmt.Printf("%-46s %14.4g %14.0f %-18s %s (at most)%s\n", c.what, v, c.max, c.metric, verdict, eachRun(samples[c.bench][c.metric], nil, true))
 	}
 	fmt.Printf("\n%-46s %14s %14s\n", "peak RSS", "MiB", "target")
 	for _, t := range rssTargets {
