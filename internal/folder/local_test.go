@@ -159,3 +159,96 @@ func TestLocalListSkipsUnsafeNames(t *testing.T) {
 		t.Errorf("got %q, want only ok.csv", got)
 	}
 }
+
+// TestLocalDayFolderChangedBetweenOperations: a day folder removed,
+// renamed away or swapped for a link out of the folder between two
+// operations is looked up again by name: the file never lands in the old
+// directory nor outside the folder, and is not lost.
+func TestLocalDayFolderChangedBetweenOperations(t *testing.T) {
+	day := "processed/2026/11/27"
+	tests := []struct {
+		name   string
+		change func(t *testing.T, dir, outside string)
+		ok     bool // the move into the day folder succeeds
+	}{
+		{"removed", func(t *testing.T, dir, _ string) {
+			if err := os.RemoveAll(filepath.Join(dir, "processed")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"removed and made again", func(t *testing.T, dir, _ string) {
+			if err := os.RemoveAll(filepath.Join(dir, "processed")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, day), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"renamed away, a new one made", func(t *testing.T, dir, _ string) {
+			if err := os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "processed.old")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, day), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"moved inside, a link to it left", func(t *testing.T, dir, _ string) {
+			// The walk follows a link that stays inside the folder.
+			if err := os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "archive")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("archive", filepath.Join(dir, "processed")); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"moved out, a link to it left", func(t *testing.T, dir, outside string) {
+			if err := os.Rename(filepath.Join(dir, "processed"), filepath.Join(outside, "processed")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(outside, "processed"), filepath.Join(dir, "processed")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, outside := t.TempDir(), t.TempDir()
+			f := openLocal(t, dir)
+			ctx := t.Context()
+			for _, d := range []string{"processing", day} {
+				if err := f.MkdirAll(ctx, d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			foldertest.Write(t, ctx, f, day+"/first.csv", "1")
+			foldertest.Write(t, ctx, f, "processing/a.csv", "a")
+
+			tc.change(t, dir, outside)
+
+			errReport := f.CreateAtomic(ctx, day+"/a.report.csv", func(w io.Writer) error { _, err := io.WriteString(w, "r"); return err })
+			errMove := f.Rename(ctx, "processing/a.csv", day+"/a.csv")
+			if tc.ok != (errReport == nil) || tc.ok != (errMove == nil) {
+				t.Fatalf("report: %v; move: %v; want success %v", errReport, errMove, tc.ok)
+			}
+			if tc.ok {
+				if got := foldertest.Read(t, ctx, f, day+"/a.csv"); got != "a" {
+					t.Errorf("moved file: got %q", got)
+				}
+				if got := foldertest.Read(t, ctx, f, day+"/a.report.csv"); got != "r" {
+					t.Errorf("report: got %q", got)
+				}
+			} else if got := foldertest.Read(t, ctx, f, "processing/a.csv"); got != "a" {
+				t.Errorf("file left in processing/: got %q", got)
+			}
+			for _, stray := range []string{
+				filepath.Join(dir, "processed.old", "2026/11/27/a.csv"),
+				filepath.Join(outside, "processed/2026/11/27/a.csv"),
+				filepath.Join(outside, "processed/2026/11/27/a.report.csv"),
+			} {
+				if _, err := os.Lstat(stray); err == nil {
+					t.Errorf("%s written", stray)
+				}
+			}
+		})
+	}
+}
