@@ -37,7 +37,8 @@ type localFolder struct {
 // openBeneath first and the walk when that cannot decide, so what a name
 // resolves to is the walk's answer; both hold no directory but the root
 // between operations, so a directory removed or renamed away meanwhile is
-// looked up again by name at the next operation.
+// looked up again by name at the next operation. The root itself is held,
+// as os.Root holds it: a root renamed away is followed.
 type localRoot struct {
 	*os.Root
 	dir *os.File

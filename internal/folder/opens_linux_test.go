@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"filebridge/internal/folder"
 	"filebridge/internal/folder/foldertest"
 )
 
@@ -94,4 +95,13 @@ func TestLocalLifecycleDirectoryOpens(t *testing.T) {
 			t.Errorf("%s opened %d times, want %d", d, opens[d], want[d])
 		}
 	}
+}
+
+// TestLocalConformanceWithoutOpenat2: the walk every operation falls back
+// to keeps the folder's behaviour.
+func TestLocalConformanceWithoutOpenat2(t *testing.T) {
+	folder.WithoutOpenat2(t)
+	foldertest.RunConformance(t, func(t *testing.T) folder.Folder {
+		return openLocal(t, t.TempDir())
+	})
 }

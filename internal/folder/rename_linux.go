@@ -33,6 +33,10 @@ func renameat2NoReplace(olddir *os.File, oldname string, newdir *os.File, newnam
 	return opErr
 }
 
+// openat2 is unix.Openat2; tests replace it to take the walk as a kernel
+// without openat2 does.
+var openat2 = unix.Openat2
+
 // openBeneath opens name, a clean name under dir, as the file called full,
 // in one openat2 call that follows no symbolic link and cannot leave dir.
 // The error is errWalk when that call cannot decide (a link on the way, which the os.Root walk
@@ -52,7 +56,7 @@ func openBeneath(dir *os.File, name, full string, flags int, perm uint32) (*os.F
 	}
 	err = c.Control(func(dfd uintptr) {
 		for {
-			fd, opErr = unix.Openat2(int(dfd), name, &how)
+			fd, opErr = openat2(int(dfd), name, &how)
 			if opErr != unix.EINTR {
 				return
 			}
