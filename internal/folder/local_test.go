@@ -168,46 +168,24 @@ func TestLocalDayFolderChangedBetweenOperations(t *testing.T) {
 	day := "processed/2026/11/27"
 	tests := []struct {
 		name   string
-		change func(t *testing.T, dir, outside string)
-		ok     bool // the move into the day folder succeeds
+		change func(dir, outside string) error // what a user does between two operations
+		ok     bool                            // the move into the day folder succeeds
 	}{
-		{"removed", func(t *testing.T, dir, _ string) {
-			if err := os.RemoveAll(filepath.Join(dir, "processed")); err != nil {
-				t.Fatal(err)
-			}
+		{"removed", func(dir, _ string) error {
+			return os.RemoveAll(filepath.Join(dir, "processed"))
 		}, false},
-		{"removed and made again", func(t *testing.T, dir, _ string) {
-			if err := os.RemoveAll(filepath.Join(dir, "processed")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(filepath.Join(dir, day), 0o700); err != nil {
-				t.Fatal(err)
-			}
+		{"removed and made again", func(dir, _ string) error {
+			return errors.Join(os.RemoveAll(filepath.Join(dir, "processed")), os.MkdirAll(filepath.Join(dir, day), 0o700))
 		}, true},
-		{"renamed away, a new one made", func(t *testing.T, dir, _ string) {
-			if err := os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "processed.old")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(filepath.Join(dir, day), 0o700); err != nil {
-				t.Fatal(err)
-			}
+		{"renamed away, a new one made", func(dir, _ string) error {
+			return errors.Join(os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "processed.old")), os.MkdirAll(filepath.Join(dir, day), 0o700))
 		}, true},
-		{"moved inside, a link to it left", func(t *testing.T, dir, _ string) {
-			// The walk follows a link that stays inside the folder.
-			if err := os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "archive")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink("archive", filepath.Join(dir, "processed")); err != nil {
-				t.Fatal(err)
-			}
+		// The walk follows a link that stays inside the folder.
+		{"moved inside, a link to it left", func(dir, _ string) error {
+			return errors.Join(os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "archive")), os.Symlink("archive", filepath.Join(dir, "processed")))
 		}, true},
-		{"moved out, a link to it left", func(t *testing.T, dir, outside string) {
-			if err := os.Rename(filepath.Join(dir, "processed"), filepath.Join(outside, "processed")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Symlink(filepath.Join(outside, "processed"), filepath.Join(dir, "processed")); err != nil {
-				t.Fatal(err)
-			}
+		{"moved out, a link to it left", func(dir, outside string) error {
+			return errors.Join(os.Rename(filepath.Join(dir, "processed"), filepath.Join(outside, "processed")), os.Symlink(filepath.Join(outside, "processed"), filepath.Join(dir, "processed")))
 		}, false},
 	}
 	for _, tc := range tests {
@@ -223,7 +201,9 @@ func TestLocalDayFolderChangedBetweenOperations(t *testing.T) {
 			foldertest.Write(t, ctx, f, day+"/first.csv", "1")
 			foldertest.Write(t, ctx, f, "processing/a.csv", "a")
 
-			tc.change(t, dir, outside)
+			if err := tc.change(dir, outside); err != nil {
+				t.Fatal(err)
+			}
 
 			errReport := f.CreateAtomic(ctx, day+"/a.report.csv", func(w io.Writer) error { _, err := io.WriteString(w, "r"); return err })
 			errMove := f.Rename(ctx, "processing/a.csv", day+"/a.csv")
