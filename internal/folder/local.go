@@ -27,8 +27,64 @@ type localFolder struct {
 	onSkip func(dir, name, reason string)
 
 	mu   sync.Mutex
-	root *os.Root // opened lazily: the root may be created by MkdirAll(".")
+	root *localRoot // opened lazily: the root may be created by MkdirAll(".")
 }
+
+// localRoot is the folder root twice: an os.Root, whose walk resolves a
+// name one component at a time (an open and a close each) and follows the
+// links that stay inside, and the root directory open, from which
+// openBeneath reaches a name without links in one call. An operation takes
+// openBeneath first and the walk when that cannot decide, so what a name
+// resolves to is the walk's answer; both hold no directory but the root
+// between operations, so a directory removed or renamed away meanwhile is
+// looked up again by name at the next operation. The root itself is held,
+// as os.Root holds it: a root renamed away is followed.
+type localRoot struct {
+	*os.Root
+	dir *os.File
+}
+
+// openFile is os.Root.OpenFile without a walk when no link is on the way.
+func (r *localRoot) openFile(name string, flag int, perm fs.FileMode) (*os.File, error) {
+	fh, err := openBeneath(r.dir, name, filepath.Join(r.Name(), name), flag, uint32(perm))
+	if errors.Is(err, errWalk) {
+		return r.OpenFile(name, flag, perm)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "openat", Path: name, Err: err}
+	}
+	return fh, nil
+}
+
+// stat is os.Root.Stat without a walk when no link is on the way.
+func (r *localRoot) stat(name string) (fs.FileInfo, error) {
+	info, err := statBeneath(r.dir, name)
+	if errors.Is(err, errWalk) {
+		return r.Stat(name)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "statat", Path: name, Err: err}
+	}
+	return info, nil
+}
+
+// openDir opens dir for renameat2 and fsync; "." is the root's own handle.
+// The caller releases it with closeDir.
+func (r *localRoot) openDir(dir string) (*os.File, error) {
+	if dir == "." {
+		return r.dir, nil
+	}
+	return r.openFile(dir, os.O_RDONLY, 0)
+}
+
+func (r *localRoot) closeDir(d *os.File) {
+	if d != r.dir {
+		_ = d.Close()
+	}
+}
+
+// errWalk says that openBeneath could not decide: the walk does.
+var errWalk = errors.New("a link on the way or no openat2: walking")
 
 var _ Folder = (*localFolder)(nil)
 
@@ -50,7 +106,7 @@ func openLocal(p string, opts Options) (*localFolder, error) {
 }
 
 // getRoot returns the open root, opening it on first use.
-func (f *localFolder) getRoot() (*os.Root, error) {
+func (f *localFolder) getRoot() (*localRoot, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.root != nil {
@@ -60,12 +116,17 @@ func (f *localFolder) getRoot() (*os.Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening local folder %s: %w", f.dir, err)
 	}
-	f.root = r
-	return r, nil
+	d, err := r.Open(".")
+	if err != nil {
+		_ = r.Close()
+		return nil, fmt.Errorf("opening local folder %s: %w", f.dir, err)
+	}
+	f.root = &localRoot{Root: r, dir: d}
+	return f.root, nil
 }
 
 // prepare checks ctx, cleans name and returns the root.
-func (f *localFolder) prepare(ctx context.Context, name string) (*os.Root, string, error) {
+func (f *localFolder) prepare(ctx context.Context, name string) (*localRoot, string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, "", err
 	}
@@ -146,9 +207,9 @@ func (f *localFolder) Stat(ctx context.Context, name string) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("statting %s on %s: %w", name, f, err)
 	}
-	info, err := r.Stat(clean)
+	info, err := r.stat(clean)
 	if err != nil {
-		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, linkError(r, clean, err))
+		return Entry{}, fmt.Errorf("statting %s on %s: %w", clean, f, linkError(r.Root, clean, err))
 	}
 	return entryFromInfo(path.Base(clean), info), nil
 }
@@ -172,7 +233,7 @@ func (f *localFolder) Open(ctx context.Context, name string) (io.ReadCloser, err
 	}
 	// Non-blocking: opening a named pipe must not wait for a writer. The
 	// flag changes nothing for the regular file that is then read.
-	fh, err := r.OpenFile(clean, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, err := r.openFile(clean, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s on %s: %w", clean, f, err)
 	}
@@ -197,7 +258,7 @@ func (f *localFolder) CreateAtomic(ctx context.Context, name string, write func(
 		return fmt.Errorf("creating the folder root on %s: %w", f, badName(name, "not a file name"))
 	}
 	tmp := path.Join(dir, tempName(base))
-	fh, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	fh, err := r.openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return fmt.Errorf("creating %s on %s: %w", tmp, f, err)
 	}
@@ -230,24 +291,20 @@ func (f *localFolder) CreateAtomic(ctx context.Context, name string, write func(
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("creating %s on %s: %w", clean, f, err)
 	}
-	if err := renameNoReplace(r, tmp, clean); err != nil {
+	d, err := r.openDir(dir)
+	if err != nil {
 		return fmt.Errorf("renaming %s to %s on %s: %w", tmp, clean, f, err)
 	}
-	f.syncDir(r, dir)
-	return nil
-}
-
-// syncDir makes a rename in dir durable. Failures are only logged: the
-// file is already in place and some file systems refuse to sync a directory.
-func (f *localFolder) syncDir(r *os.Root, dir string) {
-	d, err := r.Open(dir)
-	if err == nil {
-		err = d.Sync()
-		_ = d.Close()
+	defer r.closeDir(d)
+	if err := renameAt(r, d, d, tmp, clean); err != nil {
+		return fmt.Errorf("renaming %s to %s on %s: %w", tmp, clean, f, err)
 	}
-	if err != nil {
+	// The rename is made durable; failures are only logged: the file is
+	// already in place and some file systems refuse to sync a directory.
+	if err := d.Sync(); err != nil {
 		f.log.Debug("syncing directory failed", "dir", dir, "error", err)
 	}
+	return nil
 }
 
 func (f *localFolder) Rename(ctx context.Context, from, to string) error {
@@ -272,7 +329,7 @@ func (f *localFolder) Replace(ctx context.Context, from, to string) error {
 	return nil
 }
 
-func (f *localFolder) preparePair(ctx context.Context, from, to string) (*os.Root, string, string, error) {
+func (f *localFolder) preparePair(ctx context.Context, from, to string) (*localRoot, string, string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, "", "", err
 	}
@@ -324,7 +381,7 @@ func (f *localFolder) Close() error {
 	if f.root == nil {
 		return nil
 	}
-	err := f.root.Close()
+	err := errors.Join(f.root.dir.Close(), f.root.Close())
 	f.root = nil
 	if err != nil {
 		return fmt.Errorf("closing %s: %w", f, err)
@@ -339,23 +396,30 @@ var renameat2 = renameat2NoReplace
 // matching fs.ErrExist when to exists. It uses renameat2(RENAME_NOREPLACE)
 // on directory handles opened through the root and falls back to
 // link+unlink on file systems that do not support it.
-func renameNoReplace(r *os.Root, from, to string) error {
-	fromDir, fromBase := splitName(from)
-	toDir, toBase := splitName(to)
-	fd, err := r.Open(fromDir)
+func renameNoReplace(r *localRoot, from, to string) error {
+	fromDir, _ := splitName(from)
+	toDir, _ := splitName(to)
+	fd, err := r.openDir(fromDir)
 	if err != nil {
 		return err
 	}
-	defer fd.Close()
+	defer r.closeDir(fd)
 	td := fd
 	if toDir != fromDir {
-		td, err = r.Open(toDir)
+		td, err = r.openDir(toDir)
 		if err != nil {
 			return err
 		}
-		defer td.Close()
+		defer r.closeDir(td)
 	}
-	err = renameat2(fd, fromBase, td, toBase)
+	return renameAt(r, fd, td, from, to)
+}
+
+// renameAt is renameNoReplace with the directories of from and to open.
+func renameAt(r *localRoot, fd, td *os.File, from, to string) error {
+	_, fromBase := splitName(from)
+	_, toBase := splitName(to)
+	err := renameat2(fd, fromBase, td, toBase)
 	if err == nil {
 		return nil
 	}

@@ -159,3 +159,76 @@ func TestLocalListSkipsUnsafeNames(t *testing.T) {
 		t.Errorf("got %q, want only ok.csv", got)
 	}
 }
+
+// TestLocalDayFolderChangedBetweenOperations: a day folder removed,
+// renamed away or swapped for a link out of the folder between two
+// operations is looked up again by name: the file never lands in the old
+// directory nor outside the folder, and is not lost.
+func TestLocalDayFolderChangedBetweenOperations(t *testing.T) {
+	day := "processed/2026/11/27"
+	tests := []struct {
+		name   string
+		change func(dir, outside string) error // what a user does between two operations
+		ok     bool                            // the move into the day folder succeeds
+	}{
+		{"removed", func(dir, _ string) error {
+			return os.RemoveAll(filepath.Join(dir, "processed"))
+		}, false},
+		{"removed and made again", func(dir, _ string) error {
+			return errors.Join(os.RemoveAll(filepath.Join(dir, "processed")), os.MkdirAll(filepath.Join(dir, day), 0o700))
+		}, true},
+		{"renamed away, a new one made", func(dir, _ string) error {
+			return errors.Join(os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "processed.old")), os.MkdirAll(filepath.Join(dir, day), 0o700))
+		}, true},
+		// The walk follows a link that stays inside the folder.
+		{"moved inside, a link to it left", func(dir, _ string) error {
+			return errors.Join(os.Rename(filepath.Join(dir, "processed"), filepath.Join(dir, "archive")), os.Symlink("archive", filepath.Join(dir, "processed")))
+		}, true},
+		{"moved out, a link to it left", func(dir, outside string) error {
+			return errors.Join(os.Rename(filepath.Join(dir, "processed"), filepath.Join(outside, "processed")), os.Symlink(filepath.Join(outside, "processed"), filepath.Join(dir, "processed")))
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, outside := t.TempDir(), t.TempDir()
+			f := openLocal(t, dir)
+			ctx := t.Context()
+			for _, d := range []string{"processing", day} {
+				if err := f.MkdirAll(ctx, d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			foldertest.Write(t, ctx, f, day+"/first.csv", "1")
+			foldertest.Write(t, ctx, f, "processing/a.csv", "a")
+
+			if err := tc.change(dir, outside); err != nil {
+				t.Fatal(err)
+			}
+
+			errReport := f.CreateAtomic(ctx, day+"/a.report.csv", func(w io.Writer) error { _, err := io.WriteString(w, "r"); return err })
+			errMove := f.Rename(ctx, "processing/a.csv", day+"/a.csv")
+			if tc.ok != (errReport == nil) || tc.ok != (errMove == nil) {
+				t.Fatalf("report: %v; move: %v; want success %v", errReport, errMove, tc.ok)
+			}
+			if tc.ok {
+				if got := foldertest.Read(t, ctx, f, day+"/a.csv"); got != "a" {
+					t.Errorf("moved file: got %q", got)
+				}
+				if got := foldertest.Read(t, ctx, f, day+"/a.report.csv"); got != "r" {
+					t.Errorf("report: got %q", got)
+				}
+			} else if got := foldertest.Read(t, ctx, f, "processing/a.csv"); got != "a" {
+				t.Errorf("file left in processing/: got %q", got)
+			}
+			for _, stray := range []string{
+				filepath.Join(dir, "processed.old", "2026/11/27/a.csv"),
+				filepath.Join(outside, "processed/2026/11/27/a.csv"),
+				filepath.Join(outside, "processed/2026/11/27/a.report.csv"),
+			} {
+				if _, err := os.Lstat(stray); err == nil {
+					t.Errorf("%s written", stray)
+				}
+			}
+		})
+	}
+}

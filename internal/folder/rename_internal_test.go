@@ -3,6 +3,7 @@ package folder
 import (
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -27,11 +28,15 @@ func TestRenameNoReplaceFallback(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(dir, "d"), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			r, err := os.OpenRoot(dir)
+			lf, err := openLocal(dir, Options{Logger: slog.New(slog.DiscardHandler)})
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer r.Close()
+			defer lf.Close()
+			r, err := lf.getRoot()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := renameNoReplace(r, "a", "b"); !errors.Is(err, fs.ErrExist) {
 				t.Errorf("onto existing file: got %v, want ErrExist", err)
 			}
