@@ -155,15 +155,9 @@ func (l *ledger) open() error {
 // save rewrites the ledger's file in place from its counts (l.mu held):
 // one write, then the truncation of what is left of a longer one before.
 func (l *ledger) save() error {
-	b := strconv.AppendInt(l.buf[:0], int64(len(l.rs)), 10)
-	b = append(b, '\n')
+	b := fmt.Appendf(l.buf[:0], "%d\n", len(l.rs))
 	for _, r := range l.rs {
-		b = strconv.AppendInt(b, int64(r.n), 10)
-		b = append(b, ' ')
-		b = append(b, r.key...)
-		b = append(b, ' ')
-		b = strconv.AppendQuote(b, r.name)
-		b = append(b, '\n')
+		b = fmt.Appendf(b, "%d %s %q\n", r.n, r.key, r.name)
 	}
 	l.buf = b
 	if l.f == nil {
@@ -186,14 +180,12 @@ func (l *ledger) save() error {
 
 // close closes the ledger's file; the counts stay, and the next change
 // opens it again.
-func (l *ledger) close() error {
+func (l *ledger) close() (err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.f == nil {
-		return nil
+	if l.f != nil {
+		err, l.f = l.f.Close(), nil
 	}
-	err := l.f.Close()
-	l.f = nil
 	return err
 }
 
