@@ -292,12 +292,13 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string, li
 // then reports why).
 func (in *Inbox) detectType(ctx context.Context, src *source, name string) string {
 	opts := FormatOptions(in.edition, in.route(name), int64(in.cfg.MaxFileSize))
-	// A file that stopped filebridge has no type: processing sends it to
-	// error/ unread. The type of a route is not a reading of the file.
-	if opts.Type != "" && in.stoppedReading(name, src.size) {
-		return ""
-	}
-	if opts.Type == "" {
+	// A file that stopped filebridge gets no type: processing sends it to
+	// error/ unread. A route's type is not a reading of the file.
+	if opts.Type != "" {
+		if in.stoppedReading(name, src.size) {
+			return ""
+		}
+	} else {
 		end, err := in.beginRead(name, src.size)
 		if err != nil {
 			return ""
