@@ -291,12 +291,20 @@ func (in *Inbox) record(ctx context.Context, f folder.Folder, name, p string, li
 // else the one its header row names ("" when it cannot tell; processing
 // then reports why).
 func (in *Inbox) detectType(ctx context.Context, src *source, name string) string {
-	end, err := in.beginRead(name, src.size)
-	if err != nil {
-		return "" // it stopped filebridge: processing sends it to error/ unread
-	}
-	defer end()
 	opts := FormatOptions(in.edition, in.route(name), int64(in.cfg.MaxFileSize))
+	// A file that stopped filebridge gets no type: processing sends it to
+	// error/ unread. A route's type is not a reading of the file.
+	if opts.Type != "" {
+		if in.stoppedReading(name, src.size) {
+			return ""
+		}
+	} else {
+		end, err := in.beginRead(name, src.size)
+		if err != nil {
+			return ""
+		}
+		defer end()
+	}
 	dt, err := formats.FileType(ctx, src, src.size, name, opts)
 	if err != nil {
 		return ""

@@ -112,10 +112,9 @@ type Inbox struct {
 	opts     Options
 	pace     *pace // how many files at once (pace.go)
 
-	work       sync.Mutex // held while a file is claimed or processed
-	grownLook  time.Time  // the last look for files grown after their reading (requeueGrown; under work)
-	readMu     sync.Mutex // guards the reading ledger (reading.go) and readWarned
-	readWarned bool       // a ledger that cannot be written was logged
+	work      sync.Mutex // held while a file is claimed or processed
+	grownLook time.Time  // the last look for files grown after their reading (requeueGrown; under work)
+	ledger    ledger     // the reading ledger (reading.go)
 	// strays are the files of processing/ without an open journal row,
 	// with when this instance first saw them so, on the journal's clock
 	// (guarded by work; shared journal only, see lease.go).
@@ -296,16 +295,17 @@ func (in *Inbox) folder(ctx context.Context) (folder.Folder, error) {
 	return f, nil
 }
 
-// Close closes the inbox's folder.
+// Close closes the inbox's folder and its reading ledger's file.
 func (in *Inbox) Close() error {
+	lerr := in.ledger.close()
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.f == nil {
-		return nil
+		return lerr
 	}
 	err := in.f.Close()
 	in.f = nil
-	return err
+	return errors.Join(err, lerr)
 }
 
 func (in *Inbox) now() time.Time { return in.opts.Now() }

@@ -363,8 +363,10 @@ func (fr *fileRun) decode(ctx context.Context, fresh bool) (refSet, error) {
 		fr.keys = map[string]bool{}
 	}
 	refs := refSet{}
-	batch := make([]journal.Document, 0, batchSize)
-	docs := make([]formats.Doc, 0, batchSize)
+	// The batches grow with the file (to batchSize): most files hold a
+	// few rows, and two batches of batchSize cost 70 kB a file.
+	var batch []journal.Document
+	var docs []formats.Doc
 	sum, err := formats.Decode(fr.stop, src, src.size, row.Name, fr.opts, func(d formats.Doc) error {
 		if fresh && d.Valid() {
 			for _, r := range in.docRefs(d) {

@@ -21,25 +21,29 @@ import (
 // its header) or in processing/ with documents already created; a file
 // whose reading one process started (cut once by a kill) is read and
 // processed as before. Either way the ledger is empty afterwards, and no
-// document is created twice.
+// document is created twice. The starts are counted by another Inbox (the
+// dead process): the ledger it left is read at the first use.
 func TestQuarantineAfterTwoStops(t *testing.T) {
 	const stopped = "this file stopped filebridge while it was being read: moved to error/"
 	tests := []struct {
 		name       string
 		stops      int
-		processing bool // in processing/ with an open journal row, SUP-Q1 sending, the others pending
+		typ        string // the route's type ("": from the header row)
+		processing bool   // in processing/ with an open journal row, SUP-Q1 sending, the others pending
 		want       journal.FileState
 	}{
-		{"root, never stopped", 0, false, journal.FileDone},
-		{"root, cut once", 1, false, journal.FileDone},
-		{"root, stopped twice", 2, false, journal.FileFailed},
-		{"processing, cut once", 1, true, journal.FileDone},
-		{"processing, stopped twice", 2, true, journal.FileFailed},
+		{"root, never stopped", 0, "", false, journal.FileDone},
+		{"root, cut once", 1, "", false, journal.FileDone},
+		{"root, stopped twice", 2, "", false, journal.FileFailed},
+		{"root, route type, cut once", 1, "suppliers", false, journal.FileDone},
+		{"root, route type, stopped twice", 2, "suppliers", false, journal.FileFailed},
+		{"processing, cut once", 1, "", true, journal.FileDone},
+		{"processing, stopped twice", 2, "", true, journal.FileFailed},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			e := newEnv(t, envOpts{routes: route("SUPPLIERS*", "")}) // type from the header row
+			e := newEnv(t, envOpts{routes: route("SUPPLIERS*", tt.typ)})
 			content := suppliersFile("SUP-Q", 4)
 			const name = "SUPPLIERS_Q.csv"
 			if tt.processing {
@@ -62,8 +66,9 @@ func TestQuarantineAfterTwoStops(t *testing.T) {
 			} else {
 				e.drop(name, content)
 			}
+			dead := e.newInbox(e.client, nil)
 			for range tt.stops {
-				if err := e.in.StartReading(name, int64(len(content))); err != nil {
+				if err := dead.StartReading(name, int64(len(content))); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -75,6 +80,9 @@ func TestQuarantineAfterTwoStops(t *testing.T) {
 			if tt.want == journal.FileFailed {
 				if !strings.Contains(res.Message, stopped) || !strings.Contains(e.read("error/SUPPLIERS_Q.report.csv"), stopped) {
 					t.Errorf("message %q, report:\n%s\nwant %q", res.Message, e.read("error/SUPPLIERS_Q.report.csv"), stopped)
+				}
+				if !tt.processing && res.DocType != "" {
+					t.Errorf("type %q, want none: a file that stopped filebridge is claimed unread, as before", res.DocType)
 				}
 				if !e.exists("error/" + name) {
 					t.Errorf("error/ holds %q", e.ls("error"))

@@ -5,12 +5,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The reading ledger: before the inbox reads a file's content through the
@@ -34,6 +36,11 @@ import (
 // files went through. It is written without fsync: a process that dies
 // leaves what it wrote to the kernel; a machine that loses power forgets,
 // at worst, the counts of that moment.
+//
+// The ledger is read once, at its first use (before any reading by this
+// process, so the counts a dead process left are honoured); then its
+// counts live in memory and its file stays open, rewritten with one
+// write (and a truncation when it shrank) at each change.
 
 // crashLimit is how many starts of reading a file that never ended make
 // it quarantined.
@@ -80,15 +87,23 @@ func readingKey(name string, size int64) string {
 	return hex.EncodeToString(h[:12])
 }
 
-// loadLedger reads the ledger at p: a line with the number of entries,
-// then one line an entry ("N KEY NAME", the name quoted). What follows
-// the entries (left by a rewrite cut before its truncation) is ignored;
-// none is read from a missing or unreadable ledger.
-func loadLedger(p string) []reading {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil
-	}
+// ledger is an inbox's reading ledger: its counts and its open file.
+type ledger struct {
+	mu     sync.Mutex // guards the fields below
+	loaded bool
+	path   string
+	rs     []reading
+	f      *os.File // nil until opened for writing, or when it cannot be
+	size   int      // bytes the file holds (what follows the entries is ignored)
+	buf    []byte   // the last rewrite, kept for the next
+	warned bool     // a ledger that cannot be written was logged
+}
+
+// parseLedger reads a ledger: a line with the number of entries, then one
+// line an entry ("N KEY NAME", the name quoted). What follows the entries
+// (left by a rewrite cut before its truncation) is ignored; none is read
+// from an unreadable ledger.
+func parseLedger(b []byte) []reading {
 	lines := strings.Split(string(b), "\n")
 	k, err := strconv.Atoi(lines[0])
 	if err != nil {
@@ -104,27 +119,91 @@ func loadLedger(p string) []reading {
 	return rs
 }
 
-// saveLedger rewrites the ledger at p in place (one write, then the
-// truncation of what is left of the longer one before).
-func saveLedger(p string, rs []reading) error {
-	b := fmt.Appendf(nil, "%d\n", len(rs))
-	for _, r := range rs {
-		b = fmt.Appendf(b, "%d %s %q\n", r.n, r.key, r.name)
+// load reads the ledger at its first use (l.mu held), through the file it
+// opens for the rewrites when it can.
+func (l *ledger) load(path func() string) {
+	if l.loaded {
+		return
 	}
-	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+	l.loaded, l.path = true, path()
+	var b []byte
+	if err := l.open(); err == nil {
+		b, _ = io.ReadAll(l.f)
+		l.size = len(b)
+	} else {
+		b, _ = os.ReadFile(l.path)
+	}
+	l.rs = parseLedger(b)
+}
+
+// open opens the ledger's file for the rewrites, making its folder if
+// needed (l.mu held).
+func (l *ledger) open() error {
+	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_CREATE, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(filepath.Dir(p), 0o700); err == nil {
-			f, err = os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o600)
+		if err = os.MkdirAll(filepath.Dir(l.path), 0o700); err == nil {
+			f, err = os.OpenFile(l.path, os.O_RDWR|os.O_CREATE, 0o600)
 		}
 	}
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteAt(b, 0)
-	if err == nil {
-		err = f.Truncate(int64(len(b)))
+	l.f = f
+	return nil
+}
+
+// save rewrites the ledger's file in place from its counts (l.mu held):
+// one write, then the truncation of what is left of a longer one before.
+func (l *ledger) save() error {
+	b := fmt.Appendf(l.buf[:0], "%d\n", len(l.rs))
+	for _, r := range l.rs {
+		b = fmt.Appendf(b, "%d %s %q\n", r.n, r.key, r.name)
 	}
-	return errors.Join(err, f.Close())
+	l.buf = b
+	if l.f == nil {
+		if err := l.open(); err != nil {
+			return err
+		}
+	}
+	if _, err := l.f.WriteAt(b, 0); err != nil {
+		l.size = max(l.size, len(b))
+		return err
+	}
+	if len(b) < l.size {
+		if err := l.f.Truncate(int64(len(b))); err != nil {
+			return err
+		}
+	}
+	l.size = len(b)
+	return nil
+}
+
+// close closes the ledger's file; the counts stay, and the next change
+// opens it again.
+func (l *ledger) close() (err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		err, l.f = l.f.Close(), nil
+	}
+	return err
+}
+
+// find returns the index of the entry of key, -1 when there is none
+// (l.mu held).
+func (l *ledger) find(path func() string, key string) int {
+	l.load(path)
+	return slices.IndexFunc(l.rs, func(r reading) bool { return r.key == key })
+}
+
+// stoppedReading reports whether the file stopped filebridge crashLimit
+// times, counting nothing: for a claim that does not read the file.
+func (in *Inbox) stoppedReading(name string, size int64) bool {
+	l, key := &in.ledger, readingKey(name, size)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := l.find(in.ledgerPath, key)
+	return i >= 0 && l.rs[i].n >= crashLimit
 }
 
 // beginRead counts a start of reading the file and returns the func that
@@ -132,40 +211,46 @@ func saveLedger(p string, rs []reading) error {
 // crashLimit earlier starts never ended. A ledger that cannot be written
 // is logged and does not stop the reading.
 func (in *Inbox) beginRead(name string, size int64) (end func(), err error) {
-	p, key := in.ledgerPath(), readingKey(name, size)
-	in.readMu.Lock()
-	defer in.readMu.Unlock()
-	rs := loadLedger(p)
-	i := slices.IndexFunc(rs, func(r reading) bool { return r.key == key })
-	if i >= 0 && rs[i].n >= crashLimit {
+	l, key := &in.ledger, readingKey(name, size)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	i := l.find(in.ledgerPath, key)
+	if i >= 0 && l.rs[i].n >= crashLimit {
 		return func() {}, fmt.Errorf("%s: %w", name, errStoppedReading)
 	}
 	if i < 0 {
-		rs, i = append(rs, reading{key: key, name: name}), len(rs)
+		l.rs, i = append(l.rs, reading{key: key, name: name}), len(l.rs)
 	}
-	rs[i].n++
-	if err := saveLedger(p, rs); err != nil {
-		if !in.readWarned {
-			in.readWarned = true
+	l.rs[i].n++
+	if err := l.save(); err != nil {
+		if l.rs[i].n--; l.rs[i].n == 0 {
+			l.rs = slices.Delete(l.rs, i, i+1)
+		}
+		if !l.warned {
+			l.warned = true
 			in.log.Warn("could not record the start of reading a file (said once): a file that stops filebridge cannot be told apart", "file", name, "error", err)
 		}
 		return func() {}, nil
 	}
-	return func() { in.clearRead(name, size) }, nil
+	return func() { in.forgetRead(key, name) }, nil
 }
 
 // clearRead forgets the starts of reading a file: its reading ended, or
 // it went to error/ for stopping filebridge.
 func (in *Inbox) clearRead(name string, size int64) {
-	p, key := in.ledgerPath(), readingKey(name, size)
-	in.readMu.Lock()
-	defer in.readMu.Unlock()
-	rs := loadLedger(p)
-	left := slices.DeleteFunc(slices.Clone(rs), func(r reading) bool { return r.key == key })
-	if len(left) == len(rs) {
+	in.forgetRead(readingKey(name, size), name)
+}
+
+func (in *Inbox) forgetRead(key, name string) {
+	l := &in.ledger
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.load(in.ledgerPath)
+	n := len(l.rs)
+	if l.rs = slices.DeleteFunc(l.rs, func(r reading) bool { return r.key == key }); len(l.rs) == n {
 		return
 	}
-	if err := saveLedger(p, left); err != nil {
+	if err := l.save(); err != nil {
 		in.log.Warn("could not clear the record of reading a file", "file", name, "error", err)
 	}
 }

@@ -68,7 +68,7 @@ func (fr *fileRun) submit(ctx context.Context) error {
 		})
 	}
 
-	settled := make([]journal.Document, 0, batchSize) // decided unsent
+	var settled []journal.Document // decided unsent, growing to batchSize like decode's batches
 	flush := func() error {
 		if len(settled) == 0 {
 			return nil
