@@ -39,6 +39,7 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 	in.beginRound(start)
 	defer func() { in.endRound(start, res, err) }()
 	defer in.dropSpooled()
+	defer in.idleLedger()
 	res = RoundResult{Waiting: waiting}
 	if err := in.checkJournal(ctx); err != nil {
 		return res, in.retryLater(err)

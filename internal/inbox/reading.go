@@ -189,6 +189,15 @@ func (l *ledger) close() (err error) {
 	return err
 }
 
+// idleLedger closes the reading ledger's file at the end of a round: an
+// idle inbox holds no descriptor for it (a thousand tenants would hold a
+// thousand), and the next change opens it again.
+func (in *Inbox) idleLedger() {
+	if err := in.ledger.close(); err != nil {
+		in.log.Warn("could not close the reading ledger", "error", err)
+	}
+}
+
 // find returns the index of the entry of key, -1 when there is none
 // (l.mu held).
 func (l *ledger) find(path func() string, key string) int {

@@ -41,8 +41,27 @@ func TestReadingLedgerOpenedOnce(t *testing.T) {
 			if n := e.in.ReadingsLeft(); n != 0 {
 				t.Errorf("the reading ledger holds %d entries, want none", n)
 			}
+			if held := heldOpen(t, dir); len(held) != 0 {
+				t.Errorf("the inbox, idle after its round, holds %v open", held)
+			}
 		})
 	}
+}
+
+// heldOpen lists the files of dir this process holds open.
+func heldOpen(t *testing.T, dir string) []string {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []string
+	for _, fd := range fds {
+		if p, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && filepath.Dir(p) == dir {
+			held = append(held, p)
+		}
+	}
+	return held
 }
 
 // watchOpens watches the files of dir for opens with inotify, and returns
