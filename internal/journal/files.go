@@ -123,19 +123,28 @@ func checkClaim(f *File, noPath bool, required string) error {
 
 // insertFile inserts the checked f, leased to this instance.
 func (d *DB) insertFile(ctx context.Context, q querier, f File) (int64, error) {
+	var id int64
+	err := q.QueryRowContext(ctx, fileInsert+` VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		d.fileInsertArgs(f)...).Scan(&id)
+	return id, err
+}
+
+// fileInsert names the columns insertFile and ClaimExclusive set, in the
+// order of fileInsertArgs.
+const fileInsert = `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
+		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
+		claimed_at, updated_at, owner, lease_until)`
+
+// fileInsertArgs are the values of fileInsert for f, claimed now (unless
+// f.ClaimedAt says when) and leased to this instance.
+func (d *DB) fileInsertArgs(f File) []any {
 	now := d.now()
 	if f.ClaimedAt.IsZero() {
 		f.ClaimedAt = now
 	}
-	var id int64
-	err := q.QueryRowContext(ctx, `INSERT INTO files (inbox, name, path, size, sha256, doc_type, state,
-		row_count, docs_total, docs_ok, docs_failed, report_path, final_path, message, portal, held_since, waiting_for,
-		claimed_at, updated_at, owner, lease_until)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
+	return []any{f.Inbox, f.Name, f.Path, f.Size, f.SHA256, f.DocType, f.State,
 		f.Rows, f.DocsTotal, f.DocsOK, f.DocsFailed, f.ReportPath, f.FinalPath, f.Message, f.Portal, optTime(f.HeldSince), f.WaitingFor,
-		formatTime(f.ClaimedAt), formatTime(now), d.instance, formatTime(now.Add(d.lease))).Scan(&id)
-	return id, err
+		formatTime(f.ClaimedAt), formatTime(now), d.instance, formatTime(now.Add(d.lease))}
 }
 
 // File returns the file with the id, or ErrNotFound.
