@@ -3,6 +3,8 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -86,6 +88,11 @@ func TestUpdateFile(t *testing.T) {
 			wantErr error
 		}{
 			{"submitting", func(f *File) { f.State = FileSubmitting; f.DocType = "orders"; f.Rows = 10; f.DocsTotal = 4 }, nil},
+			{"planned in place", func(f *File) {
+				f.FinalPath, f.ReportPath, f.Message = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv", "planned"
+			}, nil},
+			{"moved while open", func(f *File) { f.Path, f.Message = "processing/O.1.csv", "moved" }, nil},
+			{"unknown open id", func(f *File) { f.ID = 4242 }, ErrNotFound},
 			{"done", func(f *File) {
 				f.State, f.DocsOK, f.DocsFailed = FileDone, 3, 1
 				f.Path, f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
@@ -447,4 +454,57 @@ func TestHoldRoundTrip(t *testing.T) {
 			t.Errorf("the hold was not cleared: %v %q", again.HeldSince, again.WaitingFor)
 		}
 	})
+}
+
+// TestUpdateFileInPlacePages: an update of an open file that keeps its
+// state and path (its plan, why it waits) leaves them out of the
+// statement, so that the indexes on them are not rewritten: its commit
+// writes the file's row alone, one page of the write-ahead log, where
+// setting them to the same values wrote five.
+func TestUpdateFileInPlacePages(t *testing.T) {
+	d, err := Open(t.Context(), filepath.Join(t.TempDir(), "j.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	ctx := t.Context()
+	id, err := d.ClaimFile(ctx, File{Inbox: "erp", Name: "O.csv", Path: "processing/O.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := d.File(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.State = FileSubmitting
+	if err := d.UpdateFile(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	if err := d.r.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	walSize := func() int64 {
+		st, err := os.Stat(d.Path() + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	before, stmts := walSize(), d.WriteStats().Statements
+	f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
+	if err := d.UpdateFile(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	const frameHeader = 24 // each page in the log has a header of its own
+	if pages := (walSize() - before) / (pageSize + frameHeader); pages != 1 {
+		t.Errorf("the plan's update wrote %d pages to the log, want 1 (the file's row)", pages)
+	}
+	if n := d.WriteStats().Statements - stmts; n != 1 {
+		t.Errorf("the plan's update ran %d statements, want 1", n)
+	}
+	got, err := d.File(ctx, id)
+	if err != nil || got.FinalPath != f.FinalPath || got.ReportPath != f.ReportPath || got.State != FileSubmitting {
+		t.Errorf("after the plan: %+v, %v", got, err)
+	}
 }
