@@ -206,12 +206,6 @@ func (t *txn) count() {
 
 func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	t.count()
-	return t.exec(ctx, q, args...)
-}
-
-// exec is ExecContext without counting the statement: the group commit's
-// savepoints are no statement of a write.
-func (t *txn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
