@@ -53,6 +53,15 @@ func (d *DB) WriteStats() WriteStats {
 	return WriteStats{Writes: g.writes.Load(), Queued: g.queued.Load(), Commits: g.commits.Load(), Statements: g.statements.Load()}
 }
 
+// Reads counts the statements run on a SQLite journal's read-only pool
+// since it was opened (tests count them; PostgreSQL counts none).
+func (d *DB) Reads() int64 {
+	if d.r.stmts == nil {
+		return 0
+	}
+	return d.r.stmts.pooled.Load()
+}
+
 // write runs fn in a write transaction and returns once it is committed.
 // fn may run more than once (commitBatch): it sets what it returns.
 func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
