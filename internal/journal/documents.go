@@ -146,7 +146,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 			if r == "" {
 				r = ResultPending
 			}
-			if _, err := stmt.ExecContext(ctx, fileID, doc.Key, doc.Rows, r, doc.PortalID, doc.Message,
+			if _, err := stmt.ExecContext(tx.unwatched(ctx), fileID, doc.Key, doc.Rows, r, doc.PortalID, doc.Message,
 				doc.Attempts, now, doc.Body, doc.FirstRow); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
@@ -278,7 +278,7 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 		}
 		defer stmt.Close()
 		for _, doc := range docs {
-			if err := affectedOne(stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)); err != nil {
+			if err := affectedOne(stmt.ExecContext(tx.unwatched(ctx), doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -180,5 +181,46 @@ func TestGroupCommitLoneWrite(t *testing.T) {
 	if got, want := d.WriteStats(), before; got.Writes-want.Writes != 1 || got.Queued != want.Queued ||
 		got.Commits-want.Commits != 1 || got.Statements-want.Statements != 1 {
 		t.Errorf("WriteStats went from %+v to %+v, want one write, commit and statement more, none queued", want, got)
+	}
+}
+
+// doneCounter counts how often a context is asked for its Done channel.
+type doneCounter struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *doneCounter) Done() <-chan struct{} {
+	c.n.Add(1)
+	return c.Context.Done()
+}
+
+// TestWriteStatementsUnwatched: the statements of a SQLite write
+// transaction, which holds the write lock, do not watch the caller's
+// context (modernc.org/sqlite starts a goroutine a statement to watch
+// it): a write of ten statements asks the context whether it is done no
+// more often than a write of one (database/sql's watch of the
+// transaction may ask once more, at its own pace).
+func TestWriteStatementsUnwatched(t *testing.T) {
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db")) // SQLite
+	watches := func(stmts int) int64 {
+		ctx := &doneCounter{Context: t.Context()}
+		err := d.write(ctx, func(tx *txn) error {
+			for range stmts {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO probe (id, at) VALUES (1, '') ON CONFLICT (id) DO UPDATE SET at = excluded.at`); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ctx.n.Load()
+	}
+	watches(1) // the statement is prepared for the writes after
+	one, ten := watches(1), watches(10)
+	if ten > one+1 {
+		t.Errorf("a write of ten statements asked its context %d times whether it is done, one of one statement %d times", ten, one)
 	}
 }
