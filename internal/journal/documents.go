@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 )
@@ -123,7 +124,12 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 	now := formatTime(d.now())
 	err := d.write(ctx, func(tx *txn) error {
 		if f != nil {
-			if err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f, summary)...)); err != nil {
+			args := d.updateFileArgs(*f, summary)
+			n, err := affected(tx.ExecContext(ctx, updateAtPathQuery, slices.Concat(args[1:], []any{f.Path})...))
+			if err == nil && n == 0 { // moved since: the path is set too
+				err = affectedOne(tx.ExecContext(ctx, updateFileQuery, args...))
+			}
+			if err != nil {
 				return err
 			}
 		} else {

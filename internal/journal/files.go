@@ -273,6 +273,11 @@ const (
 	endFileQuery       = updateFileSet + `, summary = ? WHERE id = ?`
 	updateInPlaceQuery = `UPDATE files SET ` + updateFileDetails +
 		`, summary = coalesce(nullif(?, ''), summary) WHERE id = ? AND state = ? AND path = ?`
+	// updateAtPathQuery is updateFileQuery for a file whose path is the
+	// one stored (updateFileArgs without the first, then the path), as
+	// when its decoding is recorded: it spares the index on the path.
+	updateAtPathQuery = `UPDATE files SET state = ?, ` + updateFileDetails +
+		`, summary = coalesce(nullif(?, ''), summary) WHERE id = ? AND path = ?`
 )
 
 // updateFileArgs are the arguments of updateFileQuery and endFileQuery.
