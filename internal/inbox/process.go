@@ -56,6 +56,9 @@ type fileRun struct {
 	changed    bool
 	changeNote string
 	keys       map[string]bool
+	// claimedHere says this process claimed the file in this round: the
+	// journal holds no decoding of it yet.
+	claimedHere bool
 	// tail are the last documents of the decoding and summary its
 	// summary, journaled with the file's next state (one write for a
 	// small file).
@@ -173,6 +176,7 @@ func (fr *fileRun) run(ctx context.Context) (FileResult, error) {
 	// What this process saw of the file when it claimed it (none at a
 	// resume after a restart: the claim's hash tells a change then).
 	claim, claimedHere := in.takeClaimLook(row.ID)
+	fr.claimedHere = claimedHere
 	// A source its claim in this round kept (a copy, or the local file
 	// still open): the file is in processing/, as claimed moments ago.
 	src := in.takeSpooled(row.ID)
@@ -286,7 +290,7 @@ func (fr *fileRun) read(ctx context.Context) (res FileResult, done bool, err err
 	fresh := row.State == journal.FileClaimed
 	var refs refSet
 	decoded := false
-	if !fr.changed {
+	if !fr.changed && !fr.claimedHere {
 		if decoded, err = fr.loadSummary(ctx); err != nil {
 			return FileResult{}, false, err
 		}

@@ -197,21 +197,31 @@ type txn struct {
 	ran   *atomic.Int64
 }
 
-// count counts a statement the transaction runs.
-func (t *txn) count() {
+// start counts a statement the transaction runs and returns the context
+// to run it with (unwatched).
+func (t *txn) start(ctx context.Context) context.Context {
 	if t.ran != nil {
 		t.ran.Add(1)
 	}
+	return t.unwatched(ctx)
+}
+
+// unwatched is ctx for the statements of the transaction. A SQLite write
+// transaction holds the database's write lock from its BEGIN IMMEDIATE,
+// so its statements wait for nobody: they run without watching ctx, which
+// modernc.org/sqlite does with a goroutine a statement (a write whose
+// caller gave up is still not run, or rolled back with its transaction,
+// by the group commit and database/sql). PostgreSQL's
+// statements can wait for rows other transactions lock: they keep ctx.
+func (t *txn) unwatched(ctx context.Context) context.Context {
+	if t.dl != sqliteDialect {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 func (t *txn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	t.count()
-	return t.exec(ctx, q, args...)
-}
-
-// exec is ExecContext without counting the statement: the group commit's
-// savepoints are no statement of a write.
-func (t *txn) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	ctx = t.start(ctx)
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).ExecContext(ctx, args...)
@@ -220,7 +230,7 @@ func (t *txn) exec(ctx context.Context, q string, args ...any) (sql.Result, erro
 }
 
 func (t *txn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	t.count()
+	ctx = t.start(ctx)
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).QueryContext(ctx, args...)
@@ -229,7 +239,7 @@ func (t *txn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Row
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	t.count()
+	ctx = t.start(ctx)
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
@@ -240,7 +250,7 @@ func (t *txn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.R
 // PrepareContext returns q prepared for this transaction: the cached
 // statement when there is one.
 func (t *txn) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
-	t.count()
+	ctx = t.start(ctx)
 	q = t.dl.rebind(q)
 	if s := t.stmts.get(q); s != nil {
 		return t.Tx.StmtContext(ctx, s), nil

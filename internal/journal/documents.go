@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 )
@@ -123,7 +124,12 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 	now := formatTime(d.now())
 	err := d.write(ctx, func(tx *txn) error {
 		if f != nil {
-			if err := affectedOne(tx.ExecContext(ctx, updateFileQuery, d.updateFileArgs(*f, summary)...)); err != nil {
+			args := d.updateFileArgs(*f, summary)
+			n, err := affected(tx.ExecContext(ctx, updateAtPathQuery, slices.Concat(args[1:], []any{f.Path})...))
+			if err == nil && n == 0 { // moved since: the path is set too
+				err = affectedOne(tx.ExecContext(ctx, updateFileQuery, args...))
+			}
+			if err != nil {
 				return err
 			}
 		} else {
@@ -146,7 +152,7 @@ func (d *DB) addDocuments(ctx context.Context, f *File, summary string, fileID i
 			if r == "" {
 				r = ResultPending
 			}
-			if _, err := stmt.ExecContext(ctx, fileID, doc.Key, doc.Rows, r, doc.PortalID, doc.Message,
+			if _, err := stmt.ExecContext(tx.unwatched(ctx), fileID, doc.Key, doc.Rows, r, doc.PortalID, doc.Message,
 				doc.Attempts, now, doc.Body, doc.FirstRow); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
@@ -278,7 +284,7 @@ func (d *DB) SetResults(ctx context.Context, fileID int64, docs []Document) erro
 		}
 		defer stmt.Close()
 		for _, doc := range docs {
-			if err := affectedOne(stmt.ExecContext(ctx, doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)); err != nil {
+			if err := affectedOne(stmt.ExecContext(tx.unwatched(ctx), doc.Result, doc.PortalID, doc.Message, now, fileID, doc.Key)); err != nil {
 				return fmt.Errorf("document %s: %w", doc.Key, err)
 			}
 		}

@@ -3,6 +3,8 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -86,6 +88,11 @@ func TestUpdateFile(t *testing.T) {
 			wantErr error
 		}{
 			{"submitting", func(f *File) { f.State = FileSubmitting; f.DocType = "orders"; f.Rows = 10; f.DocsTotal = 4 }, nil},
+			{"planned in place", func(f *File) {
+				f.FinalPath, f.ReportPath, f.Message = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv", "planned"
+			}, nil},
+			{"moved while open", func(f *File) { f.Path, f.Message = "processing/O.1.csv", "moved" }, nil},
+			{"unknown open id", func(f *File) { f.ID = 4242 }, ErrNotFound},
 			{"done", func(f *File) {
 				f.State, f.DocsOK, f.DocsFailed = FileDone, 3, 1
 				f.Path, f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
@@ -445,6 +452,85 @@ func TestHoldRoundTrip(t *testing.T) {
 		}
 		if again, _ := d.File(ctx, id); !again.HeldSince.IsZero() || again.WaitingFor != "" {
 			t.Errorf("the hold was not cleared: %v %q", again.HeldSince, again.WaitingFor)
+		}
+	})
+}
+
+// TestUpdateFilePages: an update of an open file leaves out of its
+// statement the state and the path it keeps, so that the indexes on them
+// are not rewritten: recording its decoding (claimed to submitting, at
+// the same path) writes its row and the three indexes on its state, four
+// pages of the write-ahead log where setting the path too wrote five; its
+// plan (same state and path) writes its row alone, one page where five.
+// Neither runs a statement more, and a file moved meanwhile has its new
+// path stored.
+func TestUpdateFilePages(t *testing.T) {
+	d, err := Open(t.Context(), filepath.Join(t.TempDir(), "j.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	ctx := t.Context()
+	var pageSize int64
+	if err := d.r.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	walSize := func() int64 {
+		st, err := os.Stat(d.Path() + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Size()
+	}
+	id, err := d.ClaimFile(ctx, File{Inbox: "erp", Name: "O.csv", Path: "processing/O.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := d.File(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		change func(f *File)
+		write  func(f File) error
+		pages  int64
+		stmts  int64 // EndDocuments counts its documents' insert, prepared
+	}{
+		{"decoding recorded", func(f *File) { f.State, f.Rows, f.DocsTotal = FileSubmitting, 1, 1 },
+			func(f File) error { return d.EndDocuments(ctx, f, `{"Rows":1}`, nil) }, 4, 2},
+		{"plan", func(f *File) {
+			f.FinalPath, f.ReportPath = "processed/2026/01/01/O.csv", "processed/2026/01/01/O.csv.report.csv"
+		},
+			func(f File) error { return d.UpdateFile(ctx, f) }, 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.change(&f)
+			before, stmts := walSize(), d.WriteStats().Statements
+			if err := tt.write(f); err != nil {
+				t.Fatal(err)
+			}
+			const frameHeader = 24 // each page in the log has a header of its own
+			if pages := (walSize() - before) / (pageSize + frameHeader); pages != tt.pages {
+				t.Errorf("the update wrote %d pages to the log, want %d", pages, tt.pages)
+			}
+			if n := d.WriteStats().Statements - stmts; n != tt.stmts {
+				t.Errorf("the update ran %d statements, want %d", n, tt.stmts)
+			}
+			got, err := d.File(ctx, id)
+			if err != nil || got.FinalPath != f.FinalPath || got.ReportPath != f.ReportPath || got.State != f.State || got.Rows != f.Rows {
+				t.Errorf("after the update: %+v, %v", got, err)
+			}
+		})
+	}
+	t.Run("moved meanwhile", func(t *testing.T) {
+		f.Path = "processing/O.1.csv"
+		if err := d.EndDocuments(ctx, f, "", nil); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := d.File(ctx, id); err != nil || got.Path != f.Path {
+			t.Errorf("after the move: %+v, %v", got, err)
 		}
 	})
 }

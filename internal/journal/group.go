@@ -1,10 +1,8 @@
 package journal
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -14,9 +12,9 @@ import (
 // commits one after the other. write instead commits the writes that
 // arrive while a commit is under way together: the first caller commits
 // its own write and hands the writes that came meanwhile to one of their
-// callers, who commits them as the next batch. Each write of a batch runs
-// in a savepoint of one transaction (a write that fails is rolled back
-// alone), with one fsync for all. Every caller returns only once its
+// callers, who commits them as the next batch. The writes of a batch run
+// in one transaction (a write that fails is rolled back alone: see
+// commitBatch), with one fsync for all. Every caller returns only once its
 // write is durable or has failed, so a crash loses nothing a caller was
 // told is written, and no caller commits others' writes after its own.
 // PostgreSQL commits each write on its own: its writers run in parallel
@@ -55,7 +53,17 @@ func (d *DB) WriteStats() WriteStats {
 	return WriteStats{Writes: g.writes.Load(), Queued: g.queued.Load(), Commits: g.commits.Load(), Statements: g.statements.Load()}
 }
 
+// Reads counts the statements run on a SQLite journal's read-only pool
+// since it was opened (tests count them; PostgreSQL counts none).
+func (d *DB) Reads() int64 {
+	if d.r.stmts == nil {
+		return 0
+	}
+	return d.r.stmts.pooled.Load()
+}
+
 // write runs fn in a write transaction and returns once it is committed.
+// fn may run more than once (commitBatch): it sets what it returns.
 func (d *DB) write(ctx context.Context, fn func(tx *txn) error) error {
 	d.group.writes.Add(1)
 	if d.dl != sqliteDialect {
@@ -127,56 +135,51 @@ func (d *DB) writeAlone(ctx context.Context, fn func(tx *txn) error) error {
 // commit commits a batch of writes in one transaction and tells each its
 // outcome.
 func (d *DB) commit(batch []*groupWrite) {
+	for len(batch) > 1 {
+		batch = d.commitBatch(batch)
+	}
 	if len(batch) == 1 {
 		w := batch[0]
 		w.done <- d.writeAlone(w.ctx, w.fn)
-		return
 	}
-	// The transaction outlives any one caller's context: a caller that
-	// gives up only loses its own write (its savepoint).
-	d.group.commits.Add(1)
+}
+
+// commitBatch runs the writes of batch one after the other in one
+// transaction and commits it, telling each its outcome. The writes run
+// without savepoints, which cost each two statements more and SQLite a
+// copy of every page the write changed: instead, when a write fails, it is
+// told its error, the transaction is rolled back and the other writes not
+// told yet are returned, to be committed again without it (those before it
+// run again, on the same state, so they do what they did; a write's
+// function sets what it returns and touches nothing outside its
+// transaction). The transaction outlives any one caller's context: a
+// caller that gives up loses its own write only.
+func (d *DB) commitBatch(batch []*groupWrite) (again []*groupWrite) {
 	tx, err := d.w.BeginTx(context.Background(), nil)
 	if err != nil {
 		for _, w := range batch {
 			w.done <- err
 		}
-		return
+		return nil
 	}
 	tx.ran = &d.group.statements
-	errs := make([]error, len(batch))
+	ran := make([]*groupWrite, 0, len(batch))
 	for i, w := range batch {
-		if errs[i] = w.ctx.Err(); errs[i] != nil {
+		if err := w.ctx.Err(); err != nil {
+			w.done <- err // not run: nothing to roll back
 			continue
 		}
-		var fatal error
-		if errs[i], fatal = inSavepoint(tx, w); fatal != nil {
-			// The transaction itself is broken: nothing of the batch stays.
+		if err := w.fn(tx); err != nil {
 			_ = tx.Rollback()
-			for _, w := range batch {
-				w.done <- fmt.Errorf("committing a group of journal writes: %w", fatal)
-			}
-			return
+			w.done <- err
+			return append(ran, batch[i+1:]...)
 		}
+		ran = append(ran, w)
 	}
-	cerr := tx.Commit()
-	for i, w := range batch {
-		w.done <- cmp.Or(errs[i], cerr) // its own error, else the commit's
+	d.group.commits.Add(1)
+	err = tx.Commit()
+	for _, w := range ran {
+		w.done <- err
 	}
-}
-
-// inSavepoint runs w in a savepoint of tx: its own error (the write rolled
-// back to the savepoint, the transaction goes on), or a fatal one when the
-// transaction cannot go on.
-func inSavepoint(tx *txn, w *groupWrite) (err, fatal error) {
-	bg := context.Background()
-	if _, fatal = tx.exec(bg, "SAVEPOINT w"); fatal != nil {
-		return nil, fatal
-	}
-	if err = w.fn(tx); err != nil {
-		if _, fatal = tx.exec(bg, "ROLLBACK TO w"); fatal != nil {
-			return err, fatal
-		}
-	}
-	_, fatal = tx.exec(bg, "RELEASE w")
-	return err, fatal
+	return nil
 }

@@ -3,17 +3,22 @@ package journal
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 // TestGroupCommit: writes that arrive while a commit is under way are
-// committed together, each in its own savepoint: one that fails is rolled
-// back alone, one whose caller gave up is not written, the others are,
-// and every caller gets its own outcome.
+// committed together, without a savepoint each: one that fails is rolled
+// back alone (the transaction is rolled back, and the others committed
+// again without it), one whose caller gave up is not written, the others
+// are, and every caller gets its own outcome.
 func TestGroupCommit(t *testing.T) {
 	ctx := t.Context()
 	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db")) // SQLite: the group commit
@@ -54,12 +59,20 @@ func TestGroupCommit(t *testing.T) {
 	got := make([]error, len(writes))
 	for i, w := range writes {
 		wg.Go(func() { got[i] = d.write(w.ctx, w.fn) })
+		waitQueued(d, i+1) // queued in this order
 	}
-	waitQueued(d, len(writes)) // all four wait for the commit
 	close(release)
 	wg.Wait()
-	if got, want := d.WriteStats(), (WriteStats{Writes: 5, Queued: 4, Commits: 2, Statements: 4}); got != want {
-		t.Errorf("WriteStats = %+v, want %+v (the four queued writes share one commit; the one cancelled runs no statement)", got, want)
+	// The batch runs a and b; b fails, and a and d are committed in a
+	// second transaction; c, cancelled, runs no statement.
+	if got, want := d.WriteStats(), (WriteStats{Writes: 5, Queued: 4, Commits: 2, Statements: 5}); got != want {
+		t.Errorf("WriteStats = %+v, want %+v (the queued writes share one commit)", got, want)
+	}
+	ran := slices.Concat(slices.Collect(maps.Keys(d.w.stmts.wanted)), slices.Collect(maps.Keys(d.w.stmts.ready)))
+	for _, q := range ran { // every statement a transaction ran is noted to be prepared
+		if strings.Contains(q, "SAVEPOINT") || strings.Contains(q, "RELEASE") {
+			t.Errorf("the batch ran %q: its writes need no savepoint", q)
+		}
 	}
 
 	if first != nil {
@@ -168,5 +181,46 @@ func TestGroupCommitLoneWrite(t *testing.T) {
 	if got, want := d.WriteStats(), before; got.Writes-want.Writes != 1 || got.Queued != want.Queued ||
 		got.Commits-want.Commits != 1 || got.Statements-want.Statements != 1 {
 		t.Errorf("WriteStats went from %+v to %+v, want one write, commit and statement more, none queued", want, got)
+	}
+}
+
+// doneCounter counts how often a context is asked for its Done channel.
+type doneCounter struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *doneCounter) Done() <-chan struct{} {
+	c.n.Add(1)
+	return c.Context.Done()
+}
+
+// TestWriteStatementsUnwatched: the statements of a SQLite write
+// transaction, which holds the write lock, do not watch the caller's
+// context (modernc.org/sqlite starts a goroutine a statement to watch
+// it): a write of ten statements asks the context whether it is done no
+// more often than a write of one (database/sql's watch of the
+// transaction may ask once more, at its own pace).
+func TestWriteStatementsUnwatched(t *testing.T) {
+	d := openTarget(t, filepath.Join(t.TempDir(), "journal.db")) // SQLite
+	watches := func(stmts int) int64 {
+		ctx := &doneCounter{Context: t.Context()}
+		err := d.write(ctx, func(tx *txn) error {
+			for range stmts {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO probe (id, at) VALUES (1, '') ON CONFLICT (id) DO UPDATE SET at = excluded.at`); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ctx.n.Load()
+	}
+	watches(1) // the statement is prepared for the writes after
+	one, ten := watches(1), watches(10)
+	if ten > one+1 {
+		t.Errorf("a write of ten statements asked its context %d times whether it is done, one of one statement %d times", ten, one)
 	}
 }

@@ -138,7 +138,8 @@ func (e *ClaimedError) Is(target error) bool { return target == ErrClaimed }
 // same processing/ file at once exactly one succeeds. On PostgreSQL the
 // transaction first takes the row of (inbox, path) in claim_locks (an
 // upsert, locked until commit); SQLite has one writer at a time and one
-// process per journal, so there the look-up and the insert are enough.
+// process per journal, so there the insert that looks for an open file
+// of the path (claimFree) is enough.
 func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 	if err := checkClaim(&f, f.Path == "", "inbox, name and path"); err != nil {
 		return 0, err
@@ -151,22 +152,32 @@ func (d *DB) ClaimExclusive(ctx context.Context, f File) (int64, error) {
 				return err
 			}
 		}
-		l, err := scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM files
-			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path))
-		switch {
-		case err == nil:
-			return &ClaimedError{Lease: l}
-		case !errors.Is(err, sql.ErrNoRows):
+		err := tx.QueryRowContext(ctx, claimFree, append(d.fileInsertArgs(f), f.Inbox, f.Path)...).Scan(&id)
+		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		id, err = d.insertFile(ctx, tx, f)
-		return err
+		l, err := scanLease(tx.QueryRowContext(ctx, `SELECT `+leaseColumns+` FROM files
+			WHERE inbox = ? AND path = ? AND state IN `+openStates+` ORDER BY id LIMIT 1`, f.Inbox, f.Path))
+		if err != nil {
+			return err
+		}
+		return &ClaimedError{Lease: l}
 	})
 	if err != nil {
 		return 0, fmt.Errorf("claiming %s in the journal: %w", f.Path, err)
 	}
 	return id, nil
 }
+
+// claimFree inserts a file (fileInsertArgs, then its inbox and path) unless
+// an open file of the inbox has its path, in one statement: a claim that
+// finds the path free, as most do, reads nothing before it writes. The
+// integer columns are cast: PostgreSQL types a bare parameter of a SELECT
+// as text.
+const claimFree = fileInsert + ` SELECT ?, ?, ?, CAST(? AS BIGINT), ?, ?, ?,
+		CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), ?, ?, ?, ?, ?, ?,
+		?, ?, ?, ?
+	WHERE NOT EXISTS (SELECT 1 FROM files WHERE inbox = ? AND path = ? AND state IN ` + openStates + `) RETURNING id`
 
 // KeepLeases renews this instance's leases (RenewLeases) at every beat of
 // the channel until ctx ends; give it a ticker of Lease/3. A failed

@@ -194,8 +194,28 @@ func TestClaimExclusive(t *testing.T) {
 		if err := dbs[0].UpdateFile(ctx, f); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := dbs[1].ClaimExclusive(ctx, File{Inbox: "erp", Name: f.Name, Path: f.Path}); err != nil {
-			t.Errorf("ClaimExclusive after done: %v", err)
+		// The claim is one statement (PostgreSQL takes the path's row of
+		// claim_locks first), and stores what it is given.
+		before := dbs[1].WriteStats()
+		again := File{Inbox: "erp", Name: f.Name, Path: f.Path, Size: 55, SHA256: "ab12", DocType: "orders", Rows: 3, DocsTotal: 2, Portal: "p"}
+		id, err := dbs[1].ClaimExclusive(ctx, again)
+		if err != nil {
+			t.Fatalf("ClaimExclusive after done: %v", err)
+		}
+		want := int64(1)
+		if dbs[1].Shared() {
+			want = 2
+		}
+		if n := dbs[1].WriteStats().Statements - before.Statements; n != want {
+			t.Errorf("ClaimExclusive ran %d statements, want %d", n, want)
+		}
+		got, err := dbs[1].File(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Size != 55 || got.SHA256 != "ab12" || got.DocType != "orders" || got.Rows != 3 || got.DocsTotal != 2 ||
+			got.Portal != "p" || got.State != FileClaimed || got.Path != f.Path {
+			t.Errorf("claimed file stored as %+v", got)
 		}
 		if _, err := dbs[1].ClaimExclusive(ctx, File{Inbox: "erp", Name: "x.csv"}); err == nil {
 			t.Error("ClaimExclusive without a path succeeded")
