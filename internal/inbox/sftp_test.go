@@ -2,16 +2,20 @@ package inbox_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pkg/sftp"
 
+	"filebridge/internal/folder"
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
 	"filebridge/internal/portalsim"
@@ -185,6 +189,86 @@ func TestSFTPRequestsPerFile(t *testing.T) {
 	t.Logf("%d requests for %d files (%.1f a file): %v and %d reads", all, n, float64(all)/n, reqs.methods, reads)
 	if all > 9*n {
 		t.Errorf("%d requests for %d files (%.1f a file), want at most 9 a file: %v and %d reads", all, n, float64(all)/n, reqs.methods, reads)
+	}
+}
+
+// claimGate is a folder whose renames into processing/ (the claims)
+// wait until want of them are waiting at once (or their context ends),
+// and records the most seen waiting together.
+type claimGate struct {
+	folder.Folder
+	want int
+
+	mu      sync.Mutex
+	waiting int
+	most    int
+	open    chan struct{}
+}
+
+func (g *claimGate) Rename(ctx context.Context, from, to string) error {
+	if path.Dir(to) != "processing" {
+		return g.Folder.Rename(ctx, from, to)
+	}
+	g.mu.Lock()
+	g.waiting++
+	g.most = max(g.most, g.waiting)
+	if g.waiting == g.want {
+		close(g.open)
+	}
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		g.waiting--
+		g.mu.Unlock()
+	}()
+	select {
+	case <-g.open:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return g.Folder.Rename(ctx, from, to)
+}
+
+// TestSFTPSmallClaimsInFlight: an inbox claims small files four times
+// file_concurrency at a time, as it then processes them: on a remote
+// server a claim is round trips (rename, open, read, close), and with
+// file_concurrency = 2 eight claims are on their way at once, counted
+// where the inbox renames them into processing/ on the server. A claim
+// took a whole place before: two at a time (the round then ended at the
+// test's deadline with the other claims waiting).
+func TestSFTPSmallClaimsInFlight(t *testing.T) {
+	const fc, n = 2, 16
+	srv := sftptest.NewServer(t)
+	e := newEnv(t, envOpts{sftp: srv, inbox: fmt.Sprintf("file_concurrency = %d", fc)})
+	gate := &claimGate{want: 4 * fc, open: make(chan struct{})}
+	e.in = e.newInbox(e.client, func(ctx context.Context) (folder.Folder, error) {
+		f, err := folder.Open(ctx, e.folder())
+		gate.Folder = f
+		return gate, err
+	})
+	c := srv.Client(t)
+	for i := range n {
+		sftptest.WriteFile(t, c, fmt.Sprintf("/in/SUPPLIERS_%02d.csv", i), []byte(suppliersA))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	res, err := e.in.RunOnce(ctx)
+	gate.mu.Lock()
+	most := gate.most
+	gate.mu.Unlock()
+	if most < 4*fc {
+		t.Fatalf("at most %d claims on their way at once, want %d (4 x file_concurrency %d); round: %v", most, 4*fc, fc, err)
+	}
+	if err != nil {
+		t.Fatalf("RunOnce: %v", err)
+	}
+	if len(res.Files) != n {
+		t.Fatalf("%d files in the round, want %d", len(res.Files), n)
+	}
+	for _, f := range res.Files {
+		if f.State != journal.FileDone {
+			t.Errorf("%s: %s: %s", f.Name, f.State, f.Message)
+		}
 	}
 }
 
