@@ -70,8 +70,8 @@ func (in *Inbox) round(ctx, work context.Context, f folder.Folder, settled []str
 
 // claimSettled claims the settled files, as many at a time as the
 // inbox's pace allows (file_concurrency, growing while round trips are
-// the limit, four times that of files the listing showed small; their
-// journal rows share commits, see journal.DB.write). On
+// the limit, on SFTP four times that of files the listing showed small;
+// their journal rows share commits, see journal.DB.write). On
 // a shared journal it claims one at a time, in claimOrder, and stops at
 // its budget: left is how many it did not try. After an error no new
 // claim starts; those under way finish (a file claimed then is found open
@@ -87,11 +87,14 @@ func (in *Inbox) claimSettled(ctx, work context.Context, f folder.Folder, settle
 		wg sync.WaitGroup
 	)
 	for i, name := range settled {
-		size := int64(-1)
-		if e, ok := in.listedEntry(name); ok {
-			size = e.Size
+		q := 4 // a whole place: a local claim is work on this machine
+		if in.cfg.Folder.IsSFTP() {
+			size := int64(-1)
+			if e, ok := in.listedEntry(name); ok {
+				size = e.Size
+			}
+			q = pc.claimQuarters(size)
 		}
-		q := pc.claimQuarters(size)
 		acquired := pc.acquire(ctx, q)
 		mu.Lock()
 		stop := ctx.Err() != nil || err != nil || budget == 0

@@ -7,8 +7,9 @@ import (
 )
 
 // pace is how many files an inbox takes at once: its claims run up to
-// width at a time, and the claims and the processing of small files up to
-// four times the width (claimQuarters, fileSlots). It starts at file_concurrency and grows while round trips
+// width at a time, and the claims of small remote files and the
+// processing of small files up to four times the width (claimQuarters,
+// fileSlots). It starts at file_concurrency and grows while round trips
 // are the limit, backing off when they are not (AIMD on the time a claim
 // takes, which is SFTP requests and a journal write, never the portal,
 // which has its own limiter):
@@ -68,10 +69,12 @@ func (p *pace) Width() int {
 	return p.width
 }
 
-// claimQuarters is the share of a place the claim of a file of size
-// bytes takes (size < 0: not known): a quarter for a small file, as its
-// processing takes (see slots), whose claim is round trips rather than
-// reading; a whole place otherwise, and at one file at a time.
+// claimQuarters is the share of a place the claim of a remote file of
+// size bytes takes (size < 0: not known): a quarter for a small file, as
+// its processing takes (see slots), whose claim is round trips rather
+// than reading; a whole place otherwise, and at one file at a time. A
+// local claim takes a whole place: it is work on this machine, which
+// more at once only queue for.
 func (p *pace) claimQuarters(size int64) int {
 	if size >= 0 && size < smallFile && p.max > 1 {
 		return 1
