@@ -22,8 +22,9 @@ import (
 // a shared journal another instance may be writing a temporary file right
 // now: only those untouched for staleTemp go, and it runs again every
 // staleTemp (cleanLater) for those that were too fresh. A stop that comes
-// meanwhile ends it without a word: the next start cleans up.
-func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
+// meanwhile ends it without a word: the next start cleans up. root is its
+// listing of the root less the files it removed (nil when it has none).
+func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) (root []folder.Entry) {
 	now := in.now()
 	in.mu.Lock()
 	in.cleanedAt = now
@@ -63,18 +64,25 @@ func (in *Inbox) removeTemps(ctx context.Context, f folder.Folder) {
 			}
 			continue
 		}
+		kept := entries[:0:0]
 		for _, e := range entries {
 			if e.IsDir || !folder.IsTemp(e.Name) || (in.shared() && in.now().Sub(e.ModTime) < staleTemp) {
+				kept = append(kept, e)
 				continue
 			}
 			name := path.Join(dir, e.Name)
 			if err := f.Remove(ctx, name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				in.log.Warn("could not remove a temporary file left by a stop; remove it by hand", "name", name, "error", err)
+				kept = append(kept, e)
 				continue
 			}
 			in.log.Info("removed a temporary file left by an earlier stop", "name", name, "size", e.Size)
 		}
+		if dir == "." {
+			root = kept
+		}
 	}
+	return root
 }
 
 // cleanLater runs removeTemps again on a shared journal once staleTemp

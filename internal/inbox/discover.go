@@ -23,12 +23,17 @@ type look struct {
 // size and mtime unchanged across two looks settle apart, or, for a route
 // with done_marker, NAME.done / NAME.ok present. waiting counts the others;
 // next is when the earliest of them may settle (zero when none can settle
-// by waiting, e.g. they wait for a marker).
-func (in *Inbox) scan(ctx context.Context, f folder.Folder) (settled []string, waiting int, next time.Time, err error) {
-	in.mu.Lock()
-	in.beginListing()
-	in.mu.Unlock()
-	entries, err := f.List(ctx, ".")
+// by waiting, e.g. they wait for a marker). opened, when not nil, is the
+// listing of the root the folder's opening made just before (openFolder),
+// taken instead of listing it again.
+func (in *Inbox) scan(ctx context.Context, f folder.Folder, opened []folder.Entry) (settled []string, waiting int, next time.Time, err error) {
+	entries := opened
+	if entries == nil {
+		in.mu.Lock()
+		in.beginListing()
+		in.mu.Unlock()
+		entries, err = f.List(ctx, ".")
+	}
 	if err != nil {
 		in.order.looked(in.cfg.Name)
 		return nil, 0, time.Time{}, fmt.Errorf("listing inbox %q: %w", in.cfg.Name, err)
@@ -159,12 +164,12 @@ func (in *Inbox) observe(ctx context.Context, names []string) (now bool, next ti
 // dependency order of the portal's other inboxes (Order) before any of
 // them runs a round; RunOnce does it itself.
 func (in *Inbox) Look(ctx context.Context) error {
-	f, err := in.folder(ctx)
+	f, root, err := in.openFolder(ctx)
 	if err != nil {
 		in.order.looked(in.cfg.Name)
 		return err
 	}
-	_, _, _, err = in.scan(ctx, f)
+	_, _, _, err = in.scan(ctx, f, root)
 	return err
 }
 
@@ -176,12 +181,12 @@ func (in *Inbox) Look(ctx context.Context) error {
 // refused token counts in Retrying and ends the round; the error then
 // matches IsRetry.
 func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
-	f, err := in.folder(ctx)
+	f, root, err := in.openFolder(ctx)
 	if err != nil {
 		in.order.looked(in.cfg.Name)
 		return RoundResult{}, in.folderError(&retryError{err: err})
 	}
-	settled, waiting, next, err := in.scan(ctx, f)
+	settled, waiting, next, err := in.scan(ctx, f, root)
 	if err != nil {
 		return RoundResult{}, in.folderError(&retryError{err: err})
 	}
@@ -190,7 +195,7 @@ func (in *Inbox) RunOnce(ctx context.Context) (RoundResult, error) {
 		if err := in.sleepUntil(ctx, next); err != nil {
 			return RoundResult{Waiting: waiting}, err
 		}
-		if settled, waiting, _, err = in.scan(ctx, f); err != nil {
+		if settled, waiting, _, err = in.scan(ctx, f, nil); err != nil {
 			return RoundResult{}, in.folderError(&retryError{err: err})
 		}
 	}
@@ -220,7 +225,8 @@ func (in *Inbox) Run(ctx context.Context) error {
 	defer in.background.Wait()
 	// Open the folder first: a missing local inbox folder is created
 	// then, and can be watched.
-	if _, err := in.folder(ctx); err != nil {
+	_, opened, err := in.openFolder(ctx)
+	if err != nil {
 		in.log.Debug("inbox folder not open yet; the first round retries", "error", err)
 	}
 	w := in.watcher
@@ -255,7 +261,8 @@ func (in *Inbox) Run(ctx context.Context) error {
 			}
 			wake = in.now()
 		case <-timer.C:
-			wake = in.tick(ctx, work, poll)
+			wake = in.tick(ctx, work, poll, opened)
+			opened = nil
 			if werr != nil && ctx.Err() == nil {
 				// The folder may exist now (created by the round, or by
 				// someone else): watch it from now on.
@@ -297,17 +304,21 @@ func (in *Inbox) workContext(ctx context.Context) (context.Context, context.Canc
 
 // tick runs one round of Run and returns when to run the next. ctx ends
 // the looking and the starting of new work; work carries what is in
-// flight.
-func (in *Inbox) tick(ctx, work context.Context, poll time.Duration) time.Time {
+// flight. opened is the root listing of Run's opening of the folder just
+// before (see scan), at its first round.
+func (in *Inbox) tick(ctx, work context.Context, poll time.Duration, opened []folder.Entry) time.Time {
 	next := in.now().Add(poll)
 	if at := in.retryTime(); in.now().Before(at) {
 		return at
 	}
-	f, err := in.folder(ctx)
+	f, root, err := in.openFolder(ctx)
 	if err != nil {
 		return in.failed(ctx, err)
 	}
-	settled, waiting, settleAt, err := in.scan(ctx, f)
+	if root == nil {
+		root = opened
+	}
+	settled, waiting, settleAt, err := in.scan(ctx, f, root)
 	if err != nil {
 		return in.failed(ctx, err)
 	}

@@ -7,8 +7,9 @@ import (
 )
 
 // pace is how many files an inbox takes at once: its claims run up to
-// width at a time, and a level's small files up to four times the width
-// (fileSlots). It starts at file_concurrency and grows while round trips
+// width at a time, and the claims of small remote files and the
+// processing of small files up to four times the width (claimQuarters,
+// fileSlots). It starts at file_concurrency and grows while round trips
 // are the limit, backing off when they are not (AIMD on the time a claim
 // takes, which is SFTP requests and a journal write, never the portal,
 // which has its own limiter):
@@ -34,7 +35,7 @@ type pace struct {
 	mu       sync.Mutex
 	min, max int
 	width    int
-	inflight int
+	inflight int           // quarters of a place: a claim takes claimQuarters
 	free     chan struct{} // a token when a place may have freed up
 
 	best time.Duration // the quickest window's mean claim
@@ -68,13 +69,26 @@ func (p *pace) Width() int {
 	return p.width
 }
 
-// acquire waits for a place among the claims in flight; false when ctx
-// ended first.
-func (p *pace) acquire(ctx context.Context) bool {
+// claimQuarters is the share of a place the claim of a remote file of
+// size bytes takes (size < 0: not known): a quarter for a small file, as
+// its processing takes (see slots), whose claim is round trips rather
+// than reading; a whole place otherwise, and at one file at a time. A
+// local claim takes a whole place: it is work on this machine, which
+// more at once only queue for.
+func (p *pace) claimQuarters(size int64) int {
+	if size >= 0 && size < smallFile && p.max > 1 {
+		return 1
+	}
+	return 4
+}
+
+// acquire waits for q quarters of a place among the claims in flight;
+// false when ctx ended first.
+func (p *pace) acquire(ctx context.Context, q int) bool {
 	for {
 		p.mu.Lock()
-		if p.inflight < p.width {
-			p.inflight++
+		if p.inflight+q <= 4*p.width {
+			p.inflight += q
 			p.mu.Unlock()
 			return true
 		}
@@ -87,11 +101,11 @@ func (p *pace) acquire(ctx context.Context) bool {
 	}
 }
 
-// release gives a place back; took is how long the claim took (zero: it
-// failed or was not a claim's full work, and does not count).
-func (p *pace) release(took time.Duration) {
+// release gives q quarters back; took is how long the claim took (zero:
+// it failed or was not a claim's full work, and does not count).
+func (p *pace) release(q int, took time.Duration) {
 	p.mu.Lock()
-	p.inflight--
+	p.inflight -= q
 	if took > 0 {
 		p.observe(took)
 	}

@@ -39,10 +39,10 @@ func TestPace(t *testing.T) {
 					n = tc.claims
 				}
 				for range n {
-					if !p.acquire(t.Context()) {
+					if !p.acquire(t.Context(), 4) {
 						t.Fatal("acquire refused")
 					}
-					p.release(took(p.Width()))
+					p.release(4, took(p.Width()))
 				}
 			}
 			if w := p.Width(); w > tc.wantAtMost || w < tc.wantAtLeast {
@@ -58,22 +58,57 @@ func TestPace(t *testing.T) {
 func TestPaceWaits(t *testing.T) {
 	p := newPace(2)
 	for range 2 {
-		if !p.acquire(t.Context()) {
+		if !p.acquire(t.Context(), 4) {
 			t.Fatal("a place within the width refused")
 		}
 	}
 	ended, cancel := context.WithCancel(t.Context())
 	cancel()
-	if p.acquire(ended) {
+	if p.acquire(ended, 4) {
 		t.Fatal("a third claim got a place beyond a width of 2")
 	}
 	got := make(chan bool)
-	go func() { got <- p.acquire(t.Context()) }()
-	p.release(0)
+	go func() { got <- p.acquire(t.Context(), 4) }()
+	p.release(4, 0)
 	if !<-got {
 		t.Fatal("the waiting claim was refused after a place freed up")
 	}
 	if w := p.Width(); w != 2 {
 		t.Errorf("width %d after a failed claim, want 2", w)
+	}
+}
+
+// TestPaceQuarters: the claim of a small file takes a quarter of a place
+// (eight of them at a width of 2) and any other a whole one, which waits
+// until four quarters are free; at one file at a time a small file's
+// claim takes a whole place too.
+func TestPaceQuarters(t *testing.T) {
+	p := newPace(2)
+	small, whole := p.claimQuarters(smallFile-1), p.claimQuarters(smallFile)
+	if small != 1 || whole != 4 || p.claimQuarters(-1) != 4 {
+		t.Fatalf("quarters: small %d, whole %d, unknown %d; want 1, 4, 4", small, whole, p.claimQuarters(-1))
+	}
+	for i := range 8 {
+		if !p.acquire(t.Context(), small) {
+			t.Fatalf("small claim %d refused at a width of 2", i+1)
+		}
+	}
+	ended, cancel := context.WithCancel(t.Context())
+	cancel()
+	if p.acquire(ended, small) {
+		t.Fatal("a ninth small claim got a place at a width of 2")
+	}
+	for range 3 {
+		p.release(small, 0)
+	}
+	if p.acquire(ended, whole) {
+		t.Fatal("a whole claim got a place with three quarters free")
+	}
+	p.release(small, 0)
+	if !p.acquire(ended, whole) {
+		t.Fatal("a whole claim refused with four quarters free")
+	}
+	if q := newPace(1).claimQuarters(1); q != 4 {
+		t.Errorf("one file at a time: a small claim takes %d quarters, want 4", q)
 	}
 }

@@ -101,13 +101,21 @@ func counter(t *testing.T, reg *prometheus.Registry, name, result string) float6
 
 // gatedFolder is an inbox folder whose listings of the root wait until
 // the test takes them from listed: the rounds look at the inbox only when
-// the test lets them.
+// the test lets them. A round's listing of processing/ gives a token to
+// rounds (when there is room).
 type gatedFolder struct {
 	folder.Folder
 	listed chan struct{}
+	rounds chan struct{}
 }
 
 func (g gatedFolder) List(ctx context.Context, dir string) ([]folder.Entry, error) {
+	if dir == "processing" {
+		select {
+		case g.rounds <- struct{}{}:
+		default:
+		}
+	}
 	if dir == "." {
 		select {
 		case g.listed <- struct{}{}:
@@ -127,13 +135,13 @@ func (g gatedFolder) List(ctx context.Context, dir string) ([]folder.Entry, erro
 func TestRunSettle(t *testing.T) {
 	const settle = 50 * time.Millisecond
 	e := newEnv(t, envOpts{settle: true, stopped: true, inbox: fmt.Sprintf("settle = %q\npoll = \"1h\"", settle)})
-	listed := make(chan struct{})
+	listed, rounds := make(chan struct{}), make(chan struct{}, 2)
 	in := e.newInbox(e.client, func(ctx context.Context) (folder.Folder, error) {
 		f, err := folder.Open(ctx, e.folder())
 		if err != nil {
 			return nil, err
 		}
-		return gatedFolder{f, listed}, nil
+		return gatedFolder{f, listed, rounds}, nil
 	})
 	// look lets n listings of the root go, one after the other (once the
 	// second of two has started, the round of the first is over); false
@@ -166,8 +174,18 @@ func TestRunSettle(t *testing.T) {
 		cancel()
 		<-done
 	}()
-	if !look(2) { // temporary files removed at the first open, then the first round: the watcher runs
+	// The first open lists the root and processing/ (temporary files
+	// removed); the first round takes that listing of the root and lists
+	// processing/ again, once the watcher runs.
+	if !look(1) {
 		t.Fatal("Run did not list its folder within 10s")
+	}
+	for range 2 {
+		select {
+		case <-rounds:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run's first round did not start within 10s")
+		}
 	}
 	f, err := os.Create(filepath.Join(e.dir, name))
 	if err != nil {

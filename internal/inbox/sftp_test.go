@@ -2,16 +2,21 @@ package inbox_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pkg/sftp"
 
+	"filebridge/internal/folder"
 	"filebridge/internal/folder/sftptest"
 	"filebridge/internal/journal"
 	"filebridge/internal/portalsim"
@@ -54,12 +59,13 @@ type requestCounter struct {
 	mu        sync.Mutex
 	methods   map[string]int
 	downloads map[string]int   // opens for reading, by path
+	lists     map[string]int   // listings, by path
 	read      map[string]int64 // bytes read, by path
 	reads     map[string]int   // read requests, by path
 }
 
 func countRequests(t *testing.T) (*sftptest.Server, *requestCounter) {
-	c := &requestCounter{methods: map[string]int{}, downloads: map[string]int{}, read: map[string]int64{}, reads: map[string]int{}}
+	c := &requestCounter{methods: map[string]int{}, downloads: map[string]int{}, lists: map[string]int{}, read: map[string]int64{}, reads: map[string]int{}}
 	srv := sftptest.NewServerConfig(t, sftptest.Config{Handlers: func(h sftp.Handlers) sftp.Handlers {
 		c.get, c.put, c.cmd, c.ls = h.FileGet, h.FilePut, h.FileCmd, h.FileList
 		return sftp.Handlers{FileGet: c, FilePut: c, FileCmd: c, FileList: c}
@@ -71,8 +77,11 @@ func (c *requestCounter) add(r *sftp.Request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.methods[r.Method]++
-	if r.Method == "Get" {
+	switch r.Method {
+	case "Get":
 		c.downloads[r.Filepath]++
+	case "List":
+		c.lists[r.Filepath]++
 	}
 }
 
@@ -185,6 +194,132 @@ func TestSFTPRequestsPerFile(t *testing.T) {
 	t.Logf("%d requests for %d files (%.1f a file): %v and %d reads", all, n, float64(all)/n, reqs.methods, reads)
 	if all > 9*n {
 		t.Errorf("%d requests for %d files (%.1f a file), want at most 9 a file: %v and %d reads", all, n, float64(all)/n, reqs.methods, reads)
+	}
+}
+
+// TestSFTPOpeningListsRootOnce: the first look of an inbox takes the
+// listing of its root that the opening of its folder made (to remove
+// the temporary files a stop left) instead of listing the root again: on
+// SFTP a thousand files are some fifteen round trips. It listed the root
+// twice before.
+func TestSFTPOpeningListsRootOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		look  func(*env) error
+		files int // done by the look
+	}{
+		{"RunOnce", func(e *env) error { _, err := e.in.RunOnce(t.Context()); return err }, 3},
+		{"Look", func(e *env) error { return e.in.Look(t.Context()) }, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, reqs := countRequests(t)
+			e := newEnv(t, envOpts{sftp: srv})
+			c := srv.Client(t)
+			for i := range 3 {
+				sftptest.WriteFile(t, c, fmt.Sprintf("/in/SUPPLIERS_%d.csv", i), []byte(suppliersFile(fmt.Sprintf("SUP-L%d", i), 1)))
+			}
+			// A temporary file a stop left goes at the opening.
+			sftptest.WriteFile(t, c, "/in/.SUPPLIERS_9.csv.0123456789ab.part", []byte("code\n"))
+			if err := tc.look(e); err != nil {
+				t.Fatal(err)
+			}
+			reqs.mu.Lock()
+			lists := reqs.lists["/in"]
+			reqs.mu.Unlock()
+			if lists != 1 {
+				t.Errorf("the root listed %d times, want once", lists)
+			}
+			if _, err := c.Stat("/in/.SUPPLIERS_9.csv.0123456789ab.part"); err == nil {
+				t.Error("the temporary file left by a stop is still there")
+			}
+			done, err := c.ReadDir("/in/" + processed)
+			if err != nil && tc.files > 0 {
+				t.Fatal(err)
+			}
+			if got := len(slices.DeleteFunc(done, func(fi os.FileInfo) bool { return strings.HasSuffix(fi.Name(), ".report.csv") })); got != tc.files {
+				t.Errorf("%d files processed, want %d", got, tc.files)
+			}
+		})
+	}
+}
+
+// claimGate is a folder whose renames into processing/ (the claims)
+// wait until want of them are waiting at once (or their context ends),
+// and records the most seen waiting together.
+type claimGate struct {
+	folder.Folder
+	want int
+
+	mu      sync.Mutex
+	waiting int
+	most    int
+	open    chan struct{}
+}
+
+func (g *claimGate) Rename(ctx context.Context, from, to string) error {
+	if path.Dir(to) != "processing" {
+		return g.Folder.Rename(ctx, from, to)
+	}
+	g.mu.Lock()
+	g.waiting++
+	g.most = max(g.most, g.waiting)
+	if g.waiting == g.want {
+		close(g.open)
+	}
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		g.waiting--
+		g.mu.Unlock()
+	}()
+	select {
+	case <-g.open:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return g.Folder.Rename(ctx, from, to)
+}
+
+// TestSFTPSmallClaimsInFlight: an inbox claims small files four times
+// file_concurrency at a time, as it then processes them: on a remote
+// server a claim is round trips (rename, open, read, close), and with
+// file_concurrency = 2 eight claims are on their way at once, counted
+// where the inbox renames them into processing/ on the server. A claim
+// took a whole place before: two at a time (the round then ended at the
+// test's deadline with the other claims waiting).
+func TestSFTPSmallClaimsInFlight(t *testing.T) {
+	const fc, n = 2, 16
+	srv := sftptest.NewServer(t)
+	e := newEnv(t, envOpts{sftp: srv, inbox: fmt.Sprintf("file_concurrency = %d", fc)})
+	gate := &claimGate{want: 4 * fc, open: make(chan struct{})}
+	e.in = e.newInbox(e.client, func(ctx context.Context) (folder.Folder, error) {
+		f, err := folder.Open(ctx, e.folder())
+		gate.Folder = f
+		return gate, err
+	})
+	c := srv.Client(t)
+	for i := range n {
+		sftptest.WriteFile(t, c, fmt.Sprintf("/in/SUPPLIERS_%02d.csv", i), []byte(suppliersA))
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	res, err := e.in.RunOnce(ctx)
+	gate.mu.Lock()
+	most := gate.most
+	gate.mu.Unlock()
+	if most < 4*fc {
+		t.Fatalf("at most %d claims on their way at once, want %d (4 x file_concurrency %d); round: %v", most, 4*fc, fc, err)
+	}
+	if err != nil {
+		t.Fatalf("RunOnce: %v", err)
+	}
+	if len(res.Files) != n {
+		t.Fatalf("%d files in the round, want %d", len(res.Files), n)
+	}
+	for _, f := range res.Files {
+		if f.State != journal.FileDone {
+			t.Errorf("%s: %s: %s", f.Name, f.State, f.Message)
+		}
 	}
 }
 
