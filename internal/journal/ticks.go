@@ -193,10 +193,19 @@ func (d *DB) ExpireTick(ctx context.Context, t ExportRun) (bool, error) {
 }
 
 // RenewTicks extends the lease of every tick this instance is running to
-// Lease from now, and returns how many there are.
+// Lease from now, and returns how many there are. A run whose lease has
+// ended is not renewed: it was abandoned (another instance saw its process
+// gone, or a new process of this name released it at start), and renewing
+// it by the name would hold every later tick of its export back for ever.
 func (d *DB) RenewTicks(ctx context.Context) (int64, error) {
-	return d.setLeases(ctx, `UPDATE export_runs SET lease_until = ? WHERE owner = ? AND state = 'running' AND tick != ''`,
-		d.now().Add(d.lease), "renewing the export runs")
+	now := d.now()
+	n, err := affected(d.w.ExecContext(ctx, `UPDATE export_runs SET lease_until = ?
+		WHERE owner = ? AND state = 'running' AND tick != '' AND lease_until > ?`,
+		formatTime(now.Add(d.lease)), d.instance, formatTime(now)))
+	if err != nil {
+		return 0, fmt.Errorf("renewing the export runs of instance %s: %w", d.instance, err)
+	}
+	return n, nil
 }
 
 // ReleaseTicks ends now the leases of the export runs this instance's

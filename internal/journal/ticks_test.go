@@ -386,3 +386,41 @@ func TestReleaseTicksOfEarlierProcess(t *testing.T) {
 		}
 	})
 }
+
+// TestEndedLeaseNotRenewed: a run whose lease ended (another instance saw
+// its process gone, or a new process of its name released it at start) is
+// not renewed by RenewTicks of a process of the same name: it stays
+// abandoned, for a take-over or the next tick, instead of holding every
+// later tick of its export back as "still going on" for ever.
+func TestEndedLeaseNotRenewed(t *testing.T) {
+	forBackends(t, func(t *testing.T) {
+		ctx := t.Context()
+		t0, clock, dbs := tickHandles(t, 3)
+		won := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) })
+		if len(won) != 1 {
+			t.Fatalf("%d instances won the tick, want exactly 1", len(won))
+		}
+		restarted := won[0] // the same instance name, a new process
+		other := dbs[0]
+		if other == restarted {
+			other = dbs[1]
+		}
+		run, ok, err := restarted.LastTick(ctx, "erp", "stock")
+		if !ok || err != nil {
+			t.Fatalf("LastTick = %v, %v", ok, err)
+		}
+		if ended, err := other.ExpireTick(ctx, run); !ended || err != nil {
+			t.Fatalf("ExpireTick = %v, %v; want the lease ended", ended, err)
+		}
+		clock.set(t0.Add(time.Second))
+		if n, err := restarted.RenewTicks(ctx); n != 0 || err != nil {
+			t.Fatalf("RenewTicks of a run whose lease ended = %d, %v; want 0", n, err)
+		}
+		next := t0.Add(time.Minute)
+		clock.set(next)
+		got, ok, err := other.ClaimTick(ctx, "erp", "stock", next)
+		if !ok || err != nil {
+			t.Fatalf("the next tick = %+v, %v, %v; want it won, not held back by the abandoned run", got, ok, err)
+		}
+	})
+}
