@@ -16,15 +16,17 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "bench: install ${missing[*]} for the baselines (their benchmarks are skipped otherwise)" >&2
   fi
 fi
-# The quick in-process comparisons run three times (their medians count);
+# The quick in-process comparisons and the validate command beside Miller
+# (a keep target within noise of its bound) run three times (their medians
+# count);
 # so do the inbox runs beside rclone and the bare loops, whose single runs
 # moved by a third between sittings on a 2-core machine, and the thousand
 # tenants; the other end-to-end and export benchmarks, which take minutes,
 # once.
-quick="./internal/portal/ ./internal/formats/"
+quick="./internal/portal/ ./internal/formats/ ./cmd/filebridge/"
 inboxes='BenchmarkSFTPInbox|BenchmarkSFTPRemote|BenchmarkLocalInboxFiles|BenchmarkTenants'
 go test -run '^$' -bench . -benchmem -count=3 -timeout 30m $quick | tee bench.out
-go test -run '^$' -bench . -skip "$inboxes" -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$') | tee -a bench.out
+go test -run '^$' -bench . -skip "$inboxes" -benchmem -count=1 -timeout 30m $(go list ./... | grep -v -e '/internal/portal$' -e '/internal/formats$' -e '/cmd/filebridge$') | tee -a bench.out
 go test -run '^$' -bench "$inboxes" -count=3 -timeout 30m ./e2e/ | tee -a bench.out
 
 # --- end to end (e2e): the built binary against the simulator, OpenSSH sshd
