@@ -352,6 +352,19 @@ func TestClaimQueriesUseTheTickIndex(t *testing.T) {
 	}
 }
 
+// oneRunOfThree has three instances claim one tick of erp/stock at t0 and
+// returns the one that won it: the tests then play a new process of that
+// instance's name.
+func oneRunOfThree(t *testing.T) (t0 time.Time, clock *fakeClock, dbs []*DB, won *DB) {
+	t.Helper()
+	t0, clock, dbs = tickHandles(t, 3)
+	winners := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(t.Context(), "erp", "stock", t0) })
+	if len(winners) != 1 {
+		t.Fatalf("%d instances won the tick, want exactly 1", len(winners))
+	}
+	return t0, clock, dbs, winners[0]
+}
+
 // TestReleaseTicksOfEarlierProcess: an instance killed during a run and
 // started again under the same name must not keep the run's lease alive
 // (RenewTicks renews by name): at start it releases the runs its name
@@ -359,12 +372,7 @@ func TestClaimQueriesUseTheTickIndex(t *testing.T) {
 func TestReleaseTicksOfEarlierProcess(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		t0, clock, dbs := tickHandles(t, 3)
-		won := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) })
-		if len(won) != 1 {
-			t.Fatalf("%d instances won the tick, want exactly 1", len(won))
-		}
-		restarted := won[0] // the same instance name, a new process
+		t0, clock, dbs, restarted := oneRunOfThree(t)
 		clock.set(t0.Add(time.Second))
 		if n, err := restarted.RenewTicks(ctx); n != 1 || err != nil {
 			t.Fatalf("RenewTicks = %d, %v; want the earlier process's run renewed, 1", n, err)
@@ -395,12 +403,7 @@ func TestReleaseTicksOfEarlierProcess(t *testing.T) {
 func TestEndedLeaseNotRenewed(t *testing.T) {
 	forBackends(t, func(t *testing.T) {
 		ctx := t.Context()
-		t0, clock, dbs := tickHandles(t, 3)
-		won := claimAll(t, dbs, func(d *DB) (ExportRun, bool, error) { return d.ClaimTick(ctx, "erp", "stock", t0) })
-		if len(won) != 1 {
-			t.Fatalf("%d instances won the tick, want exactly 1", len(won))
-		}
-		restarted := won[0] // the same instance name, a new process
+		t0, clock, dbs, restarted := oneRunOfThree(t)
 		other := dbs[0]
 		if other == restarted {
 			other = dbs[1]
