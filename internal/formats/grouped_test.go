@@ -76,24 +76,33 @@ func TestOrdersAnywhere(t *testing.T) {
 	}
 }
 
-// TestOrdersAnywhereSources reads orders apart from a workbook and from a
-// CSV file without header (its first data row is read with the header).
-func TestOrdersAnywhereSources(t *testing.T) {
-	head := []string{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}
-	rows := [][]string{
+// scatteredOrders is orders R1, R2 and R3 of two, two and one rows, the
+// rows of each not adjacent: the header, the rows, and the rows of a
+// workbook (the header first, numbers as text cells "#..."). R2's second
+// row is at warehouse location secondR2.
+func scatteredOrders(secondR2 string) (head []string, rows, wbRows [][]string) {
+	head = []string{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}
+	rows = [][]string{
 		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "2"},
 		{"R2", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "1"},
 		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "5"},
 		{"R3", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "1"},
-		{"R2", "4", "SUP-001", "2026-04-01T08:00:00Z", "C", "1"},
+		{"R2", secondR2, "SUP-001", "2026-04-01T08:00:00Z", "C", "1"},
 	}
+	wbRows = [][]string{head}
+	for _, r := range rows {
+		wbRows = append(wbRows, []string{r[0], "#" + r[1], r[2], r[3], r[4], "#" + r[5]})
+	}
+	return head, rows, wbRows
+}
+
+// TestOrdersAnywhereSources reads orders apart from a workbook and from a
+// CSV file without header (its first data row is read with the header).
+func TestOrdersAnywhereSources(t *testing.T) {
+	head, rows, wbRows := scatteredOrders("4")
 	var csvText strings.Builder
 	for _, r := range rows {
 		csvText.WriteString(strings.Join(r, ",") + "\n")
-	}
-	wbRows := [][]string{head}
-	for _, r := range rows {
-		wbRows = append(wbRows, []string{r[0], "#" + r[1], r[2], r[3], r[4], "#" + r[5]})
 	}
 	tests := []struct {
 		name string
@@ -158,14 +167,7 @@ func TestOrdersAnywhereFileProblem(t *testing.T) {
 // ends, a single-byte charset, a workbook, a fixed-width file whose
 // header records each pass must meet again, X12 and EDIFACT interchanges.
 func TestOrdersOpenedOnce(t *testing.T) {
-	head := []string{"orderNumber", "warehouseLocation", "supplierCode", "dueAt", "sku", "quantity"}
-	rows := [][]string{
-		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "2"},
-		{"R2", "3", "SUP-001", "2026-04-01T08:00:00Z", "A", "1"},
-		{"R1", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "5"},
-		{"R3", "3", "SUP-001", "2026-04-01T08:00:00Z", "B", "1"},
-		{"R2", "3", "SUP-001", "2026-04-01T08:00:00Z", "C", "1"},
-	}
+	head, rows, wbRows := scatteredOrders("3")
 	text := func(delim, eol string, withHead bool) string {
 		var b strings.Builder
 		if withHead {
@@ -175,10 +177,6 @@ func TestOrdersOpenedOnce(t *testing.T) {
 			b.WriteString(strings.Join(r, delim) + eol)
 		}
 		return b.String()
-	}
-	wbRows := [][]string{head}
-	for _, r := range rows {
-		wbRows = append(wbRows, []string{r[0], "#" + r[1], r[2], r[3], r[4], "#" + r[5]})
 	}
 	testdata := func(dir, name string) []byte {
 		b, err := os.ReadFile(filepath.Join("testdata", dir, name))
