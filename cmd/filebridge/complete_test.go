@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
 
 var completionsOnce sync.Once
@@ -16,21 +14,13 @@ var completionsOnce sync.Once
 func complete(t *testing.T, args ...string) []string {
 	t.Helper()
 	completionsOnce.Do(func() { addCompletions(rootCmd) })
-	// The tree is global: flags set by an earlier request keep their value.
-	walk(rootCmd, func(c *cobra.Command) {
-		for _, name := range []string{"config", "force", "inbox", "outbox"} {
-			if f := c.Flags().Lookup(name); f != nil {
-				_ = f.Value.Set(f.DefValue)
-				f.Changed = false
-			}
-		}
-	})
+	resetTree(rootCmd)
 	var out bytes.Buffer
 	rootCmd.SetOut(&out)
 	rootCmd.SetErr(&bytes.Buffer{})
 	rootCmd.SetArgs(append([]string{"__complete"}, args...))
 	t.Cleanup(func() { rootCmd.SetArgs(nil); rootCmd.SetOut(nil); rootCmd.SetErr(nil) })
-	if err := rootCmd.Execute(); err != nil {
+	if err := rootCmd.ExecuteContext(t.Context()); err != nil {
 		t.Fatalf("__complete %q: %v", args, err)
 	}
 	var got []string

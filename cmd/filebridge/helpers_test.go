@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"filebridge/internal/portalsim"
 	"filebridge/internal/testkit"
@@ -19,6 +20,7 @@ import (
 // error; exitCode(err) is the status main would exit with.
 func execute(t *testing.T, cmd *cobra.Command, withStderr bool, args ...string) (*bytes.Buffer, error) {
 	t.Helper()
+	resetTree(cmd.Root())
 	var out bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(io.Discard)
@@ -27,6 +29,26 @@ func execute(t *testing.T, cmd *cobra.Command, withStderr bool, args ...string) 
 	}
 	cmd.SetArgs(args)
 	return &out, cmd.ExecuteContext(t.Context())
+}
+
+// resetTree sets every flag of root's commands back to its default and
+// drops the context an earlier run left on them: the command tree is
+// global, so a flag an earlier run set (--version, --force) would still be
+// set in the next, and cobra hands a command the caller's context only
+// when it has none, so a command would keep the first test's context, done
+// once that test ended.
+func resetTree(root *cobra.Command) {
+	walk(root, func(c *cobra.Command) {
+		c.SetContext(nil)
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if sv, ok := f.Value.(pflag.SliceValue); ok {
+				_ = sv.Replace(nil)
+			} else {
+				_ = f.Value.Set(f.DefValue)
+			}
+			f.Changed = false
+		})
+	})
 }
 
 // runCmd returns the standard output of cmd run with args, its error
