@@ -55,12 +55,10 @@ type decoder struct {
 	issues   []Issue
 
 	// seen holds the key of every master-data document read so far (SKU NUL
-	// code for packagings) with the row it first appeared on: keys of up to
-	// shortKeyLen bytes in seenShort, the others in seen.
-	seen      map[string]int32
-	seenShort map[shortKey]int32
-	groups    *grouper
-	t         target // the documents of the current row (kept here: no allocation per row)
+	// code for packagings) with the row it first appeared on.
+	seen   keySet
+	groups *grouper
+	t      target // the documents of the current row (kept here: no allocation per row)
 }
 
 // firstRow is a row read before the row loop starts (the first data row of
@@ -113,7 +111,6 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	sum.Type = dt
 	d := newDecoder(ctx, src, name, opts, dt, header, sum, fn)
 	if !dt.Grouped {
-		d.seen, d.seenShort = map[string]int32{}, map[shortKey]int32{}
 		fp, err := d.readRows(first)
 		if err != nil {
 			return d.sum, err

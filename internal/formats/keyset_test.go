@@ -1,0 +1,99 @@
+package formats
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestUniqueKeyOrders checks the duplicate messages of files whose keys
+// come in ascending order, out of order, and both: a duplicate of a key of
+// the sorted run, of a key kept out of order (short and long), and keys
+// that are prefixes of one another.
+func TestUniqueKeyOrders(t *testing.T) {
+	long := strings.Repeat("L", shortKeyLen) // with one more byte: kept in a string map
+	tests := []struct {
+		name string
+		keys []string
+		// dups maps a row's index in keys to the line its key first
+		// appeared on.
+		dups map[int]int
+	}{
+		{"ascending", []string{"A", "B", "C", "D"}, nil},
+		{"ascending then a run key again", []string{"A", "B", "C", "B", "D", "A"}, map[int]int{3: 3, 5: 2}},
+		{"descending", []string{"D", "C", "B", "A", "C"}, map[int]int{4: 3}},
+		{"out of order then again", []string{"M", "N", "B", "Z", "B", "N"}, map[int]int{4: 4, 5: 3}},
+		{"prefixes", []string{"AB", "A", "AB0", "AB", "A", "AB00", "AB0"}, map[int]int{3: 2, 4: 3, 6: 4}},
+		{"long keys", []string{long + "2", long + "1", long + "3", long + "1", long + "2", long}, map[int]int{3: 3, 4: 2}},
+		{"same key in a row", []string{"A", "A", "A"}, map[int]int{1: 2, 2: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(skuHead + "\n")
+			for _, k := range tt.keys {
+				fmt.Fprintf(&b, "%s,Chair,4006381333931,1,45,50,90,6.5,7.2,89.90,SUP-001\n", k)
+			}
+			res := decodeBytes(t, "S.csv", []byte(b.String()), Options{Edition: B, Type: "skus"})
+			if res.err != nil || len(res.docs) != len(tt.keys) {
+				t.Fatalf("%d docs, %v", len(res.docs), res.err)
+			}
+			for i, d := range res.docs {
+				want := ""
+				if first, ok := tt.dups[i]; ok {
+					want = fmt.Sprintf("SKU %q already appears on line %d: each one may appear only once in a file", d.Key, first)
+				}
+				got := ""
+				for _, is := range d.Issues {
+					if is.Column == "sku" {
+						got = is.Message
+					}
+				}
+				if got != want {
+					t.Errorf("line %d (%q): issue %q, want %q", i+2, d.Key, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestUniqueKeysMemory checks what the duplicate check holds per key of a
+// file sorted by SKU, as exports often are: the keys end to end with their
+// end offset and row, under 30 bytes a key, where a map of them held 40 or more (its tables just split at this count).
+func TestUniqueKeysMemory(t *testing.T) {
+	const n = 240_000
+	var b strings.Builder
+	b.WriteString(skuHead + "\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "SKU%08d,Chair,4006381333931,1,45,50,90,6.5,7.2,89.90,SUP-001\n", i)
+	}
+	data := []byte(b.String())
+	var first, last uint64
+	docs := 0
+	live := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	_, err := Decode(context.Background(), strings.NewReader(b.String()), int64(len(data)), "S.csv", Options{Edition: B, Type: "skus"}, func(d Doc) error {
+		docs++
+		switch docs {
+		case 1:
+			first = live()
+		case n:
+			last = live()
+		}
+		return nil
+	})
+	if err != nil || docs != n {
+		t.Fatalf("%d docs: %v", docs, err)
+	}
+	perKey := float64(int64(last)-int64(first)) / n
+	t.Logf("%.1f bytes held per key", perKey)
+	if perKey > 30 {
+		t.Errorf("%.1f bytes held per key, want at most 30", perKey)
+	}
+}
