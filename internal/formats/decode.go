@@ -273,6 +273,16 @@ func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
 // is set, a row with a problem of its own with it (re), up to the end of the
 // rows: io.EOF, or a problem that ends the file, which it returns.
 func eachRow(ctx context.Context, src rowSource, file string, first *firstRow, fn func(row int, cells []string, re *rowError) error) (*fileProblem, error) {
+	next := func() (int, []string, error) { return readRow(src) }
+	if _, ok := src.(*csvSource); ok {
+		if first != nil {
+			// Its cells are the CSV reader's, which reading ahead reuses.
+			first = &firstRow{first.row, slices.Clone(first.cells), first.err}
+		}
+		a := startReadAhead(src)
+		defer a.close()
+		next = a.next
+	}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -286,7 +296,7 @@ func eachRow(ctx context.Context, src rowSource, file string, first *firstRow, f
 			row, cells, err = first.row, first.cells, first.err
 			first = nil
 		} else {
-			row, cells, err = readRow(src)
+			row, cells, err = next()
 		}
 		var re *rowError
 		var fp *fileProblem
