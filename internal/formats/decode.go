@@ -413,7 +413,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		if warn != "" {
 			d.warnAt(fi, s, warn)
 		}
-		if w := (warnedValue{fi, s}); !d.warned[w] {
+		if w := (warnedValue{fi, s}); len(d.lay.fields[fi].Undocumented) > 0 && !d.warned[w] {
 			if msg := undocumentedMessage(&d.lay.fields[fi], s); msg != "" {
 				if d.warned == nil {
 					d.warned = map[warnedValue]bool{}
