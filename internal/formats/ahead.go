@@ -46,7 +46,7 @@ func startReadAhead(src rowSource) *readAhead {
 		done: make(chan struct{}),
 	}
 	for range aheadBatches {
-		a.free <- &aheadBatch{rows: make([]aheadRow, 0, aheadRows)}
+		a.free <- new(aheadBatch) // grown by the rows of a file, not more
 	}
 	go a.read(src)
 	return a

@@ -13,8 +13,8 @@ import (
 // access, about half the memory of a map entry (on a million sorted SKUs
 // the map's lookups were a fifth of the command's CPU time and its entries
 // most of its peak memory; see BenchmarkValidateSKUs1M). The run is held in
-// chunks of runChunk bytes or values, which never move: growing one slice
-// left its old arrays to the collector, ten more MiB at the peak. A key not
+// chunks of at most runChunk bytes or values: growing one slice left its
+// large old arrays to the collector, ten more MiB at the peak. A key not
 // above the run's last one is looked up in the run by binary search and
 // kept in a map: every key in the maps is below the run's last key, so a key
 // above it is new without a look at either.
@@ -28,13 +28,16 @@ type keySet struct {
 	rows chunked[int32]
 
 	// The keys out of order (or too long for a chunk): those of up to
-	// shortKeyLen bytes in short, the others in long.
+	// tinyKeyLen bytes in tiny, of up to shortKeyLen in short, the others
+	// in long.
+	tiny  map[tinyKey]int32
 	short map[shortKey]int32
 	long  map[string]int32
 }
 
 // runChunk is the size of a chunk of the run, in bytes of keys or in values
-// of ends and rows.
+// of ends and rows. A chunk grows as a slice up to it, so that a small
+// file's run stays small.
 const runChunk = 1 << 16
 
 // add returns the row a key first appeared on (dup true), or records the
@@ -48,16 +51,11 @@ func (s *keySet) add(key string, row int32) (first int32, dup bool) {
 	} else if i := sort.Search(n, func(i int) bool { return string(s.key(i)) >= key }); i < n && string(s.key(i)) == key {
 		return s.rows.at(i), true
 	}
-	if len(key) <= shortKeyLen {
-		k := shortKey{n: uint8(len(key))}
-		copy(k.b[:], key)
-		if first, dup = s.short[k]; !dup {
-			if s.short == nil {
-				s.short = map[shortKey]int32{}
-			}
-			s.short[k] = row
-		}
-		return first, dup
+	switch {
+	case len(key) <= tinyKeyLen:
+		return addTo(&s.tiny, newTinyKey(key), row)
+	case len(key) <= shortKeyLen:
+		return addTo(&s.short, newShortKey(key), row)
 	}
 	if first, dup = s.long[key]; !dup {
 		if s.long == nil {
@@ -76,7 +74,7 @@ func (s *keySet) append(key string, row int32) bool {
 		if uint64(len(s.keys)+1)*runChunk > math.MaxUint32 {
 			return false
 		}
-		s.keys = append(s.keys, make([]byte, 0, runChunk))
+		s.keys = append(s.keys, nil)
 	}
 	last := &s.keys[len(s.keys)-1]
 	*last = append(*last, key...)
@@ -104,7 +102,7 @@ type chunked[T any] struct {
 
 func (c *chunked[T]) add(v T) {
 	if c.n%runChunk == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, runChunk))
+		c.chunks = append(c.chunks, nil)
 	}
 	c.chunks[c.n/runChunk] = append(c.chunks[c.n/runChunk], v)
 	c.n++
@@ -112,14 +110,48 @@ func (c *chunked[T]) add(v T) {
 
 func (c *chunked[T]) at(i int) T { return c.chunks[i/runChunk][i%runChunk] }
 
-// shortKeyLen is the longest key held in a shortKey: SKUs and codes.
-const shortKeyLen = 15
+// tinyKeyLen and shortKeyLen are the longest keys held in a tinyKey and a
+// shortKey: SKUs and codes.
+const (
+	tinyKeyLen  = 11
+	shortKeyLen = 15
+)
 
 // shortKey is a key of up to shortKeyLen bytes, by value: a map of them
 // holds no pointers, so the collector never scans it, and needs no string
 // per key. On a million shuffled SKUs it halves the peak memory of
 // validation and saves a third of its CPU time against a map[string]int32.
-type shortKey struct {
-	n uint8
-	b [shortKeyLen]byte
+// A tinyKey is one of up to tinyKeyLen bytes: with its row it fills 16
+// bytes, where a shortKey's entry takes 20.
+type (
+	shortKey struct {
+		n uint8
+		b [shortKeyLen]byte
+	}
+	tinyKey struct {
+		n uint8
+		b [tinyKeyLen]byte
+	}
+)
+
+func newTinyKey(key string) (k tinyKey) {
+	k.n = uint8(copy(k.b[:], key))
+	return k
+}
+
+func newShortKey(key string) (k shortKey) {
+	k.n = uint8(copy(k.b[:], key))
+	return k
+}
+
+// addTo is keySet.add for a map of keys by value, which it makes on its
+// first key.
+func addTo[K comparable](m *map[K]int32, k K, row int32) (first int32, dup bool) {
+	if first, dup = (*m)[k]; !dup {
+		if *m == nil {
+			*m = map[K]int32{}
+		}
+		(*m)[k] = row
+	}
+	return first, dup
 }

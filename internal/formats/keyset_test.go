@@ -3,6 +3,7 @@ package formats
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -28,6 +29,8 @@ func TestUniqueKeyOrders(t *testing.T) {
 		{"prefixes", []string{"AB", "A", "AB0", "AB", "A", "AB00", "AB0"}, map[int]int{3: 2, 4: 3, 6: 4}},
 		{"long keys", []string{long + "2", long + "1", long + "3", long + "1", long + "2", long}, map[int]int{3: 3, 4: 2}},
 		{"same key in a row", []string{"A", "A", "A"}, map[int]int{1: 2, 2: 2}},
+		{"around tinyKeyLen", []string{"Z", strings.Repeat("T", tinyKeyLen+1), strings.Repeat("T", tinyKeyLen), strings.Repeat("T", tinyKeyLen-1),
+			strings.Repeat("T", tinyKeyLen), strings.Repeat("T", tinyKeyLen+1), strings.Repeat("T", tinyKeyLen-1)}, map[int]int{4: 4, 5: 3, 6: 5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,10 +67,40 @@ func TestUniqueKeyOrders(t *testing.T) {
 // end offset and row, under 24 bytes a key, where a map of them held 44
 // (its tables had just split at this count).
 func TestUniqueKeysMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		shuffle bool
+		most    float64
+	}{
+		{"sorted", false, 24},
+		// Keys in no order are held in a map, 16 bytes an entry for an
+		// 11-byte SKU, where a map of 15-byte keys held 20.
+		{"shuffled", true, 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			perKey := keyMemory(t, tc.shuffle)
+			t.Logf("%.1f bytes held per key", perKey)
+			if perKey > tc.most {
+				t.Errorf("%.1f bytes held per key, want at most %v", perKey, tc.most)
+			}
+		})
+	}
+}
+
+// keyMemory decodes a file of 11-byte SKUs, in order or not, and returns
+// the bytes of heap that the rows left held, per row.
+func keyMemory(t *testing.T, shuffle bool) float64 {
 	const n = 240_000
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if shuffle {
+		rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+	}
 	var b strings.Builder
 	b.WriteString(skuHead + "\n")
-	for i := 0; i < n; i++ {
+	for _, i := range order {
 		fmt.Fprintf(&b, "SKU%08d,Chair,4006381333931,1,45,50,90,6.5,7.2,89.90,SUP-001\n", i)
 	}
 	data := []byte(b.String())
@@ -92,11 +125,7 @@ func TestUniqueKeysMemory(t *testing.T) {
 	if err != nil || docs != n {
 		t.Fatalf("%d docs: %v", docs, err)
 	}
-	perKey := float64(int64(last)-int64(first)) / n
-	t.Logf("%.1f bytes held per key", perKey)
-	if perKey > 24 {
-		t.Errorf("%.1f bytes held per key, want at most 24", perKey)
-	}
+	return float64(int64(last)-int64(first)) / n
 }
 
 // TestKeySetChunks adds ascending keys of many lengths, over several
