@@ -118,6 +118,11 @@ func bindPath(r root, path []string, col string) setter {
 	if put == nil {
 		return nil
 	}
+	if len(steps) == 1 && !steps[0].ptr && !steps[0].key.IsValid() {
+		// A field of the document itself: most of them.
+		i := steps[0].index
+		return func(t *target, v *value) { put(r.of(t).Field(i), v) }
+	}
 	return func(t *target, v *value) {
 		fv := r.of(t)
 		for _, s := range steps {

@@ -55,12 +55,10 @@ type decoder struct {
 	issues   []Issue
 
 	// seen holds the key of every master-data document read so far (SKU NUL
-	// code for packagings) with the row it first appeared on: keys of up to
-	// shortKeyLen bytes in seenShort, the others in seen.
-	seen      map[string]int32
-	seenShort map[shortKey]int32
-	groups    *grouper
-	t         target // the documents of the current row (kept here: no allocation per row)
+	// code for packagings) with the row it first appeared on.
+	seen   keySet
+	groups *grouper
+	t      target // the documents of the current row (kept here: no allocation per row)
 }
 
 // firstRow is a row read before the row loop starts (the first data row of
@@ -113,7 +111,6 @@ func decode(ctx context.Context, r io.ReaderAt, size int64, name string, opts Op
 	sum.Type = dt
 	d := newDecoder(ctx, src, name, opts, dt, header, sum, fn)
 	if !dt.Grouped {
-		d.seen, d.seenShort = map[string]int32{}, map[shortKey]int32{}
 		fp, err := d.readRows(first)
 		if err != nil {
 			return d.sum, err
@@ -276,6 +273,16 @@ func (d *decoder) readRows(first *firstRow) (*fileProblem, error) {
 // is set, a row with a problem of its own with it (re), up to the end of the
 // rows: io.EOF, or a problem that ends the file, which it returns.
 func eachRow(ctx context.Context, src rowSource, file string, first *firstRow, fn func(row int, cells []string, re *rowError) error) (*fileProblem, error) {
+	next := func() (int, []string, error) { return readRow(src) }
+	if _, ok := src.(*csvSource); ok {
+		if first != nil {
+			// Its cells are the CSV reader's, which reading ahead reuses.
+			first = &firstRow{first.row, slices.Clone(first.cells), first.err}
+		}
+		a := startReadAhead(src)
+		defer a.close()
+		next = a.next
+	}
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -289,7 +296,7 @@ func eachRow(ctx context.Context, src rowSource, file string, first *firstRow, f
 			row, cells, err = first.row, first.cells, first.err
 			first = nil
 		} else {
-			row, cells, err = readRow(src)
+			row, cells, err = next()
 		}
 		var re *rowError
 		var fp *fileProblem
@@ -406,7 +413,7 @@ func (d *decoder) doRow(row int, cells []string, re *rowError) error {
 		if warn != "" {
 			d.warnAt(fi, s, warn)
 		}
-		if w := (warnedValue{fi, s}); !d.warned[w] {
+		if w := (warnedValue{fi, s}); len(d.lay.fields[fi].Undocumented) > 0 && !d.warned[w] {
 			if msg := undocumentedMessage(&d.lay.fields[fi], s); msg != "" {
 				if d.warned == nil {
 					d.warned = map[warnedValue]bool{}
