@@ -238,8 +238,4 @@ func canceled(ctx context.Context, doing func() string) error {
 	return fmt.Errorf("%s: %w", doing(), context.Cause(ctx))
 }
 
-func asError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
-}
+func asError(err error) (*Error, bool) { return errors.AsType[*Error](err) }

@@ -11,11 +11,11 @@ import (
 // create BenchmarkCreates compares it with (rawCreate), on the same
 // simulator: both counts hold the simulator's and net/http's allocations,
 // so the difference is the client's own (key locks, limiter, retry loop,
-// body encoding, reading the answer's id). Reading the answer in one pass
-// and sharing the headers' values took it from 40 to 28. (Not built with
-// the race detector, which allocates for itself.)
+// body encoding, reading the answer's id). Reading the answer in one
+// pass, sharing the headers' values and errors.AsType took it from 40 to
+// 27. (Not built with the race detector, which allocates for itself.)
 func TestCreateAllocs(t *testing.T) {
-	const maxExtra = 30
+	const maxExtra = 29
 	ctx := context.Background()
 	c := benchClient(t, benchSim(t), 1)
 	hc, url := rawClient(t, 1), benchSim(t).URL+"/api/connections"
