@@ -104,6 +104,10 @@ type wInt int64
 
 // UnmarshalJSON reads a number, a numeric string or null.
 func (n *wInt) UnmarshalJSON(b []byte) error {
+	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		*n = wInt(v) // a plain integer, read without a copy
+		return nil
+	}
 	s, ok, err := jsonText(b)
 	if err != nil || !ok {
 		return err
@@ -243,8 +247,10 @@ func (d *docID) read(r io.Reader, _ int64) error {
 }
 
 // members reads the members of the object dec has just entered, up to its
-// end.
+// end. The text of "@id" is only read when there is no "id".
 func (d *docID) members(dec *jsontext.Decoder) error {
+	var buf [64]byte
+	var iri []byte // the last "@id" string, quoted
 	for dec.PeekKind() != '}' {
 		name, err := dec.ReadToken()
 		if err != nil {
@@ -267,15 +273,21 @@ func (d *docID) members(dec *jsontext.Decoder) error {
 				return fmt.Errorf("reading the document's id: %w", err)
 			}
 		case v.Kind() == '"':
-			if d.AtID, _, err = jsonText(v); err != nil {
-				return fmt.Errorf("reading the document's @id: %w", err)
-			}
+			iri = append(buf[:0], v...)
 		case v.Kind() != 'n':
 			return fmt.Errorf("reading the document's @id: want a string, not %s", v)
 		}
 	}
-	_, err := dec.ReadToken()
-	return err
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if iri != nil && d.ID == 0 {
+		var err error
+		if d.AtID, _, err = jsonText(bytes.Clone(iri)); err != nil { // buf stays on the stack
+			return fmt.Errorf("reading the document's @id: %w", err)
+		}
+	}
+	return nil
 }
 
 func (d docID) id() int64 {
