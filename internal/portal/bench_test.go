@@ -48,14 +48,34 @@ func runCreates(b *testing.B, conc int, create func(code string) error) {
 }
 
 // benchSim serves a fresh Edition B simulator on 127.0.0.1.
-func benchSim(b *testing.B) *httptest.Server {
+func benchSim(tb testing.TB) *httptest.Server {
 	sim, err := portalsim.New(portalsim.Options{Edition: portalsim.EditionB, Seed: 1})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	srv := httptest.NewServer(sim.Handler())
-	b.Cleanup(srv.Close)
+	tb.Cleanup(srv.Close)
 	return srv
+}
+
+// benchClient is the compared client of srv, at concurrency conc.
+func benchClient(tb testing.TB, srv *httptest.Server, conc int) *portal.Client {
+	c, err := portal.New(portal.Config{Edition: model.EditionB, BaseURL: srv.URL + "/api", Company: 42,
+		Token: "demo-token", Concurrency: conc, Timeout: 30 * time.Second, RetryMaxWait: 2 * time.Minute,
+		MaxRetries: 8, ItemsPerPage: 1000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(c.Close)
+	return c
+}
+
+// rawClient is the compared bare net/http client, at concurrency conc.
+func rawClient(tb testing.TB, conc int) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = conc
+	tb.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Transport: tr}
 }
 
 // BenchmarkCreates compares the client's creates with a bare net/http loop
@@ -65,14 +85,7 @@ func BenchmarkCreates(b *testing.B) {
 	concs := []int{1, 8, 32}
 	for _, conc := range concs {
 		b.Run(fmt.Sprintf("client/c%d", conc), func(b *testing.B) {
-			srv := benchSim(b)
-			c, err := portal.New(portal.Config{Edition: model.EditionB, BaseURL: srv.URL + "/api", Company: 42,
-				Token: "demo-token", Concurrency: conc, Timeout: 30 * time.Second, RetryMaxWait: 2 * time.Minute,
-				MaxRetries: 8, ItemsPerPage: 1000})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer c.Close()
+			c := benchClient(b, benchSim(b), conc)
 			runCreates(b, conc, func(code string) error {
 				_, err := c.CreatePartner(ctx, benchPartner(code))
 				return err
@@ -81,32 +94,31 @@ func BenchmarkCreates(b *testing.B) {
 	}
 	for _, conc := range concs {
 		b.Run(fmt.Sprintf("raw/c%d", conc), func(b *testing.B) {
-			srv := benchSim(b)
-			tr := http.DefaultTransport.(*http.Transport).Clone()
-			tr.MaxIdleConnsPerHost = conc
-			hc := &http.Client{Transport: tr}
-			defer tr.CloseIdleConnections()
-			url := srv.URL + "/api/connections"
-			runCreates(b, conc, func(code string) error {
-				body := []byte(`{"company":42,"code":"` + code + `","name":"Bench partner","relationship":"Manufacturer","countryCode":"FR","city":"Lyon"}` + "\n")
-				req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-				if err != nil {
-					return err
-				}
-				req.Header.Set("Authorization", "Bearer demo-token")
-				req.Header.Set("Accept", "application/ld+json")
-				req.Header.Set("Content-Type", "application/json")
-				resp, err := hc.Do(req)
-				if err != nil {
-					return err
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				_ = resp.Body.Close()
-				if resp.StatusCode/100 != 2 {
-					return fmt.Errorf("status %d", resp.StatusCode)
-				}
-				return nil
-			})
+			hc, url := rawClient(b, conc), benchSim(b).URL+"/api/connections"
+			runCreates(b, conc, func(code string) error { return rawCreate(ctx, hc, url, code) })
 		})
 	}
+}
+
+// rawCreate is the bare net/http create the client is compared with: the
+// client's body and headers, the answer read and its status checked.
+func rawCreate(ctx context.Context, hc *http.Client, url, code string) error {
+	body := []byte(`{"company":42,"code":"` + code + `","name":"Bench partner","relationship":"Manufacturer","countryCode":"FR","city":"Lyon"}` + "\n")
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer demo-token")
+	req.Header.Set("Accept", "application/ld+json")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	return nil
 }

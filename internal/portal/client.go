@@ -10,6 +10,7 @@
 package portal
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,14 +82,18 @@ type Client struct {
 	ownHC   bool // hc is the client's own: Close releases its connections
 	log     *slog.Logger
 	lim     *limiter // adaptive bound of the requests in flight
-	auth    string   // "Bearer " + token
-	ua      string
 	refs    *refCache
 	created keyLocks    // creates of one key, one at a time
 	ignored atomic.Bool // the deployment ignores code[] on variants
 	// whReading is how the portal reads an Edition B warehouseLocation,
 	// once a create told (see warehouseIDs).
 	whReading atomic.Int32
+
+	// Every request's URL prefix (base.String()) and header values,
+	// shared (a transport only reads them; http.Client copies them for a
+	// redirect): Authorization ("Bearer " + token) and User-Agent.
+	baseURL string
+	hdr     struct{ auth, ua []string }
 }
 
 // New checks cfg and returns a client. Configuration errors say what is
@@ -158,16 +163,14 @@ func New(cfg Config) (*Client, error) {
 		hc:    cfg.HTTPClient,
 		log:   cfg.Logger,
 		lim:   newLimiter(cfg.Concurrency, cfg.Now),
-		auth:  "Bearer " + strings.TrimSpace(cfg.Token),
-		ua:    cfg.UserAgent,
 		refs:  newRefCache(cfg.Now),
 		wire:  wireTables[cfg.Edition],
 	}
+	c.baseURL = base.String()
+	c.hdr.auth = []string{"Bearer " + strings.TrimSpace(cfg.Token)}
+	c.hdr.ua = []string{cmp.Or(cfg.UserAgent, "filebridge")}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)
-	}
-	if c.ua == "" {
-		c.ua = "filebridge"
 	}
 	if c.hc == nil {
 		c.hc, c.ownHC = &http.Client{Transport: newTransport(cfg.Concurrency)}, true
@@ -215,7 +218,7 @@ func (c *Client) IRI(r Resource, id int64) string {
 }
 
 func (c *Client) url(path string, q url.Values) string {
-	u := c.base.String() + path
+	u := c.baseURL + path
 	if len(q) > 0 {
 		u += "?" + q.Encode()
 	}
@@ -230,13 +233,9 @@ func (c *Client) serves(r Resource, what string) error {
 	return &Error{Class: Invalid, Message: fmt.Sprintf("%s exist only in Edition B; this portal is Edition %s", what, c.cfg.Edition)}
 }
 
-// canceled wraps the caller's context error.
-func canceled(ctx context.Context, doing string) error {
-	return fmt.Errorf("%s: %w", doing, context.Cause(ctx))
+// canceled wraps the caller's context error in what the call was doing.
+func canceled(ctx context.Context, doing func() string) error {
+	return fmt.Errorf("%s: %w", doing(), context.Cause(ctx))
 }
 
-func asError(err error) (*Error, bool) {
-	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
-}
+func asError(err error) (*Error, bool) { return errors.AsType[*Error](err) }

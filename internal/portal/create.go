@@ -56,7 +56,7 @@ func (c *Client) post(ctx context.Context, op createOp) (Outcome, error) {
 		settled *Outcome // found by key after an unknown outcome
 	)
 	err = c.send(ctx, request{method: http.MethodPost, path: c.paths[op.res], body: buf.Bytes(), out: &cr,
-		doing: fmt.Sprintf("creating %s %q", op.what, op.key),
+		doing: func() string { return fmt.Sprintf("creating %s %q", op.what, op.key) },
 		unknown: func(ctx context.Context, e *Error) (bool, error) {
 			if op.key == "" || op.find == nil {
 				e.Message = fmt.Sprintf("no answer after sending %s without a key: it may have been created; check the portal before sending it again (%s)", op.what, e.Message)

@@ -137,14 +137,9 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, q url.Value
 	defer cancel()
 	// WroteRequest fires once the whole request went out: after that, a
 	// failure leaves the outcome unknown.
-	var written atomic.Bool
-	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
-		WroteRequest: func(i httptrace.WroteRequestInfo) {
-			if i.Err == nil {
-				written.Store(true)
-			}
-		},
-	})
+	w := new(wroteTrace)
+	w.trace.WroteRequest = w.wrote
+	actx = httptrace.WithClientTrace(actx, &w.trace)
 	// A *bytes.Reader lets the transport send headers and body in one write.
 	var rd io.Reader
 	if body != nil {
@@ -154,11 +149,11 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, q url.Value
 	if err != nil {
 		return nil, nil, &sendError{err: fmt.Errorf("building request: %w", err), callerDone: true}
 	}
-	req.Header["Authorization"] = []string{c.auth}
-	req.Header["Accept"] = []string{"application/ld+json"}
-	req.Header["User-Agent"] = []string{c.ua}
+	req.Header["Authorization"] = c.hdr.auth
+	req.Header["Accept"] = hdrAccept
+	req.Header["User-Agent"] = c.hdr.ua
 	if body != nil {
-		req.Header["Content-Type"] = []string{"application/json"}
+		req.Header["Content-Type"] = hdrJSON
 	}
 	var start time.Time
 	debug := c.log.Enabled(ctx, slog.LevelDebug)
@@ -167,7 +162,7 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, q url.Value
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, nil, c.sendFailure(ctx, err, written.Load())
+		return nil, nil, c.sendFailure(ctx, err, w.written.Load())
 	}
 	defer drainClose(resp.Body)
 	if debug {
@@ -177,8 +172,8 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, q url.Value
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if out != nil {
 			var err error
-			if rb, ok := out.(*rawBody); ok {
-				err = rb.read(resp.Body, resp.ContentLength)
+			if br, ok := out.(bodyReader); ok {
+				err = br.read(resp.Body, resp.ContentLength)
 			} else {
 				err = decodeBody(resp.Body, out)
 			}
@@ -192,6 +187,25 @@ func (c *Client) roundTrip(ctx context.Context, method, path string, q url.Value
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return resp, b, nil
 }
+
+// wroteTrace tells whether the whole request went out.
+type wroteTrace struct {
+	trace   httptrace.ClientTrace
+	written atomic.Bool
+}
+
+func (w *wroteTrace) wrote(i httptrace.WroteRequestInfo) {
+	if i.Err == nil {
+		w.written.Store(true)
+	}
+}
+
+// The values of the Accept and Content-Type headers, shared as the
+// Client's hdr.
+var (
+	hdrAccept = []string{"application/ld+json"}
+	hdrJSON   = []string{"application/json"}
+)
 
 // sendFailure describes a failed round trip without the URL (which
 // carries codes in its query) and without any header.
@@ -214,8 +228,13 @@ func (c *Client) sendFailure(ctx context.Context, err error, written bool) *send
 	return se
 }
 
-// decodeBody reads a success body into out (a create's answer into a
-// docID, for the new id).
+// bodyReader is an out of its own reading of a success body (rawBody,
+// docID); size is the announced length, -1 unknown.
+type bodyReader interface {
+	read(r io.Reader, size int64) error
+}
+
+// decodeBody reads a success body into out (a page).
 func decodeBody(r io.Reader, out any) error {
 	buf := bufPool.Get().(*bytes.Buffer)
 	defer releaseBody(buf)
@@ -250,9 +269,9 @@ func failure(method, path string, resp *http.Response, body []byte, err error) *
 type request struct {
 	method, path string
 	query        url.Values
-	body         []byte // JSON; nil for a GET
-	out          any    // decoded from a 2xx body when not nil
-	doing        string // what the call does, for a cancellation: "reading /x"
+	body         []byte        // JSON; nil for a GET
+	out          any           // decoded from a 2xx body when not nil
+	doing        func() string // what the call does, for a cancellation: "reading /x"
 	// unknown, when not nil, runs after an attempt whose outcome is
 	// unknown (it may have been processed) and before any resend: stop
 	// ends the loop with err (nil: the call took effect after all).
@@ -293,7 +312,8 @@ func (c *Client) send(ctx context.Context, r request) error {
 // get reads a resource; a GET changes nothing, so every transient failure
 // is sent again.
 func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
-	return c.send(ctx, request{method: http.MethodGet, path: path, query: q, out: out, doing: "reading " + path})
+	return c.send(ctx, request{method: http.MethodGet, path: path, query: q, out: out,
+		doing: func() string { return "reading " + path }})
 }
 
 // wait sleeps before retry number attempt+1: capped exponential backoff

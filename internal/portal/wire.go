@@ -3,11 +3,16 @@ package portal
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"filebridge/internal/model"
 )
@@ -99,6 +104,10 @@ type wInt int64
 
 // UnmarshalJSON reads a number, a numeric string or null.
 func (n *wInt) UnmarshalJSON(b []byte) error {
+	if v, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		*n = wInt(v) // a plain integer, read without a copy
+		return nil
+	}
 	s, ok, err := jsonText(b)
 	if err != nil || !ok {
 		return err
@@ -196,6 +205,89 @@ func iriID(iri string) int64 {
 type docID struct {
 	AtID string `json:"@id"`
 	ID   wInt   `json:"id"`
+}
+
+// idDecoders recycle the decoders of create responses; a decoder back in
+// the pool reads noBody, not the last response.
+var (
+	idDecoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+	noBody     = strings.NewReader("")
+)
+
+// read reads a create's answer for its identity in one pass that skips
+// every other member, as strictly as json.Unmarshal into a docID reads it:
+// malformed JSON, a document that is not an object (null reads as none),
+// an "@id" that is no string or anything after the document is an error;
+// names match case-insensitively, the last of a repeated one wins. (Unmarshal
+// scans the whole answer twice, a create's largest cost in the client.)
+func (d *docID) read(r io.Reader, _ int64) error {
+	dec := idDecoders.Get().(*jsontext.Decoder)
+	defer idDecoders.Put(dec)
+	defer dec.Reset(noBody)
+	dec.Reset(r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	switch tok, err := dec.ReadToken(); {
+	case err != nil:
+		return fmt.Errorf("reading the document: %w", err)
+	case tok.Kind() == 'n':
+	case tok.Kind() != '{':
+		return fmt.Errorf("reading the document: want an object, not %s", tok.Kind())
+	default:
+		if err := d.members(dec); err != nil {
+			return err
+		}
+	}
+	switch _, err := dec.ReadToken(); err {
+	case io.EOF:
+		return nil
+	case nil:
+		return errors.New("reading the document: more JSON after its end")
+	default:
+		return fmt.Errorf("reading the document: after its end: %w", err)
+	}
+}
+
+// members reads the members of the object dec has just entered, up to its
+// end. The text of "@id" is only read when there is no "id".
+func (d *docID) members(dec *jsontext.Decoder) error {
+	var buf [64]byte
+	var iri []byte // the last "@id" string, quoted
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return fmt.Errorf("reading the document: %w", err)
+		}
+		n := name.String()
+		isID, isIRI := strings.EqualFold(n, "id"), strings.EqualFold(n, "@id")
+		if !isID && !isIRI {
+			if err := dec.SkipValue(); err != nil {
+				return fmt.Errorf("reading the document: %w", err)
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		switch {
+		case err != nil:
+			return fmt.Errorf("reading the document: %w", err)
+		case isID:
+			if err := d.ID.UnmarshalJSON(v); err != nil {
+				return fmt.Errorf("reading the document's id: %w", err)
+			}
+		case v.Kind() == '"':
+			iri = append(buf[:0], v...)
+		case v.Kind() != 'n':
+			return fmt.Errorf("reading the document's @id: want a string, not %s", v)
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	if iri != nil && d.ID == 0 {
+		var err error
+		if d.AtID, _, err = jsonText(bytes.Clone(iri)); err != nil { // buf stays on the stack
+			return fmt.Errorf("reading the document's @id: %w", err)
+		}
+	}
+	return nil
 }
 
 func (d docID) id() int64 {
