@@ -254,6 +254,7 @@ type claimGate struct {
 	waiting int
 	most    int
 	open    chan struct{}
+	opened  bool // waiting falls back below want once open, and may reach it again
 }
 
 func (g *claimGate) Rename(ctx context.Context, from, to string) error {
@@ -263,8 +264,9 @@ func (g *claimGate) Rename(ctx context.Context, from, to string) error {
 	g.mu.Lock()
 	g.waiting++
 	g.most = max(g.most, g.waiting)
-	if g.waiting == g.want {
+	if g.waiting == g.want && !g.opened {
 		close(g.open)
+		g.opened = true
 	}
 	g.mu.Unlock()
 	defer func() {
