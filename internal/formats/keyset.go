@@ -3,6 +3,7 @@ package formats
 import (
 	"math"
 	"sort"
+	"strings"
 )
 
 // keySet holds the key of every master-data document of a file with the row
@@ -62,7 +63,7 @@ func (s *keySet) add(key string, row int32) (first int32, dup bool) {
 			s.long = map[string]int32{}
 		}
 		// The key is cloned: it may share the memory of its row's text.
-		s.long[string([]byte(key))] = row
+		s.long[strings.Clone(key)] = row
 	}
 	return first, dup
 }
