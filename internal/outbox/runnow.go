@@ -24,7 +24,7 @@ func RunNow(ctx context.Context, ticks Ticks, now time.Time, job Job, run func(c
 	if ticks == nil {
 		return run(ctx)
 	}
-	claim, won, err := ticks.ClaimTick(ctx, job.Outbox, string(job.Type), now)
+	claim, won, err := claimTick(ctx, ticks, job, now)
 	if err != nil {
 		return Result{}, fmt.Errorf("export %s not run: %w", job.Name(), err)
 	}
@@ -47,6 +47,28 @@ func RunNow(ctx context.Context, ticks Ticks, now time.Time, job Job, run func(c
 		return res, ferr
 	}
 	return res, err
+}
+
+// claimFully runs claim (a claim or a takeover of a tick), unless ctx is
+// already done. A claim once sent is let finish: a stop that cut it short
+// could leave the tick claimed by this instance in the journal (a commit
+// cancelled midway may still be made) without its knowing, running for
+// nobody. A tick won as the stop comes is then recorded as a run the stop
+// cut.
+func claimFully(ctx context.Context, claim func(context.Context) (journal.ExportRun, bool, error)) (journal.ExportRun, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return journal.ExportRun{}, false, err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return claim(cctx)
+}
+
+// claimTick claims the tick at of job (claimFully).
+func claimTick(ctx context.Context, ticks Ticks, job Job, at time.Time) (journal.ExportRun, bool, error) {
+	return claimFully(ctx, func(ctx context.Context) (journal.ExportRun, bool, error) {
+		return ticks.ClaimTick(ctx, job.Outbox, string(job.Type), at)
+	})
 }
 
 // RunNow runs job once, now, outside its schedule, as the package's

@@ -259,7 +259,7 @@ func (s *Scheduler) fire(ctx context.Context, sj *scheduled, at time.Time, locke
 		var got journal.ExportRun
 		var won bool
 		err := retryJournal(ctx, s.clock, sj.log, "claiming the tick", time.Time{}, func() (err error) {
-			got, won, err = s.opts.Ticks.ClaimTick(ctx, sj.job.Outbox, string(sj.job.Type), at)
+			got, won, err = claimTick(ctx, s.opts.Ticks, sj.job, at)
 			return err
 		})
 		if s.opts.claimed != nil {
@@ -391,7 +391,9 @@ func (s *Scheduler) TakeOverAbandoned(ctx context.Context) {
 			sj.runMu.Unlock()
 			continue
 		}
-		claim, won, err := s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
+		claim, won, err := claimFully(ctx, func(ctx context.Context) (journal.ExportRun, bool, error) {
+			return s.opts.Ticks.TakeOverTick(ctx, sj.job.Outbox, string(sj.job.Type))
+		})
 		if err != nil || !won {
 			sj.runMu.Unlock()
 			if err != nil && ctx.Err() == nil {

@@ -297,3 +297,54 @@ func TestSchedulerRunsTickWonWhileFinishing(t *testing.T) {
 		t.Fatalf("ticks = %+v; want one tick done by %s", ticks, d.Instance())
 	}
 }
+
+// stopDuringClaim is a journal whose tick claims are made, after which
+// the daemon's stop comes, and which then says what a driver says of a
+// commit its caller's context cancelled midway: the context's error,
+// though the claim was made (seen in CI on PostgreSQL).
+type stopDuringClaim struct {
+	*journal.DB
+	stop context.CancelFunc
+}
+
+func (j stopDuringClaim) ClaimTick(ctx context.Context, outbox, export string, at time.Time) (journal.ExportRun, bool, error) {
+	got, won, err := j.DB.ClaimTick(context.WithoutCancel(ctx), outbox, export, at)
+	j.stop()
+	if ctx.Err() != nil {
+		return journal.ExportRun{}, false, ctx.Err()
+	}
+	return got, won, err
+}
+
+// TestSchedulerStopDuringClaim: a stop that comes while a tick is being
+// claimed leaves no run recorded as running for nobody: the claim is let
+// finish, and the tick won is recorded as ended (the export's run sees
+// the stop), where the claimant used to give up on the claim's answer and
+// leave the tick it had claimed running in the journal.
+func TestSchedulerStopDuringClaim(t *testing.T) {
+	d := instances(t, 1, time.Minute)[0]
+	ctx, stop := context.WithCancel(t.Context())
+	clock := clockwork.NewFakeClockAt(time.Now().Truncate(3 * time.Second).Add(time.Second))
+	claims := make(chan bool, 1)
+	s := NewScheduler(ctx, SchedulerOptions{Ticks: stopDuringClaim{d, stop}, clock: clock, Logger: slog.New(slog.DiscardHandler),
+		claimed: func(_ Job, won bool) { claims <- won }})
+	if err := s.Add(Job{Outbox: "erp", Type: model.ExportStock, Schedule: "@every 3s"}, instanceRunner{t: &tally{runs: map[string]int{}}, name: d.Instance()}); err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if err := clock.BlockUntilContext(t.Context(), 1); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(2 * time.Second)
+	receive(t, claims, "the scheduled time was not claimed")
+	if err := s.Shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	ticks, err := d.Ticks(t.Context(), "erp", "stock", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ticks) != 1 || ticks[0].State == journal.RunRunning || ticks[0].Owner != d.Instance() {
+		t.Fatalf("ticks = %+v; want the one tick claimed by %s, ended", ticks, d.Instance())
+	}
+}
